@@ -1,0 +1,53 @@
+/**
+ * The result contract (DESIGN §4): what `await tools.<ns>.<tool>(args)` resolves to inside a script.
+ * One definition, imported by the executor, the sandbox prelude's types and describe.
+ */
+
+/** An MCP content block, kept as the server sent it (unknown block types pass through). */
+export type ContentBlock = { type: string; [key: string]: unknown }
+
+export interface ToolError {
+  code: ToolErrorCode | (string & {})
+  message: string
+  data?: unknown
+  content?: ContentBlock[]
+  meta?: unknown
+}
+
+export type ToolResult<T = unknown> =
+  | { ok: true; data: T; content?: ContentBlock[]; meta?: unknown }
+  | { ok: false; error: ToolError }
+
+/** Stable codes a script can branch on. */
+export const ToolErrorCodes = {
+  /** no tool at that path; the message suggests the closest names */
+  toolNotFound: "tool_not_found",
+  /** the tool itself reported failure (MCP `isError: true`) */
+  upstreamError: "upstream_error",
+  /** the source could not be reached, died mid-call, or answered with a protocol error */
+  upstreamUnavailable: "upstream_unavailable",
+  /** the tool call did not finish within its timeout */
+  timeout: "tool_timeout",
+  /** the arguments are not a JSON object */
+  invalidArguments: "invalid_arguments",
+  /** the execution already made as many tool calls as its limit allows */
+  toolCallLimit: "tool_call_limit",
+  /** our own defect; the message carries a correlation id, the details are in the log */
+  internal: "internal_error",
+} as const
+export type ToolErrorCode = (typeof ToolErrorCodes)[keyof typeof ToolErrorCodes]
+
+export const okResult = <T>(data: T, extra?: { content?: ContentBlock[]; meta?: unknown }): ToolResult<T> => {
+  const result: { ok: true; data: T; content?: ContentBlock[]; meta?: unknown } = { ok: true, data }
+  if (extra?.content && extra.content.length > 0) result.content = extra.content
+  if (extra?.meta !== undefined) result.meta = extra.meta
+  return result
+}
+
+export const errResult = (code: ToolError["code"], message: string, extra?: Omit<ToolError, "code" | "message">): ToolResult<never> => {
+  const error: ToolError = { code, message }
+  if (extra?.data !== undefined) error.data = extra.data
+  if (extra?.content && extra.content.length > 0) error.content = extra.content
+  if (extra?.meta !== undefined) error.meta = extra.meta
+  return { ok: false, error }
+}

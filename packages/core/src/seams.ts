@@ -1,0 +1,150 @@
+/**
+ * The seams core declares and others implement (DESIGN §2). core never imports an implementation.
+ */
+import type { ToolResult } from "./result.js"
+
+/** Limits for one execution. Every limit that trips names itself in the error code. */
+export interface RunLimits {
+  /** wall-clock deadline for the whole run, tool calls included */
+  timeoutMs: number
+  /** QuickJS heap limit */
+  memoryBytes: number
+  /** QuickJS stack limit */
+  stackBytes: number
+  /** tool calls per execution */
+  maxToolCalls: number
+  /** size of the result, as JSON text */
+  maxResultBytes: number
+  /** captured console lines */
+  maxLogLines: number
+  /** captured console bytes */
+  maxLogBytes: number
+}
+
+export interface LogEntry {
+  level: "log" | "info" | "warn" | "error" | "debug"
+  message: string
+}
+
+/** Codes a run can fail with. Each limit has its own, so a caller can tell them apart. */
+export const RunErrorCodes = {
+  syntaxError: "syntax_error",
+  runtimeError: "runtime_error",
+  timeout: "timeout",
+  memoryLimit: "memory_limit",
+  stackOverflow: "stack_overflow",
+  toolCallLimit: "tool_call_limit",
+  resultTooLarge: "result_too_large",
+  resultNotSerializable: "result_not_serializable",
+  neverSettled: "never_settled",
+  aborted: "aborted",
+  internal: "internal_error",
+} as const
+export type RunErrorCode = (typeof RunErrorCodes)[keyof typeof RunErrorCodes]
+
+export interface RunError {
+  code: RunErrorCode
+  message: string
+  /** 1-based position in the script as the user wrote it, when known */
+  line?: number
+  column?: number
+}
+
+export type RunOutcome =
+  | { ok: true; value: unknown; logs: LogEntry[] }
+  | { ok: false; error: RunError; logs: LogEntry[] }
+
+/** The one door out of the sandbox. It never rejects for an expected failure. */
+export type InvokeTool = (path: string, args: unknown) => Promise<ToolResult>
+
+export interface RunOptions {
+  invoke: InvokeTool
+  limits: RunLimits
+  signal?: AbortSignal
+}
+
+/** Runs one script. The script is the body of an async function; its `return` value is the result. */
+export interface CodeRuntime {
+  run(code: string, options: RunOptions): Promise<RunOutcome>
+}
+
+/** A tool as a source reports it, before the catalog stores it. */
+export interface DiscoveredTool {
+  /** exact upstream name, case kept */
+  name: string
+  description: string | null
+  inputSchema: unknown
+  /** the output schema as declared; null when absent or unusable */
+  outputSchema: unknown | null
+  annotations: unknown | null
+}
+
+export interface Discovery {
+  tools: DiscoveredTool[]
+  /** the encoding every discovered tool is stamped with */
+  encoding: string
+}
+
+/** What a source row gives a plugin: its namespace and its stored config (secrets included; never echoed). */
+export interface SourceHandle {
+  id: string
+  namespace: string
+  kind: string
+  config: unknown
+}
+
+export interface InvokeContext {
+  signal?: AbortSignal
+  timeoutMs: number
+}
+
+/**
+ * A plugin's raw result: either a value to decode under the row's encoding, or a failure the plugin
+ * already knows how to name (unreachable upstream, timeout, unknown tool upstream).
+ */
+export type RawInvokeResult =
+  | { ok: true; raw: unknown }
+  | { ok: false; code: string; message: string; retryable?: boolean }
+
+export interface SourcePlugin {
+  readonly kind: string
+  /** Checks a source config from the API; returns a user-facing message when it is wrong. */
+  validateConfig(config: unknown): { ok: true; config: unknown } | { ok: false; message: string }
+  /** The config with every secret value replaced, fit to show in an API response. */
+  redactConfig(config: unknown): unknown
+  discover(source: SourceHandle): Promise<{ ok: true; discovery: Discovery } | { ok: false; message: string }>
+  invoke(source: SourceHandle, tool: string, args: unknown, ctx: InvokeContext): Promise<RawInvokeResult>
+  /** Called when a source changes or goes away, so pooled connections are dropped. */
+  release(sourceId: string): Promise<void>
+  /** Called when the host shuts down. */
+  close(): Promise<void>
+}
+
+export interface ToolCallRecord {
+  executionId: string
+  toolPath: string
+  encoding: string
+  startedAt: number
+  durationMs: number
+  ok: boolean
+  errorCode: string | null
+  dataBytes: number | null
+}
+
+export interface ExecutionRecord {
+  id: string
+  code: string
+  status: "ok" | "error"
+  startedAt: number
+  durationMs: number
+  resultText: string | null
+  errorCode: string | null
+  errorMessage: string | null
+  logs: LogEntry[]
+  toolCallCount: number
+}
+
+export interface TelemetrySink {
+  /** One call per execution: the execution and all of its tool calls, written together. */
+  record(execution: ExecutionRecord, calls: ToolCallRecord[]): Promise<void>
+}
