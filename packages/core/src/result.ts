@@ -32,6 +32,8 @@ export const ToolErrorCodes = {
   invalidArguments: "invalid_arguments",
   /** the execution already made as many tool calls as its limit allows */
   toolCallLimit: "tool_call_limit",
+  /** the source answered with something that is not a tool result at all */
+  invalidResult: "invalid_result",
   /** our own defect; the message carries a correlation id, the details are in the log */
   internal: "internal_error",
 } as const

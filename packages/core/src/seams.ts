@@ -104,12 +104,12 @@ export interface InvokeContext {
  */
 export type RawInvokeResult =
   | { ok: true; raw: unknown }
-  | { ok: false; code: string; message: string; retryable?: boolean }
+  | { ok: false; code: string; message: string; retryable?: boolean; unknownTool?: boolean }
 
 export interface SourcePlugin {
   readonly kind: string
   /** Checks a source config from the API; returns a user-facing message when it is wrong. */
-  validateConfig(config: unknown): { ok: true; config: unknown } | { ok: false; message: string }
+  validateConfig(config: unknown): { ok: true; config: unknown } | { ok: false; reason: "invalid" | "forbidden"; message: string }
   /** The config with every secret value replaced, fit to show in an API response. */
   redactConfig(config: unknown): unknown
   discover(source: SourceHandle): Promise<{ ok: true; discovery: Discovery } | { ok: false; message: string }>

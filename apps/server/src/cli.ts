@@ -1,0 +1,93 @@
+/**
+ * `switchboard` — the command line. `pnpm switchboard <command> --help` from the repository root.
+ */
+import { parseArgs } from "node:util"
+import { readFileSync } from "node:fs"
+import { fixtureCommand } from "@switchboard/fixtures"
+import { createHost } from "./compose.js"
+import { startServer } from "./serve.js"
+
+const DEFAULT_DB = "./.switchboard/switchboard.db"
+
+const usage = `switchboard <command> [options]
+
+commands:
+  serve   start the HTTP server        --port 4747 --host 127.0.0.1 --db ${DEFAULT_DB} --allow-stdio
+  demo    serve with the demo MCP source registered (namespace "demo")   same options as serve
+  run     run a script file (or - for stdin) against the catalog and print its result   --db
+  tools   list the catalog's tools     --db --query TEXT --namespace NS
+`
+
+const serveOptions = {
+  port: { type: "string", default: "4747" },
+  host: { type: "string", default: "127.0.0.1" },
+  db: { type: "string", default: process.env.SWITCHBOARD_DB ?? DEFAULT_DB },
+  "allow-stdio": { type: "boolean", default: false },
+  help: { type: "boolean", default: false },
+} as const
+
+const fail = (message: string): never => {
+  process.stderr.write(`switchboard: ${message}\n`)
+  process.exit(2)
+}
+
+const parsePort = (text: string) => {
+  const port = Number(text)
+  return Number.isInteger(port) && port >= 0 && port < 65536 ? port : fail(`--port must be a port number (got "${text}")`)
+}
+
+const serveCommand = async (args: string[], demo: boolean) => {
+  const { values } = parseArgs({ args, options: serveOptions, strict: true })
+  if (values.help) return void process.stdout.write(usage)
+  const server = await startServer({ db: values.db, port: parsePort(values.port), hostname: values.host, allowStdio: values["allow-stdio"] || demo })
+  if (demo && !(await server.host.store.getSource("demo"))) {
+    const added = await server.host.sources.add({ namespace: "demo", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("demo-server") } })
+    if (!added.ok) process.stderr.write(`switchboard: could not register the demo source: ${added.error.message}\n`)
+  }
+  process.stdout.write(`switchboard listening on ${server.url} (catalog: ${values.db})\n`)
+  if (demo) {
+    process.stdout.write(`try:\n  curl -s ${server.url}/v1/execute -H 'content-type: application/json' \\\n    -d '{"code":"const r = await tools.demo.add({ a: 2, b: 3 }); return r.data"}'\n`)
+  }
+  const stop = async () => {
+    await server.close()
+    process.exit(0)
+  }
+  process.once("SIGINT", stop)
+  process.once("SIGTERM", stop)
+}
+
+const runCommand = async (args: string[]) => {
+  const { values, positionals } = parseArgs({ args, options: { db: serveOptions.db, "allow-stdio": serveOptions["allow-stdio"] }, allowPositionals: true })
+  const file = positionals[0] ?? fail("run needs a script file, or - to read stdin")
+  const code = readFileSync(file === "-" ? 0 : file, "utf8")
+  const host = await createHost({ db: values.db, allowStdio: values["allow-stdio"] })
+  const response = await host.executor.execute({ code })
+  for (const log of response.logs) process.stderr.write(`[${log.level}] ${log.message}\n`)
+  if (response.ok) process.stdout.write(response.text.endsWith("\n") || response.text === "" ? response.text : `${response.text}\n`)
+  else process.stderr.write(`error (${response.error.code}): ${response.error.message}\n`)
+  await host.close()
+  process.exit(response.ok ? 0 : 1)
+}
+
+const toolsCommand = async (args: string[]) => {
+  const { values } = parseArgs({ args, options: { db: serveOptions.db, query: { type: "string" }, namespace: { type: "string" } } })
+  const host = await createHost({ db: values.db })
+  for (const tool of await host.store.listTools({ query: values.query, namespace: values.namespace })) {
+    process.stdout.write(`${tool.path}\t${(tool.description ?? "").split("\n")[0]}\n`)
+  }
+  await host.close()
+}
+
+const [command, ...rest] = process.argv.slice(2)
+try {
+  if (command === "serve") await serveCommand(rest, false)
+  else if (command === "demo") await serveCommand(rest, true)
+  else if (command === "run") await runCommand(rest)
+  else if (command === "tools") await toolsCommand(rest)
+  else {
+    process.stdout.write(usage)
+    process.exit(command === undefined || command === "help" || command === "--help" ? 0 : 2)
+  }
+} catch (cause) {
+  fail(cause instanceof Error ? cause.message : String(cause))
+}

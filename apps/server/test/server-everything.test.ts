@@ -1,0 +1,35 @@
+/** A real third-party MCP server from npm, over stdio. */
+import { createRequire } from "node:module"
+import { afterAll, beforeAll, expect, it } from "vitest"
+import { startTestServer } from "./helpers.js"
+import type { TestServer } from "./helpers.js"
+
+const everythingBin = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/dist/index.js")
+let server: TestServer
+
+beforeAll(async () => {
+  server = await startTestServer({ allowStdio: true })
+  const added = await server.request("POST", "/v1/sources", { namespace: "everything", kind: "mcp", transport: { type: "stdio", command: process.execPath, args: [everythingBin, "stdio"] } })
+  expect(added.status).toBe(201)
+}, 30_000)
+afterAll(() => server?.stop())
+
+it("lists its tools, names kept as sent", async () => {
+  const names = (await server.request("GET", "/v1/tools?namespace=everything")).body.tools.map((t: { name: string }) => t.name)
+  expect(names).toEqual(expect.arrayContaining(["echo", "get-sum", "get-structured-content", "get-tiny-image"]))
+})
+
+it("echo, get-sum and get-structured-content from one script", async () => {
+  const response = await server.execute(`
+    const echo = await tools.everything.echo({ message: "hi there" })
+    const sum = await tools.everything["get-sum"]({ a: 2, b: 40 })
+    const weather = await tools.everything["get-structured-content"]({ location: "Chicago" })
+    return { echo, sum, weather }
+  `)
+  expect(response.ok).toBe(true)
+  expect(response.result).toEqual({
+    echo: { ok: true, data: "Echo: hi there" },
+    sum: { ok: true, data: "The sum of 2 and 40 is 42." },
+    weather: { ok: true, data: { temperature: 36, conditions: "Light rain / drizzle", humidity: 82 } },
+  })
+}, 30_000)

@@ -1,0 +1,33 @@
+/** The one place service errors become HTTP: `{"error":{"code","message"}}` with an honest status. */
+import type { Context } from "hono"
+import type { ContentfulStatusCode } from "hono/utils/http-status"
+import type { ServiceError } from "@switchboard/core"
+
+const statusOf: Record<ServiceError["_tag"], { status: ContentfulStatusCode; code: string }> = {
+  InvalidInput: { status: 400, code: "invalid_request" },
+  NotFound: { status: 404, code: "not_found" },
+  Conflict: { status: 409, code: "conflict" },
+  Forbidden: { status: 403, code: "forbidden" },
+  UpstreamFailed: { status: 502, code: "upstream_failed" },
+  Overloaded: { status: 429, code: "overloaded" },
+  Internal: { status: 500, code: "internal_error" },
+}
+
+export const errorBody = (code: string, message: string) => ({ error: { code, message } })
+
+export const sendError = (c: Context, error: ServiceError) => {
+  const { status, code } = statusOf[error._tag]
+  if (error._tag === "Overloaded") c.header("Retry-After", String(error.retryAfterSeconds))
+  return c.json(errorBody(code, error.message), status)
+}
+
+/** Reads a JSON body; a body that is not JSON is the caller's mistake, answered with 400. */
+export const readJson = async (c: Context): Promise<{ ok: true; body: unknown } | { ok: false; response: Response }> => {
+  const text = await c.req.text()
+  try {
+    return { ok: true, body: JSON.parse(text) }
+  } catch (cause) {
+    const detail = text.length === 0 ? "the body is empty" : (cause as Error).message
+    return { ok: false, response: c.json(errorBody("invalid_json", `the body must be JSON: ${detail}`), 400) }
+  }
+}

@@ -1,0 +1,21 @@
+import { Hono } from "hono"
+import type { AppServices } from "../app.js"
+import { readJson, sendError } from "../http-errors.js"
+
+export const sourceRoutes = ({ sources }: AppServices) =>
+  new Hono()
+    .post("/", async (c) => {
+      const body = await readJson(c)
+      if (!body.ok) return body.response
+      const added = await sources.add(body.body)
+      return added.ok ? c.json({ source: added.value }, 201) : sendError(c, added.error)
+    })
+    .get("/", async (c) => c.json({ sources: await sources.list() }))
+    .post("/:namespace/sync", async (c) => {
+      const synced = await sources.sync(c.req.param("namespace"))
+      return synced.ok ? c.json({ source: synced.value }) : sendError(c, synced.error)
+    })
+    .delete("/:namespace", async (c) => {
+      const removed = await sources.remove(c.req.param("namespace"))
+      return removed.ok ? c.body(null, 204) : sendError(c, removed.error)
+    })

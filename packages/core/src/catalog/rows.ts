@@ -1,0 +1,64 @@
+/** Catalog rows as the rest of core sees them, whatever the dialect underneath. */
+import type { DiscoveredTool, ExecutionRecord, TelemetrySink, ToolCallRecord } from "../seams.js"
+
+export type SourceStatus = "ready" | "error"
+
+export interface SourceRow {
+  id: string
+  namespace: string
+  kind: string
+  config: unknown
+  status: SourceStatus
+  lastSyncedAt: number | null
+  syncError: string | null
+  createdAt: number
+  updatedAt: number
+}
+
+export interface ToolRow {
+  id: string
+  sourceId: string
+  namespace: string
+  name: string
+  path: string
+  description: string | null
+  inputSchema: unknown
+  outputSchema: unknown | null
+  annotations: unknown | null
+  /** NULL means `direct`: a row written before encodings existed */
+  resultEncoding: string | null
+  syncedAt: number
+}
+
+export interface ToolListQuery {
+  namespace?: string
+  query?: string
+  limit?: number
+}
+
+export interface StoredExecution extends ExecutionRecord {
+  calls: ToolCallRecord[]
+}
+
+/**
+ * Reads and writes catalog rows. One implementation per dialect family; every method is async so a
+ * synchronous driver (better-sqlite3) and a remote one (Postgres, D1) look alike to callers.
+ */
+export interface CatalogStore extends TelemetrySink {
+  listSources(): Promise<SourceRow[]>
+  getSource(namespace: string): Promise<SourceRow | null>
+  insertSource(row: SourceRow): Promise<void>
+  deleteSource(id: string): Promise<void>
+  /**
+   * Replaces a source's tools in one transaction: inserts new ones, updates changed ones and stamps their
+   * encoding, deletes vanished ones, sets last_synced_at and clears sync_error. A row is never half-written.
+   */
+  applySync(sourceId: string, tools: DiscoveredTool[], encoding: string, syncedAt: number): Promise<void>
+  /** A failed sync changes nothing but sync_error (and the status it implies). */
+  recordSyncError(sourceId: string, message: string, at: number): Promise<void>
+  listTools(query: ToolListQuery): Promise<ToolRow[]>
+  countTools(sourceId: string): Promise<number>
+  getTool(namespace: string, name: string): Promise<ToolRow | null>
+  toolPaths(namespace?: string): Promise<string[]>
+  getExecution(id: string): Promise<StoredExecution | null>
+}

@@ -1,0 +1,91 @@
+/**
+ * The catalog schema for SQLite and D1 (DESIGN §3). Times are epoch milliseconds; JSON columns hold text.
+ * Changes are additive: a new column is nullable, so an old row means old behaviour until it is stamped.
+ */
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core"
+
+export const sources = sqliteTable("sources", {
+  id: text("id").primaryKey(),
+  namespace: text("namespace").notNull().unique(),
+  kind: text("kind").notNull(),
+  config: text("config", { mode: "json" }).notNull(),
+  status: text("status").notNull(),
+  lastSyncedAt: integer("last_synced_at"),
+  syncError: text("sync_error"),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+})
+
+export const tools = sqliteTable(
+  "tools",
+  {
+    id: text("id").primaryKey(),
+    sourceId: text("source_id")
+      .notNull()
+      .references(() => sources.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    path: text("path").notNull(),
+    description: text("description"),
+    inputSchema: text("input_schema", { mode: "json" }),
+    outputSchema: text("output_schema", { mode: "json" }),
+    annotations: text("annotations", { mode: "json" }),
+    resultEncoding: text("result_encoding"),
+    syncedAt: integer("synced_at").notNull(),
+  },
+  (t) => [uniqueIndex("tools_path_unique").on(t.path), uniqueIndex("tools_source_name_unique").on(t.sourceId, t.name)],
+)
+
+export const toolShapes = sqliteTable(
+  "tool_shapes",
+  {
+    toolId: text("tool_id")
+      .notNull()
+      .references(() => tools.id, { onDelete: "cascade" }),
+    encoding: text("encoding").notNull(),
+    shape: text("shape", { mode: "json" }).notNull(),
+    sampleCount: integer("sample_count").notNull(),
+    firstSeenAt: integer("first_seen_at").notNull(),
+    lastSeenAt: integer("last_seen_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.toolId, t.encoding] })],
+)
+
+export const executions = sqliteTable("executions", {
+  id: text("id").primaryKey(),
+  code: text("code").notNull(),
+  status: text("status").notNull(),
+  startedAt: integer("started_at").notNull(),
+  durationMs: integer("duration_ms").notNull(),
+  resultText: text("result_text"),
+  errorCode: text("error_code"),
+  errorMessage: text("error_message"),
+  logs: text("logs", { mode: "json" }),
+  toolCallCount: integer("tool_call_count").notNull(),
+})
+
+export const toolCalls = sqliteTable(
+  "tool_calls",
+  {
+    id: text("id").primaryKey(),
+    executionId: text("execution_id")
+      .notNull()
+      .references(() => executions.id, { onDelete: "cascade" }),
+    toolPath: text("tool_path").notNull(),
+    encoding: text("encoding").notNull(),
+    startedAt: integer("started_at").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    ok: integer("ok", { mode: "boolean" }).notNull(),
+    errorCode: text("error_code"),
+    dataBytes: integer("data_bytes"),
+  },
+  (t) => [index("tool_calls_execution_idx").on(t.executionId)],
+)
+
+export const apiKeys = sqliteTable("api_keys", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  hash: text("hash").notNull().unique(),
+  scopes: text("scopes", { mode: "json" }).notNull(),
+  createdAt: integer("created_at").notNull(),
+  revokedAt: integer("revoked_at"),
+})

@@ -1,0 +1,129 @@
+/**
+ * Adding, listing, syncing and removing sources. A sync is shared: concurrent triggers for one source
+ * wait on the same discovery, so a burst of calls to a stale source costs one round of `tools/list`.
+ */
+import { Conflict, Forbidden, InvalidInput, NotFound, UpstreamFailed, failure, internalError, success } from "../errors.js"
+import type { Logger, Outcome } from "../errors.js"
+import type { SourceHandle, SourcePlugin } from "../seams.js"
+import type { CatalogStore, SourceRow } from "./rows.js"
+
+export const NAMESPACE_PATTERN = /^[a-z][a-z0-9_]*$/
+
+export interface SourceView {
+  namespace: string
+  kind: string
+  status: string
+  toolCount: number
+  lastSyncedAt: string | null
+  syncError: string | null
+  /** the config with every secret value redacted */
+  config: unknown
+}
+
+export interface SourcesServiceOptions {
+  store: CatalogStore
+  plugins: readonly SourcePlugin[]
+  logger: Logger
+  now?: () => number
+}
+
+export const handleOf = (row: SourceRow): SourceHandle => ({ id: row.id, namespace: row.namespace, kind: row.kind, config: row.config })
+
+export const createSourcesService = ({ store, plugins, logger, now = Date.now }: SourcesServiceOptions) => {
+  const pluginFor = (kind: string) => plugins.find((p) => p.kind === kind)
+  const inflight = new Map<string, Promise<Outcome<SourceRow>>>()
+
+  const view = async (row: SourceRow): Promise<SourceView> => ({
+    namespace: row.namespace,
+    kind: row.kind,
+    status: row.status,
+    toolCount: await store.countTools(row.id),
+    lastSyncedAt: row.lastSyncedAt === null ? null : new Date(row.lastSyncedAt).toISOString(),
+    syncError: row.syncError,
+    config: pluginFor(row.kind)?.redactConfig(row.config) ?? null,
+  })
+
+  const runSync = async (row: SourceRow): Promise<Outcome<SourceRow>> => {
+    const plugin = pluginFor(row.kind)
+    if (!plugin) return failure(new InvalidInput({ message: `no plugin handles sources of kind "${row.kind}"` }))
+    const discovered = await plugin.discover(handleOf(row))
+    const at = now()
+    if (!discovered.ok) {
+      await store.recordSyncError(row.id, discovered.message, at)
+      return failure(new UpstreamFailed({ message: `sync of "${row.namespace}" failed: ${discovered.message}`, retryable: true }))
+    }
+    await store.applySync(row.id, discovered.discovery.tools, discovered.discovery.encoding, at)
+    const fresh = await store.getSource(row.namespace)
+    return fresh ? success(fresh) : failure(new NotFound({ message: `source "${row.namespace}" was removed during its sync` }))
+  }
+
+  /** One sync per source at a time; later callers share the running one. */
+  const sync = (row: SourceRow): Promise<Outcome<SourceRow>> => {
+    const running = inflight.get(row.id)
+    if (running) return running
+    const started = runSync(row)
+      .catch((cause) => failure(internalError(logger, "source sync", cause)))
+      .finally(() => inflight.delete(row.id))
+    inflight.set(row.id, started)
+    return started
+  }
+
+  return {
+    async add(body: unknown): Promise<Outcome<SourceView>> {
+      if (typeof body !== "object" || body === null || Array.isArray(body)) {
+        return failure(new InvalidInput({ message: "the body must be a JSON object with namespace, kind and the source's config" }))
+      }
+      const { namespace, kind, ...config } = body as Record<string, unknown>
+      if (typeof namespace !== "string" || !NAMESPACE_PATTERN.test(namespace)) {
+        return failure(new InvalidInput({ message: `namespace must match ${NAMESPACE_PATTERN.source} (got ${JSON.stringify(namespace)})` }))
+      }
+      if (typeof kind !== "string") return failure(new InvalidInput({ message: `kind must be a string, one of: ${plugins.map((p) => p.kind).join(", ")}` }))
+      const plugin = pluginFor(kind)
+      if (!plugin) return failure(new InvalidInput({ message: `unknown source kind "${kind}"; known kinds: ${plugins.map((p) => p.kind).join(", ")}` }))
+      const checked = plugin.validateConfig(config)
+      if (!checked.ok) return failure(checked.reason === "forbidden" ? new Forbidden({ message: checked.message }) : new InvalidInput({ message: checked.message }))
+      if (await store.getSource(namespace)) return failure(new Conflict({ message: `a source with namespace "${namespace}" already exists` }))
+
+      const at = now()
+      const row: SourceRow = { id: crypto.randomUUID(), namespace, kind, config: checked.config, status: "ready", lastSyncedAt: null, syncError: null, createdAt: at, updatedAt: at }
+      // Discover before storing: a source that cannot be reached is not kept, so a failed add leaves nothing behind.
+      const discovered = await plugin.discover(handleOf(row)).catch((cause) => ({ ok: false as const, message: internalError(logger, "source discovery", cause).message }))
+      if (!discovered.ok) {
+        await plugin.release(row.id)
+        return failure(new UpstreamFailed({ message: `could not add "${namespace}": ${discovered.message}`, retryable: true }))
+      }
+      try {
+        await store.insertSource(row)
+      } catch (cause) {
+        await plugin.release(row.id)
+        // two adds of one namespace racing: the unique index decides
+        if (await store.getSource(namespace)) return failure(new Conflict({ message: `a source with namespace "${namespace}" already exists` }))
+        return failure(internalError(logger, "insert source", cause))
+      }
+      await store.applySync(row.id, discovered.discovery.tools, discovered.discovery.encoding, now())
+      const stored = await store.getSource(namespace)
+      return stored ? success(await view(stored)) : failure(new NotFound({ message: `source "${namespace}" was removed while it was being added` }))
+    },
+
+    async list(): Promise<SourceView[]> {
+      return Promise.all((await store.listSources()).map(view))
+    },
+
+    async sync(namespace: string): Promise<Outcome<SourceView>> {
+      const row = await store.getSource(namespace)
+      if (!row) return failure(new NotFound({ message: `no source with namespace "${namespace}"` }))
+      const synced = await sync(row)
+      return synced.ok ? success(await view(synced.value)) : synced
+    },
+
+    async remove(namespace: string): Promise<Outcome<void>> {
+      const row = await store.getSource(namespace)
+      if (!row) return failure(new NotFound({ message: `no source with namespace "${namespace}"` }))
+      await store.deleteSource(row.id)
+      await pluginFor(row.kind)?.release(row.id)
+      return success(undefined)
+    },
+  }
+}
+
+export type SourcesService = ReturnType<typeof createSourcesService>

@@ -1,0 +1,46 @@
+/**
+ * Expected failures of the service layer, as tagged data. The API turns them into HTTP in one place
+ * (packages/api); guards check `_tag`, never `instanceof`, so a package bundled twice still matches.
+ */
+import { Data } from "effect"
+
+/** The caller's request is malformed or names something impossible (HTTP 400). */
+export class InvalidInput extends Data.TaggedError("InvalidInput")<{ message: string }> {}
+/** Nothing by that name (HTTP 404). */
+export class NotFound extends Data.TaggedError("NotFound")<{ message: string }> {}
+/** The name is taken (HTTP 409). */
+export class Conflict extends Data.TaggedError("Conflict")<{ message: string }> {}
+/** The server's configuration forbids it (HTTP 403). */
+export class Forbidden extends Data.TaggedError("Forbidden")<{ message: string }> {}
+/** A source could not be reached or answered badly while adding or syncing (HTTP 502). */
+export class UpstreamFailed extends Data.TaggedError("UpstreamFailed")<{ message: string; retryable: boolean }> {}
+/** The server is at capacity; try again after `retryAfterSeconds` (HTTP 429). */
+export class Overloaded extends Data.TaggedError("Overloaded")<{ message: string; retryAfterSeconds: number }> {}
+/** Our own defect. The message is opaque and carries a correlation id; the details went to the log. */
+export class Internal extends Data.TaggedError("Internal")<{ message: string; correlationId: string }> {}
+
+export type ServiceError = InvalidInput | NotFound | Conflict | Forbidden | UpstreamFailed | Overloaded | Internal
+
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ServiceError }
+
+export const success = <T>(value: T): Outcome<T> => ({ ok: true, value })
+export const failure = (error: ServiceError): Outcome<never> => ({ ok: false, error })
+
+/** A logger the host provides; core never writes to a console of its own. */
+export interface Logger {
+  error(message: string, details?: Record<string, unknown>): void
+  warn(message: string, details?: Record<string, unknown>): void
+  info(message: string, details?: Record<string, unknown>): void
+}
+
+export const silentLogger: Logger = { error() {}, warn() {}, info() {} }
+
+/** Logs an unexpected exception with a fresh correlation id and returns the opaque error for the caller. */
+export const internalError = (logger: Logger, where: string, cause: unknown): Internal => {
+  const correlationId = crypto.randomUUID()
+  logger.error(`internal error in ${where}`, {
+    correlationId,
+    error: cause instanceof Error ? { message: cause.message, stack: cause.stack } : String(cause),
+  })
+  return new Internal({ message: `internal error (correlation id ${correlationId})`, correlationId })
+}

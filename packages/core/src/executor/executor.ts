@@ -1,0 +1,97 @@
+/**
+ * `executor.execute`: one script run end to end — limits, the tool bridge, rendering, and the
+ * execution record. The response is a value whatever the script did; only our own defects become
+ * `internal_error`, with a correlation id.
+ */
+import { InvalidInput, failure, internalError, success } from "../errors.js"
+import type { Logger, Outcome } from "../errors.js"
+import { renderForModel } from "../render/render-for-model.js"
+import { RunErrorCodes } from "../seams.js"
+import type { CodeRuntime, LogEntry, RunError, RunLimits, SourcePlugin, TelemetrySink, ToolCallRecord } from "../seams.js"
+import type { CatalogStore } from "../catalog/rows.js"
+import { createToolInvoker } from "./tool-invoker.js"
+
+export const defaultLimits: RunLimits = {
+  timeoutMs: 30_000,
+  memoryBytes: 64 * 1024 * 1024,
+  stackBytes: 512 * 1024,
+  maxToolCalls: 1_000,
+  maxResultBytes: 8 * 1024 * 1024,
+  maxLogLines: 1_000,
+  maxLogBytes: 1024 * 1024,
+}
+
+export interface ExecuteRequest {
+  code: string
+  timeoutMs?: number
+}
+
+export type ExecuteResponse =
+  | { executionId: string; ok: true; result: unknown; text: string; logs: LogEntry[] }
+  | { executionId: string; ok: false; error: RunError; logs: LogEntry[] }
+
+export interface ExecutorOptions {
+  store: CatalogStore
+  runtime: CodeRuntime
+  plugins: readonly SourcePlugin[]
+  logger: Logger
+  telemetry?: TelemetrySink
+  /** the server's limits; a request may lower its timeout, never raise it past `limits.timeoutMs` */
+  limits?: Partial<RunLimits>
+  now?: () => number
+}
+
+export const createExecutor = ({ store, runtime, plugins, logger, telemetry = store, limits, now = Date.now }: ExecutorOptions) => {
+  const serverLimits: RunLimits = { ...defaultLimits, ...limits }
+  const invokeTool = createToolInvoker({ store, plugins, logger, now })
+
+  const parse = (body: unknown): Outcome<ExecuteRequest> => {
+    if (typeof body !== "object" || body === null || Array.isArray(body)) return failure(new InvalidInput({ message: 'the body must be a JSON object: {"code": "..."}' }))
+    const { code, timeoutMs } = body as Record<string, unknown>
+    if (typeof code !== "string") return failure(new InvalidInput({ message: '"code" must be a string holding the script' }))
+    if (timeoutMs !== undefined && (typeof timeoutMs !== "number" || !Number.isInteger(timeoutMs) || timeoutMs <= 0)) {
+      return failure(new InvalidInput({ message: '"timeoutMs" must be a positive whole number of milliseconds' }))
+    }
+    return success({ code, timeoutMs: timeoutMs as number | undefined })
+  }
+
+  const execute = async (request: ExecuteRequest, signal?: AbortSignal): Promise<ExecuteResponse> => {
+    const executionId = crypto.randomUUID()
+    const startedAt = now()
+    const runLimits = { ...serverLimits, timeoutMs: Math.min(request.timeoutMs ?? serverLimits.timeoutMs, serverLimits.timeoutMs) }
+    const deadline = startedAt + runLimits.timeoutMs
+    const calls: ToolCallRecord[] = []
+    const ctx = { executionId, remainingMs: () => deadline - now(), signal, record: (call: ToolCallRecord) => calls.push(call) }
+
+    const outcome = await runtime
+      .run(request.code, { invoke: (path, args) => invokeTool(path, args, ctx), limits: runLimits, signal })
+      .catch((cause) => ({ ok: false as const, error: { code: RunErrorCodes.internal, message: internalError(logger, "runtime", cause).message }, logs: [] }))
+
+    const response: ExecuteResponse = outcome.ok
+      ? { executionId, ok: true, result: outcome.value, text: renderForModel(outcome.value), logs: outcome.logs }
+      : { executionId, ok: false, error: outcome.error, logs: outcome.logs }
+
+    await telemetry
+      .record(
+        {
+          id: executionId,
+          code: request.code,
+          status: response.ok ? "ok" : "error",
+          startedAt,
+          durationMs: now() - startedAt,
+          resultText: response.ok ? response.text : null,
+          errorCode: response.ok ? null : response.error.code,
+          errorMessage: response.ok ? null : response.error.message,
+          logs: response.logs,
+          toolCallCount: calls.length,
+        },
+        calls,
+      )
+      .catch((cause) => internalError(logger, "execution record", cause))
+    return response
+  }
+
+  return { parse, execute, limits: serverLimits }
+}
+
+export type Executor = ReturnType<typeof createExecutor>

@@ -1,0 +1,54 @@
+/** The SourcePlugin for MCP servers: discovery through `tools/list`, calls through `tools/call`, pooled connections. */
+import { ResultEncodings } from "@switchboard/core"
+import type { SourceHandle, SourcePlugin } from "@switchboard/core"
+import { checkConfig, redactConfig } from "./config.js"
+import type { McpSourceConfig } from "./config.js"
+import { listAllTools } from "./discover.js"
+import { callTool } from "./invoke.js"
+import { ConnectFailed, createConnectionPool } from "./pool.js"
+
+export interface McpPluginOptions {
+  /** stdio sources run a command on this host; off unless the operator enables them */
+  allowStdio?: boolean
+  connectTimeoutMs?: number
+  listTimeoutMs?: number
+  /** how long an unused connection stays open */
+  idleTimeToLiveMs?: number
+  /** the server said its tool list changed (`notifications/tools/list_changed`) */
+  onToolsChanged?: (sourceId: string) => void
+}
+
+const messageOf = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
+
+export const createMcpPlugin = async (options: McpPluginOptions = {}): Promise<SourcePlugin> => {
+  const { allowStdio = false, connectTimeoutMs = 30_000, listTimeoutMs = 30_000, idleTimeToLiveMs = 10 * 60_000 } = options
+  const pool = await createConnectionPool({ connectTimeoutMs, idleTimeToLiveMs, onToolsChanged: (id) => options.onToolsChanged?.(id) })
+  const configOf = (source: SourceHandle) => source.config as McpSourceConfig
+
+  return {
+    kind: "mcp",
+    validateConfig: (config) => checkConfig(config, { allowStdio }),
+    redactConfig,
+
+    async discover(source) {
+      const outcome = await pool.withConnection(source.id, configOf(source), (connection) =>
+        listAllTools(connection, listTimeoutMs).then(
+          (tools) => ({ ok: true as const, tools }),
+          (cause) => ({ ok: false as const, message: `tools/list failed: ${messageOf(cause)}${connection.stderrTail() ? ` (stderr: ${connection.stderrTail().slice(-500)})` : ""}` }),
+        ),
+      )
+      if (outcome instanceof ConnectFailed) return { ok: false, message: `could not connect: ${outcome.message}` }
+      if (!outcome.ok) return outcome
+      return { ok: true, discovery: { tools: outcome.tools, encoding: ResultEncodings.mcpCallToolResultV2 } }
+    },
+
+    async invoke(source, tool, args, ctx) {
+      const outcome = await pool.withConnection(source.id, configOf(source), (connection) => callTool(connection, tool, args, ctx))
+      if (outcome instanceof ConnectFailed) return { ok: false, code: "upstream_unavailable", message: `could not connect to "${source.namespace}": ${outcome.message}`, retryable: true }
+      return outcome
+    },
+
+    release: (sourceId) => pool.release(sourceId),
+    close: () => pool.close(),
+  }
+}
