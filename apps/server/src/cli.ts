@@ -12,7 +12,7 @@ const DEFAULT_DB = "./.switchboard/switchboard.db"
 const usage = `switchboard <command> [options]
 
 commands:
-  serve   start the HTTP server        --port 4747 --host 127.0.0.1 --db ${DEFAULT_DB} --allow-stdio
+  serve   start the HTTP server        --port 4747 --host 127.0.0.1 --db ${DEFAULT_DB} --allow-stdio --sync-ttl 15m
   demo    serve with the demo MCP source registered (namespace "demo")   same options as serve
   run     run a script file (or - for stdin) against the catalog and print its result   --db
   tools   list the catalog's tools     --db --query TEXT --namespace NS
@@ -23,6 +23,7 @@ const serveOptions = {
   host: { type: "string", default: "127.0.0.1" },
   db: { type: "string", default: process.env.SWITCHBOARD_DB ?? DEFAULT_DB },
   "allow-stdio": { type: "boolean", default: false },
+  "sync-ttl": { type: "string", default: "15m" },
   help: { type: "boolean", default: false },
 } as const
 
@@ -36,10 +37,18 @@ const parsePort = (text: string) => {
   return Number.isInteger(port) && port >= 0 && port < 65536 ? port : fail(`--port must be a port number (got "${text}")`)
 }
 
+/** "90", "90s", "15m", "1h" -> milliseconds */
+const parseDuration = (text: string) => {
+  const match = /^(\d+)(ms|s|m|h)?$/.exec(text.trim())
+  if (!match) return fail(`--sync-ttl must be a duration such as 900, 90s, 15m or 1h (got "${text}")`)
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? "s") as "ms" | "s" | "m" | "h"]
+  return Number(match[1]) * unit
+}
+
 const serveCommand = async (args: string[], demo: boolean) => {
   const { values } = parseArgs({ args, options: serveOptions, strict: true })
   if (values.help) return void process.stdout.write(usage)
-  const server = await startServer({ db: values.db, port: parsePort(values.port), hostname: values.host, allowStdio: values["allow-stdio"] || demo })
+  const server = await startServer({ db: values.db, port: parsePort(values.port), hostname: values.host, allowStdio: values["allow-stdio"] || demo, syncTtlMs: parseDuration(values["sync-ttl"]) })
   if (demo && !(await server.host.store.getSource("demo"))) {
     const added = await server.host.sources.add({ namespace: "demo", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("demo-server") } })
     if (!added.ok) process.stderr.write(`switchboard: could not register the demo source: ${added.error.message}\n`)

@@ -14,6 +14,8 @@ export interface HostOptions {
   /** path of the SQLite file */
   db: string
   allowStdio?: boolean
+  /** re-sync a source's catalog when it is older than this (default 15 minutes) */
+  syncTtlMs?: number
   limits?: Partial<RunLimits>
   logger?: Logger
 }
@@ -22,11 +24,14 @@ export const createHost = async (options: HostOptions) => {
   const logger = options.logger ?? createStderrLogger()
   const database = openSqlite(options.db)
   const store = createSqliteCatalogStore(database.db)
-  const mcp = await createMcpPlugin({ allowStdio: options.allowStdio ?? false })
+  // the plugin reports `tools/list_changed` before the sources service exists: bind late
+  let onToolsChanged = (_sourceId: string) => {}
+  const mcp = await createMcpPlugin({ allowStdio: options.allowStdio ?? false, onToolsChanged: (id) => onToolsChanged(id) })
   const plugins = [mcp]
   const runtime = await createQuickJsRuntime()
-  const sources = createSourcesService({ store, plugins, logger })
-  const executor = createExecutor({ store, runtime, plugins, logger, limits: options.limits })
+  const sources = createSourcesService({ store, plugins, logger, syncTtlMs: options.syncTtlMs })
+  onToolsChanged = sources.markStale
+  const executor = createExecutor({ store, sources, runtime, plugins, logger, limits: options.limits })
   const app = createApp({ sources, executor, store, logger })
   return {
     app,

@@ -129,6 +129,8 @@ export interface ToolCallRecord {
   ok: boolean
   errorCode: string | null
   dataBytes: number | null
+  /** set when the decoded data did not match the tool's declared output schema (it was delivered anyway) */
+  outputSchemaError?: string | null
 }
 
 export interface ExecutionRecord {

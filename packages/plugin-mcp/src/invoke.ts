@@ -26,6 +26,17 @@ export const describeCallFailure = (cause: unknown, connection: McpConnection, t
   return { ok: false, code: ToolErrorCodes.upstreamUnavailable, message: `calling "${tool}" failed: ${message}`, retryable: true }
 }
 
+/**
+ * The SDK's McpServer answers an unknown tool with an `isError` result ("MCP error -32602: Tool X not found")
+ * rather than a JSON-RPC error; both mean our catalog is behind the server's.
+ */
+const isUnknownToolResult = (raw: unknown, tool: string): boolean => {
+  if (typeof raw !== "object" || raw === null || (raw as { isError?: unknown }).isError !== true) return false
+  const content = (raw as { content?: unknown }).content
+  const first = Array.isArray(content) && content.length === 1 ? (content[0] as { type?: unknown; text?: unknown }) : null
+  return first?.type === "text" && typeof first.text === "string" && first.text.includes(`Tool ${tool} not found`) && /-32602/.test(first.text)
+}
+
 export const callTool = async (connection: McpConnection, tool: string, args: unknown, ctx: InvokeContext): Promise<RawInvokeResult> => {
   try {
     const raw = await connection.client.request(
@@ -33,6 +44,7 @@ export const callTool = async (connection: McpConnection, tool: string, args: un
       AnyResult,
       { timeout: ctx.timeoutMs, signal: ctx.signal },
     )
+    if (isUnknownToolResult(raw, tool)) return { ok: false, code: ToolErrorCodes.toolNotFound, message: `the MCP server does not know "${tool}"`, unknownTool: true }
     return { ok: true, raw }
   } catch (cause) {
     return describeCallFailure(cause, connection, tool)

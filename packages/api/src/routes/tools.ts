@@ -6,7 +6,7 @@ import { sendError } from "../http-errors.js"
 
 const summary = (t: ToolRow) => ({ path: t.path, namespace: t.namespace, name: t.name, description: t.description })
 
-export const toolRoutes = ({ store }: AppServices) =>
+export const toolRoutes = ({ store, sources }: AppServices) =>
   new Hono()
     .get("/", async (c) => {
       const { namespace, query, limit } = c.req.query()
@@ -14,6 +14,7 @@ export const toolRoutes = ({ store }: AppServices) =>
       if (parsedLimit !== undefined && (!Number.isInteger(parsedLimit) || parsedLimit <= 0)) {
         return sendError(c, new InvalidInput({ message: `limit must be a positive whole number (got "${limit}")` }))
       }
+      await sources.ensureFreshNamespace(namespace || undefined)
       const tools = await store.listTools({ namespace: namespace || undefined, query: query || undefined, limit: parsedLimit })
       return c.json({ tools: tools.map(summary) })
     })

@@ -77,6 +77,7 @@ export const toolCalls = sqliteTable(
     ok: integer("ok", { mode: "boolean" }).notNull(),
     errorCode: text("error_code"),
     dataBytes: integer("data_bytes"),
+    outputSchemaError: text("output_schema_error"),
   },
   (t) => [index("tool_calls_execution_idx").on(t.executionId)],
 )

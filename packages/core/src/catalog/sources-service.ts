@@ -24,14 +24,30 @@ export interface SourcesServiceOptions {
   store: CatalogStore
   plugins: readonly SourcePlugin[]
   logger: Logger
+  /** a source synced longer ago than this is re-synced before its tools are next used or listed */
+  syncTtlMs?: number
   now?: () => number
 }
 
+export const DEFAULT_SYNC_TTL_MS = 15 * 60_000
+
 export const handleOf = (row: SourceRow): SourceHandle => ({ id: row.id, namespace: row.namespace, kind: row.kind, config: row.config })
 
-export const createSourcesService = ({ store, plugins, logger, now = Date.now }: SourcesServiceOptions) => {
+export const createSourcesService = ({ store, plugins, logger, syncTtlMs = DEFAULT_SYNC_TTL_MS, now = Date.now }: SourcesServiceOptions) => {
   const pluginFor = (kind: string) => plugins.find((p) => p.kind === kind)
   const inflight = new Map<string, Promise<Outcome<SourceRow>>>()
+  /** sources told stale out of band: `tools/list_changed`, or an upstream that did not know a listed tool */
+  const stale = new Set<string>()
+
+  /** after a failed lazy sync, calls use the old catalog for a while instead of each waiting on a dead server */
+  const failedAt = new Map<string, number>()
+  const RETRY_FAILED_SYNC_MS = Math.min(syncTtlMs, 30_000)
+
+  const isStale = (row: SourceRow) => {
+    const failed = failedAt.get(row.id)
+    if (failed !== undefined && now() - failed < RETRY_FAILED_SYNC_MS) return false
+    return stale.has(row.id) || row.lastSyncedAt === null || now() - row.lastSyncedAt >= syncTtlMs
+  }
 
   const view = async (row: SourceRow): Promise<SourceView> => ({
     namespace: row.namespace,
@@ -44,6 +60,7 @@ export const createSourcesService = ({ store, plugins, logger, now = Date.now }:
   })
 
   const runSync = async (row: SourceRow): Promise<Outcome<SourceRow>> => {
+    stale.delete(row.id)
     const plugin = pluginFor(row.kind)
     if (!plugin) return failure(new InvalidInput({ message: `no plugin handles sources of kind "${row.kind}"` }))
     const discovered = await plugin.discover(handleOf(row))
@@ -68,7 +85,29 @@ export const createSourcesService = ({ store, plugins, logger, now = Date.now }:
     return started
   }
 
+  /** Re-syncs a stale source first; a failed lazy sync keeps the old catalog (and records sync_error). */
+  const ensureFresh = async (row: SourceRow): Promise<SourceRow> => {
+    if (!isStale(row)) return row
+    const synced = await sync(row)
+    if (synced.ok) failedAt.delete(row.id)
+    else failedAt.set(row.id, now())
+    if (!synced.ok) logger.warn("lazy re-sync failed; serving the previous catalog", { namespace: row.namespace, error: synced.error.message })
+    return synced.ok ? synced.value : row
+  }
+
   return {
+    ensureFresh,
+
+    /** Re-syncs every stale source (or the one named), sharing syncs already running. */
+    async ensureFreshNamespace(namespace?: string): Promise<void> {
+      const rows = namespace ? [await store.getSource(namespace)] : await store.listSources()
+      await Promise.all(rows.filter((r): r is SourceRow => r !== null).map(ensureFresh))
+    },
+
+    markStale(sourceId: string) {
+      stale.add(sourceId)
+    },
+
     async add(body: unknown): Promise<Outcome<SourceView>> {
       if (typeof body !== "object" || body === null || Array.isArray(body)) {
         return failure(new InvalidInput({ message: "the body must be a JSON object with namespace, kind and the source's config" }))

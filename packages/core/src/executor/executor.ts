@@ -9,6 +9,7 @@ import { renderForModel } from "../render/render-for-model.js"
 import { RunErrorCodes } from "../seams.js"
 import type { CodeRuntime, LogEntry, RunError, RunLimits, SourcePlugin, TelemetrySink, ToolCallRecord } from "../seams.js"
 import type { CatalogStore } from "../catalog/rows.js"
+import type { SourcesService } from "../catalog/sources-service.js"
 import { createToolInvoker } from "./tool-invoker.js"
 
 export const defaultLimits: RunLimits = {
@@ -32,6 +33,7 @@ export type ExecuteResponse =
 
 export interface ExecutorOptions {
   store: CatalogStore
+  sources: Pick<SourcesService, "ensureFresh" | "markStale">
   runtime: CodeRuntime
   plugins: readonly SourcePlugin[]
   logger: Logger
@@ -41,9 +43,9 @@ export interface ExecutorOptions {
   now?: () => number
 }
 
-export const createExecutor = ({ store, runtime, plugins, logger, telemetry = store, limits, now = Date.now }: ExecutorOptions) => {
+export const createExecutor = ({ store, sources, runtime, plugins, logger, telemetry = store, limits, now = Date.now }: ExecutorOptions) => {
   const serverLimits: RunLimits = { ...defaultLimits, ...limits }
-  const invokeTool = createToolInvoker({ store, plugins, logger, now })
+  const invokeTool = createToolInvoker({ store, sources, plugins, logger, now })
 
   const parse = (body: unknown): Outcome<ExecuteRequest> => {
     if (typeof body !== "object" || body === null || Array.isArray(body)) return failure(new InvalidInput({ message: 'the body must be a JSON object: {"code": "..."}' }))

@@ -1,5 +1,5 @@
 /**
- * The host side of `tools.<ns>.<tool>(args)`: resolve the path against the catalog, call the source's
+ * The host side of `tools.<ns>.<tool>(args)`: resolve the path against a fresh catalog, call the source's
  * plugin, and decode the raw result with the row's encoding *before* anyone else (telemetry, shapes) sees it.
  * Every expected failure is a `{ ok: false }` value; nothing here rejects.
  */
@@ -9,13 +9,16 @@ import { internalError } from "../errors.js"
 import type { Logger } from "../errors.js"
 import { ToolErrorCodes, errResult } from "../result.js"
 import type { ToolResult } from "../result.js"
-import type { SourcePlugin, ToolCallRecord } from "../seams.js"
-import type { CatalogStore, ToolRow } from "../catalog/rows.js"
+import type { RawInvokeResult, SourcePlugin, ToolCallRecord } from "../seams.js"
+import type { CatalogStore, SourceRow, ToolRow } from "../catalog/rows.js"
 import { handleOf } from "../catalog/sources-service.js"
+import type { SourcesService } from "../catalog/sources-service.js"
+import { outputSchemaMismatch } from "../encodings/output-schema-check.js"
 import { closestNames } from "./suggest.js"
 
 export interface ToolInvokerOptions {
   store: CatalogStore
+  sources: Pick<SourcesService, "ensureFresh" | "markStale">
   plugins: readonly SourcePlugin[]
   logger: Logger
   now?: () => number
@@ -40,43 +43,63 @@ const byteLength = (value: unknown): number | null => {
   return json === undefined ? null : new TextEncoder().encode(json).length
 }
 
-export const createToolInvoker = ({ store, plugins, logger, now = Date.now }: ToolInvokerOptions) => {
-  const notFound = async (path: string): Promise<ToolResult> => {
-    const parts = splitPath(path)
-    const inNamespace = parts ? await store.toolPaths(parts.namespace) : []
+const isPlainArgs = (args: unknown) => args === undefined || (typeof args === "object" && args !== null && !Array.isArray(args))
+
+export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.now }: ToolInvokerOptions) => {
+  const notFound = async (path: string, namespace: string | null): Promise<ToolResult> => {
+    const inNamespace = namespace ? await store.toolPaths(namespace) : []
     const candidates = inNamespace.length > 0 ? inNamespace : await store.toolPaths()
     const suggestions = closestNames(path, candidates)
     const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(", ")}?` : ""
     return errResult(ToolErrorCodes.toolNotFound, `no tool "${path}".${hint}`, { data: { suggestions } })
   }
 
-  const callTool = async (tool: ToolRow, args: unknown, ctx: CallContext): Promise<ToolResult> => {
-    const source = await store.getSource(tool.namespace)
-    const plugin = source && plugins.find((p) => p.kind === source.kind)
-    if (!source || !plugin) return errResult(ToolErrorCodes.toolNotFound, `the source of "${tool.path}" is gone`)
-    const raw = await plugin.invoke(handleOf(source), tool.name, args, { timeoutMs: Math.max(1, ctx.remainingMs()), signal: ctx.signal })
-    if (!raw.ok) return errResult(raw.code, raw.message)
-    return decodeToolResult(tool.resultEncoding, raw.raw)
+  const invokeRaw = (source: SourceRow, tool: ToolRow, args: unknown, ctx: CallContext): Promise<RawInvokeResult> => {
+    const plugin = plugins.find((p) => p.kind === source.kind)
+    if (!plugin) return Promise.resolve({ ok: false, code: ToolErrorCodes.internal, message: `no plugin for sources of kind "${source.kind}"` })
+    return plugin.invoke(handleOf(source), tool.name, args, { timeoutMs: Math.max(1, ctx.remainingMs()), signal: ctx.signal })
+  }
+
+  /** Resolves, calls and decodes; returns the encoding the result was decoded under, for telemetry. */
+  type CallOutcome = { result: ToolResult; encoding: string; outputSchemaError?: string | null }
+  const resolveAndCall = async (path: string, args: unknown, ctx: CallContext): Promise<CallOutcome> => {
+    const parts = splitPath(path)
+    const stored = parts && (await store.getSource(parts.namespace))
+    if (!parts || !stored) return { result: await notFound(path, null), encoding: "direct" }
+    let source = await sources.ensureFresh(stored)
+    let tool = await store.getTool(parts.namespace, parts.name)
+    if (!tool) return { result: await notFound(path, parts.namespace), encoding: "direct" }
+    if (!isPlainArgs(args)) {
+      const got = Array.isArray(args) ? "an array" : args === null ? "null" : typeof args
+      return { result: errResult(ToolErrorCodes.invalidArguments, `arguments to "${path}" must be an object, got ${got}`), encoding: effectiveEncoding(tool.resultEncoding) }
+    }
+    let raw = await invokeRaw(source, tool, args ?? {}, ctx)
+    if (!raw.ok && raw.unknownTool) {
+      // The server no longer knows a tool our catalog lists: re-sync once, then retry if it is still listed.
+      sources.markStale(source.id)
+      source = await sources.ensureFresh(source)
+      tool = await store.getTool(parts.namespace, parts.name)
+      if (!tool) return { result: await notFound(path, parts.namespace), encoding: "direct" }
+      raw = await invokeRaw(source, tool, args ?? {}, ctx)
+    }
+    const encoding = effectiveEncoding(tool.resultEncoding)
+    if (!raw.ok) return { result: errResult(raw.code, raw.message), encoding }
+    const result = decodeToolResult(tool.resultEncoding, raw.raw)
+    // for a v2-stamped row the declared schema types `data`; a `direct` row's data is the raw envelope
+    const outputSchemaError =
+      result.ok && tool.outputSchema && encoding !== "direct" ? outputSchemaMismatch(`${tool.id}@${tool.syncedAt}`, tool.outputSchema, result.data) : null
+    return { result, encoding, outputSchemaError }
   }
 
   return async (path: string, args: unknown, ctx: CallContext): Promise<ToolResult> => {
     const startedAt = now()
-    let encoding = "direct"
-    let result: ToolResult
+    let outcome: CallOutcome
     try {
-      const parts = splitPath(path)
-      const tool = parts && (await store.getTool(parts.namespace, parts.name))
-      if (!tool) result = await notFound(path)
-      else {
-        encoding = effectiveEncoding(tool.resultEncoding)
-        result =
-          args === undefined || (typeof args === "object" && args !== null && !Array.isArray(args))
-            ? await callTool(tool, args ?? {}, ctx)
-            : errResult(ToolErrorCodes.invalidArguments, `arguments to "${path}" must be an object, got ${Array.isArray(args) ? "an array" : typeof args}`)
-      }
+      outcome = await resolveAndCall(path, args, ctx)
     } catch (cause) {
-      result = errResult(ToolErrorCodes.internal, internalError(logger, `tool call ${path}`, cause).message)
+      outcome = { result: errResult(ToolErrorCodes.internal, internalError(logger, `tool call ${path}`, cause).message), encoding: "direct" }
     }
+    const { result, encoding, outputSchemaError = null } = outcome
     ctx.record({
       executionId: ctx.executionId,
       toolPath: path,
@@ -86,6 +109,7 @@ export const createToolInvoker = ({ store, plugins, logger, now = Date.now }: To
       ok: result.ok,
       errorCode: result.ok ? null : result.error.code,
       dataBytes: result.ok ? byteLength(result.data) : null,
+      outputSchemaError,
     })
     return result
   }

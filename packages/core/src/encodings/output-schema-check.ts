@@ -1,0 +1,37 @@
+/**
+ * Checks decoded `data` against the tool's declared output schema. A mismatch never blocks delivery (the
+ * script gets what the server sent); it is recorded with the call so an operator can see a server that
+ * breaks its own contract. Validators are compiled once per schema and kept in a small bounded cache.
+ */
+import { Validator } from "@cfworker/json-schema"
+
+const MAX_CACHED = 500
+const cache = new Map<string, Validator>()
+
+const validatorFor = (key: string, schema: unknown): Validator | null => {
+  const hit = cache.get(key)
+  if (hit) return hit
+  try {
+    const validator = new Validator(schema as object, "2020-12", true)
+    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string)
+    cache.set(key, validator)
+    return validator
+  } catch {
+    return null // a schema the validator cannot compile types nothing; it is not the script's problem
+  }
+}
+
+/** Returns null when the data conforms (or cannot be checked), else a short description of the first mismatch. */
+export const outputSchemaMismatch = (cacheKey: string, schema: unknown, data: unknown): string | null => {
+  if (schema === null || typeof schema !== "object") return null
+  const validator = validatorFor(cacheKey, schema)
+  if (!validator) return null
+  try {
+    const result = validator.validate(data)
+    if (result.valid) return null
+    const first = result.errors.find((e) => e.instanceLocation !== "#") ?? result.errors[0]
+    return first ? `${first.instanceLocation}: ${first.error}`.slice(0, 500) : "does not match the output schema"
+  } catch (cause) {
+    return null
+  }
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest"
+import { checkConfig, redactConfig } from "../src/config.js"
+
+describe("checkConfig", () => {
+  it.each([
+    [{}, /needs "transport"/],
+    [{ transport: { type: "ws" } }, /must be "stdio" or "http"/],
+    [{ transport: { type: "stdio" } }, /command must be a non-empty string/],
+    [{ transport: { type: "stdio", command: "node", args: "x" } }, /args must be an array of strings/],
+    [{ transport: { type: "stdio", command: "node", env: { A: 1 } } }, /env must be an object of string values/],
+    [{ transport: { type: "http", url: "ftp://x" } }, /must be http or https/],
+    [{ transport: { type: "http", url: "http://x", headers: [] } }, /headers must be an object/],
+  ])("rejects %j", (config, message) => {
+    const checked = checkConfig(config, { allowStdio: true })
+    expect(checked.ok).toBe(false)
+    if (!checked.ok) {
+      expect(checked.reason).toBe("invalid")
+      expect(checked.message).toMatch(message)
+    }
+  })
+
+  it("forbids stdio unless allowed, and says how to allow it", () => {
+    const checked = checkConfig({ transport: { type: "stdio", command: "node" } }, { allowStdio: false })
+    expect(checked).toMatchObject({ ok: false, reason: "forbidden" })
+    expect(checked.ok || checked.message).toMatch(/--allow-stdio/)
+  })
+
+  it("fills defaults", () => {
+    expect(checkConfig({ transport: { type: "stdio", command: "node" } }, { allowStdio: true })).toEqual({
+      ok: true,
+      config: { transport: { type: "stdio", command: "node", args: [], env: {} } },
+    })
+  })
+})
+
+it("redacts every header and env value, keeping the names", () => {
+  const http = redactConfig({ transport: { type: "http", url: "http://h/mcp", headers: { authorization: "Bearer s3cret" } } })
+  expect(http).toEqual({ transport: { type: "http", url: "http://h/mcp", headers: { authorization: "<redacted>" } } })
+  const stdio = redactConfig({ transport: { type: "stdio", command: "x", args: [], env: { TOKEN: "s3cret" } } })
+  expect(JSON.stringify(stdio)).not.toContain("s3cret")
+  expect(stdio).toMatchObject({ transport: { env: { TOKEN: "<redacted>" } } })
+})
