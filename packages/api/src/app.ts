@@ -4,6 +4,7 @@ import type { CatalogStore, Executor, Logger, SourcesService } from "@switchboar
 import { internalError } from "@switchboard/core"
 import { errorBody } from "./http-errors.js"
 import { executeRoutes } from "./routes/execute.js"
+import { executionRoutes } from "./routes/executions.js"
 import { sourceRoutes } from "./routes/sources.js"
 import { toolRoutes } from "./routes/tools.js"
 
@@ -20,6 +21,7 @@ export const createApp = (services: AppServices) => {
   app.route("/v1/sources", sourceRoutes(services))
   app.route("/v1/tools", toolRoutes(services))
   app.route("/v1", executeRoutes(services))
+  app.route("/v1/executions", executionRoutes(services))
   app.notFound((c) => c.json(errorBody("not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404))
   app.onError((cause, c) => {
     const error = internalError(services.logger, `${c.req.method} ${new URL(c.req.url).pathname}`, cause)

@@ -21,6 +21,8 @@ export interface HostBridge {
   readonly internals: QuickJSHandle | undefined
   /** From now on results are dropped; frees every handle the bridge holds. Call before disposing the context. */
   close(): void
+  /** From now on results are dropped; touches nothing in QuickJS (for a module that can no longer be trusted). */
+  detach(): void
 }
 
 const hostFailureResult: ToolResult = {
@@ -108,6 +110,11 @@ export const installHostBridge = (
     },
     get internals() {
       return internals
+    },
+    detach() {
+      closed = true
+      unsettled.clear()
+      internals = undefined
     },
     close() {
       closed = true

@@ -5,7 +5,7 @@
  */
 import { InvalidInput, failure, internalError, success } from "../errors.js"
 import type { Logger, Outcome } from "../errors.js"
-import { renderForModel } from "../render/render-for-model.js"
+import { DEFAULT_INLINE_CAP, inlineText, renderForModel } from "../render/render-for-model.js"
 import { RunErrorCodes } from "../seams.js"
 import type { CodeRuntime, LogEntry, RunError, RunLimits, SourcePlugin, TelemetrySink, ToolCallRecord } from "../seams.js"
 import type { CatalogStore } from "../catalog/rows.js"
@@ -28,7 +28,7 @@ export interface ExecuteRequest {
 }
 
 export type ExecuteResponse =
-  | { executionId: string; ok: true; result: unknown; text: string; logs: LogEntry[] }
+  | { executionId: string; ok: true; result: unknown; text: string; truncated?: { totalLines: number; totalChars: number }; logs: LogEntry[] }
   | { executionId: string; ok: false; error: RunError; logs: LogEntry[] }
 
 export interface ExecutorOptions {
@@ -40,10 +40,12 @@ export interface ExecutorOptions {
   telemetry?: TelemetrySink
   /** the server's limits; a request may lower its timeout, never raise it past `limits.timeoutMs` */
   limits?: Partial<RunLimits>
+  /** characters of result text returned inline; the whole text is always stored with the execution */
+  inlineCap?: number
   now?: () => number
 }
 
-export const createExecutor = ({ store, sources, runtime, plugins, logger, telemetry = store, limits, now = Date.now }: ExecutorOptions) => {
+export const createExecutor = ({ store, sources, runtime, plugins, logger, telemetry = store, limits, inlineCap = DEFAULT_INLINE_CAP, now = Date.now }: ExecutorOptions) => {
   const serverLimits: RunLimits = { ...defaultLimits, ...limits }
   const invokeTool = createToolInvoker({ store, sources, plugins, logger, now })
 
@@ -69,9 +71,13 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
       .run(request.code, { invoke: (path, args) => invokeTool(path, args, ctx), limits: runLimits, signal })
       .catch((cause) => ({ ok: false as const, error: { code: RunErrorCodes.internal, message: internalError(logger, "runtime", cause).message }, logs: [] }))
 
-    const response: ExecuteResponse = outcome.ok
-      ? { executionId, ok: true, result: outcome.value, text: renderForModel(outcome.value), logs: outcome.logs }
-      : { executionId, ok: false, error: outcome.error, logs: outcome.logs }
+    const fullText = outcome.ok ? renderForModel(outcome.value) : null
+    let response: ExecuteResponse
+    if (outcome.ok) {
+      const inline = inlineText(fullText!, executionId, inlineCap)
+      response = { executionId, ok: true, result: outcome.value, text: inline.text, logs: outcome.logs }
+      if (inline.truncated) response.truncated = { totalLines: inline.totalLines, totalChars: inline.totalChars }
+    } else response = { executionId, ok: false, error: outcome.error, logs: outcome.logs }
 
     await telemetry
       .record(
@@ -81,7 +87,7 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
           status: response.ok ? "ok" : "error",
           startedAt,
           durationMs: now() - startedAt,
-          resultText: response.ok ? response.text : null,
+          resultText: fullText,
           errorCode: response.ok ? null : response.error.code,
           errorMessage: response.ok ? null : response.error.message,
           logs: response.logs,

@@ -1,8 +1,11 @@
 /**
- * The one function that turns a script's result into text for a model (DESIGN §6).
- * A string is its own text, never JSON-quoted; lone UTF-16 surrogates become U+FFFD (a provider refuses
- * them and UTF-8 cannot store them); "", undefined and null are all the empty result; anything else is
- * JSON, encoded once.
+ * The one function that turns a script's result into text for a model (DESIGN §6). Every surface — the
+ * execute response, the MCP `execute` tool, the stored execution record, the CLI — gets its text here.
+ *
+ * - A string is its own text, never JSON-quoted; lone UTF-16 surrogates become U+FFFD (a provider refuses
+ *   them and UTF-8 cannot store them); a surrogate pair is kept.
+ * - "", undefined and null are all the empty result.
+ * - Anything else is JSON, encoded once.
  */
 export const renderForModel = (value: unknown): string => {
   if (value === undefined || value === null) return ""
@@ -13,3 +16,40 @@ export const renderForModel = (value: unknown): string => {
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
 
 export const toWellFormed = (text: string): string => text.replace(LONE_SURROGATE, "\uFFFD")
+
+export const DEFAULT_INLINE_CAP = 30_000
+
+export interface InlineText {
+  /** what the model sees now: the whole text, or its first lines and a line saying how to read the rest */
+  text: string
+  truncated: boolean
+  totalLines: number
+  totalChars: number
+}
+
+/** Splits on \n only, so line numbers match the text's own lines (a \r stays part of its line). */
+export const splitLines = (text: string): string[] => (text === "" ? [] : text.split("\n"))
+
+/**
+ * Fits rendered text under the inline cap, measured on the text itself. Past the cap the whole text is kept
+ * by the caller (stored with the execution) and this returns its first whole lines plus a pointer.
+ */
+export const inlineText = (full: string, executionId: string, cap = DEFAULT_INLINE_CAP): InlineText => {
+  const lines = splitLines(full)
+  if (full.length <= cap) return { text: full, truncated: false, totalLines: lines.length, totalChars: full.length }
+  const head: string[] = []
+  let used = 0
+  for (const line of lines) {
+    if (used + line.length + 1 > cap) break
+    head.push(line)
+    used += line.length + 1
+  }
+  // a single line longer than the cap: show its beginning rather than nothing
+  const shown = head.length > 0 ? head.join("\n") : full.slice(0, cap)
+  const shownLines = head.length > 0 ? head.length : 0
+  const note =
+    `[output truncated: showing ${shownLines} of ${lines.length} lines (${full.length} characters in all). ` +
+    `Read the rest with read_output {"executionId":"${executionId}","offset":${shownLines},"limit":200} or ` +
+    `GET /v1/executions/${executionId}/output?offset=${shownLines}&limit=200; search it with grep_output or ?grep=<regex>]`
+  return { text: `${shown}\n${note}`, truncated: true, totalLines: lines.length, totalChars: full.length }
+}

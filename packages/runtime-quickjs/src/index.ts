@@ -1,0 +1,10 @@
+/**
+ * @switchboard/runtime-quickjs — the CodeRuntime seam on quickjs-emscripten (sync wasm build).
+ * It runs a TypeScript/JavaScript script in a fresh QuickJS runtime with `tools` and `console` only;
+ * it knows nothing of catalogs, encodings or HTTP, and the per-run code uses no Node built-ins.
+ */
+export { createQuickJsRuntime } from "./create-quickjs-runtime.js"
+export type { QuickJsRuntime, QuickJsRuntimeOptions } from "./create-quickjs-runtime.js"
+export { runScript } from "./run-script.js"
+export type { ScriptRun } from "./run-script.js"
+export { loadQuickJsModule } from "./load-module.js"

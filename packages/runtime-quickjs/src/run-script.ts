@@ -1,0 +1,238 @@
+import type { LogEntry, RunError, RunOptions, RunOutcome } from "@switchboard/core"
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core"
+import { classifyThrown } from "./classify-error.js"
+import type { ThrowPhase } from "./classify-error.js"
+import { describeThrown, serializeResult } from "./guest-calls.js"
+import { installHostBridge } from "./host-bridge.js"
+import type { HostBridge } from "./host-bridge.js"
+import { createLogBuffer } from "./log-buffer.js"
+import { prepareCode, scriptFilename } from "./prepare-code.js"
+import type { PreparedCode } from "./prepare-code.js"
+import { preludeSource } from "./prelude/prelude.generated.js"
+import { runErrors } from "./run-errors.js"
+import { utf8Length } from "./utf8-length.js"
+
+export interface ScriptRun {
+  outcome: RunOutcome
+  /**
+   * The module threw in the host (an abort, a host stack overflow) or failed to dispose the runtime:
+   * it must not run anything again. The outcome still stands.
+   */
+  poisoned: boolean
+}
+
+/** Reading an error is the host's own work, so it gets a fresh slice of time even after the deadline. */
+const describeBudgetMs = 50
+/** setTimeout's ceiling; a longer limit would fire at once */
+const maxTimerMs = 2 ** 31 - 1
+
+/**
+ * Runs one script in a fresh QuickJS runtime and context of `module`. Free of Node built-ins, so a Node
+ * worker thread and a Cloudflare Worker can both call it; a pool that hard-kills runaway workers wraps it.
+ * It never rejects for anything the script does.
+ */
+export const runScript = async (module: QuickJSWASMModule, code: string, options: RunOptions): Promise<ScriptRun> => {
+  const prepared = prepareCode(code)
+  if (!prepared.ok) return { outcome: { ok: false, error: prepared.error, logs: [] }, poisoned: false }
+  const run = new ScriptSession(module, prepared.code, options)
+  return run.execute()
+}
+
+class ScriptSession {
+  private readonly logs
+  private readonly deadline: number
+  private interruptAt: number
+  private failure: RunError | undefined
+  private hostFailure: { cause: unknown } | undefined
+  private signalled = false
+  private resume: (() => void) | undefined
+  private runtime: QuickJSRuntime | undefined
+  private context: QuickJSContext | undefined
+  private bridge: HostBridge | undefined
+
+  constructor(
+    private readonly module: QuickJSWASMModule,
+    private readonly code: PreparedCode,
+    private readonly options: RunOptions,
+  ) {
+    this.logs = createLogBuffer(options.limits)
+    this.deadline = Date.now() + options.limits.timeoutMs
+    this.interruptAt = this.deadline
+  }
+
+  async execute(): Promise<ScriptRun> {
+    const { limits, signal } = this.options
+    if (signal?.aborted) return this.finish({ ok: false, error: runErrors.aborted() }, false)
+    // The interrupt handler stops guest CPU loops; this timer is the wall clock across awaited tool calls.
+    const timer = setTimeout(() => this.fail(runErrors.timeout(limits)), Math.min(limits.timeoutMs, maxTimerMs))
+    const onAbort = () => this.fail(runErrors.aborted())
+    signal?.addEventListener("abort", onAbort)
+    let result: { ok: true; value: unknown } | { ok: false; error: RunError }
+    let poisoned = false
+    try {
+      result = await this.drive()
+    } catch (cause) {
+      // QuickJS threw in the host, not in the guest: its state is unknown, so nothing of it is touched again
+      poisoned = true
+      result = { ok: false, error: hostError(cause, this.options) }
+    } finally {
+      clearTimeout(timer)
+      signal?.removeEventListener("abort", onAbort)
+    }
+    if (poisoned) this.bridge?.detach()
+    else poisoned = !this.dispose()
+    return this.finish(result, poisoned)
+  }
+
+  private async drive(): Promise<{ ok: true; value: unknown } | { ok: false; error: RunError }> {
+    const { limits, invoke } = this.options
+    const runtime = (this.runtime = this.module.newRuntime())
+    runtime.setMemoryLimit(limits.memoryBytes)
+    runtime.setMaxStackSize(limits.stackBytes)
+    runtime.setInterruptHandler(() => this.failure !== undefined || Date.now() > this.interruptAt)
+    const context = (this.context = runtime.newContext())
+    const bridge = (this.bridge = installHostBridge(context, {
+      invoke,
+      limits,
+      logs: this.logs,
+      events: {
+        wake: () => this.wake(),
+        fail: (error) => this.fail(error),
+        hostFailure: (cause) => {
+          this.hostFailure = { cause }
+          this.wake()
+        },
+      },
+    }))
+
+    const prelude = context.evalCode(preludeSource, "prelude.js", { type: "global", strict: true })
+    if (prelude.error) return { ok: false, error: this.preludeError(prelude.error) }
+    prelude.value.dispose()
+    const internals = bridge.internals
+    if (internals === undefined) return { ok: false, error: runErrors.internal("the prelude did not start") }
+
+    // always "global": left to its heuristic, quickjs-emscripten would run a script with `import` as a module
+    const evaluated = context.evalCode(this.code.source, scriptFilename, { type: "global" })
+    if (evaluated.error) return { ok: false, error: this.thrown(evaluated.error, "compile") }
+    const promise = evaluated.value
+    try {
+      return await this.settle(runtime, context, bridge, internals, promise)
+    } finally {
+      if (promise.alive) promise.dispose()
+    }
+  }
+
+  /** Runs jobs and waits for tool results until the script's promise settles or the run must end. */
+  private async settle(
+    runtime: QuickJSRuntime,
+    context: QuickJSContext,
+    bridge: HostBridge,
+    internals: QuickJSHandle,
+    promise: QuickJSHandle,
+  ): Promise<{ ok: true; value: unknown } | { ok: false; error: RunError }> {
+    for (;;) {
+      if (this.hostFailure) throw this.hostFailure.cause
+      if (this.failure) return { ok: false, error: this.failure }
+      const jobs = runtime.executePendingJobs()
+      if (jobs.error) return { ok: false, error: this.failure ?? this.thrown(jobs.error, "run") }
+      if (this.failure) return { ok: false, error: this.failure }
+      const state = context.getPromiseState(promise)
+      if (state.type === "fulfilled") {
+        // notAPromise means the value is the promise handle itself, which drive() disposes
+        const value = state.notAPromise ? promise : state.value
+        try {
+          return this.readResult(context, internals, value)
+        } finally {
+          if (!state.notAPromise) value.dispose()
+        }
+      }
+      if (state.type === "rejected") return { ok: false, error: this.thrown(state.error, "run") }
+      if (bridge.inflight === 0 && !runtime.hasPendingJob()) return { ok: false, error: runErrors.neverSettled() }
+      await this.sleep()
+    }
+  }
+
+  private readResult(
+    context: QuickJSContext,
+    internals: QuickJSHandle,
+    value: QuickJSHandle,
+  ): { ok: true; value: unknown } | { ok: false; error: RunError } {
+    const { limits } = this.options
+    const serialized = serializeResult(context, internals, value, limits.maxResultBytes)
+    switch (serialized.kind) {
+      case "undefined":
+        return { ok: true, value: undefined }
+      case "too-long":
+        return { ok: false, error: runErrors.resultTooLarge(limits, serialized.units, false) }
+      case "threw": {
+        const error = this.thrown(serialized.thrown, "run")
+        if (error.code !== "runtime_error") return { ok: false, error }
+        return { ok: false, error: runErrors.resultNotSerializable(error.message.replace(/^\w*Error: /, "")) }
+      }
+      case "json": {
+        const bytes = utf8Length(serialized.text)
+        if (bytes > limits.maxResultBytes) return { ok: false, error: runErrors.resultTooLarge(limits, bytes, true) }
+        return { ok: true, value: JSON.parse(serialized.text) }
+      }
+    }
+  }
+
+  /** Describes and disposes a thrown handle. */
+  private thrown(handle: QuickJSHandle, phase: ThrowPhase): RunError {
+    this.interruptAt = Date.now() + describeBudgetMs
+    try {
+      const description = describeThrown(this.context!, this.bridge?.internals, handle)
+      return classifyThrown(description, phase, this.code, this.options.limits)
+    } finally {
+      handle.dispose()
+      this.interruptAt = this.deadline
+    }
+  }
+
+  private preludeError(handle: QuickJSHandle): RunError {
+    const error = this.thrown(handle, "run")
+    const limitCodes = ["memory_limit", "stack_overflow", "timeout"]
+    return limitCodes.includes(error.code) ? error : runErrors.internal(`the prelude failed: ${error.message}`)
+  }
+
+  private fail(error: RunError) {
+    this.failure ??= error
+    this.wake()
+  }
+
+  private wake() {
+    this.signalled = true
+    this.resume?.()
+  }
+
+  private async sleep() {
+    if (!this.signalled) await new Promise<void>((resolve) => (this.resume = resolve))
+    this.resume = undefined
+    this.signalled = false
+  }
+
+  /** Frees everything in order; false when QuickJS failed to (the known abort after allocating in a job). */
+  private dispose(): boolean {
+    try {
+      this.bridge?.close()
+      this.context?.dispose()
+      this.runtime?.dispose()
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  private finish(result: { ok: true; value: unknown } | { ok: false; error: RunError }, poisoned: boolean): ScriptRun {
+    const logs: LogEntry[] = this.logs.entries()
+    const outcome: RunOutcome = result.ok ? { ok: true, value: result.value, logs } : { ok: false, error: result.error, logs }
+    return { outcome, poisoned }
+  }
+}
+
+const hostError = (cause: unknown, options: RunOptions): RunError => {
+  // A deep recursion can exhaust the host's own stack before QuickJS's limit trips (main thread, large
+  // stackBytes); V8 then throws its RangeError through the wasm frames.
+  if (cause instanceof RangeError && /call stack/i.test(cause.message)) return runErrors.stackOverflow(options.limits)
+  return runErrors.internal(cause instanceof Error ? cause.message : String(cause))
+}
