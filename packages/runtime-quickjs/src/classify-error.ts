@@ -1,6 +1,6 @@
 import type { RunError, RunLimits } from "@switchboard/core"
 import type { PreparedCode } from "./prepare-code.js"
-import type { ErrorDescription } from "./prelude/protocol.js"
+import type { ErrorDescription } from "./guest-calls.js"
 import { runErrors } from "./run-errors.js"
 import { positionInScript } from "./source-position.js"
 

@@ -1,46 +1,43 @@
 import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core"
-import type { ErrorDescription } from "./prelude/protocol.js"
 
 /**
- * Host-side calls into the prelude's helpers. They run guest code (a getter, a toJSON), so the caller
- * keeps an interrupt deadline in force while they run.
+ * Host-side reads of guest values after the script settles. They can run guest code (a getter, a toJSON),
+ * so the caller keeps an interrupt deadline in force while they run.
  */
 
-/** What the script threw, read inside the guest; null when the thrown value is null. */
-export const describeThrown = (
-  ctx: QuickJSContext,
-  internals: QuickJSHandle | undefined,
-  thrown: QuickJSHandle,
-): ErrorDescription | null => {
-  if (ctx.typeof(thrown) === "object" && ctx.eq(thrown, ctx.null)) return null
-  if (internals === undefined) return describeOnHost(ctx, thrown)
-  const result = ctx.callMethod(internals, "describeError", [thrown])
-  if (result.error) {
-    // describing failed (out of memory, interrupted): what the failure was is the better answer
-    const failure = result.error
-    const nested = ctx.typeof(failure) === "object" && ctx.eq(failure, ctx.null) ? null : describeOnHost(ctx, failure)
-    failure.dispose()
-    return nested
-  }
-  const text = result.value.consume((handle) => (ctx.typeof(handle) === "string" ? ctx.getString(handle) : ""))
-  try {
-    return JSON.parse(text) as ErrorDescription
-  } catch {
-    return describeOnHost(ctx, thrown)
-  }
+/** How a thrown or rejected guest value looks to the host. */
+export interface ErrorDescription {
+  /** true for anything with a string `message` (an Error); false for a thrown string, object, number... */
+  isError: boolean
+  name: string
+  message: string
+  stack?: string
 }
 
-/** Without the prelude's helper: reads an engine error's own name and message, anything else as its type. */
-const describeOnHost = (ctx: QuickJSContext, thrown: QuickJSHandle): ErrorDescription => {
+const isNull = (ctx: QuickJSContext, handle: QuickJSHandle) => ctx.typeof(handle) === "object" && ctx.eq(handle, ctx.null)
+
+/** Reads a string property; a getter that throws or a non-string counts as absent. */
+const readString = (ctx: QuickJSContext, handle: QuickJSHandle, key: string): string | undefined =>
+  ctx.getProp(handle, key).consume((value) => (ctx.typeof(value) === "string" ? ctx.getString(value) : undefined))
+
+/** What the script threw; null when the thrown value is null. */
+export const describeThrown = (
+  ctx: QuickJSContext,
+  stringify: QuickJSHandle,
+  thrown: QuickJSHandle,
+): ErrorDescription | null => {
+  if (isNull(ctx, thrown)) return null
   const type = ctx.typeof(thrown)
   if (type === "string") return { isError: false, name: "string", message: ctx.getString(thrown) }
-  if (type !== "object") return { isError: false, name: type, message: `a ${type}` }
-  const read = (key: string) =>
-    ctx.getProp(thrown, key).consume((handle) => (ctx.typeof(handle) === "string" ? ctx.getString(handle) : undefined))
-  const message = read("message")
-  if (message === undefined) return { isError: false, name: "object", message: "an object" }
-  const stack = read("stack")
-  return { isError: true, name: read("name") ?? "Error", message, ...(stack === undefined ? {} : { stack }) }
+  if (type === "object") {
+    const message = readString(ctx, thrown, "message")
+    if (message !== undefined) {
+      const stack = readString(ctx, thrown, "stack")
+      return { isError: true, name: readString(ctx, thrown, "name") ?? "Error", message, ...(stack === undefined ? {} : { stack }) }
+    }
+  }
+  const json = callStringify(ctx, stringify, thrown)
+  return { isError: false, name: type, message: json.kind === "json" ? json.text : `a value of type ${type}` }
 }
 
 export type SerializedResult =
@@ -48,23 +45,36 @@ export type SerializedResult =
   | { kind: "undefined" }
   /** longer than the limit: `units` UTF-16 code units, a lower bound of its UTF-8 size */
   | { kind: "too-long"; units: number }
+  | { kind: "not-json"; reason: string }
   | { kind: "threw"; thrown: QuickJSHandle }
 
-/** The result as JSON text made inside the guest (never context.dump, which is slow and lossy). */
+/**
+ * The result as JSON text made inside the guest by the JSON.stringify captured before the script ran
+ * (never context.dump, which is slow and lossy). The text's length is read before it is copied out:
+ * a UTF-8 size is never below the UTF-16 length, so a text that is too long never leaves the guest.
+ */
 export const serializeResult = (
   ctx: QuickJSContext,
-  internals: QuickJSHandle,
+  stringify: QuickJSHandle,
   value: QuickJSHandle,
   maxBytes: number,
 ): SerializedResult => {
-  const limit = ctx.newNumber(maxBytes)
-  const result = ctx.callMethod(internals, "serializeResult", [value, limit])
-  limit.dispose()
+  const type = ctx.typeof(value)
+  if (type === "function" || type === "symbol") return { kind: "not-json", reason: `a ${type} is not JSON` }
+  return callStringify(ctx, stringify, value, maxBytes)
+}
+
+const callStringify = (
+  ctx: QuickJSContext,
+  stringify: QuickJSHandle,
+  value: QuickJSHandle,
+  maxUnits = Number.POSITIVE_INFINITY,
+): SerializedResult => {
+  const result = ctx.callFunction(stringify, ctx.undefined, value)
   if (result.error) return { kind: "threw", thrown: result.error }
-  return result.value.consume((handle): SerializedResult => {
-    const type = ctx.typeof(handle)
-    if (type === "string") return { kind: "json", text: ctx.getString(handle) }
-    if (type === "number") return { kind: "too-long", units: ctx.getNumber(handle) }
-    return { kind: "undefined" }
+  return result.value.consume((text): SerializedResult => {
+    if (ctx.typeof(text) !== "string") return { kind: "undefined" }
+    const units = ctx.getLength(text) ?? 0
+    return units > maxUnits ? { kind: "too-long", units } : { kind: "json", text: ctx.getString(text) }
   })
 }

@@ -1,7 +1,7 @@
 import type { InvokeTool, RunError, RunLimits, ToolResult } from "@switchboard/core"
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from "quickjs-emscripten-core"
 import type { LogBuffer } from "./log-buffer.js"
-import { HostFunctionNames, logLevels } from "./prelude/protocol.js"
+import { invokeFunctionName, logFunctionName, logLevels } from "./prelude/protocol.js"
 import type { LogLevel } from "./prelude/protocol.js"
 import { runErrors } from "./run-errors.js"
 
@@ -17,8 +17,6 @@ export interface BridgeEvents {
 export interface HostBridge {
   /** tool calls whose result has not yet reached the guest */
   readonly inflight: number
-  /** the prelude's helpers, once it has run */
-  readonly internals: QuickJSHandle | undefined
   /** From now on results are dropped; frees every handle the bridge holds. Call before disposing the context. */
   close(): void
   /** From now on results are dropped; touches nothing in QuickJS (for a module that can no longer be trusted). */
@@ -31,7 +29,7 @@ const hostFailureResult: ToolResult = {
 }
 
 /**
- * Puts the three host functions on the guest's global object (the prelude takes them off again).
+ * Puts the two host functions on the guest's global object (the prelude takes them off again).
  * `invoke(path, args)` is the only door out of the sandbox; everything crosses it as JSON text.
  */
 export const installHostBridge = (
@@ -43,7 +41,6 @@ export const installHostBridge = (
   let calls = 0
   let inflight = 0
   let closed = false
-  let internals: QuickJSHandle | undefined
 
   const callHost = async (path: string, argsJson: string): Promise<string> => {
     try {
@@ -77,7 +74,7 @@ export const installHostBridge = (
   const define = (name: string, fn: (...args: QuickJSHandle[]) => QuickJSHandle | undefined) =>
     ctx.newFunction(name, fn).consume((handle) => ctx.setProp(ctx.global, name, handle))
 
-  define(HostFunctionNames.invoke, (pathHandle, argsHandle) => {
+  define(invokeFunctionName, (pathHandle, argsHandle) => {
     const path = pathHandle ? ctx.getString(pathHandle) : ""
     const argsJson = argsHandle ? ctx.getString(argsHandle) : "{}"
     const deferred = ctx.newPromise()
@@ -93,14 +90,9 @@ export const installHostBridge = (
     return deferred.handle
   })
 
-  define(HostFunctionNames.log, (levelHandle, textHandle) => {
+  define(logFunctionName, (levelHandle, textHandle) => {
     const level = levelHandle ? ctx.getString(levelHandle) : "log"
     logs.push(isLogLevel(level) ? level : "log", textHandle ? ctx.getString(textHandle) : "")
-    return undefined
-  })
-
-  define(HostFunctionNames.expose, (handle) => {
-    if (handle && internals === undefined) internals = handle.dup()
     return undefined
   })
 
@@ -108,20 +100,14 @@ export const installHostBridge = (
     get inflight() {
       return inflight
     },
-    get internals() {
-      return internals
-    },
     detach() {
       closed = true
       unsettled.clear()
-      internals = undefined
     },
     close() {
       closed = true
       for (const deferred of unsettled) deferred.dispose()
       unsettled.clear()
-      internals?.dispose()
-      internals = undefined
     },
   }
 }

@@ -49,6 +49,8 @@ class ScriptSession {
   private runtime: QuickJSRuntime | undefined
   private context: QuickJSContext | undefined
   private bridge: HostBridge | undefined
+  /** the guest's own JSON.stringify, taken before any script code runs */
+  private stringify: QuickJSHandle | undefined
 
   constructor(
     private readonly module: QuickJSWASMModule,
@@ -105,18 +107,17 @@ class ScriptSession {
       },
     }))
 
+    const stringify = (this.stringify = context.getProp(context.global, "JSON").consume((json) => context.getProp(json, "stringify")))
     const prelude = context.evalCode(preludeSource, "prelude.js", { type: "global", strict: true })
     if (prelude.error) return { ok: false, error: this.preludeError(prelude.error) }
     prelude.value.dispose()
-    const internals = bridge.internals
-    if (internals === undefined) return { ok: false, error: runErrors.internal("the prelude did not start") }
 
     // always "global": left to its heuristic, quickjs-emscripten would run a script with `import` as a module
     const evaluated = context.evalCode(this.code.source, scriptFilename, { type: "global" })
     if (evaluated.error) return { ok: false, error: this.thrown(evaluated.error, "compile") }
     const promise = evaluated.value
     try {
-      return await this.settle(runtime, context, bridge, internals, promise)
+      return await this.settle(runtime, context, bridge, stringify, promise)
     } finally {
       if (promise.alive) promise.dispose()
     }
@@ -127,7 +128,7 @@ class ScriptSession {
     runtime: QuickJSRuntime,
     context: QuickJSContext,
     bridge: HostBridge,
-    internals: QuickJSHandle,
+    stringify: QuickJSHandle,
     promise: QuickJSHandle,
   ): Promise<{ ok: true; value: unknown } | { ok: false; error: RunError }> {
     for (;;) {
@@ -141,7 +142,7 @@ class ScriptSession {
         // notAPromise means the value is the promise handle itself, which drive() disposes
         const value = state.notAPromise ? promise : state.value
         try {
-          return this.readResult(context, internals, value)
+          return this.readResult(context, stringify, value)
         } finally {
           if (!state.notAPromise) value.dispose()
         }
@@ -154,16 +155,18 @@ class ScriptSession {
 
   private readResult(
     context: QuickJSContext,
-    internals: QuickJSHandle,
+    stringify: QuickJSHandle,
     value: QuickJSHandle,
   ): { ok: true; value: unknown } | { ok: false; error: RunError } {
     const { limits } = this.options
-    const serialized = serializeResult(context, internals, value, limits.maxResultBytes)
+    const serialized = serializeResult(context, stringify, value, limits.maxResultBytes)
     switch (serialized.kind) {
       case "undefined":
         return { ok: true, value: undefined }
       case "too-long":
         return { ok: false, error: runErrors.resultTooLarge(limits, serialized.units, false) }
+      case "not-json":
+        return { ok: false, error: runErrors.resultNotSerializable(serialized.reason) }
       case "threw": {
         const error = this.thrown(serialized.thrown, "run")
         if (error.code !== "runtime_error") return { ok: false, error }
@@ -181,7 +184,7 @@ class ScriptSession {
   private thrown(handle: QuickJSHandle, phase: ThrowPhase): RunError {
     this.interruptAt = Date.now() + describeBudgetMs
     try {
-      const description = describeThrown(this.context!, this.bridge?.internals, handle)
+      const description = describeThrown(this.context!, this.stringify!, handle)
       return classifyThrown(description, phase, this.code, this.options.limits)
     } finally {
       handle.dispose()
@@ -215,6 +218,7 @@ class ScriptSession {
   private dispose(): boolean {
     try {
       this.bridge?.close()
+      this.stringify?.dispose()
       this.context?.dispose()
       this.runtime?.dispose()
       return true

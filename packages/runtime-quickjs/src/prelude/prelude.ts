@@ -1,15 +1,16 @@
 /**
  * Runs inside QuickJS before every script: defines `tools` and `console`, then hides the host functions.
  * It is bundled once by scripts/build-prelude.mjs into prelude.generated.ts; never import it from host code.
- * Everything here sees only plain ECMAScript: QuickJS has no fetch, require, process or timers, and we add none.
+ * It sees only plain ECMAScript: QuickJS has no fetch, require, process or timers, and we add none.
+ * QuickJS parses it on every run (about 0.2 µs per byte of source), so it stays small: reading results
+ * and errors is done by the host.
  */
 import type { ToolResult } from "@switchboard/core"
-import { HostFunctionNames, logLevels } from "./protocol.js"
-import type { ErrorDescription, LogLevel, PreludeInternals } from "./protocol.js"
+import { invokeFunctionName, logFunctionName, logLevels } from "./protocol.js"
+import type { LogLevel } from "./protocol.js"
 
 type InvokeHost = (path: string, argsJson: string) => Promise<string>
 type LogHost = (level: LogLevel, text: string) => void
-type ExposeHost = (internals: PreludeInternals) => void
 
 const globals = globalThis as unknown as Record<string, unknown>
 
@@ -20,119 +21,57 @@ const take = <T>(name: string): T => {
   return value
 }
 
-const invokeHost = take<InvokeHost>(HostFunctionNames.invoke)
-const logHost = take<LogHost>(HostFunctionNames.log)
-const exposeHost = take<ExposeHost>(HostFunctionNames.expose)
+const invokeHost = take<InvokeHost>(invokeFunctionName)
+const logHost = take<LogHost>(logFunctionName)
 
-// Captured before the script runs, so a script that replaces JSON or String cannot corrupt what the host reads.
+// Captured before the script runs, so a script that replaces JSON cannot change what crosses the bridge.
 const stringify = JSON.stringify
 const parse = JSON.parse
-const toText = String
-const ErrorClass = Error
-
-const describeFailure = (error: unknown): string => {
-  try {
-    if (error instanceof ErrorClass) return toText(error.message)
-    return toText(error)
-  } catch {
-    return "unknown error"
-  }
-}
-
-const invalidArguments = (path: string, reason: string): ToolResult => ({
-  ok: false,
-  error: { code: "invalid_arguments", message: `arguments for ${path} must be JSON-serializable: ${reason}` },
-})
 
 const callTool = (path: string, args: unknown): Promise<ToolResult> => {
   let argsJson: string | undefined
+  let reason = `got ${typeof args}`
   try {
     // JSON copies the arguments, so the host never holds a reference into the sandbox.
     argsJson = stringify(args === undefined ? {} : args)
   } catch (error) {
-    return Promise.resolve(invalidArguments(path, describeFailure(error)))
+    reason = (error as Error).message
   }
-  if (argsJson === undefined) return Promise.resolve(invalidArguments(path, `got ${typeof args}`))
-  return invokeHost(path, argsJson).then((resultJson) => parse(resultJson) as ToolResult)
+  if (argsJson === undefined) {
+    const message = `arguments for ${path} must be JSON-serializable: ${reason}`
+    return Promise.resolve({ ok: false, error: { code: "invalid_arguments", message } })
+  }
+  return invokeHost(path, argsJson).then(parse)
 }
 
 /**
  * `then` and symbols resolve to undefined, so `await tools.ns` or `await tools.ns.tool` never calls the host.
  * A tool literally named `then` is therefore unreachable through the proxy.
  */
-const isToolKey = (key: string | symbol): key is string => typeof key === "string" && key !== "then"
+const isName = (key: string | symbol): key is string => typeof key === "string" && key !== "then"
 
-const readOnly = { set: () => false, defineProperty: () => false, deleteProperty: () => false }
+const proxy = (get: (name: string) => unknown) => new Proxy({}, { get: (_target, key) => (isName(key) ? get(key) : undefined) })
 
-const namespaceProxy = (namespace: string) =>
-  new Proxy(Object.create(null) as object, {
-    ...readOnly,
-    get: (_target, tool) =>
-      isToolKey(tool) ? (args?: unknown) => callTool(`${namespace}.${tool}`, args) : undefined,
-  })
+globals.tools = proxy((namespace) => proxy((tool) => (args?: unknown) => callTool(`${namespace}.${tool}`, args)))
 
-const tools = new Proxy(Object.create(null) as object, {
-  ...readOnly,
-  get: (_target, namespace) => (isToolKey(namespace) ? namespaceProxy(namespace) : undefined),
-})
-
-const formatValue = (value: unknown): string => {
+/** Roughly what Node prints: strings as they are, errors with their stack, other values as JSON. */
+const format = (value: unknown): string => {
   if (typeof value === "string") return value
-  if (value === undefined) return "undefined"
-  if (typeof value === "function") return `[Function ${value.name || "(anonymous)"}]`
-  if (typeof value === "bigint") return `${value}n`
-  if (typeof value === "symbol") return value.toString()
   try {
-    if (value instanceof ErrorClass) {
-      const head = `${value.name}: ${value.message}`
-      return value.stack ? `${head}\n${value.stack.trimEnd()}` : head
-    }
-    const json = stringify(value)
-    if (json !== undefined) return json
+    if (value instanceof Error) return `${value.name}: ${value.message}\n${value.stack ?? ""}`.trimEnd()
+    if (typeof value === "object" && value) return stringify(value)
+    if (typeof value === "bigint") return `${value}n`
+    if (typeof value === "function") return `[Function ${value.name || "(anonymous)"}]`
   } catch {
-    // a cycle, a BigInt inside, or a throwing toJSON: fall back to String()
+    // a cycle or a throwing toJSON: String() below
   }
   try {
-    return toText(value)
+    return String(value)
   } catch {
-    return "[unprintable value]"
+    return "[unprintable]"
   }
 }
 
-const console: Record<LogLevel, (...args: unknown[]) => void> = Object.create(null)
-for (const level of logLevels) {
-  console[level] = (...args: unknown[]) => logHost(level, args.map(formatValue).join(" "))
-}
-
-const define = (name: string, value: unknown) =>
-  Object.defineProperty(globalThis, name, { value, writable: false, enumerable: false, configurable: false })
-define("tools", tools)
-define("console", Object.freeze(console))
-
-const describeError = (error: unknown): string => {
-  let description: ErrorDescription
-  try {
-    if (error instanceof ErrorClass || (typeof error === "object" && error !== null && typeof (error as Error).message === "string")) {
-      const { name, message, stack } = error as Error
-      description = { isError: true, name: typeof name === "string" ? name : "Error", message: toText(message) }
-      // the host reads only the first frame in the script; a stack overflow would carry thousands
-      if (typeof stack === "string") description.stack = stack.split("\n", 20).join("\n")
-    } else {
-      description = { isError: false, name: typeof error, message: formatValue(error) }
-    }
-  } catch (failure) {
-    description = { isError: false, name: "unknown", message: `the thrown value could not be read: ${describeFailure(failure)}` }
-  }
-  return stringify(description)
-}
-
-const serializeResult = (value: unknown, maxUnits: number): string | number | undefined => {
-  if (typeof value === "function" || typeof value === "symbol") {
-    throw new TypeError(`a ${typeof value} cannot be serialized as JSON`)
-  }
-  const text = stringify(value) as string | undefined
-  if (text === undefined) return undefined
-  return text.length > maxUnits ? text.length : text
-}
-
-exposeHost({ serializeResult, describeError })
+const console: Record<string, (...args: unknown[]) => void> = {}
+for (const level of logLevels) console[level] = (...args) => logHost(level, args.map(format).join(" "))
+globals.console = console

@@ -1,0 +1,50 @@
+/** Model-facing text over HTTP: clean strings, the inline cap, stored output paged by line, byte-for-byte replay. */
+import Database from "better-sqlite3"
+import { afterAll, beforeAll, expect, it } from "vitest"
+import { startTestServer } from "./helpers.js"
+import type { TestServer } from "./helpers.js"
+
+let server: TestServer
+beforeAll(async () => {
+  server = await startTestServer()
+})
+afterAll(() => server?.stop())
+
+it("a string result is its own text: no quotes, no escapes, lone surrogates replaced", async () => {
+  const response = await server.execute(`return "line 1\\n\\t\\"quoted\\"\\n\\uD800 end"`)
+  expect(response.text).toBe('line 1\n\t"quoted"\n\uFFFD end')
+  expect((await fetch(`${server.url}/v1/executions/${response.executionId}/output`).then((r) => r.text()))).toBe('line 1\n\t"quoted"\n\uFFFD end')
+})
+
+it.each([["undefined", "return undefined"], ["null", "return null"], ["an empty string", 'return ""'], ["no return", "1 + 1;"]])("%s gives an empty text", async (_name, code) => {
+  expect((await server.execute(code)).text).toBe("")
+})
+
+it("a 100,000-character listing is stored whole, returned as its head, and paged and grepped by line", async () => {
+  const response = await server.execute(`return Array.from({ length: 2000 }, (_, i) => "item " + String(i).padStart(4, "0") + " " + "x".repeat(38)).join("\\n")`)
+  expect(response.ok).toBe(true)
+  expect(response.truncated).toEqual({ totalLines: 2000, totalChars: 2000 * 49 - 1 })
+  expect(response.text.length).toBeLessThanOrEqual(30_000 + 400)
+  expect(response.text.split("\n").at(-1)).toMatch(/^\[output truncated: showing \d+ of 2000 lines \(97999 characters in all\)/)
+
+  const page = await server.request("GET", `/v1/executions/${response.executionId}/output?offset=1500&limit=3`)
+  expect(page.body).toMatchObject({ offset: 1500, totalLines: 2000, nextOffset: 1503 })
+  expect(page.body.lines).toEqual([1500, 1501, 1502].map((i) => `item ${i} ${"x".repeat(38)}`))
+
+  const grep = await server.request("GET", `/v1/executions/${response.executionId}/output?grep=${encodeURIComponent("^item 19[0-9]9 ")}`)
+  expect(grep.body.matches.map((m: { line: number }) => m.line)).toEqual([1909, 1919, 1929, 1939, 1949, 1959, 1969, 1979, 1989, 1999])
+
+  const bad = await server.request("GET", `/v1/executions/${response.executionId}/output?grep=(`)
+  expect(bad.status).toBe(400)
+})
+
+it("a stored record replays byte for byte, even one stored under an older rendering", async () => {
+  const response = await server.execute(`return 1`)
+  const old = '"an old renderer quoted this"\r\n\u00e9'
+  const sqlite = new Database(server.dbPath)
+  sqlite.prepare("update executions set result_text = ? where id = ?").run(old, response.executionId)
+  sqlite.close()
+  const replayed = await fetch(`${server.url}/v1/executions/${response.executionId}/output`)
+  expect(replayed.headers.get("content-type")).toMatch(/text\/plain/)
+  expect(Buffer.from(await replayed.arrayBuffer()).equals(Buffer.from(old, "utf8"))).toBe(true)
+})

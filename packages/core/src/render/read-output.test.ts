@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest"
+import { grepOutput, readOutputLines } from "./read-output.js"
+
+const text = Array.from({ length: 10 }, (_, i) => `row ${i}${i % 3 === 0 ? " fizz" : ""}`).join("\n")
+
+describe("readOutputLines", () => {
+  it.each([
+    [0, 3, ["row 0 fizz", "row 1", "row 2"], 3],
+    [8, 5, ["row 8", "row 9 fizz"], null],
+    [20, 5, [], null],
+  ])("offset %i limit %i", (offset, limit, lines, nextOffset) => {
+    expect(readOutputLines(text, offset, limit)).toMatchObject({ lines, totalLines: 10, nextOffset })
+  })
+})
+
+describe("grepOutput", () => {
+  it("answers matching lines with the text's own line numbers", () => {
+    expect(grepOutput(text, "fizz$")).toEqual({ ok: true, matches: [0, 3, 6, 9].map((n) => ({ line: n, text: `row ${n} fizz` })), totalLines: 10, truncated: false })
+  })
+  it("a bad regex is a clear error", () => {
+    expect(grepOutput(text, "(")).toMatchObject({ ok: false, message: expect.stringMatching(/not a valid regular expression/) })
+  })
+  it("a pattern that can backtrack catastrophically is refused", () => {
+    expect(grepOutput("a".repeat(40) + "b", "(a+)+$")).toMatchObject({ ok: false, message: expect.stringMatching(/exponential/) })
+  })
+})
