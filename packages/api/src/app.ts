@@ -1,8 +1,9 @@
-/** The hono app: /healthz, the /v1 routes. Runtime-neutral: no Node APIs, so it serves on Node and on Workers. */
+/** The hono app: /healthz, the /v1 routes, the MCP endpoint at /mcp. Runtime-neutral: no Node APIs, so it serves on Node and on Workers. */
 import { Hono } from "hono"
 import type { CatalogStore, Executor, Logger, SourcesService } from "@switchboard/core"
 import { internalError } from "@switchboard/core"
 import { errorBody } from "./http-errors.js"
+import { mcpRoutes } from "./mcp/http.js"
 import { executeRoutes } from "./routes/execute.js"
 import { executionRoutes } from "./routes/executions.js"
 import { sourceRoutes } from "./routes/sources.js"
@@ -22,6 +23,7 @@ export const createApp = (services: AppServices) => {
   app.route("/v1/tools", toolRoutes(services))
   app.route("/v1", executeRoutes(services))
   app.route("/v1/executions", executionRoutes(services))
+  app.route("/mcp", mcpRoutes(services))
   app.notFound((c) => c.json(errorBody("not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404))
   app.onError((cause, c) => {
     const error = internalError(services.logger, `${c.req.method} ${new URL(c.req.url).pathname}`, cause)

@@ -1,0 +1,47 @@
+/**
+ * `execute`: runs a script and hands back the executor's own text. That text was rendered once by core's
+ * renderForModel and fitted under the inline cap; it is passed through untouched, never re-rendered or quoted.
+ */
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
+import { z } from "zod"
+import type { LogEntry, RunError } from "@switchboard/core"
+import type { McpServices } from "./services.js"
+import { errorResult, inputSchemaOf, textResult } from "./tool-result.js"
+
+const input = z.object({
+  code: z.string().describe("JavaScript or TypeScript: the body of an async function; `return` the result"),
+  timeoutMs: z.number().int().positive().optional().describe("stop the script after this many milliseconds (at most the server's limit)"),
+})
+
+/** Listed namespaces are read at list time, so a client sees sources added since it connected. */
+export const executeDescription = (namespaces: string[]) =>
+  [
+    "Run a script in a sandbox and get back what it returns: a string as its own text, anything else as JSON.",
+    "Call tools with `const r = await tools.<namespace>.<tool>(args)`. Each call resolves to `{ ok: true, data, content?, meta? }` or `{ ok: false, error: { code, message } }`, and never throws for a tool failure.",
+    "Read `r.data` (already parsed), never `r.content[0].text`.",
+    "console output follows the result in a second text block. A long result is cut; read the rest with read_output or grep_output.",
+    namespaces.length > 0 ? `Connected namespaces: ${namespaces.join(", ")}.` : "No sources are connected yet.",
+    "Call describe for tool names and their input and output types.",
+  ].join("\n")
+
+export const executeTool = async ({ store }: McpServices): Promise<Tool> => ({
+  name: "execute",
+  description: executeDescription((await store.listSources()).map((s) => s.namespace).sort()),
+  inputSchema: inputSchemaOf(input),
+  annotations: { title: "Run a script against the tool catalog", openWorldHint: true },
+})
+
+const logsText = (logs: LogEntry[]) => `logs:\n${logs.map((l) => `[${l.level}] ${l.message}`).join("\n")}`
+
+const errorText = (error: RunError) => {
+  const at = error.line === undefined ? "" : ` (line ${error.line}${error.column === undefined ? "" : `, column ${error.column}`})`
+  return `error (${error.code})${at}: ${error.message}`
+}
+
+export const callExecute = async ({ executor }: McpServices, args: unknown, signal: AbortSignal): Promise<CallToolResult> => {
+  const request = executor.parse(args ?? {})
+  if (!request.ok) return errorResult(`invalid arguments: ${request.error.message}`)
+  const response = await executor.execute(request.value, signal)
+  const logs = response.logs.length > 0 ? [logsText(response.logs)] : []
+  return response.ok ? textResult(response.text, ...logs) : errorResult(errorText(response.error), ...logs)
+}

@@ -1,0 +1,69 @@
+/**
+ * `read_output` and `grep_output`: an execution's stored text by line range or by pattern. Line numbers are
+ * the text's own, 0-based, the same numbers `offset` takes and GET /v1/executions/:id/output answers with.
+ */
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
+import { z } from "zod"
+import { grepOutput, readOutputLines } from "@switchboard/core"
+import type { McpServices } from "./services.js"
+import { errorResult, inputSchemaOf, parseArgs, textResult } from "./tool-result.js"
+
+const executionId = z.string().min(1).describe("the id named in a cut-off execute result")
+
+const readInput = z.object({
+  executionId,
+  offset: z.number().int().min(0).optional().describe("first line to return, 0-based (default 0)"),
+  limit: z.number().int().min(1).max(2000).optional().describe("how many lines (default 200, at most 2000)"),
+})
+
+const grepInput = z.object({
+  executionId,
+  pattern: z.string().min(1).describe("a JavaScript regular expression, matched against each line"),
+})
+
+export const readOutputTool: Tool = {
+  name: "read_output",
+  description: "Read an execution's whole stored output by line range. Each line comes prefixed with its 0-based line number and a tab.",
+  inputSchema: inputSchemaOf(readInput),
+  annotations: { title: "Read stored execution output", readOnlyHint: true },
+}
+
+export const grepOutputTool: Tool = {
+  name: "grep_output",
+  description: "Search an execution's whole stored output with a regular expression. Answers the matching lines, each prefixed with its 0-based line number and a tab.",
+  inputSchema: inputSchemaOf(grepInput),
+  annotations: { title: "Search stored execution output", readOnlyHint: true },
+}
+
+const numbered = (lines: { line: number; text: string }[]) => lines.map(({ line, text }) => `${line}\t${text}`).join("\n")
+
+const storedText = async ({ store }: McpServices, id: string) => {
+  const execution = await store.getExecution(id)
+  if (!execution) return { ok: false as const, message: `no execution "${id}"` }
+  if (execution.resultText === null) return { ok: false as const, message: `execution "${id}" failed and stored no output` }
+  return { ok: true as const, text: execution.resultText }
+}
+
+export const callReadOutput = async (services: McpServices, args: unknown): Promise<CallToolResult> => {
+  const parsed = parseArgs(readInput, args)
+  if (!parsed.ok) return errorResult(parsed.error.message)
+  const stored = await storedText(services, parsed.value.executionId)
+  if (!stored.ok) return errorResult(stored.message)
+  const page = readOutputLines(stored.text, parsed.value.offset ?? 0, parsed.value.limit ?? 200)
+  if (page.lines.length === 0) return textResult(`[no lines at offset ${page.offset}: the output has ${page.totalLines} lines]`)
+  const last = page.offset + page.lines.length - 1
+  const next = page.nextOffset === null ? "end of output" : `next: offset ${page.nextOffset}`
+  return textResult(numbered(page.lines.map((text, i) => ({ line: page.offset + i, text }))), `[lines ${page.offset}-${last} of ${page.totalLines}; ${next}]`)
+}
+
+export const callGrepOutput = async (services: McpServices, args: unknown): Promise<CallToolResult> => {
+  const parsed = parseArgs(grepInput, args)
+  if (!parsed.ok) return errorResult(parsed.error.message)
+  const stored = await storedText(services, parsed.value.executionId)
+  if (!stored.ok) return errorResult(stored.message)
+  const found = grepOutput(stored.text, parsed.value.pattern)
+  if (!found.ok) return errorResult(found.message)
+  if (found.matches.length === 0) return textResult(`[no line matches /${parsed.value.pattern}/ in ${found.totalLines} lines]`)
+  const more = found.truncated ? "; stopped at the first matches, narrow the pattern for the rest" : ""
+  return textResult(numbered(found.matches), `[${found.matches.length} matching lines of ${found.totalLines}${more}]`)
+}

@@ -1,0 +1,9 @@
+import type { CatalogStore, Executor, Logger, SourcesService } from "@switchboard/core"
+
+/** What the MCP tools need from a host; the app's services satisfy it. */
+export interface McpServices {
+  executor: Executor
+  store: CatalogStore
+  sources: Pick<SourcesService, "ensureFreshNamespace">
+  logger: Logger
+}

@@ -1,0 +1,94 @@
+/**
+ * The catalog schema for Postgres: the same tables, columns and meaning as ./schema-sqlite.ts
+ * (a test fails when they drift). Times are epoch milliseconds in bigint; JSON columns are jsonb.
+ */
+import { bigint, boolean, index, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core"
+
+const millis = (name: string) => bigint(name, { mode: "number" })
+
+export const sources = pgTable("sources", {
+  id: text("id").primaryKey(),
+  namespace: text("namespace").notNull().unique(),
+  kind: text("kind").notNull(),
+  config: jsonb("config").notNull(),
+  status: text("status").notNull(),
+  lastSyncedAt: millis("last_synced_at"),
+  syncError: text("sync_error"),
+  createdAt: millis("created_at").notNull(),
+  updatedAt: millis("updated_at").notNull(),
+})
+
+export const tools = pgTable(
+  "tools",
+  {
+    id: text("id").primaryKey(),
+    sourceId: text("source_id")
+      .notNull()
+      .references(() => sources.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    path: text("path").notNull(),
+    description: text("description"),
+    inputSchema: jsonb("input_schema"),
+    outputSchema: jsonb("output_schema"),
+    annotations: jsonb("annotations"),
+    resultEncoding: text("result_encoding"),
+    syncedAt: millis("synced_at").notNull(),
+  },
+  (t) => [uniqueIndex("tools_path_unique").on(t.path), uniqueIndex("tools_source_name_unique").on(t.sourceId, t.name)],
+)
+
+export const toolShapes = pgTable(
+  "tool_shapes",
+  {
+    toolId: text("tool_id")
+      .notNull()
+      .references(() => tools.id, { onDelete: "cascade" }),
+    encoding: text("encoding").notNull(),
+    shape: jsonb("shape").notNull(),
+    sampleCount: bigint("sample_count", { mode: "number" }).notNull(),
+    firstSeenAt: millis("first_seen_at").notNull(),
+    lastSeenAt: millis("last_seen_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.toolId, t.encoding] })],
+)
+
+export const executions = pgTable("executions", {
+  id: text("id").primaryKey(),
+  code: text("code").notNull(),
+  status: text("status").notNull(),
+  startedAt: millis("started_at").notNull(),
+  durationMs: bigint("duration_ms", { mode: "number" }).notNull(),
+  resultText: text("result_text"),
+  errorCode: text("error_code"),
+  errorMessage: text("error_message"),
+  logs: jsonb("logs"),
+  toolCallCount: bigint("tool_call_count", { mode: "number" }).notNull(),
+})
+
+export const toolCalls = pgTable(
+  "tool_calls",
+  {
+    id: text("id").primaryKey(),
+    executionId: text("execution_id")
+      .notNull()
+      .references(() => executions.id, { onDelete: "cascade" }),
+    toolPath: text("tool_path").notNull(),
+    encoding: text("encoding").notNull(),
+    startedAt: millis("started_at").notNull(),
+    durationMs: bigint("duration_ms", { mode: "number" }).notNull(),
+    ok: boolean("ok").notNull(),
+    errorCode: text("error_code"),
+    dataBytes: bigint("data_bytes", { mode: "number" }),
+    outputSchemaError: text("output_schema_error"),
+  },
+  (t) => [index("tool_calls_execution_idx").on(t.executionId)],
+)
+
+export const apiKeys = pgTable("api_keys", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  hash: text("hash").notNull().unique(),
+  scopes: jsonb("scopes").notNull(),
+  createdAt: millis("created_at").notNull(),
+  revokedAt: millis("revoked_at"),
+})

@@ -1,0 +1,81 @@
+/**
+ * Infers the shape of one decoded `data` value. Bounded whatever the input: it inspects at most
+ * `maxVisited` values, enters at most `maxDepth` levels of containers, reads at most `maxKeys + 1` keys of
+ * an object and samples at most `maxArrayItems` items of an array, so a 100 MB value costs about what a
+ * 1 MB one does. The one cost that grows with the input is the engine listing one object's own keys for
+ * `for...in`, which it does natively before the loop stops.
+ */
+import { capShapeSize } from "./cap-shape-size.js"
+import { merge, objectOrRecord } from "./merge-shapes.js"
+import { type Shape, ShapeBounds, UNKNOWN, emptyFields, scalarShape, setField } from "./shape.js"
+
+interface Budget {
+  left: number
+}
+
+export const inferShape = (value: unknown): Shape => {
+  try {
+    return capShapeSize(infer(value, 1, { left: ShapeBounds.maxVisited }))
+  } catch {
+    return UNKNOWN // a host object whose getter throws; decoded JSON never does
+  }
+}
+
+const infer = (value: unknown, level: number, budget: Budget): Shape => {
+  budget.left--
+  switch (typeof value) {
+    case "string":
+      return scalarShape("string")
+    case "number":
+    case "bigint":
+      return scalarShape("number")
+    case "boolean":
+      return scalarShape("boolean")
+    case "object":
+      if (value === null) return scalarShape("null")
+      // Scalars are typed even past the budget (it costs nothing); a container past a bound is not entered.
+      if (level > ShapeBounds.maxDepth || budget.left < 0) return UNKNOWN
+      return Array.isArray(value) ? inferArray(value, level, budget) : inferObject(value, level, budget)
+    default:
+      return UNKNOWN // undefined, functions, symbols: not JSON
+  }
+}
+
+/**
+ * Samples up to `maxArrayItems` items spread evenly over the array (first and last included). One array may
+ * spend at most half the budget left when it starts, so the fields after a huge array are still typed.
+ */
+const inferArray = (array: readonly unknown[], level: number, budget: Budget): Shape => {
+  const length = array.length
+  if (length === 0) return { kind: "array", items: null }
+  const take = Math.min(length, ShapeBounds.maxArrayItems)
+  const floor = budget.left - Math.floor(budget.left / 2)
+  let items: Shape | null = null
+  for (let i = 0; i < take; i++) {
+    if (i > 0 && budget.left <= floor) break
+    const index = take === length ? i : Math.floor((i * (length - 1)) / (take - 1))
+    const item = infer(array[index], level + 1, budget)
+    items = items ? merge(items, item) : item
+  }
+  return { kind: "array", items }
+}
+
+const inferObject = (object: object, level: number, budget: Budget): Shape => {
+  const fields = emptyFields()
+  let count = 0
+  for (const key in object) {
+    if (!Object.hasOwn(object, key)) continue
+    count++
+    if (count > ShapeBounds.maxKeys) break // one key past the bound is enough to know it is map-like
+    setField(fields, key, { shape: infer((object as Record<string, unknown>)[key], level + 1, budget), seen: 1 })
+  }
+  if (count > ShapeBounds.maxKeys) {
+    let values: Shape | null = null
+    for (const key of Object.keys(fields)) {
+      const field = Object.getOwnPropertyDescriptor(fields, key)?.value as { shape: Shape }
+      values = values ? merge(values, field.shape) : field.shape
+    }
+    return { kind: "record", values: values ?? UNKNOWN }
+  }
+  return objectOrRecord(fields, 1)
+}

@@ -1,0 +1,76 @@
+/**
+ * Reads a shape back from storage. The column holds JSON we wrote, but a row from another build or a hand
+ * edit must not break describe or the next merge: anything that is not a well-formed shape becomes `unknown`
+ * at that point, and unions are re-merged so their invariants hold.
+ */
+import { capShapeSize } from "./cap-shape-size.js"
+import { merge, mergeShapes, objectOrRecord } from "./merge-shapes.js"
+import { type Shape, ShapeBounds, UNKNOWN, emptyFields, scalarShape, setField } from "./shape.js"
+
+interface Budget {
+  left: number
+}
+
+export const normalizeShape = (value: unknown): Shape => {
+  try {
+    return capShapeSize(normalize(value, 1, { left: 2 * ShapeBounds.maxShapeNodes }))
+  } catch {
+    return UNKNOWN
+  }
+}
+
+/** The merge the store runs on a stored row and an incoming observation (`CatalogStore.mergeShapes`). */
+export const mergeStoredShapes = (stored: unknown, incoming: unknown): Shape => mergeShapes(normalizeShape(stored), normalizeShape(incoming))
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
+
+const own = (object: Record<string, unknown>, key: string): unknown => (Object.hasOwn(object, key) ? object[key] : undefined)
+
+const count = (value: unknown, fallback: number): number =>
+  typeof value === "number" && Number.isSafeInteger(value) && value > 0 ? value : fallback
+
+const normalize = (value: unknown, level: number, budget: Budget): Shape => {
+  if (!isRecord(value) || --budget.left < 0) return UNKNOWN
+  const kind = own(value, "kind")
+  switch (kind) {
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "unknown":
+      return scalarShape(kind)
+    case "union": {
+      const members = own(value, "members")
+      if (!Array.isArray(members) || members.length === 0) return UNKNOWN
+      let out: Shape | null = null
+      for (const member of members.slice(0, ShapeBounds.maxUnionMembers + 1)) {
+        const shape = normalize(member, level, budget)
+        out = out ? merge(out, shape) : shape
+      }
+      return members.length > ShapeBounds.maxUnionMembers ? UNKNOWN : (out ?? UNKNOWN)
+    }
+  }
+  if (level > ShapeBounds.maxDepth) return UNKNOWN
+  switch (kind) {
+    case "array": {
+      const items = own(value, "items")
+      return { kind: "array", items: items === null || items === undefined ? null : normalize(items, level + 1, budget) }
+    }
+    case "record":
+      return { kind: "record", values: normalize(own(value, "values"), level + 1, budget) }
+    case "object": {
+      const rawFields = own(value, "fields")
+      if (!isRecord(rawFields)) return UNKNOWN
+      const samples = count(own(value, "samples"), 1)
+      const fields = emptyFields()
+      for (const key of Object.keys(rawFields).slice(0, ShapeBounds.maxKeys + 1)) {
+        const field = own(rawFields, key)
+        if (!isRecord(field)) continue
+        setField(fields, key, { shape: normalize(own(field, "shape"), level + 1, budget), seen: Math.min(samples, count(own(field, "seen"), 1)) })
+      }
+      return objectOrRecord(fields, samples)
+    }
+    default:
+      return UNKNOWN
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The shape of a tool's decoded `data`, learned from real calls (DESIGN §5). Types only: a shape never holds
+ * a value, a key's value or string content. It is plain JSON, stored as `tool_shapes.shape`.
+ *
+ * `unknown` absorbs in a merge (`unknown | T` is `unknown`): it marks a place past a bound, where the data
+ * could be anything. An object counts how many instances it merged (`samples`) and, per key, how many of
+ * them had it (`seen`): a key seen in every sample is required, one seen in fewer is optional.
+ */
+export type Shape =
+  | { kind: "unknown" }
+  | { kind: "string" }
+  | { kind: "number" }
+  | { kind: "boolean" }
+  | { kind: "null" }
+  | ArrayShape
+  | ObjectShape
+  | RecordShape
+  | UnionShape
+
+export interface ArrayShape {
+  kind: "array"
+  /** the merged shape of the sampled items; null when only empty arrays were seen */
+  items: Shape | null
+}
+
+export interface FieldShape {
+  shape: Shape
+  /** how many of the object's samples had this key */
+  seen: number
+}
+
+export interface ObjectShape {
+  kind: "object"
+  /** how many object instances were merged into this shape */
+  samples: number
+  /** keyed by the exact key; a null-prototype map in memory, so a key like `__proto__` is just a key */
+  fields: Record<string, FieldShape>
+}
+
+/** A map-like object (keys that differ per call): `Record<string, values>`. */
+export interface RecordShape {
+  kind: "record"
+  values: Shape
+}
+
+/** At least two members, each of a different kind (object and record share one slot), never `unknown`. */
+export interface UnionShape {
+  kind: "union"
+  members: Shape[]
+}
+
+export type ScalarKind = "unknown" | "string" | "number" | "boolean" | "null"
+
+/** Bounds on observation (issue 6). Past one, the shape is `unknown` at that point. */
+export const ShapeBounds = {
+  /** container nesting levels kept; a container deeper than this is `unknown` */
+  maxDepth: 8,
+  /** keys per object; an object with more is map-like and becomes a record */
+  maxKeys: 64,
+  /** members per union; a wider union is `unknown` */
+  maxUnionMembers: 8,
+  /** array items sampled per array, spread evenly over it */
+  maxArrayItems: 50,
+  /** values inspected per inference, whatever the size of the input */
+  maxVisited: 5000,
+  /** nodes kept in one shape; a shape over it keeps its shallowest nodes and turns the rest `unknown` */
+  maxShapeNodes: 1000,
+} as const
+
+const scalars: Record<ScalarKind, Shape> = {
+  unknown: { kind: "unknown" },
+  string: { kind: "string" },
+  number: { kind: "number" },
+  boolean: { kind: "boolean" },
+  null: { kind: "null" },
+}
+
+/** Shared scalar shapes; shapes are never mutated after they are built, so sharing is safe. */
+export const scalarShape = (kind: ScalarKind): Shape => scalars[kind]
+
+export const UNKNOWN: Shape = scalars.unknown
+
+export const emptyFields = (): Record<string, FieldShape> => Object.create(null) as Record<string, FieldShape>
+
+/** Own keys only: a stored shape comes back from JSON.parse with Object.prototype behind it. */
+export const fieldEntries = (fields: Record<string, FieldShape>): [string, FieldShape][] => {
+  const entries: [string, FieldShape][] = []
+  for (const key of Object.keys(fields)) {
+    const field = Object.getOwnPropertyDescriptor(fields, key)?.value as FieldShape | undefined
+    if (field) entries.push([key, field])
+  }
+  return entries
+}
+
+export const getField = (fields: Record<string, FieldShape>, key: string): FieldShape | undefined =>
+  Object.hasOwn(fields, key) ? (Object.getOwnPropertyDescriptor(fields, key)?.value as FieldShape) : undefined
+
+/** Defines rather than assigns, so `__proto__` is stored as an own key even on an ordinary object. */
+export const setField = (fields: Record<string, FieldShape>, key: string, field: FieldShape): void => {
+  Object.defineProperty(fields, key, { value: field, enumerable: true, writable: true, configurable: true })
+}

@@ -1,0 +1,129 @@
+/**
+ * The CatalogStore contract: one suite, run by every implementation (SQLite file, Postgres).
+ * Each test gets a fresh, migrated, empty database from `open`.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import type { CatalogStore, DiscoveredTool, SourceRow } from "../src/index.js"
+
+export interface StoreUnderTest {
+  store: CatalogStore
+  close(): Promise<void>
+}
+
+const tool = (name: string, extra: Partial<DiscoveredTool> = {}): DiscoveredTool => ({
+  name,
+  description: `does ${name}`,
+  inputSchema: { type: "object", properties: { q: { type: "string" } } },
+  outputSchema: null,
+  annotations: null,
+  ...extra,
+})
+
+const source = (namespace: string, extra: Partial<SourceRow> = {}): SourceRow => ({
+  id: `id-${namespace}`,
+  namespace,
+  kind: "mcp",
+  config: { transport: { type: "http", url: "http://127.0.0.1:1/mcp", headers: { "x-key": "s3cr\u00e9t \uD83D\uDE00" } } },
+  status: "ready",
+  lastSyncedAt: null,
+  syncError: null,
+  createdAt: 1_700_000_000_000,
+  updatedAt: 1_700_000_000_000,
+  ...extra,
+})
+
+export const catalogStoreContract = (name: string, open: () => Promise<StoreUnderTest>) =>
+  describe(`CatalogStore on ${name}`, () => {
+    let subject: StoreUnderTest
+    let store: CatalogStore
+    beforeEach(async () => {
+      subject = await open()
+      store = subject.store
+    })
+    afterEach(() => subject.close())
+
+    it("stores a source and reads it back exactly, JSON config included", async () => {
+      const row = source("alpha")
+      await store.insertSource(row)
+      expect(await store.getSource("alpha")).toEqual(row)
+      expect(await store.getSource("beta")).toBeNull()
+      await store.insertSource(source("beta"))
+      expect((await store.listSources()).map((s) => s.namespace)).toEqual(["alpha", "beta"])
+    })
+
+    it("refuses a second source with the same namespace", async () => {
+      await store.insertSource(source("alpha"))
+      await expect(store.insertSource(source("alpha", { id: "other" }))).rejects.toThrow()
+      expect((await store.listSources()).length).toBe(1)
+    })
+
+    it("a sync inserts, updates and stamps, deletes vanished tools, and keeps ids of kept ones", async () => {
+      await store.insertSource(source("ns", { status: "error", syncError: "old failure" }))
+      await store.applySync("id-ns", [tool("keep"), tool("Vanish"), tool("keep")], "direct", 1000)
+      const first = await store.getTool("ns", "keep")
+      expect(first).toMatchObject({ path: "ns.keep", namespace: "ns", name: "keep", resultEncoding: "direct", syncedAt: 1000, outputSchema: null })
+      expect(await store.countTools("id-ns")).toBe(2)
+      expect(await store.getSource("ns")).toMatchObject({ status: "ready", syncError: null, lastSyncedAt: 1000 })
+
+      const schema = { type: "object", properties: { n: { type: "number" } } }
+      await store.applySync("id-ns", [tool("keep", { description: "changed", outputSchema: schema }), tool("New")], "mcp-call-tool-result-v2", 2000)
+      const kept = await store.getTool("ns", "keep")
+      expect(kept).toMatchObject({ id: first!.id, description: "changed", outputSchema: schema, resultEncoding: "mcp-call-tool-result-v2", syncedAt: 2000 })
+      expect(await store.getTool("ns", "Vanish")).toBeNull()
+      expect(await store.getTool("ns", "New")).toMatchObject({ path: "ns.New" })
+      expect(await store.countTools("id-ns")).toBe(2)
+    })
+
+    it("a recorded sync error changes nothing but the error and status", async () => {
+      await store.insertSource(source("ns"))
+      await store.applySync("id-ns", [tool("a")], "direct", 1000)
+      await store.recordSyncError("id-ns", "tools/list failed", 5000)
+      expect(await store.getSource("ns")).toMatchObject({ status: "error", syncError: "tools/list failed", lastSyncedAt: 1000 })
+      expect(await store.countTools("id-ns")).toBe(1)
+    })
+
+    it("lists tools by namespace, query and limit, ordered by path; names are case-sensitive", async () => {
+      await store.insertSource(source("a"))
+      await store.insertSource(source("b"))
+      await store.applySync("id-a", [tool("search_docs"), tool("getUser"), tool("100%_match")], "direct", 1)
+      await store.applySync("id-b", [tool("search_web")], "direct", 1)
+      expect((await store.listTools({})).map((t) => t.path)).toEqual(["a.100%_match", "a.getUser", "a.search_docs", "b.search_web"])
+      expect((await store.listTools({ namespace: "b" })).map((t) => t.path)).toEqual(["b.search_web"])
+      expect((await store.listTools({ query: "search" })).map((t) => t.path)).toEqual(["a.search_docs", "b.search_web"])
+      expect((await store.listTools({ query: "0%_" })).map((t) => t.path)).toEqual(["a.100%_match"])
+      expect((await store.listTools({ query: "%" })).map((t) => t.path)).toEqual(["a.100%_match"])
+      expect((await store.listTools({ limit: 2 })).length).toBe(2)
+      expect(await store.getTool("a", "getuser")).toBeNull()
+      expect((await store.toolPaths("a")).sort()).toEqual(["a.100%_match", "a.getUser", "a.search_docs"])
+    })
+
+    it("removing a source removes its tools", async () => {
+      await store.insertSource(source("gone"))
+      await store.applySync("id-gone", [tool("x")], "direct", 1)
+      await store.deleteSource("id-gone")
+      expect(await store.getSource("gone")).toBeNull()
+      expect(await store.listTools({})).toEqual([])
+    })
+
+    it("records an execution with its tool calls, and reads them back", async () => {
+      const execution = { id: "e1", code: "return 1", status: "ok" as const, startedAt: 1_700_000_000_123, durationMs: 12, resultText: "1\n\u00e9", errorCode: null, errorMessage: null, logs: [{ level: "log" as const, message: "hi" }], toolCallCount: 2 }
+      const calls = [
+        { executionId: "e1", toolPath: "a.b", encoding: "direct", startedAt: 1_700_000_000_124, durationMs: 3, ok: true, errorCode: null, dataBytes: 10, outputSchemaError: null },
+        { executionId: "e1", toolPath: "a.c", encoding: "mcp-call-tool-result-v2", startedAt: 1_700_000_000_125, durationMs: 4, ok: false, errorCode: "upstream_error", dataBytes: null, outputSchemaError: null },
+      ]
+      await store.record(execution, calls)
+      expect(await store.getExecution("e1")).toEqual({ ...execution, calls })
+      expect(await store.getExecution("nope")).toBeNull()
+    })
+
+    it("two syncs of one source at once leave one consistent catalog", async () => {
+      await store.insertSource(source("race"))
+      await Promise.all([
+        store.applySync("id-race", [tool("a"), tool("b")], "direct", 1),
+        store.applySync("id-race", [tool("b"), tool("c")], "direct", 2),
+        store.applySync("id-race", [tool("a"), tool("b")], "direct", 3),
+      ])
+      const names = (await store.listTools({ namespace: "race" })).map((t) => t.name)
+      expect([["a", "b"], ["b", "c"]]).toContainEqual(names)
+    })
+  })
