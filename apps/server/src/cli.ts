@@ -5,6 +5,7 @@ import { parseArgs } from "node:util"
 import { readFileSync } from "node:fs"
 import { fixtureCommand } from "@switchboard/fixtures"
 import { createHost } from "./compose.js"
+import { serveMcpStdio } from "./mcp-stdio.js"
 import { startServer } from "./serve.js"
 
 const DEFAULT_DB = "./.switchboard/switchboard.db"
@@ -16,6 +17,7 @@ commands:
   demo    serve with the demo MCP source registered (namespace "demo")   same options as serve
   run     run a script file (or - for stdin) against the catalog and print its result   --db
   tools   list the catalog's tools     --db --query TEXT --namespace NS
+  mcp     serve MCP over stdio (execute, describe, read_output, grep_output)   --db --allow-stdio --sync-ttl 15m
 `
 
 const serveOptions = {
@@ -87,12 +89,28 @@ const toolsCommand = async (args: string[]) => {
   await host.close()
 }
 
+const mcpCommand = async (args: string[]) => {
+  const { values } = parseArgs({ args, options: { db: serveOptions.db, "allow-stdio": serveOptions["allow-stdio"], "sync-ttl": serveOptions["sync-ttl"], help: serveOptions.help } })
+  // stdout is the protocol stream: help goes to stderr here
+  if (values.help) return void process.stderr.write(usage)
+  const mcp = await serveMcpStdio({ db: values.db, allowStdio: values["allow-stdio"], syncTtlMs: parseDuration(values["sync-ttl"]) })
+  const stop = async () => {
+    await mcp.close()
+    process.exit(0)
+  }
+  process.once("SIGINT", stop)
+  process.once("SIGTERM", stop)
+  await mcp.ended
+  process.exit(0)
+}
+
 const [command, ...rest] = process.argv.slice(2)
 try {
   if (command === "serve") await serveCommand(rest, false)
   else if (command === "demo") await serveCommand(rest, true)
   else if (command === "run") await runCommand(rest)
   else if (command === "tools") await toolsCommand(rest)
+  else if (command === "mcp") await mcpCommand(rest)
   else {
     process.stdout.write(usage)
     process.exit(command === undefined || command === "help" || command === "--help" ? 0 : 2)

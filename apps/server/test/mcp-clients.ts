@@ -1,0 +1,69 @@
+/**
+ * MCP clients a real agent would use, connected to Switchboard: the SDK's own `Client` over streamable
+ * HTTP (a real server on a loopback port) or over stdio (`switchboard mcp` as a child process).
+ */
+import { createRequire } from "node:module"
+import { join } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { fixtureCommand } from "@switchboard/fixtures"
+import { createHost } from "../src/compose.js"
+import { memoryLogger, startTestServer, tempDir } from "./helpers.js"
+
+export interface ConnectedClient {
+  client: Client
+  /** what the server side wrote to stderr (stdio only), for a failing test's message */
+  stderr: () => string
+  close(): Promise<void>
+}
+
+const contractSource = { namespace: "contract", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("contract-stdio") } }
+
+const newClient = () => new Client({ name: "switchboard-test-agent", version: "1.0.0" })
+
+/** A real server with the contract fixture registered, reached at `${url}/mcp`. */
+export const connectOverHttp = async (): Promise<ConnectedClient> => {
+  const server = await startTestServer({ allowStdio: true })
+  const added = await server.request("POST", "/v1/sources", contractSource)
+  if (added.status !== 201) throw new Error(`adding the contract source answered ${added.status}: ${JSON.stringify(added.body)}`)
+  const client = newClient()
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)))
+  return {
+    client,
+    stderr: () => "",
+    async close() {
+      await client.close()
+      await server.stop()
+    },
+  }
+}
+
+// Absolute paths, as fixtures/src/fixture-command.ts does: StdioClientTransport passes neither NODE_OPTIONS nor a cwd.
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href
+const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url))
+
+/** `switchboard mcp` over a catalog that already has the contract fixture registered. */
+export const connectOverStdio = async (): Promise<ConnectedClient> => {
+  const dir = tempDir()
+  const db = join(dir.dir, "catalog.db")
+  const host = await createHost({ db, allowStdio: true, logger: memoryLogger().logger })
+  const added = await host.sources.add(contractSource)
+  await host.close()
+  if (!added.ok) throw new Error(`adding the contract source failed: ${added.error.message}`)
+
+  const transport = new StdioClientTransport({ command: process.execPath, args: ["--import", tsxLoader, cli, "mcp", "--db", db, "--allow-stdio"], stderr: "pipe" })
+  let stderr = ""
+  transport.stderr?.on("data", (chunk: Buffer) => void (stderr += chunk.toString("utf8")))
+  const client = newClient()
+  await client.connect(transport)
+  return {
+    client,
+    stderr: () => stderr,
+    async close() {
+      await client.close()
+      dir.remove()
+    },
+  }
+}

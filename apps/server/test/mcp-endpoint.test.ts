@@ -1,0 +1,208 @@
+/**
+ * Switchboard's own MCP endpoint, driven by the MCP SDK's `Client` as an agent would drive it: over
+ * streamable HTTP at /mcp and over stdio with `switchboard mcp`, against the contract fixture.
+ */
+import Database from "better-sqlite3"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
+import { fixtureCommand } from "@switchboard/fixtures"
+import { connectOverHttp, connectOverStdio } from "./mcp-clients.js"
+import type { ConnectedClient } from "./mcp-clients.js"
+import { startTestServer } from "./helpers.js"
+
+const connect = { http: connectOverHttp, stdio: connectOverStdio }
+
+/** A 2,000-line listing of 99,999 characters: line i is `entry <i, 5 digits> ` and 37 x's. */
+const listingLine = (i: number) => `entry ${String(i).padStart(5, "0")} ${"x".repeat(37)}`
+const listing = Array.from({ length: 2000 }, (_, i) => listingLine(i)).join("\n")
+const listingScript = `return Array.from({ length: 2000 }, (_, i) => "entry " + String(i).padStart(5, "0") + " " + "x".repeat(37)).join("\\n")`
+
+const texts = (result: CallToolResult) => result.content.map((block) => (block.type === "text" ? block.text : `<${block.type}>`))
+
+/** The read_output arguments that a cut result's last line offers, as a model would pick them up. */
+const pointerOf = (result: CallToolResult) => {
+  const pointer = texts(result)[0]!.split("\n").pop()!
+  return JSON.parse(/read_output (\{[^}]*\})/.exec(pointer)![1]!) as { executionId: string; offset: number; limit: number }
+}
+
+/** "7\tfoo" -> [7, "foo"] */
+const numbered = (text: string) =>
+  text.split("\n").map((row) => {
+    const tab = row.indexOf("\t")
+    return [Number(row.slice(0, tab)), row.slice(tab + 1)] as const
+  })
+
+describe.each(Object.keys(connect) as (keyof typeof connect)[])("MCP over %s", (kind) => {
+  let agent: ConnectedClient
+  const call = async (name: string, args: Record<string, unknown>) => (await agent.client.callTool({ name, arguments: args })) as CallToolResult
+  const execute = (code: string) => call("execute", { code })
+
+  beforeAll(async () => {
+    agent = await connect[kind]()
+  }, 60_000)
+
+  afterAll(async () => {
+    await agent?.close()
+  })
+
+  it("lists execute, describe, read_output and grep_output; execute states the contract and the namespaces", async () => {
+    const { tools } = await agent.client.listTools()
+    expect(tools.map((t) => t.name).sort()).toEqual(["describe", "execute", "grep_output", "read_output"])
+    const executeTool = tools.find((t) => t.name === "execute")!
+    expect(executeTool.description).toContain("`r.data`")
+    expect(executeTool.description).toContain("never `r.content[0].text`")
+    expect(executeTool.description).toContain("Connected namespaces: contract.")
+    expect(executeTool.description).toContain("describe")
+    expect(executeTool.description!.length).toBeLessThan(900)
+    expect(executeTool.inputSchema).toMatchObject({ type: "object", properties: { code: { type: "string" } }, required: ["code"] })
+  })
+
+  it("a string result is its own text: newlines, quotes and tabs kept, a lone surrogate replaced, nothing quoted", async () => {
+    const result = await execute(String.raw`return "line 1\n\t\"quoted\"\n\uD800 end"`)
+    expect(result.isError).toBeFalsy()
+    expect(result.content).toEqual([{ type: "text", text: 'line 1\n\t"quoted"\n\uFFFD end' }])
+  })
+
+  it("an object result is its JSON, encoded once", async () => {
+    const result = await execute(`return { a: 1, list: [1, "two"], nested: { ok: true, text: "say \\"hi\\"" } }`)
+    expect(result.isError).toBeFalsy()
+    expect(texts(result)).toEqual(['{"a":1,"list":[1,"two"],"nested":{"ok":true,"text":"say \\"hi\\""}}'])
+  })
+
+  it("console output follows the result in its own text block", async () => {
+    const result = await execute(`console.log("hello", { a: 1 }); console.warn("careful"); return "done"`)
+    expect(texts(result)).toEqual(["done", 'logs:\n[log] hello {"a":1}\n[warn] careful'])
+  })
+
+  it("a script calls the contract fixture's tools and reads r.data", async () => {
+    const result = await execute(`const r = await tools.contract.echo({ message: "through MCP" }); return r.ok ? r.data : r.error`)
+    expect(texts(result)).toEqual(["through MCP"])
+  })
+
+  it("a script that throws gives isError with the error and its logs", async () => {
+    const result = await execute(`console.log("before the throw"); throw new Error("boom")`)
+    expect(result.isError).toBe(true)
+    expect(texts(result)[0]).toMatch(/^error \(runtime_error\).*boom/)
+    expect(texts(result)[1]).toBe("logs:\n[log] before the throw")
+  })
+
+  it("a 100,000-character listing comes cut with a pointer, then pages and greps by the text's own line numbers", async () => {
+    const result = await execute(listingScript)
+    expect(result.isError).toBeFalsy()
+    const [inline] = texts(result)
+    const lines = inline!.split("\n")
+    const pointer = lines.pop()!
+    expect(pointer).toMatch(/^\[output truncated: showing \d+ of 2000 lines \(99999 characters in all\)\. Read the rest with read_output /)
+    expect(inline!.length).toBeLessThan(30_000 + pointer.length + 1)
+    expect(lines).toEqual(listing.split("\n").slice(0, lines.length))
+    const next = pointerOf(result)
+    expect(next.offset).toBe(lines.length)
+
+    const page = await call("read_output", { executionId: next.executionId, offset: next.offset, limit: 3 })
+    expect(page.isError).toBeFalsy()
+    expect(numbered(texts(page)[0]!)).toEqual([0, 1, 2].map((k) => [next.offset + k, listingLine(next.offset + k)]))
+    expect(texts(page)[1]).toBe(`[lines ${next.offset}-${next.offset + 2} of 2000; next: offset ${next.offset + 3}]`)
+
+    const tail = await call("read_output", { executionId: next.executionId, offset: 1998, limit: 50 })
+    expect(numbered(texts(tail)[0]!)).toEqual([
+      [1998, listingLine(1998)],
+      [1999, listingLine(1999)],
+    ])
+    expect(texts(tail)[1]).toBe("[lines 1998-1999 of 2000; end of output]")
+
+    const found = await call("grep_output", { executionId: next.executionId, pattern: "^entry 0(0042|1999) " })
+    expect(found.isError).toBeFalsy()
+    expect(numbered(texts(found)[0]!)).toEqual([
+      [42, listingLine(42)],
+      [1999, listingLine(1999)],
+    ])
+    expect(texts(found)[1]).toBe("[2 matching lines of 2000]")
+  })
+
+  it("read_output and grep_output answer an unknown id or a bad pattern with isError and a clear message", async () => {
+    const unknown = await call("read_output", { executionId: "no-such-id", offset: 0, limit: 10 })
+    expect(unknown).toMatchObject({ isError: true, content: [{ type: "text", text: 'no execution "no-such-id"' }] })
+    const id = pointerOf(await execute(`return "z\\n".repeat(20000)`)).executionId
+    const bad = await call("grep_output", { executionId: id, pattern: "(" })
+    expect(bad.isError).toBe(true)
+    expect(texts(bad)[0]).toMatch(/^not a valid regular expression/)
+    const badArgs = await call("read_output", { executionId: id, offset: -1 })
+    expect(badArgs.isError).toBe(true)
+    expect(texts(badArgs)[0]).toMatch(/^invalid arguments: .*offset/s)
+  })
+
+  it("describe gives each tool's path, how to call it and its schemas, by path or by query", async () => {
+    const byPath = await call("describe", { paths: ["contract.echo", "contract.get-sum", "contract.nope"] })
+    expect(byPath.isError).toBeFalsy()
+    const [text, note] = texts(byPath)
+    expect(text).toContain("contract.echo\nReturns the message exactly.\ncall: const r = await tools.contract.echo(input)\ninput: ")
+    expect(text).toContain('await tools.contract["get-sum"](input)')
+    expect(note).toContain('no tool "contract.nope"')
+
+    const byQuery = await call("describe", { query: "structured", limit: 5 })
+    expect(texts(byQuery)[0]).toContain("contract.structured\n")
+    expect(texts(byQuery)[0]).toMatch(/r\.data: \{"type":"object"/)
+
+    const nothing = await call("describe", { paths: ["contract.nope"] })
+    expect(nothing.isError).toBe(true)
+  })
+
+  it("what a model receives for a string result is shorter than the JSON-quoted string", async () => {
+    const code = `return ["# Report", "", 'He said "ship it" at 09:00.', "path\\tC:\\\\temp\\\\out", ...Array.from({ length: 40 }, (_, i) => '- item ' + i + ': "ok"')].join("\\n")`
+    const result = await execute(code)
+    const received = texts(result)[0]!
+    const quoted = JSON.stringify(received)
+    console.log(`[${kind}] characters a model receives: ${received.length}; as a JSON-quoted string: ${quoted.length} (${quoted.length - received.length} saved)`)
+    expect(received.startsWith("# Report\n\nHe said \"ship it\"")).toBe(true)
+    expect(received.length).toBeLessThan(quoted.length)
+  })
+})
+
+describe("the /mcp HTTP endpoint", () => {
+  it("is stateless: POST answers JSON with no session id; GET and DELETE are 405", async () => {
+    const server = await startTestServer()
+    try {
+      const initialize = await fetch(`${server.url}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }),
+      })
+      expect(initialize.status).toBe(200)
+      expect(initialize.headers.get("mcp-session-id")).toBeNull()
+      expect(((await initialize.json()) as { result: { serverInfo: { name: string } } }).result.serverInfo.name).toBe("switchboard")
+      for (const method of ["GET", "DELETE"]) {
+        const response = await fetch(`${server.url}/mcp`, { method, headers: { accept: "text/event-stream" } })
+        expect(response.status).toBe(405)
+        expect(response.headers.get("allow")).toBe("POST")
+      }
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it("a client that hangs up stops its running script", async () => {
+    const server = await startTestServer({ allowStdio: true })
+    try {
+      expect((await server.request("POST", "/v1/sources", { namespace: "contract", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("contract-stdio") } })).status).toBe(201)
+      const hangUp = new AbortController()
+      const call = fetch(`${server.url}/mcp`, {
+        method: "POST",
+        signal: hangUp.signal,
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "execute", arguments: { code: "return await tools.contract.hang({})" } } }),
+      })
+      setTimeout(() => hangUp.abort(), 500)
+      await expect(call).rejects.toThrow(/abort/i)
+      const db = new Database(server.dbPath, { readonly: true })
+      try {
+        await expect.poll(() => db.prepare("select error_code as code, duration_ms as ms from executions").all(), { timeout: 5000 }).toEqual([{ code: "aborted", ms: expect.any(Number) }])
+        const [row] = db.prepare("select duration_ms as ms from executions").all() as { ms: number }[]
+        expect(row!.ms).toBeLessThan(5000)
+      } finally {
+        db.close()
+      }
+    } finally {
+      await server.stop()
+    }
+  })
+})

@@ -1,0 +1,158 @@
+/**
+ * The CatalogStore, written once for every dialect. Queries are authored against drizzle's SQLite builder
+ * types; a Postgres dialect hands in its own db and tables under the same shape (./dialect-pg.ts), which
+ * works because the builder calls used here (select/insert/update/delete, where, orderBy, limit,
+ * onConflictDoUpdate) behave the same on both. What truly differs — how a transaction is opened — is the
+ * dialect's `transaction`.
+ */
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm"
+import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core"
+import type { ExecutionRecord, LogEntry, ToolCallRecord } from "../seams.js"
+import type { CatalogStore, SourceRow, SourceStatus, ToolListQuery, ToolRow } from "./rows.js"
+import type * as schema from "./schema-sqlite.js"
+
+/** The query surface shared by the dialects (typed as SQLite's async builder; Postgres is cast to it). */
+export type CatalogDb = Pick<BaseSQLiteDatabase<"async", unknown>, "select" | "insert" | "update" | "delete">
+export type CatalogTables = Pick<typeof schema, "sources" | "tools" | "toolShapes" | "executions" | "toolCalls">
+
+export interface StoreDialect {
+  db: CatalogDb
+  tables: CatalogTables
+  /** Runs `work` atomically: every statement commits together or none does. */
+  transaction<T>(work: (tx: CatalogDb) => Promise<T>): Promise<T>
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
+
+export const createCatalogStore = ({ db, tables, transaction }: StoreDialect): CatalogStore => {
+  const { sources, tools, executions, toolCalls } = tables
+  const toolColumns = {
+    id: tools.id,
+    sourceId: tools.sourceId,
+    namespace: sources.namespace,
+    name: tools.name,
+    path: tools.path,
+    description: tools.description,
+    inputSchema: tools.inputSchema,
+    outputSchema: tools.outputSchema,
+    annotations: tools.annotations,
+    resultEncoding: tools.resultEncoding,
+    syncedAt: tools.syncedAt,
+  }
+  const toSourceRow = (row: typeof sources.$inferSelect): SourceRow => ({ ...row, status: row.status as SourceStatus })
+  const first = <T>(rows: T[]): T | null => rows[0] ?? null
+
+  return {
+    async listSources() {
+      return (await db.select().from(sources).orderBy(asc(sources.namespace))).map(toSourceRow)
+    },
+
+    async getSource(namespace) {
+      const row = first(await db.select().from(sources).where(eq(sources.namespace, namespace)).limit(1))
+      return row ? toSourceRow(row) : null
+    },
+
+    async insertSource(row) {
+      await db.insert(sources).values(row)
+    },
+
+    async deleteSource(id) {
+      await transaction(async (tx) => {
+        await tx.delete(tools).where(eq(tools.sourceId, id))
+        await tx.delete(sources).where(eq(sources.id, id))
+      })
+    },
+
+    async applySync(sourceId, discovered, encoding, syncedAt) {
+      await transaction(async (tx) => {
+        const source = first(await tx.select({ namespace: sources.namespace }).from(sources).where(eq(sources.id, sourceId)).limit(1))
+        if (!source) return
+        const existing = new Map((await tx.select({ id: tools.id, name: tools.name }).from(tools).where(eq(tools.sourceId, sourceId))).map((t) => [t.name, t.id]))
+        const seen = new Set<string>()
+        for (const tool of discovered) {
+          if (seen.has(tool.name)) continue // a server that lists a name twice: the first listing wins
+          seen.add(tool.name)
+          const values = {
+            description: tool.description,
+            inputSchema: tool.inputSchema ?? null,
+            outputSchema: tool.outputSchema ?? null,
+            annotations: tool.annotations ?? null,
+            resultEncoding: encoding,
+            syncedAt,
+          }
+          // an upsert on (source, name): a concurrent sync of the same source on another server cannot duplicate a row
+          await tx
+            .insert(tools)
+            .values({ id: existing.get(tool.name) ?? crypto.randomUUID(), sourceId, name: tool.name, path: `${source.namespace}.${tool.name}`, ...values })
+            .onConflictDoUpdate({ target: [tools.sourceId, tools.name], set: values })
+        }
+        const vanished = [...existing].filter(([name]) => !seen.has(name)).map(([, id]) => id)
+        if (vanished.length > 0) await tx.delete(tools).where(inArray(tools.id, vanished))
+        await tx.update(sources).set({ status: "ready", lastSyncedAt: syncedAt, syncError: null, updatedAt: syncedAt }).where(eq(sources.id, sourceId))
+      })
+    },
+
+    async recordSyncError(sourceId, message, at) {
+      await db.update(sources).set({ status: "error", syncError: message, updatedAt: at }).where(eq(sources.id, sourceId))
+    },
+
+    async listTools(query: ToolListQuery) {
+      const conditions = []
+      if (query.namespace) conditions.push(eq(sources.namespace, query.namespace))
+      if (query.query) {
+        const pattern = `%${escapeLike(query.query)}%`
+        conditions.push(or(sql`${tools.path} like ${pattern} escape '\\'`, sql`${tools.description} like ${pattern} escape '\\'`))
+      }
+      const select = db
+        .select(toolColumns)
+        .from(tools)
+        .innerJoin(sources, eq(tools.sourceId, sources.id))
+        .where(conditions.length > 0 ? and(...conditions) : undefined)
+        .orderBy(asc(tools.path))
+      return (query.limit === undefined ? await select : await select.limit(query.limit)) as ToolRow[]
+    },
+
+    async countTools(sourceId) {
+      const row = first(await db.select({ n: sql<number | string>`count(*)` }).from(tools).where(eq(tools.sourceId, sourceId)))
+      return Number(row?.n ?? 0) // Postgres counts in bigint, which arrives as a string
+    },
+
+    async getTool(namespace, name) {
+      const rows = await db
+        .select(toolColumns)
+        .from(tools)
+        .innerJoin(sources, eq(tools.sourceId, sources.id))
+        .where(and(eq(sources.namespace, namespace), eq(tools.name, name)))
+        .limit(1)
+      return (first(rows) as ToolRow | null) ?? null
+    },
+
+    async toolPaths(namespace) {
+      const rows = await db
+        .select({ path: tools.path })
+        .from(tools)
+        .innerJoin(sources, eq(tools.sourceId, sources.id))
+        .where(namespace ? eq(sources.namespace, namespace) : undefined)
+      return rows.map((r) => r.path)
+    },
+
+    async record(execution: ExecutionRecord, calls: ToolCallRecord[]) {
+      await transaction(async (tx) => {
+        await tx.insert(executions).values(execution)
+        if (calls.length > 0) await tx.insert(toolCalls).values(calls.map((call) => ({ id: crypto.randomUUID(), ...call, outputSchemaError: call.outputSchemaError ?? null })))
+      })
+    },
+
+    async getExecution(id) {
+      const row = first(await db.select().from(executions).where(eq(executions.id, id)).limit(1))
+      if (!row) return null
+      const calls = await db.select().from(toolCalls).where(eq(toolCalls.executionId, id)).orderBy(asc(toolCalls.startedAt))
+      return {
+        ...row,
+        status: row.status as ExecutionRecord["status"],
+        logs: (row.logs as LogEntry[] | null) ?? [],
+        calls: calls.map(({ id: _id, ...call }) => call),
+      }
+    },
+  }
+}
