@@ -38,6 +38,8 @@ export const RunErrorCodes = {
   resultNotSerializable: "result_not_serializable",
   neverSettled: "never_settled",
   aborted: "aborted",
+  /** every sandbox is busy and the queue is full: the caller should retry after `retryAfterSeconds` */
+  overloaded: "overloaded",
   internal: "internal_error",
 } as const
 export type RunErrorCode = (typeof RunErrorCodes)[keyof typeof RunErrorCodes]
@@ -45,6 +47,8 @@ export type RunErrorCode = (typeof RunErrorCodes)[keyof typeof RunErrorCodes]
 export interface RunError {
   code: RunErrorCode
   message: string
+  /** with `overloaded`: when a retry is likely to find room */
+  retryAfterSeconds?: number
   /** 1-based position in the script as the user wrote it, when known */
   line?: number
   column?: number

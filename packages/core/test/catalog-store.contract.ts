@@ -3,6 +3,7 @@
  * Each test gets a fresh, migrated, empty database from `open`.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { inferShape, mergeStoredShapes, normalizeShape, shapeToTypeScript } from "../src/index.js"
 import type { CatalogStore, DiscoveredTool, SourceRow } from "../src/index.js"
 
 export interface StoreUnderTest {
@@ -125,5 +126,58 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
       ])
       const names = (await store.listTools({ namespace: "race" })).map((t) => t.name)
       expect([["a", "b"], ["b", "c"]]).toContainEqual(names)
+    })
+
+    describe("tool shapes", () => {
+      let toolId: string
+      beforeEach(async () => {
+        await store.insertSource(source("everything"))
+        await store.applySync("id-everything", [tool("echo")], "mcp-call-tool-result-v2", 1)
+        toolId = (await store.getTool("everything", "echo"))!.id
+      })
+
+      const observe = (value: unknown, at: number, encoding = "mcp-call-tool-result-v2", samples = 1) => ({ toolId, encoding, shape: inferShape(value), samples, at })
+
+      it("inserts, then merges in one batch: counts add up, first kept, last moved", async () => {
+        expect(await store.getShape(toolId, "mcp-call-tool-result-v2")).toBeNull()
+        await store.mergeShapes([observe({ id: 1, next: "c" }, 1_000), observe({ id: 2 }, 3_000, undefined, 2)], mergeStoredShapes)
+        await store.mergeShapes([observe({ id: 3, next: null }, 2_000)], mergeStoredShapes)
+        const stored = await store.getShape(toolId, "mcp-call-tool-result-v2")
+        expect(stored).toMatchObject({ sampleCount: 4, firstSeenAt: 1_000, lastSeenAt: 3_000 })
+        expect(shapeToTypeScript(normalizeShape(stored?.shape))).toBe("{\n  id: number\n  next?: string | null\n}")
+      })
+
+      it("keeps shapes per encoding apart", async () => {
+        await store.mergeShapes([observe({ content: [] }, 1, "direct"), observe("text", 2)], mergeStoredShapes)
+        expect(shapeToTypeScript(normalizeShape((await store.getShape(toolId, "direct"))?.shape))).toBe("{\n  content: unknown[]\n}")
+        expect(shapeToTypeScript(normalizeShape((await store.getShape(toolId, "mcp-call-tool-result-v2"))?.shape))).toBe("string")
+      })
+
+      it("skips an observation for a tool a re-sync removed, and keeps the rest of the batch", async () => {
+        await store.mergeShapes([{ toolId: "gone", encoding: "direct", shape: inferShape(1), samples: 1, at: 1 }, observe(1, 5)], mergeStoredShapes)
+        expect(await store.getShape("gone", "direct")).toBeNull()
+        expect((await store.getShape(toolId, "mcp-call-tool-result-v2"))?.sampleCount).toBe(1)
+      })
+
+      it("a merge that throws rolls the whole batch back", async () => {
+        await store.mergeShapes([observe(1, 1)], mergeStoredShapes)
+        const failing = () => {
+          throw new Error("boom")
+        }
+        await expect(store.mergeShapes([observe(2, 2)], failing)).rejects.toThrow("boom")
+        expect((await store.getShape(toolId, "mcp-call-tool-result-v2"))?.sampleCount).toBe(1)
+      })
+
+      it("a __proto__ key survives the JSON column", async () => {
+        await store.mergeShapes([observe(JSON.parse('{"__proto__": {"a": 1}}'), 1)], mergeStoredShapes)
+        await store.mergeShapes([observe(JSON.parse('{"__proto__": {"a": 2, "b": true}}'), 2)], mergeStoredShapes)
+        const stored = await store.getShape(toolId, "mcp-call-tool-result-v2")
+        expect(shapeToTypeScript(normalizeShape(stored?.shape))).toBe("{\n  __proto__: {\n    a: number\n    b?: boolean\n  }\n}")
+      })
+
+      it("concurrent batches for one tool lose no sample", async () => {
+        await Promise.all(Array.from({ length: 6 }, (_, i) => store.mergeShapes([observe({ i }, i + 1)], mergeStoredShapes)))
+        expect((await store.getShape(toolId, "mcp-call-tool-result-v2"))?.sampleCount).toBe(6)
+      })
     })
   })

@@ -1,13 +1,14 @@
 import type { CodeRuntime, RunOptions, RunOutcome } from "@switchboard/core"
 import type { QuickJSWASMModule } from "quickjs-emscripten-core"
 import { loadQuickJsModule } from "./load-module.js"
+import type { QuickJsModuleOptions } from "./load-module.js"
 import { runErrors } from "./run-errors.js"
 import { runScript } from "./run-script.js"
 
-export interface QuickJsRuntimeOptions {
-  /** the module to start with; by default the sync release variant is loaded once */
+export interface QuickJsRuntimeOptions extends QuickJsModuleOptions {
+  /** the module to start with; by default {@link loadQuickJsModule} loads one */
   module?: QuickJSWASMModule
-  /** loads a replacement when a run poisons the current module; defaults to the sync release variant */
+  /** loads a replacement when a run poisons the current module; by default {@link loadQuickJsModule} */
   loadModule?: () => Promise<QuickJSWASMModule>
 }
 
@@ -22,7 +23,7 @@ export interface QuickJsRuntime extends CodeRuntime {
  * worker pool that can terminate the thread is the hard bound.
  */
 export const createQuickJsRuntime = async (options: QuickJsRuntimeOptions = {}): Promise<QuickJsRuntime> => {
-  const load = options.loadModule ?? loadQuickJsModule
+  const load = options.loadModule ?? (() => loadQuickJsModule(options))
   let current = options.module ?? (await load())
   let next: Promise<QuickJSWASMModule> | undefined
   let replacedModules = 0

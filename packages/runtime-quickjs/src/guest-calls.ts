@@ -36,8 +36,15 @@ export const describeThrown = (
       return { isError: true, name: readString(ctx, thrown, "name") ?? "Error", message, ...(stack === undefined ? {} : { stack }) }
     }
   }
-  const json = callStringify(ctx, stringify, thrown)
-  return { isError: false, name: type, message: json.kind === "json" ? json.text : `a value of type ${type}` }
+  return { isError: false, name: type, message: primitiveText(ctx, stringify, thrown, type) }
+}
+
+const primitiveText = (ctx: QuickJSContext, stringify: QuickJSHandle, value: QuickJSHandle, type: string): string => {
+  if (type === "undefined") return "undefined"
+  if (type === "bigint") return `${ctx.getBigInt(value)}n`
+  if (type === "symbol") return String(ctx.getSymbol(value))
+  const json = callStringify(ctx, stringify, value)
+  return json.kind === "json" ? json.text : `a value of type ${type}`
 }
 
 export type SerializedResult =

@@ -30,13 +30,15 @@ const hostFailureResult: ToolResult = {
 
 /**
  * Puts the two host functions on the guest's global object (the prelude takes them off again).
- * `invoke(path, args)` is the only door out of the sandbox; everything crosses it as JSON text.
+ * `invoke(path, args)` is the only door out of the sandbox; everything crosses it as JSON text, and each
+ * call is answered with a QuickJS promise that the host resolves with the result's JSON text.
  */
 export const installHostBridge = (
   ctx: QuickJSContext,
   options: { invoke: InvokeTool; limits: RunLimits; logs: LogBuffer; events: BridgeEvents },
 ): HostBridge => {
   const { invoke, limits, logs, events } = options
+  /** the promise of every call still waiting for its result */
   const unsettled = new Set<QuickJSDeferredPromise>()
   let calls = 0
   let inflight = 0
@@ -61,9 +63,9 @@ export const installHostBridge = (
     if (closed) return
     unsettled.delete(deferred)
     try {
-      const handle = ctx.newString(resultJson)
-      deferred.resolve(handle)
-      handle.dispose()
+      const result = ctx.newString(resultJson)
+      deferred.resolve(result)
+      result.dispose()
     } catch (failure) {
       events.hostFailure(failure)
       return
@@ -75,8 +77,7 @@ export const installHostBridge = (
     ctx.newFunction(name, fn).consume((handle) => ctx.setProp(ctx.global, name, handle))
 
   define(invokeFunctionName, (pathHandle, argsHandle) => {
-    const path = pathHandle ? ctx.getString(pathHandle) : ""
-    const argsJson = argsHandle ? ctx.getString(argsHandle) : "{}"
+    // returned to the guest, the promise handle is the library's to free; resolve or dispose frees the rest
     const deferred = ctx.newPromise()
     unsettled.add(deferred)
     calls++
@@ -85,6 +86,8 @@ export const installHostBridge = (
       events.fail(runErrors.toolCallLimit(limits))
       return deferred.handle
     }
+    const path = pathHandle ? ctx.getString(pathHandle) : ""
+    const argsJson = argsHandle ? ctx.getString(argsHandle) : "{}"
     inflight++
     void callHost(path, argsJson).then((resultJson) => settle(deferred, resultJson))
     return deferred.handle

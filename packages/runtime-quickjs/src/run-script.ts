@@ -6,6 +6,7 @@ import { describeThrown, serializeResult } from "./guest-calls.js"
 import { installHostBridge } from "./host-bridge.js"
 import type { HostBridge } from "./host-bridge.js"
 import { createLogBuffer } from "./log-buffer.js"
+import type { LogBuffer } from "./log-buffer.js"
 import { prepareCode, scriptFilename } from "./prepare-code.js"
 import type { PreparedCode } from "./prepare-code.js"
 import { preludeSource } from "./prelude/prelude.generated.js"
@@ -20,6 +21,8 @@ export interface ScriptRun {
    */
   poisoned: boolean
 }
+
+type Settled = { ok: true; value: unknown } | { ok: false; error: RunError }
 
 /** Reading an error is the host's own work, so it gets a fresh slice of time even after the deadline. */
 const describeBudgetMs = 50
@@ -39,7 +42,7 @@ export const runScript = async (module: QuickJSWASMModule, code: string, options
 }
 
 class ScriptSession {
-  private readonly logs
+  private readonly logs: LogBuffer
   private readonly deadline: number
   private interruptAt: number
   private failure: RunError | undefined
@@ -69,7 +72,7 @@ class ScriptSession {
     const timer = setTimeout(() => this.fail(runErrors.timeout(limits)), Math.min(limits.timeoutMs, maxTimerMs))
     const onAbort = () => this.fail(runErrors.aborted())
     signal?.addEventListener("abort", onAbort)
-    let result: { ok: true; value: unknown } | { ok: false; error: RunError }
+    let result: Settled
     let poisoned = false
     try {
       result = await this.drive()
@@ -86,7 +89,7 @@ class ScriptSession {
     return this.finish(result, poisoned)
   }
 
-  private async drive(): Promise<{ ok: true; value: unknown } | { ok: false; error: RunError }> {
+  private async drive(): Promise<Settled> {
     const { limits, invoke } = this.options
     const runtime = (this.runtime = this.module.newRuntime())
     runtime.setMemoryLimit(limits.memoryBytes)
@@ -130,12 +133,15 @@ class ScriptSession {
     bridge: HostBridge,
     stringify: QuickJSHandle,
     promise: QuickJSHandle,
-  ): Promise<{ ok: true; value: unknown } | { ok: false; error: RunError }> {
+  ): Promise<Settled> {
     for (;;) {
       if (this.hostFailure) throw this.hostFailure.cause
       if (this.failure) return { ok: false, error: this.failure }
       const jobs = runtime.executePendingJobs()
-      if (jobs.error) return { ok: false, error: this.failure ?? this.thrown(jobs.error, "run") }
+      if (jobs.error) {
+        if (!this.failure) return { ok: false, error: this.thrown(jobs.error, "run") }
+        jobs.error.dispose()
+      }
       if (this.failure) return { ok: false, error: this.failure }
       const state = context.getPromiseState(promise)
       if (state.type === "fulfilled") {
@@ -153,11 +159,7 @@ class ScriptSession {
     }
   }
 
-  private readResult(
-    context: QuickJSContext,
-    stringify: QuickJSHandle,
-    value: QuickJSHandle,
-  ): { ok: true; value: unknown } | { ok: false; error: RunError } {
+  private readResult(context: QuickJSContext, stringify: QuickJSHandle, value: QuickJSHandle): Settled {
     const { limits } = this.options
     const serialized = serializeResult(context, stringify, value, limits.maxResultBytes)
     switch (serialized.kind) {
@@ -180,11 +182,13 @@ class ScriptSession {
     }
   }
 
-  /** Describes and disposes a thrown handle. */
+  /** Describes and disposes a thrown handle (only called once the context and `stringify` exist). */
   private thrown(handle: QuickJSHandle, phase: ThrowPhase): RunError {
+    const { context, stringify } = this
+    if (!context || !stringify) throw new Error("thrown() before the context exists")
     this.interruptAt = Date.now() + describeBudgetMs
     try {
-      const description = describeThrown(this.context!, this.stringify!, handle)
+      const description = describeThrown(context, stringify, handle)
       return classifyThrown(description, phase, this.code, this.options.limits)
     } finally {
       handle.dispose()
@@ -227,7 +231,7 @@ class ScriptSession {
     }
   }
 
-  private finish(result: { ok: true; value: unknown } | { ok: false; error: RunError }, poisoned: boolean): ScriptRun {
+  private finish(result: Settled, poisoned: boolean): ScriptRun {
     const logs: LogEntry[] = this.logs.entries()
     const outcome: RunOutcome = result.ok ? { ok: true, value: result.value, logs } : { ok: false, error: result.error, logs }
     return { outcome, poisoned }

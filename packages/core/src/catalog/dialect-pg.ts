@@ -2,6 +2,7 @@
  * Postgres (postgres.js through drizzle). The shared query code runs on the Postgres builders and tables,
  * cast to the shape it is written against; transactions are drizzle's own.
  */
+import { sql } from "drizzle-orm"
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core"
 import type { CatalogStore } from "./rows.js"
 import * as pgSchema from "./schema-pg.js"
@@ -15,4 +16,7 @@ export const createPgCatalogStore = (pgDb: PgCatalogDb): CatalogStore =>
     db: pgDb as unknown as CatalogDb,
     tables: pgSchema as unknown as CatalogTables,
     transaction: (work) => pgDb.transaction((tx) => work(tx as unknown as CatalogDb)),
+    lockKey: async (tx, key) => {
+      await (tx as unknown as PgCatalogDb).execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`)
+    },
   })

@@ -40,6 +40,26 @@ export interface StoredExecution extends ExecutionRecord {
   calls: ToolCallRecord[]
 }
 
+/** A tool's observed data shape under one encoding (`tool_shapes`). The shape is opaque JSON to the store. */
+export interface StoredShape {
+  shape: unknown
+  /** calls observed */
+  sampleCount: number
+  firstSeenAt: number
+  lastSeenAt: number
+}
+
+/** One tool's shape observed during an execution, to merge into `tool_shapes`. */
+export interface ShapeObservation {
+  toolId: string
+  /** the tool's effective encoding when the call was decoded */
+  encoding: string
+  shape: unknown
+  /** calls the shape stands for */
+  samples: number
+  at: number
+}
+
 /**
  * Reads and writes catalog rows. One implementation per dialect family; every method is async so a
  * synchronous driver (better-sqlite3) and a remote one (Postgres, D1) look alike to callers.
@@ -61,4 +81,12 @@ export interface CatalogStore extends TelemetrySink {
   getTool(namespace: string, name: string): Promise<ToolRow | null>
   toolPaths(namespace?: string): Promise<string[]>
   getExecution(id: string): Promise<StoredExecution | null>
+  /** The shape stored for (tool, encoding). Describe asks with the tool's current effective encoding only. */
+  getShape(toolId: string, encoding: string): Promise<StoredShape | null>
+  /**
+   * Merges a batch of observations in one transaction: for each, reads the stored row, merges with `merge`
+   * (stored first), upserts; sample_count grows by `samples`, first_seen_at keeps the earliest time,
+   * last_seen_at the latest. An observation for a tool that no longer exists is skipped.
+   */
+  mergeShapes(observations: ShapeObservation[], merge: (stored: unknown, incoming: unknown) => unknown): Promise<void>
 }

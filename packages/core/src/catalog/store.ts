@@ -20,12 +20,18 @@ export interface StoreDialect {
   tables: CatalogTables
   /** Runs `work` atomically: every statement commits together or none does. */
   transaction<T>(work: (tx: CatalogDb) => Promise<T>): Promise<T>
+  /**
+   * Inside a transaction, waits until no other transaction holds `key`, then holds it to commit: a
+   * read-modify-write of one row from two servers then cannot lose an update. A dialect whose
+   * transactions already exclude each other (SQLite) does nothing.
+   */
+  lockKey?(tx: CatalogDb, key: string): Promise<void>
 }
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 
-export const createCatalogStore = ({ db, tables, transaction }: StoreDialect): CatalogStore => {
-  const { sources, tools, executions, toolCalls } = tables
+export const createCatalogStore = ({ db, tables, transaction, lockKey }: StoreDialect): CatalogStore => {
+  const { sources, tools, toolShapes, executions, toolCalls } = tables
   const toolColumns = {
     id: tools.id,
     sourceId: tools.sourceId,
@@ -65,6 +71,8 @@ export const createCatalogStore = ({ db, tables, transaction }: StoreDialect): C
 
     async applySync(sourceId, discovered, encoding, syncedAt) {
       await transaction(async (tx) => {
+        // two servers syncing one source: the second waits and then diffs against the first's result
+        await lockKey?.(tx, `sync:${sourceId}`)
         const source = first(await tx.select({ namespace: sources.namespace }).from(sources).where(eq(sources.id, sourceId)).limit(1))
         if (!source) return
         const existing = new Map((await tx.select({ id: tools.id, name: tools.name }).from(tools).where(eq(tools.sourceId, sourceId))).map((t) => [t.name, t.id]))
@@ -153,6 +161,45 @@ export const createCatalogStore = ({ db, tables, transaction }: StoreDialect): C
         logs: (row.logs as LogEntry[] | null) ?? [],
         calls: calls.map(({ id: _id, ...call }) => call),
       }
+    },
+    async getShape(toolId, encoding) {
+      const { shape, sampleCount, firstSeenAt, lastSeenAt } = toolShapes
+      return first(
+        await db
+          .select({ shape, sampleCount, firstSeenAt, lastSeenAt })
+          .from(toolShapes)
+          .where(and(eq(toolShapes.toolId, toolId), eq(toolShapes.encoding, encoding)))
+          .limit(1),
+      )
+    },
+
+    async mergeShapes(observations, merge) {
+      if (observations.length === 0) return
+      await transaction(async (tx) => {
+        for (const o of observations) {
+          await lockKey?.(tx, `tool_shapes:${o.toolId}:${o.encoding}`)
+          const key = and(eq(toolShapes.toolId, o.toolId), eq(toolShapes.encoding, o.encoding))
+          const stored = first(await tx.select().from(toolShapes).where(key).limit(1))
+          if (stored) {
+            await tx
+              .update(toolShapes)
+              .set({
+                shape: merge(stored.shape, o.shape),
+                sampleCount: stored.sampleCount + o.samples,
+                firstSeenAt: Math.min(stored.firstSeenAt, o.at),
+                lastSeenAt: Math.max(stored.lastSeenAt, o.at),
+              })
+              .where(key)
+            continue
+          }
+          // A re-sync may have removed the tool since the call; its shape has nowhere to go.
+          if (!first(await tx.select({ id: tools.id }).from(tools).where(eq(tools.id, o.toolId)).limit(1))) continue
+          await tx
+            .insert(toolShapes)
+            .values({ toolId: o.toolId, encoding: o.encoding, shape: o.shape, sampleCount: o.samples, firstSeenAt: o.at, lastSeenAt: o.at })
+            .onConflictDoNothing()
+        }
+      })
     },
   }
 }

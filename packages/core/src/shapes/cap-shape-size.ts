@@ -28,7 +28,6 @@ interface Task {
 
 export const capShapeSize = (shape: Shape, maxNodes: number = ShapeBounds.maxShapeNodes): Shape => {
   if (countShapeNodes(shape, maxNodes) <= maxNodes) return shape
-  let budget = maxNodes
   let root: Shape = UNKNOWN
   const queue: Task[] = [{ source: shape, assign: (s) => (root = s) }]
   // Copies one node and queues its children. Scalars are leaves and are shared as they are.
@@ -56,10 +55,13 @@ export const capShapeSize = (shape: Shape, maxNodes: number = ShapeBounds.maxSha
         return source
     }
   }
+  // Every queued node is already paid for; a container pays for its children before they are queued, so the
+  // `unknown`s left where the budget ran out are counted too. A union pays for its members and theirs at once.
+  let budget = maxNodes - 1
   for (let i = 0; i < queue.length; i++) {
     const { source, assign } = queue[i] as Task
-    const cost = source.kind === "union" ? 1 + source.members.length : 1
-    if (budget < cost) {
+    const cost = source.kind === "union" ? source.members.reduce((sum, m) => sum + 1 + childCount(m), 0) : childCount(source)
+    if (cost > budget) {
       assign(UNKNOWN)
       continue
     }
@@ -67,4 +69,17 @@ export const capShapeSize = (shape: Shape, maxNodes: number = ShapeBounds.maxSha
     assign(source.kind === "union" ? { kind: "union", members: source.members.map(shell) } : shell(source))
   }
   return root
+}
+
+const childCount = (shape: Shape): number => {
+  switch (shape.kind) {
+    case "array":
+      return shape.items ? 1 : 0
+    case "record":
+      return 1
+    case "object":
+      return Object.keys(shape.fields).length
+    default:
+      return 0
+  }
 }

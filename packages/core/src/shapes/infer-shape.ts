@@ -1,13 +1,14 @@
 /**
- * Infers the shape of one decoded `data` value. Bounded whatever the input: it inspects at most
- * `maxVisited` values, enters at most `maxDepth` levels of containers, reads at most `maxKeys + 1` keys of
- * an object and samples at most `maxArrayItems` items of an array, so a 100 MB value costs about what a
- * 1 MB one does. The one cost that grows with the input is the engine listing one object's own keys for
- * `for...in`, which it does natively before the loop stops.
+ * Infers the shape of one decoded `data` value. Bounded whatever the input: it enters at most `maxDepth`
+ * levels of containers, reads at most `maxKeys + 1` keys of an object, samples at most `maxArrayItems` items
+ * of an array, and inspects about `maxVisited` values in all (once that budget is spent, containers are
+ * `unknown`, while the objects already entered still type their remaining scalar keys), so a 100 MB value
+ * costs about what a 1 MB one does. The one cost that grows with the input is the engine listing one
+ * object's own keys for `for...in`, which it does natively before the loop stops.
  */
 import { capShapeSize } from "./cap-shape-size.js"
 import { merge, objectOrRecord } from "./merge-shapes.js"
-import { type Shape, ShapeBounds, UNKNOWN, emptyFields, scalarShape, setField } from "./shape.js"
+import { type Shape, ShapeBounds, UNKNOWN, emptyFields, fieldEntries, scalarShape, setField } from "./shape.js"
 
 interface Budget {
   left: number
@@ -71,10 +72,7 @@ const inferObject = (object: object, level: number, budget: Budget): Shape => {
   }
   if (count > ShapeBounds.maxKeys) {
     let values: Shape | null = null
-    for (const key of Object.keys(fields)) {
-      const field = Object.getOwnPropertyDescriptor(fields, key)?.value as { shape: Shape }
-      values = values ? merge(values, field.shape) : field.shape
-    }
+    for (const [, field] of fieldEntries(fields)) values = values ? merge(values, field.shape) : field.shape
     return { kind: "record", values: values ?? UNKNOWN }
   }
   return objectOrRecord(fields, 1)

@@ -18,6 +18,7 @@ export const mergeShapes = (a: Shape, b: Shape): Shape => capShapeSize(merge(a, 
 /** The merge without the final size cap, for callers that cap once at the end. */
 export const merge = (a: Shape, b: Shape): Shape => {
   if (a.kind === "unknown" || b.kind === "unknown") return UNKNOWN
+  if (a.kind !== "union" && b.kind !== "union" && slotOf(a) === slotOf(b)) return mergeSameSlot(a, b) // the common case
   const bySlot = new Map<Slot, Shape>()
   for (const member of [...membersOf(a), ...membersOf(b)]) {
     const slot = slotOf(member)

@@ -19,8 +19,16 @@ export const normalizeShape = (value: unknown): Shape => {
   }
 }
 
-/** The merge the store runs on a stored row and an incoming observation (`CatalogStore.mergeShapes`). */
-export const mergeStoredShapes = (stored: unknown, incoming: unknown): Shape => mergeShapes(normalizeShape(stored), normalizeShape(incoming))
+/**
+ * The merge the store runs on a stored row and an incoming observation (`CatalogStore.mergeShapes`). A stored
+ * value that is not a shape at all is replaced rather than merged: `unknown` would absorb every later call.
+ */
+export const mergeStoredShapes = (stored: unknown, incoming: unknown): Shape => {
+  const next = normalizeShape(incoming)
+  return isRecord(stored) && KINDS.has(own(stored, "kind")) ? mergeShapes(normalizeShape(stored), next) : next
+}
+
+const KINDS = new Set<unknown>(["unknown", "string", "number", "boolean", "null", "array", "object", "record", "union"])
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
 

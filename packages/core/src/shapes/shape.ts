@@ -83,19 +83,16 @@ export const UNKNOWN: Shape = scalars.unknown
 export const emptyFields = (): Record<string, FieldShape> => Object.create(null) as Record<string, FieldShape>
 
 /** Own keys only: a stored shape comes back from JSON.parse with Object.prototype behind it. */
-export const fieldEntries = (fields: Record<string, FieldShape>): [string, FieldShape][] => {
-  const entries: [string, FieldShape][] = []
-  for (const key of Object.keys(fields)) {
-    const field = Object.getOwnPropertyDescriptor(fields, key)?.value as FieldShape | undefined
-    if (field) entries.push([key, field])
-  }
-  return entries
-}
+export const fieldEntries = (fields: Record<string, FieldShape>): [string, FieldShape][] =>
+  Object.keys(fields).map((key) => [key, fields[key] as FieldShape])
 
 export const getField = (fields: Record<string, FieldShape>, key: string): FieldShape | undefined =>
-  Object.hasOwn(fields, key) ? (Object.getOwnPropertyDescriptor(fields, key)?.value as FieldShape) : undefined
+  Object.hasOwn(fields, key) ? fields[key] : undefined
 
-/** Defines rather than assigns, so `__proto__` is stored as an own key even on an ordinary object. */
+/**
+ * Only ever called on a map from `emptyFields()`: with no prototype there is no `__proto__` setter, so
+ * assigning that key creates an own property like any other.
+ */
 export const setField = (fields: Record<string, FieldShape>, key: string, field: FieldShape): void => {
-  Object.defineProperty(fields, key, { value: field, enumerable: true, writable: true, configurable: true })
+  fields[key] = field
 }

@@ -32,7 +32,9 @@ export const unionText = (members: TypeText[]): TypeText => {
 
 export const intersectionText = (members: TypeText[]): TypeText => {
   const seen = new Set<string>()
-  const kept = members.filter((m) => m.text !== "unknown" && !seen.has(m.text) && seen.add(m.text))
+  let kept = members.filter((m) => m.text !== "unknown" && !seen.has(m.text) && seen.add(m.text))
+  // `Record<string, unknown>` adds nothing to another member a script can use.
+  if (kept.length > 1) kept = kept.filter((m) => m.text !== "Record<string, unknown>")
   if (kept.some((m) => m.text === "never")) return atom("never")
   if (kept.length === 0) return atom("unknown")
   if (kept.length === 1) return kept[0] as TypeText

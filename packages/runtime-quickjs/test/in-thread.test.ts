@@ -1,0 +1,52 @@
+import { describe, expect, test } from "vitest"
+import { createQuickJsRuntime, loadQuickJsModule, runScript } from "../src/index.js"
+import { expectError, expectValue, noTools, runWith, testLimits } from "./helpers.js"
+import { describeCodeRuntimeContract } from "./runtime-contract.js"
+
+describeCodeRuntimeContract("in-thread", () => createQuickJsRuntime())
+
+describe("in-thread runner", () => {
+  test("a dispose that aborts (allocation inside a promise job) keeps the outcome and replaces the module", async () => {
+    const runtime = await createQuickJsRuntime()
+    // upstream quickjs-emscripten #269: JS_FreeRuntime asserts list_empty(&rt->gc_obj_list)
+    const code = "Promise.resolve().then(() => { const a = []; for (let i = 0; i < 2e5; i++) a.push({ i }) })\nreturn 'done'"
+    const outcome = await runWith(runtime, code, { limits: { memoryBytes: 64 << 20, timeoutMs: 10_000 } })
+    expect(expectValue(outcome)).toBe("done")
+    expect(runtime.replacedModules).toBe(1)
+    expect(expectValue(await runWith(runtime, "return 1 + 1"))).toBe(2)
+  })
+
+  test("runScript reports the poisoned module to its caller (the seam a worker pool uses)", async () => {
+    const module = await loadQuickJsModule()
+    const code = "Promise.resolve().then(() => { const a = []; for (let i = 0; i < 2e5; i++) a.push({ i }) })"
+    const run = await runScript(module, code, { invoke: noTools, limits: { ...testLimits, memoryBytes: 64 << 20, timeoutMs: 10_000 } })
+    expect(run).toEqual({ outcome: { ok: true, value: undefined, logs: [] }, poisoned: true })
+    const clean = await runScript(await loadQuickJsModule(), "return 1", { invoke: noTools, limits: testLimits })
+    expect(clean.poisoned).toBe(false)
+  })
+
+  test("a recursion that overflows the host's stack before QuickJS's is stack_overflow, and poisons the module", async () => {
+    // On a main thread a 1 MiB QuickJS stack is deeper than V8's own (sandbox-and-peers.md, Appendix C):
+    // V8 throws its RangeError through the wasm frames and the module's state is unknown afterwards.
+    const runtime = await createQuickJsRuntime()
+    const error = expectError(
+      await runWith(runtime, "function f(n: number): number { return f(n + 1) + 1 }\nreturn f(0)", { limits: { stackBytes: 1 << 20 } }),
+    )
+    expect(error.code).toBe("stack_overflow")
+    expect(runtime.replacedModules).toBe(1)
+    expect(expectValue(await runWith(runtime, "return 'next run'"))).toBe("next run")
+  })
+
+  test("the module memory cap stops allocations QuickJS does not count (large strings, typed arrays)", async () => {
+    const runtime = await createQuickJsRuntime({ memoryCapBytes: 64 << 20 })
+    for (const code of [
+      "const a = []\nfor (;;) a.push('x'.repeat(1 << 20) + a.length)",
+      "const a = []\nfor (;;) a.push(new Uint8Array(1 << 20))",
+    ]) {
+      const error = expectError(await runWith(runtime, code, { limits: { memoryBytes: 16 << 20, timeoutMs: 10_000 } }))
+      expect(error.code).toBe("memory_limit")
+    }
+    expect(expectValue(await runWith(runtime, "return 'x'.repeat(1 << 20).length"))).toBe(1 << 20)
+    expect(runtime.replacedModules).toBe(0)
+  })
+})

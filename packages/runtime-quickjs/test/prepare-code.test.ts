@@ -1,0 +1,56 @@
+import { describe, expect, test } from "vitest"
+import { prepareCode } from "../src/prepare-code.js"
+import { positionInScript } from "../src/source-position.js"
+
+const prepared = (code: string) => {
+  const result = prepareCode(code)
+  if (!result.ok) throw new Error(`unexpected syntax error: ${result.error.message}`)
+  return result.code
+}
+
+describe("prepareCode", () => {
+  test("wraps the script on its first line, so every line keeps its number", () => {
+    const code = prepared("const a: number = 1\nreturn a")
+    expect(code.source.split("\n")).toHaveLength(3)
+    expect(code.source.startsWith("(async () => {const a = 1")).toBe(true)
+    expect(code.source.endsWith("\n})()")).toBe(true)
+  })
+
+  test("a sucrase syntax error carries the user's line and column", () => {
+    const result = prepareCode("const ok = 1\n\n  const bad: = 2")
+    expect(result).toEqual({ ok: false, error: { code: "syntax_error", message: "SyntaxError: Unexpected token", line: 3, column: 14 } })
+  })
+})
+
+describe("positionInScript", () => {
+  test("takes the first frame of the script, not of the prelude", () => {
+    const code = prepared("a\nb\nc")
+    const stack = "    at tool (prelude.js:1:200)\n    at <anonymous> (script.ts:3:5)\n    at <eval> (script.ts:4:3)\n"
+    expect(positionInScript(stack, code)).toEqual({ line: 3, column: 5 })
+  })
+
+  test("undoes the wrapper's shift on line 1", () => {
+    const code = prepared("null.x")
+    expect(positionInScript(`    at <eval> (script.ts:1:${code.prefixLength + 5})`, code)).toEqual({ line: 1, column: 5 })
+  })
+
+  test("the wrapper's closing line becomes the end of the script", () => {
+    const code = prepared("a\n  b")
+    expect(positionInScript("    at script.ts:3:1", code)).toEqual({ line: 2, column: 4 })
+  })
+
+  test("maps a column on a line whose types were stripped back to the original", () => {
+    const original = "const a: Record<string, number> = {}; a.b.c"
+    const code = prepared(original)
+    const strippedColumn = code.stripped.indexOf(".c") + 1
+    expect(positionInScript(`    at <eval> (script.ts:1:${code.prefixLength + strippedColumn})`, code)).toEqual({
+      line: 1,
+      column: original.indexOf(".c") + 1,
+    })
+  })
+
+  test("no frame in the script, no position", () => {
+    expect(positionInScript("    at f (prelude.js:1:1)", prepared("1"))).toBeUndefined()
+    expect(positionInScript(undefined, prepared("1"))).toBeUndefined()
+  })
+})

@@ -1,0 +1,391 @@
+import type { CodeRuntime, InvokeTool, ToolResult } from "@switchboard/core"
+import { beforeAll, describe, expect, test } from "vitest"
+import { expectError, expectValue, noTools, recordingInvoke, runWith, testLimits } from "./helpers.js"
+
+/**
+ * The CodeRuntime contract: every runtime implementation (in-thread now, a worker pool later) runs this
+ * same suite against real QuickJS.
+ */
+export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Promise<CodeRuntime>) => {
+  describe(`CodeRuntime contract: ${label}`, () => {
+    let runtime: CodeRuntime
+    beforeAll(async () => {
+      runtime = await makeRuntime()
+    })
+    const run = (code: string, options?: Parameters<typeof runWith>[2]) => runWith(runtime, code, options)
+
+    describe("return values", () => {
+      test.each([
+        ["a number", "return 1 + 1", 2],
+        ["a string", "return 'hello'", "hello"],
+        ["an object", "return { a: 1, b: 'two' }", { a: 1, b: "two" }],
+        ["nested values", "return { list: [1, { deep: [true, null] }], n: { m: 'x' } }", { list: [1, { deep: [true, null] }], n: { m: "x" } }],
+        ["null", "return null", null],
+        ["an awaited value", "const x = await Promise.resolve(41); return x + 1", 42],
+        ["a non-ASCII string", "return 'é✓🙂'", "é✓🙂"],
+      ])("%s", async (_name, code, expected) => {
+        expect(expectValue(await run(code))).toEqual(expected)
+      })
+
+      test("undefined, from `return undefined`, a bare return or no return", async () => {
+        for (const code of ["return undefined", "return", "const a = 1", ""]) {
+          const outcome = await run(code)
+          expect(outcome).toEqual({ ok: true, value: undefined, logs: [] })
+        }
+      })
+    })
+
+    test("TypeScript syntax is stripped: annotations, interfaces, generics, as, satisfies, non-null", async () => {
+      const code = [
+        "interface Point { x: number; y: number }",
+        "type Pair<T> = [T, T]",
+        "function swap<T>(pair: Pair<T>): Pair<T> { return [pair[1], pair[0]] }",
+        "const p: Point = { x: 1, y: 2 } satisfies Point",
+        "const q = (p as unknown as Point)!",
+        "enum Color { Red, Green }",
+        "return { sum: q.x + q.y, swapped: swap<number>([1, 2]), green: Color.Green }",
+      ].join("\n")
+      expect(expectValue(await run(code))).toEqual({ sum: 3, swapped: [2, 1], green: 1 })
+    })
+
+    describe("errors name the user's own line and column", () => {
+      test("a syntax error caught while stripping types", async () => {
+        const error = expectError(await run("const a = 1\nlet b = ;\nreturn a"))
+        expect(error).toMatchObject({ code: "syntax_error", line: 2, column: 9 })
+        expect(error.message).toMatch(/SyntaxError/)
+      })
+
+      test("a syntax error only QuickJS catches", async () => {
+        const error = expectError(await run("const a = 1\nlet x = 1; let x = 2"))
+        // QuickJS points at the `=` after the second `x`
+        expect(error).toMatchObject({ code: "syntax_error", line: 2, column: 18 })
+      })
+
+      test("a syntax error on the first line is not shifted by the wrapper", async () => {
+        expect(expectError(await run("let x = 1; let x = 2"))).toMatchObject({ code: "syntax_error", line: 1, column: 18 })
+      })
+
+      test("an unclosed block points at the end of the script", async () => {
+        expect(expectError(await run("if (true) {\n  return 1\n"))).toMatchObject({ code: "syntax_error", line: 3 })
+      })
+
+      test("module syntax is a syntax error: the script is a function body", async () => {
+        expect(expectError(await run("export const a = 1"))).toMatchObject({ code: "syntax_error", line: 1 })
+      })
+
+      test("a runtime error", async () => {
+        const error = expectError(await run("const a = 1\nconst b = null as any\n  return b.c"))
+        expect(error).toMatchObject({ code: "runtime_error", line: 3, column: 11 })
+        expect(error.message).toBe("TypeError: cannot read property 'c' of null")
+      })
+
+      test("a runtime error on line 1", async () => {
+        expect(expectError(await run("null.x"))).toMatchObject({ code: "runtime_error", line: 1, column: 5 })
+      })
+
+      test("a runtime error after an await", async () => {
+        const error = expectError(await run("await null\nthrow new RangeError('late')"))
+        expect(error).toMatchObject({ code: "runtime_error", message: "RangeError: late", line: 2 })
+      })
+
+      test("columns on a line with type syntax are mapped back to what the user wrote", async () => {
+        const error = expectError(await run("const v: { x: number } | null = null as any; v.x"))
+        // `v.x` starts at column 46 in the original; QuickJS points at the dot
+        expect(error).toMatchObject({ code: "runtime_error", line: 1, column: 47 })
+      })
+    })
+
+    test.each([
+      ["a string", "throw 'x'", 'Uncaught "x"'],
+      ["an object", "throw { a: 1 }", 'Uncaught {"a":1}'],
+      ["a number", "throw 42", "Uncaught 42"],
+      ["an object with a throwing getter", "throw { get message() { throw 1 } }", "Uncaught a value of type object"],
+    ])("throwing %s gives a readable runtime_error", async (_name, code, message) => {
+      expect(expectError(await run(code))).toMatchObject({ code: "runtime_error", message })
+    })
+
+    describe("console", () => {
+      test("every level is captured, formatted roughly like Node", async () => {
+        const outcome = await run(
+          [
+            "console.log('text', 1, { a: [1, 'b'] }, null, undefined, 2n)",
+            "console.info([1, 2])",
+            "console.warn(() => 1)",
+            "console.error(new TypeError('bad'))",
+            "console.debug(Symbol('s'), true)",
+            "const cycle: any = {}; cycle.self = cycle; console.log(cycle)",
+          ].join("\n"),
+        )
+        expect(outcome.ok).toBe(true)
+        expect(outcome.logs.map((entry) => entry.level)).toEqual(["log", "info", "warn", "error", "debug", "log"])
+        expect(outcome.logs[0]?.message).toBe('text 1 {"a":[1,"b"]} null undefined 2n')
+        expect(outcome.logs[1]?.message).toBe("[1,2]")
+        expect(outcome.logs[2]?.message).toBe("[Function (anonymous)]")
+        expect(outcome.logs[3]?.message).toMatch(/^TypeError: bad\n\s+at /)
+        expect(outcome.logs[4]?.message).toBe("Symbol(s) true")
+        expect(outcome.logs[5]?.message).toBe("[object Object]")
+      })
+
+      test("logs are kept when the script fails", async () => {
+        const outcome = await run("console.log('before'); throw new Error('after')")
+        expect(outcome.ok).toBe(false)
+        expect(outcome.logs).toEqual([{ level: "log", message: "before" }])
+      })
+
+      test("past the line cap, one final marker says how much was dropped", async () => {
+        const outcome = await run("for (let i = 0; i < 10; i++) console.log('line ' + i)", { limits: { maxLogLines: 3 } })
+        expect(outcome.logs.slice(0, 3).map((entry) => entry.message)).toEqual(["line 0", "line 1", "line 2"])
+        expect(outcome.logs).toHaveLength(4)
+        expect(outcome.logs[3]?.message).toMatch(/7 more log lines \(42 bytes\) dropped.*3 lines/)
+      })
+
+      test("past the byte cap, later lines are dropped too", async () => {
+        const outcome = await run("console.log('a'.repeat(60)); console.log('b'.repeat(60)); console.log('c')", {
+          limits: { maxLogBytes: 100 },
+        })
+        expect(outcome.logs).toHaveLength(2)
+        expect(outcome.logs[1]?.message).toMatch(/2 more log lines \(61 bytes\) dropped.*100 bytes/)
+      })
+    })
+
+    describe("tools", () => {
+      test("dotted and bracket names reach invoke with the full path; the result arrives parsed", async () => {
+        const { invoke, calls } = recordingInvoke({
+          "math.add": (args) => (args as { a: number; b: number }).a + (args as { a: number; b: number }).b,
+          "math.get-sum": () => ({ total: 7, items: [1, "two"] }),
+        })
+        const outcome = await run(
+          "const a = await tools.math.add({ a: 2, b: 3 })\nconst b = await tools.math['get-sum']()\nreturn { a, b, okType: typeof a.ok }",
+          { invoke },
+        )
+        expect(expectValue(outcome)).toEqual({
+          a: { ok: true, data: 5 },
+          b: { ok: true, data: { total: 7, items: [1, "two"] } },
+          okType: "boolean",
+        })
+        expect(calls).toEqual([
+          { path: "math.add", args: { a: 2, b: 3 } },
+          { path: "math.get-sum", args: {} },
+        ])
+      })
+
+      test("arguments are copied: changing them after the call changes nothing the host saw", async () => {
+        const { invoke, calls } = recordingInvoke({ "a.b": () => null })
+        await run("const args = { list: [1] }\nconst pending = tools.a.b(args)\nargs.list.push(2)\nawait pending", { invoke })
+        expect(calls).toEqual([{ path: "a.b", args: { list: [1] } }])
+      })
+
+      test("a failed tool call resolves to the error union; it does not throw", async () => {
+        const outcome = await run("const r = await tools.nope.missing({}); return r.ok ? 'no' : r.error.code")
+        expect(expectValue(outcome)).toBe("tool_not_found")
+      })
+
+      test.each([
+        ["a BigInt", "const args = { n: 1n }", /BigInt/],
+        ["a cycle", "const args: any = {}; args.self = args", /circular/],
+        ["a function", "const args = () => 1", /got function/],
+      ])("an argument with %s resolves to invalid_arguments without calling the host", async (_name, setup, pattern) => {
+        const { invoke, calls } = recordingInvoke({ "a.b": () => null })
+        const result = expectValue(await run(`${setup}\nreturn await tools.a.b(args)`, { invoke })) as ToolResult
+        expect(result.ok).toBe(false)
+        if (!result.ok) {
+          expect(result.error.code).toBe("invalid_arguments")
+          expect(result.error.message).toMatch(pattern)
+        }
+        expect(calls).toEqual([])
+      })
+
+      test("tools, a namespace and a tool function are not thenable: awaiting them calls nothing", async () => {
+        const { invoke, calls } = recordingInvoke({})
+        const outcome = await run(
+          "const ns = await tools.ns\nconst fn = await tools.ns.tool\nawait tools\nreturn [typeof ns, typeof fn, typeof tools.ns.then, typeof tools.then, typeof tools.ns.tool.then]",
+          { invoke },
+        )
+        expect(expectValue(outcome)).toEqual(["object", "function", "undefined", "undefined", "undefined"])
+        expect(calls).toEqual([])
+      })
+
+      test("tool calls run concurrently with Promise.all", async () => {
+        const { invoke, calls } = recordingInvoke({ "a.echo": (args) => args })
+        const outcome = await run("const rs = await Promise.all([1, 2, 3].map((n) => tools.a.echo({ n })))\nreturn rs.map((r) => r.data.n)", {
+          invoke,
+        })
+        expect(expectValue(outcome)).toEqual([1, 2, 3])
+        expect(calls).toHaveLength(3)
+      })
+
+      test("an invoke that rejects gives the script an internal_error result, not a rejection", async () => {
+        const invoke: InvokeTool = async () => {
+          throw new Error("secret-token-123 leaked in a host error")
+        }
+        const result = expectValue(await run("return await tools.a.b({})", { invoke })) as ToolResult
+        expect(result).toEqual({ ok: false, error: { code: "internal_error", message: "the tool call failed in the host" } })
+      })
+    })
+
+    describe("limits", () => {
+      test("past maxToolCalls the whole run fails with tool_call_limit, naming the limit", async () => {
+        const { invoke, calls } = recordingInvoke({ "a.b": () => 1 })
+        const atLimit = await run("for (let i = 0; i < 3; i++) await tools.a.b({})\nreturn 'done'", { invoke, limits: { maxToolCalls: 3 } })
+        expect(expectValue(atLimit)).toBe("done")
+        const over = expectError(await run("for (let i = 0; i < 5; i++) await tools.a.b({})\nreturn 'done'", { invoke, limits: { maxToolCalls: 3 } }))
+        expect(over.code).toBe("tool_call_limit")
+        expect(over.message).toContain("3")
+        expect(calls).toHaveLength(6)
+      })
+
+      test("past maxToolCalls a script that never awaits is stopped too", async () => {
+        const { invoke } = recordingInvoke({ "a.b": () => 1 })
+        const error = expectError(await run("for (;;) tools.a.b({})", { invoke, limits: { maxToolCalls: 5 } }))
+        expect(error.code).toBe("tool_call_limit")
+      })
+
+      test("a promise nothing can settle fails at once with never_settled", async () => {
+        const started = Date.now()
+        const error = expectError(await run("await new Promise(() => {})"))
+        expect(error.code).toBe("never_settled")
+        expect(Date.now() - started).toBeLessThan(testLimits.timeoutMs / 2)
+      })
+
+      test("a CPU loop is stopped at the deadline with timeout, naming the limit", async () => {
+        const started = Date.now()
+        const error = expectError(await run("while (true) {}", { limits: { timeoutMs: 100 } }))
+        expect(error.code).toBe("timeout")
+        expect(error.message).toContain("100 ms")
+        expect(Date.now() - started).toBeLessThan(1_500)
+      })
+
+      test("a loop that catches the interrupt is still stopped", async () => {
+        const error = expectError(await run("for (;;) { try { while (true) {} } catch {} }", { limits: { timeoutMs: 100 } }))
+        expect(error.code).toBe("timeout")
+      })
+
+      test("the wall clock covers awaited tool calls: a tool that never answers times out", async () => {
+        const invoke: InvokeTool = () => new Promise<ToolResult>(() => {})
+        const started = Date.now()
+        const error = expectError(await run("await tools.slow.tool({})\nreturn 'never'", { invoke, limits: { timeoutMs: 150 } }))
+        expect(error.code).toBe("timeout")
+        expect(Date.now() - started).toBeGreaterThanOrEqual(140)
+        expect(Date.now() - started).toBeLessThan(1_500)
+      })
+
+      test("allocating past the memory limit fails with memory_limit", async () => {
+        const error = expectError(
+          await run("const a = []\nfor (;;) a.push({ x: a.length, y: [1, 2] })", { limits: { memoryBytes: 16 << 20, timeoutMs: 10_000 } }),
+        )
+        expect(error.code).toBe("memory_limit")
+        expect(error.message).toContain(String(16 << 20))
+      })
+
+      test("deep recursion fails with stack_overflow", async () => {
+        const error = expectError(await run("function f(n: number): number { return f(n + 1) + 1 }\nreturn f(0)"))
+        expect(error.code).toBe("stack_overflow")
+        expect(error.message).toContain(String(testLimits.stackBytes))
+        expect(error.line).toBe(1)
+      })
+
+      test.each([
+        ["a cycle", "const a: any = {}; a.self = a; return a", /circular/],
+        ["a BigInt", "return { n: 10n }", /BigInt/],
+        ["a function", "return () => 1", /function/],
+        ["a throwing toJSON", "return { toJSON() { throw new Error('nope') } }", /nope/],
+      ])("a result with %s fails with result_not_serializable", async (_name, code, pattern) => {
+        const error = expectError(await run(code))
+        expect(error.code).toBe("result_not_serializable")
+        expect(error.message).toMatch(pattern)
+      })
+
+      test("a result larger than maxResultBytes fails with result_too_large, naming the limit", async () => {
+        const ascii = expectError(await run("return 'x'.repeat(200)", { limits: { maxResultBytes: 100 } }))
+        expect(ascii.code).toBe("result_too_large")
+        expect(ascii.message).toContain("100 bytes")
+        // 60 two-byte characters: under the limit in UTF-16 units, over it in UTF-8 bytes
+        const wide = expectError(await run("return 'é'.repeat(60)", { limits: { maxResultBytes: 100 } }))
+        expect(wide).toMatchObject({ code: "result_too_large" })
+        expect(wide.message).toContain("122 bytes")
+        expect(expectValue(await run("return 'x'.repeat(98)", { limits: { maxResultBytes: 100 } }))).toHaveLength(98)
+      })
+
+      test("an aborted signal ends the run with aborted", async () => {
+        const controller = new AbortController()
+        const invoke: InvokeTool = () => {
+          setTimeout(() => controller.abort(), 10)
+          return new Promise<ToolResult>(() => {})
+        }
+        const error = expectError(await run("await tools.a.b({})", { invoke, signal: controller.signal }))
+        expect(error.code).toBe("aborted")
+      })
+    })
+
+    describe("the sandbox has nothing but ECMAScript, tools and console", () => {
+      test("no fetch, require, process, timers, module loading", async () => {
+        const outcome = await run(
+          "return [typeof fetch, typeof require, typeof process, typeof setTimeout, typeof setInterval, typeof setImmediate, typeof queueMicrotask, typeof module, typeof std, typeof os]",
+        )
+        expect(expectValue(outcome)).toEqual(Array(10).fill("undefined"))
+        expect(expectError(await run("return await import('os')")).code).toBe("runtime_error")
+      })
+
+      test("the host functions are not reachable from the script", async () => {
+        const outcome = await run(
+          "return [typeof __switchboard_invoke, typeof __switchboard_log, Object.getOwnPropertyNames(globalThis).filter((n) => n.startsWith('__'))]",
+        )
+        expect(expectValue(outcome)).toEqual(["undefined", "undefined", []])
+      })
+
+      test("a script that replaces JSON cannot corrupt its result or tool calls", async () => {
+        const { invoke, calls } = recordingInvoke({ "a.b": () => "fine" })
+        const outcome = await run("JSON.stringify = () => 'garbage'; JSON.parse = () => 'garbage'\nconst r = await tools.a.b({ x: 1 })\nreturn r", {
+          invoke,
+        })
+        expect(expectValue(outcome)).toEqual({ ok: true, data: "fine" })
+        expect(calls).toEqual([{ path: "a.b", args: { x: 1 } }])
+      })
+
+      test("runs do not share globals", async () => {
+        await run("globalThis.leak = 'from an earlier run'")
+        expect(expectValue(await run("return typeof leak"))).toBe("undefined")
+      })
+    })
+
+    test("a tool result that arrives after the run ended is dropped", async () => {
+      let release: (() => void) | undefined
+      const arrived = new Promise<void>((resolve) => (release = resolve))
+      const invoke: InvokeTool = async () => {
+        await new Promise((resolve) => setTimeout(resolve, 30))
+        release?.()
+        return { ok: true, data: "late" }
+      }
+      expect(expectValue(await run("tools.a.b({})\nreturn 'early'", { invoke }))).toBe("early")
+      const timedOut = run("await tools.a.b({})", { invoke, limits: { timeoutMs: 10 } })
+      expect(expectError(await timedOut).code).toBe("timeout")
+      await arrived
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(expectValue(await run("return 'still fine'"))).toBe("still fine")
+    })
+
+    test("overlapping runs keep their own tools, logs and results", async () => {
+      const slowEcho: InvokeTool = async (path, args) => {
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        return { ok: true, data: { path, args } }
+      }
+      const outcomes = await Promise.all(
+        [1, 2, 3, 4].map((n) =>
+          run(`console.log('run ${n}')\nconst r = await tools.ns.t${n}({ n: ${n} })\nreturn r.data`, { invoke: slowEcho }),
+        ),
+      )
+      outcomes.forEach((outcome, index) => {
+        const n = index + 1
+        expect(outcome).toEqual({ ok: true, value: { path: `ns.t${n}`, args: { n } }, logs: [{ level: "log", message: `run ${n}` }] })
+      })
+    })
+
+    test("run never rejects, whatever the script does", async () => {
+      const scripts = ["throw undefined", "throw null", "return new Proxy({}, { get() { throw 1 } })", "}", "\u0000", "await tools"]
+      for (const code of scripts) {
+        const outcome = await run(code, { invoke: noTools })
+        expect(typeof outcome.ok).toBe("boolean")
+      }
+    })
+  })
+}
