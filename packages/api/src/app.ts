@@ -7,7 +7,7 @@ import { mcpRoutes } from "./mcp/http.js"
 import { executeRoutes } from "./routes/execute.js"
 import { executionRoutes } from "./routes/executions.js"
 import { sourceRoutes } from "./routes/sources.js"
-import { toolRoutes } from "./routes/tools.js"
+import { describeRoutes, toolRoutes } from "./routes/tools.js"
 
 export interface AppServices {
   sources: SourcesService
@@ -21,6 +21,7 @@ export const createApp = (services: AppServices) => {
   app.get("/healthz", (c) => c.json({ ok: true }))
   app.route("/v1/sources", sourceRoutes(services))
   app.route("/v1/tools", toolRoutes(services))
+  app.route("/v1/describe", describeRoutes(services))
   app.route("/v1", executeRoutes(services))
   app.route("/v1/executions", executionRoutes(services))
   app.route("/mcp", mcpRoutes(services))

@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import type { ExecuteRequest, ExecuteResponse, SourceRow, StoredExecution, ToolRow } from "@switchboard/core"
-import { createMcpServer, describeText } from "../src/mcp/index.js"
+import { createMcpServer } from "../src/mcp/index.js"
 import type { McpServices } from "../src/mcp/index.js"
 
 const tool = (name: string, outputSchema: unknown = null): ToolRow => ({
@@ -103,25 +103,5 @@ describe("createMcpServer", () => {
   it("says when an execution stored no output", async () => {
     const { call } = await connect(stubServices({ stored: { resultText: null } }).services)
     expect(await call("grep_output", { executionId: "e9", pattern: "x" })).toMatchObject({ isError: true, content: [{ text: 'execution "e9" failed and stored no output' }] })
-  })
-})
-
-describe("describeText", () => {
-  it("gives path, description, the call, the input schema and the type of r.data", () => {
-    expect(describeText([tool("search"), tool("get-item", { type: "object" })])).toBe(
-      [
-        "ns.search",
-        "does search",
-        "call: const r = await tools.ns.search(input)",
-        'input: {"type":"object","properties":{"q":{"type":"string"}}}',
-        "r.data: no declared schema (a parsed JSON value, a string, or the content blocks)",
-        "",
-        "ns.get-item",
-        "does get-item",
-        'call: const r = await tools.ns["get-item"](input)',
-        'input: {"type":"object","properties":{"q":{"type":"string"}}}',
-        'r.data: {"type":"object"}',
-      ].join("\n"),
-    )
   })
 })

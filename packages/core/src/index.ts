@@ -30,3 +30,6 @@ export { inferShape, mergeShapes, mergeStoredShapes, normalizeShape, shapeToType
 export type { Shape, ArrayShape, FieldShape, ObjectShape, RecordShape, UnionShape } from "./shapes/index.js"
 export { describeTool, describeTools, loadObservedShape, provenance, jsonSchemaToTypeScript, createTypeScope, TOOL_RESULT_DECLARATION } from "./describe/index.js"
 export type { DescribeToolInput, ToolDescription, OutputSource, JsonSchemaToTypeScriptOptions, JsonSchemaTypeScript, TypeScope } from "./describe/index.js"
+export { createDescribeService, DEFAULT_DESCRIBE_LIMIT, MAX_DESCRIBE_TOOLS } from "./describe/describe-service.js"
+export type { DescribeService, DescribeResult } from "./describe/describe-service.js"
+export { rankTools, scoreTool, words } from "./describe/search-tools.js"

@@ -14,6 +14,9 @@ export interface BridgeEvents {
   hostFailure(failure: unknown): void
 }
 
+/** Calls a tool with its arguments as JSON text and answers with the result as JSON text. */
+export type InvokeJson = (path: string, argsJson: string) => Promise<string>
+
 export interface HostBridge {
   /** tool calls whose result has not yet reached the guest */
   readonly inflight: number
@@ -35,9 +38,9 @@ const hostFailureResult: ToolResult = {
  */
 export const installHostBridge = (
   ctx: QuickJSContext,
-  options: { invoke: InvokeTool; limits: RunLimits; logs: LogBuffer; events: BridgeEvents },
+  options: { invoke: InvokeTool; invokeJson?: InvokeJson; limits: RunLimits; logs: LogBuffer; events: BridgeEvents },
 ): HostBridge => {
-  const { invoke, limits, logs, events } = options
+  const { invoke, invokeJson, limits, logs, events } = options
   /** the promise of every call still waiting for its result */
   const unsettled = new Set<QuickJSDeferredPromise>()
   let calls = 0
@@ -48,7 +51,7 @@ export const installHostBridge = (
     try {
       // leave the QuickJS callback before running host code
       await null
-      const text = JSON.stringify(await invoke(path, JSON.parse(argsJson)))
+      const text = invokeJson ? await invokeJson(path, argsJson) : JSON.stringify(await invoke(path, JSON.parse(argsJson)))
       if (typeof text === "string") return text
     } catch {
       // The contract says invoke never rejects for an expected failure. The host error itself may carry

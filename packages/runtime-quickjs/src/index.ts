@@ -6,6 +6,7 @@
 export { createQuickJsRuntime } from "./create-quickjs-runtime.js"
 export type { QuickJsRuntime, QuickJsRuntimeOptions } from "./create-quickjs-runtime.js"
 export { runScript } from "./run-script.js"
-export type { ScriptRun } from "./run-script.js"
+export type { ScriptRun, ScriptRunOptions } from "./run-script.js"
+export type { InvokeJson } from "./host-bridge.js"
 export { defaultMemoryCapBytes, loadQuickJsModule } from "./load-module.js"
 export type { QuickJsModuleOptions } from "./load-module.js"

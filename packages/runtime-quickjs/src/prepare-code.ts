@@ -1,5 +1,7 @@
 import type { RunError } from "@switchboard/core"
 import { transform } from "sucrase"
+import { applyInsertions, completionInsertions } from "./completion-value.js"
+import type { Insertion } from "./completion-value.js"
 
 /** The file name QuickJS puts in stack frames of the script; frames of the prelude carry another name. */
 export const scriptFilename = "script.ts"
@@ -17,6 +19,8 @@ export interface PreparedCode {
   /** the script after type stripping, line for line the same as the original */
   stripped: string
   prefixLength: number
+  /** what was added to the stripped script (the `return (` ... `)` around a final bare expression) */
+  insertions: Insertion[]
 }
 
 export type Preparation = { ok: true; code: PreparedCode } | { ok: false; error: RunError }
@@ -26,7 +30,7 @@ const sucraseOptions = { transforms: ["typescript" as const], disableESTransform
 /**
  * Strips TypeScript with sucrase, which keeps line numbers (types on a line are removed, lines never move).
  * The result is always source text: bytecode is never accepted, since loading untrusted QuickJS bytecode
- * is as unsafe as running untrusted native code.
+ * is as unsafe as running untrusted native code. A final bare expression is returned (completion-value.ts).
  */
 export const prepareCode = (original: string): Preparation => {
   let stripped: string
@@ -35,7 +39,9 @@ export const prepareCode = (original: string): Preparation => {
   } catch (failure) {
     return { ok: false, error: sucraseSyntaxError(failure) }
   }
-  return { ok: true, code: { source: prefix + stripped + suffix, original, stripped, prefixLength: prefix.length } }
+  const insertions = completionInsertions(stripped)
+  const body = applyInsertions(stripped, insertions)
+  return { ok: true, code: { source: prefix + body + suffix, original, stripped, prefixLength: prefix.length, insertions } }
 }
 
 /** Source map of the type stripping, computed only when an error needs a column mapped back. */

@@ -4,7 +4,7 @@ import { classifyThrown } from "./classify-error.js"
 import type { ThrowPhase } from "./classify-error.js"
 import { describeThrown, serializeResult } from "./guest-calls.js"
 import { installHostBridge } from "./host-bridge.js"
-import type { HostBridge } from "./host-bridge.js"
+import type { HostBridge, InvokeJson } from "./host-bridge.js"
 import { createLogBuffer } from "./log-buffer.js"
 import type { LogBuffer } from "./log-buffer.js"
 import { prepareCode, scriptFilename } from "./prepare-code.js"
@@ -22,6 +22,15 @@ export interface ScriptRun {
   poisoned: boolean
 }
 
+export interface ScriptRunOptions extends RunOptions {
+  /**
+   * Used instead of `invoke` when given: a host that moves tool calls as JSON text anyway (the worker pool
+   * posts them to the main thread) skips a parse and a stringify per call. It must resolve to a
+   * ToolResult's JSON text, and should not reject (a rejection becomes an `internal_error` result).
+   */
+  invokeJson?: InvokeJson
+}
+
 type Settled = { ok: true; value: unknown } | { ok: false; error: RunError }
 
 /** Reading an error is the host's own work, so it gets a fresh slice of time even after the deadline. */
@@ -34,7 +43,7 @@ const maxTimerMs = 2 ** 31 - 1
  * worker thread and a Cloudflare Worker can both call it; a pool that hard-kills runaway workers wraps it.
  * It never rejects for anything the script does.
  */
-export const runScript = async (module: QuickJSWASMModule, code: string, options: RunOptions): Promise<ScriptRun> => {
+export const runScript = async (module: QuickJSWASMModule, code: string, options: ScriptRunOptions): Promise<ScriptRun> => {
   const prepared = prepareCode(code)
   if (!prepared.ok) return { outcome: { ok: false, error: prepared.error, logs: [] }, poisoned: false }
   const run = new ScriptSession(module, prepared.code, options)
@@ -58,7 +67,7 @@ class ScriptSession {
   constructor(
     private readonly module: QuickJSWASMModule,
     private readonly code: PreparedCode,
-    private readonly options: RunOptions,
+    private readonly options: ScriptRunOptions,
   ) {
     this.logs = createLogBuffer(options.limits)
     this.deadline = Date.now() + options.limits.timeoutMs
@@ -90,7 +99,7 @@ class ScriptSession {
   }
 
   private async drive(): Promise<Settled> {
-    const { limits, invoke } = this.options
+    const { limits, invoke, invokeJson } = this.options
     const runtime = (this.runtime = this.module.newRuntime())
     runtime.setMemoryLimit(limits.memoryBytes)
     runtime.setMaxStackSize(limits.stackBytes)
@@ -98,6 +107,7 @@ class ScriptSession {
     const context = (this.context = runtime.newContext())
     const bridge = (this.bridge = installHostBridge(context, {
       invoke,
+      invokeJson,
       limits,
       logs: this.logs,
       events: {

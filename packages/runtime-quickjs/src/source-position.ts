@@ -1,3 +1,4 @@
+import { columnBeforeInsertions } from "./completion-value.js"
 import { scriptFilename, strippingSourceMap } from "./prepare-code.js"
 import type { PreparedCode } from "./prepare-code.js"
 
@@ -16,6 +17,7 @@ export const positionInScript = (stack: string | undefined, code: PreparedCode):
   let line = Number(match[1])
   let column = Number(match[2])
   if (line === 1) column = Math.max(1, column - code.prefixLength)
+  column = columnBeforeInsertions(code.insertions, line, column)
   const strippedLines = code.stripped.split("\n")
   if (line > strippedLines.length) {
     // the wrapper's closing line: "unexpected end of input" and the like belong at the end of the script

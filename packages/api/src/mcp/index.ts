@@ -1,6 +1,5 @@
 /** The MCP surface: one server builder for every transport, and the stateless streamable HTTP route. */
 export { createMcpServer, MCP_SERVER_INFO } from "./server.js"
 export { mcpRoutes } from "./http.js"
-export { describeText } from "./describe-text.js"
 export { executeDescription } from "./execute-tool.js"
 export type { McpServices } from "./services.js"

@@ -1,29 +1,58 @@
 import { Hono } from "hono"
-import { InvalidInput, NotFound } from "@switchboard/core"
+import { InvalidInput, NotFound, createDescribeService, MAX_DESCRIBE_TOOLS } from "@switchboard/core"
 import type { ToolRow } from "@switchboard/core"
 import type { AppServices } from "../app.js"
-import { sendError } from "../http-errors.js"
+import { readJson, sendError } from "../http-errors.js"
 
 const summary = (t: ToolRow) => ({ path: t.path, namespace: t.namespace, name: t.name, description: t.description })
 
-export const toolRoutes = ({ store, sources }: AppServices) =>
-  new Hono()
+const parseLimit = (limit: unknown): number | undefined | null =>
+  limit === undefined ? undefined : Number.isInteger(Number(limit)) && Number(limit) > 0 ? Number(limit) : null
+
+export const toolRoutes = ({ store, sources }: AppServices) => {
+  const describe = createDescribeService(store)
+  return new Hono()
     .get("/", async (c) => {
       const { namespace, query, limit } = c.req.query()
-      const parsedLimit = limit === undefined ? undefined : Number(limit)
-      if (parsedLimit !== undefined && (!Number.isInteger(parsedLimit) || parsedLimit <= 0)) {
-        return sendError(c, new InvalidInput({ message: `limit must be a positive whole number (got "${limit}")` }))
-      }
+      const parsedLimit = parseLimit(limit)
+      if (parsedLimit === null) return sendError(c, new InvalidInput({ message: `limit must be a positive whole number (got "${limit}")` }))
       await sources.ensureFreshNamespace(namespace || undefined)
-      const tools = await store.listTools({ namespace: namespace || undefined, query: query || undefined, limit: parsedLimit })
+      const tools = query?.trim()
+        ? await describe.search(query, { namespace: namespace || undefined, limit: parsedLimit })
+        : await store.listTools({ namespace: namespace || undefined, limit: parsedLimit })
       return c.json({ tools: tools.map(summary) })
     })
     .get("/:path", async (c) => {
       const path = c.req.param("path")
-      const dot = path.indexOf(".")
-      const tool = dot > 0 ? await store.getTool(path.slice(0, dot), path.slice(dot + 1)) : null
+      const tool = await describe.getTool(path)
       if (!tool) return sendError(c, new NotFound({ message: `no tool "${path}"` }))
+      const described = await describe.describeOne(path)
       return c.json({
-        tool: { ...summary(tool), inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, resultEncoding: tool.resultEncoding },
+        tool: {
+          ...summary(tool),
+          inputSchema: tool.inputSchema,
+          outputSchema: tool.outputSchema,
+          resultEncoding: tool.resultEncoding,
+          typescript: described?.typescript ?? null,
+          outputSource: described?.outputSource ?? null,
+        },
       })
     })
+}
+
+export const describeRoutes = ({ store }: AppServices) => {
+  const describe = createDescribeService(store)
+  return new Hono().post("/", async (c) => {
+    const body = await readJson(c)
+    if (!body.ok) return body.response
+    const { paths, query, limit } = (body.body ?? {}) as Record<string, unknown>
+    const pathList = Array.isArray(paths) && paths.every((p) => typeof p === "string") ? (paths as string[]) : null
+    if (paths !== undefined && (!pathList || pathList.length === 0 || pathList.length > MAX_DESCRIBE_TOOLS)) {
+      return sendError(c, new InvalidInput({ message: `"paths" must be an array of 1 to ${MAX_DESCRIBE_TOOLS} tool paths` }))
+    }
+    if (!pathList && typeof query !== "string") return sendError(c, new InvalidInput({ message: 'give "paths": ["ns.tool", ...] or "query": "words", with an optional "limit"' }))
+    const parsedLimit = parseLimit(limit)
+    if (parsedLimit === null) return sendError(c, new InvalidInput({ message: "limit must be a positive whole number" }))
+    return c.json(await describe.describeMany(pathList ? { paths: pathList } : { query: query as string, limit: parsedLimit }))
+  })
+}

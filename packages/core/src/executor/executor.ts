@@ -11,6 +11,8 @@ import type { CodeRuntime, LogEntry, RunError, RunLimits, SourcePlugin, Telemetr
 import type { CatalogStore } from "../catalog/rows.js"
 import type { SourcesService } from "../catalog/sources-service.js"
 import { createToolInvoker } from "./tool-invoker.js"
+import { createShapeObserver } from "./shape-observer.js"
+import { endSpan, startExecutionSpan } from "./tracing.js"
 
 export const defaultLimits: RunLimits = {
   timeoutMs: 30_000,
@@ -65,7 +67,9 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
     const runLimits = { ...serverLimits, timeoutMs: Math.min(request.timeoutMs ?? serverLimits.timeoutMs, serverLimits.timeoutMs) }
     const deadline = startedAt + runLimits.timeoutMs
     const calls: ToolCallRecord[] = []
-    const ctx = { executionId, remainingMs: () => deadline - now(), signal, record: (call: ToolCallRecord) => calls.push(call) }
+    const shapes = createShapeObserver(now)
+    const span = startExecutionSpan(executionId)
+    const ctx = { executionId, remainingMs: () => deadline - now(), signal, record: (call: ToolCallRecord) => calls.push(call), observe: shapes.observe, span }
 
     const outcome = await runtime
       .run(request.code, { invoke: (path, args) => invokeTool(path, args, ctx), limits: runLimits, signal })
@@ -79,8 +83,10 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
       if (inline.truncated) response.truncated = { totalLines: inline.totalLines, totalChars: inline.totalChars }
     } else response = { executionId, ok: false, error: outcome.error, logs: outcome.logs }
 
-    await telemetry
-      .record(
+    endSpan(span, response.ok ? null : response.error, { "switchboard.tool_calls": calls.length })
+    // written after decoding and before the response, batched per execution: a crash loses only this one
+    await Promise.all([
+      telemetry.record(
         {
           id: executionId,
           code: request.code,
@@ -94,8 +100,9 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
           toolCallCount: calls.length,
         },
         calls,
-      )
-      .catch((cause) => internalError(logger, "execution record", cause))
+      ).catch((cause) => internalError(logger, "execution record", cause)),
+      shapes.flush(store).catch((cause) => internalError(logger, "shape observation", cause)),
+    ])
     return response
   }
 

@@ -7,7 +7,7 @@ import { decodeToolResult } from "../encodings/decode.js"
 import { effectiveEncoding } from "../encodings/encoding.js"
 import { internalError } from "../errors.js"
 import type { Logger } from "../errors.js"
-import { ToolErrorCodes, errResult } from "../result.js"
+import { ToolErrorCodes, errResult, okResult } from "../result.js"
 import type { ToolResult } from "../result.js"
 import type { RawInvokeResult, SourcePlugin, ToolCallRecord } from "../seams.js"
 import type { CatalogStore, SourceRow, ToolRow } from "../catalog/rows.js"
@@ -15,6 +15,9 @@ import { handleOf } from "../catalog/sources-service.js"
 import type { SourcesService } from "../catalog/sources-service.js"
 import { outputSchemaMismatch } from "../encodings/output-schema-check.js"
 import { closestNames } from "./suggest.js"
+import { createDescribeService } from "../describe/describe-service.js"
+import { endSpan, startToolCallSpan } from "./tracing.js"
+import type { Span } from "@opentelemetry/api"
 
 export interface ToolInvokerOptions {
   store: CatalogStore
@@ -30,6 +33,10 @@ export interface CallContext {
   remainingMs: () => number
   signal?: AbortSignal
   record: (call: ToolCallRecord) => void
+  /** sees every successful call's decoded data (never the envelope), for shape learning */
+  observe: (toolId: string, encoding: string, data: unknown) => void
+  /** the execution's tracing span; each call gets a child span */
+  span: Span
 }
 
 /** Splits `ns.tool` at the first dot: namespaces have none, tool names may. */
@@ -46,6 +53,26 @@ const byteLength = (value: unknown): number | null => {
 const isPlainArgs = (args: unknown) => args === undefined || (typeof args === "object" && args !== null && !Array.isArray(args))
 
 export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.now }: ToolInvokerOptions) => {
+  const describe = createDescribeService(store)
+
+  /** `tools.$describe(paths)` and `tools.$search(query, limit)`: discovery from inside a script. */
+  const discover = async (path: string, args: unknown): Promise<ToolResult | null> => {
+    const input = (args ?? {}) as { paths?: unknown; query?: unknown; limit?: unknown }
+    if (path === "$describe") {
+      const paths = Array.isArray(input.paths) ? input.paths.filter((p): p is string => typeof p === "string") : []
+      if (paths.length === 0) return errResult(ToolErrorCodes.invalidArguments, "tools.$describe takes a tool path or an array of paths, e.g. tools.$describe(\"ns.tool\")")
+      const described = await describe.describeMany({ paths })
+      return described.missing.length === paths.length ? notFound(paths[0]!, null) : okResult(described.typescript)
+    }
+    if (path === "$search") {
+      if (typeof input.query !== "string") return errResult(ToolErrorCodes.invalidArguments, "tools.$search takes a query string, e.g. tools.$search(\"weather\")")
+      const limit = typeof input.limit === "number" && input.limit > 0 ? Math.floor(input.limit) : 10
+      const found = await describe.search(input.query, { limit })
+      return okResult(found.map((t) => ({ path: t.path, description: t.description })))
+    }
+    return null
+  }
+
   const notFound = async (path: string, namespace: string | null): Promise<ToolResult> => {
     const inNamespace = namespace ? await store.toolPaths(namespace) : []
     const candidates = inNamespace.length > 0 ? inNamespace : await store.toolPaths()
@@ -63,6 +90,10 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
   /** Resolves, calls and decodes; returns the encoding the result was decoded under, for telemetry. */
   type CallOutcome = { result: ToolResult; encoding: string; outputSchemaError?: string | null }
   const resolveAndCall = async (path: string, args: unknown, ctx: CallContext): Promise<CallOutcome> => {
+    if (path.startsWith("$")) {
+      const discovered = await discover(path, args)
+      if (discovered) return { result: discovered, encoding: "direct" }
+    }
     const parts = splitPath(path)
     const stored = parts && (await store.getSource(parts.namespace))
     if (!parts || !stored) return { result: await notFound(path, null), encoding: "direct" }
@@ -86,6 +117,7 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
     if (!raw.ok) return { result: errResult(raw.code, raw.message), encoding }
     const result = decodeToolResult(tool.resultEncoding, raw.raw)
     // for a v2-stamped row the declared schema types `data`; a `direct` row's data is the raw envelope
+    if (result.ok) ctx.observe(tool.id, encoding, result.data)
     const outputSchemaError =
       result.ok && tool.outputSchema && encoding !== "direct" ? outputSchemaMismatch(`${tool.id}@${tool.syncedAt}`, tool.outputSchema, result.data) : null
     return { result, encoding, outputSchemaError }
@@ -93,6 +125,7 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
 
   return async (path: string, args: unknown, ctx: CallContext): Promise<ToolResult> => {
     const startedAt = now()
+    const span = startToolCallSpan(ctx.span, path)
     let outcome: CallOutcome
     try {
       outcome = await resolveAndCall(path, args, ctx)
@@ -100,6 +133,7 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
       outcome = { result: errResult(ToolErrorCodes.internal, internalError(logger, `tool call ${path}`, cause).message), encoding: "direct" }
     }
     const { result, encoding, outputSchemaError = null } = outcome
+    endSpan(span, result.ok ? null : result.error, { "switchboard.tool.encoding": encoding })
     ctx.record({
       executionId: ctx.executionId,
       toolPath: path,

@@ -52,7 +52,14 @@ const isName = (key: string | symbol): key is string => typeof key === "string" 
 
 const proxy = (get: (name: string) => unknown) => new Proxy({}, { get: (_target, key) => (isName(key) ? get(key) : undefined) })
 
-globals.tools = proxy((namespace) => proxy((tool) => (args?: unknown) => callTool(`${namespace}.${tool}`, args)))
+/** Discovery from inside a script: the same TypeScript and ranking the describe API serves. */
+// no prototype: `tools.constructor` must stay a namespace, not Object
+const discovery: Record<string, (...args: unknown[]) => Promise<ToolResult>> = Object.assign(Object.create(null), {
+  $describe: (paths: unknown) => callTool("$describe", { paths: Array.isArray(paths) ? paths : [paths] }),
+  $search: (query: unknown, limit: unknown) => callTool("$search", { query, limit }),
+})
+
+globals.tools = proxy((namespace) => discovery[namespace] ?? proxy((tool) => (args?: unknown) => callTool(`${namespace}.${tool}`, args)))
 
 /** Roughly what Node prints: strings as they are, errors with their stack, other values as JSON. */
 const format = (value: unknown): string => {

@@ -1,0 +1,69 @@
+/**
+ * Describe and search as one service for every surface (HTTP, MCP, and `tools.$describe` / `tools.$search`
+ * inside a script). Only a shape observed under the tool's current encoding is ever served.
+ */
+import type { CatalogStore, ToolRow } from "../catalog/rows.js"
+import { describeTool, describeTools, loadObservedShape } from "./describe-tool.js"
+import type { OutputSource } from "./describe-tool.js"
+import { rankTools } from "./search-tools.js"
+
+export const DEFAULT_DESCRIBE_LIMIT = 10
+export const MAX_DESCRIBE_TOOLS = 100
+
+export interface DescribeResult {
+  typescript: string
+  tools: { path: string; description: string | null; outputSource: OutputSource }[]
+  /** requested paths with no tool */
+  missing: string[]
+}
+
+const splitPath = (path: string) => {
+  const dot = path.indexOf(".")
+  return dot > 0 ? { namespace: path.slice(0, dot), name: path.slice(dot + 1) } : null
+}
+
+export const createDescribeService = (store: CatalogStore) => {
+  const withShapes = (tools: readonly ToolRow[]) => Promise.all(tools.map(async (tool) => ({ tool, shape: await loadObservedShape(store, tool) })))
+
+  const search = async (query: string, options: { namespace?: string; limit?: number } = {}): Promise<ToolRow[]> =>
+    rankTools(query, await store.listTools({ namespace: options.namespace }), options.limit)
+
+  const getTool = async (path: string): Promise<ToolRow | null> => {
+    const parts = splitPath(path)
+    return parts ? store.getTool(parts.namespace, parts.name) : null
+  }
+
+  return {
+    search,
+    getTool,
+
+    /** One tool's self-contained declaration, or null when there is no such tool. */
+    async describeOne(path: string) {
+      const tool = await getTool(path)
+      return tool ? describeTool({ tool, shape: await loadObservedShape(store, tool) }) : null
+    },
+
+    /** Several tools in one block that declares what they share once. */
+    async describeMany(request: { paths?: readonly string[]; query?: string; limit?: number }): Promise<DescribeResult> {
+      const missing: string[] = []
+      let tools: ToolRow[]
+      if (request.paths) {
+        const found = await Promise.all(request.paths.slice(0, MAX_DESCRIBE_TOOLS).map(async (path) => ({ path, tool: await getTool(path) })))
+        for (const { path, tool } of found) if (!tool) missing.push(path)
+        tools = found.flatMap(({ tool }) => (tool ? [tool] : []))
+      } else {
+        const limit = Math.min(request.limit ?? DEFAULT_DESCRIBE_LIMIT, MAX_DESCRIBE_TOOLS)
+        // no query: the first tools of the catalog, so a model can see what there is
+        tools = request.query?.trim() ? await search(request.query, { limit }) : await store.listTools({ limit })
+      }
+      const inputs = await withShapes(tools)
+      return {
+        typescript: inputs.length > 0 ? describeTools(inputs) : "",
+        tools: inputs.map((input) => ({ path: input.tool.path, description: input.tool.description, outputSource: describeTool(input).outputSource })),
+        missing,
+      }
+    },
+  }
+}
+
+export type DescribeService = ReturnType<typeof createDescribeService>

@@ -1,0 +1,28 @@
+/**
+ * Collects the shapes of one execution's successful calls and writes them in one batch at its end.
+ * Inference is bounded per call (see shapes/shape.ts), so a huge result costs about what a small one does.
+ */
+import type { CatalogStore, ShapeObservation } from "../catalog/rows.js"
+import { inferShape } from "../shapes/infer-shape.js"
+import { mergeShapes } from "../shapes/merge-shapes.js"
+import { mergeStoredShapes } from "../shapes/normalize-shape.js"
+import type { Shape } from "../shapes/shape.js"
+
+export const createShapeObserver = (now: () => number) => {
+  const pending = new Map<string, { toolId: string; encoding: string; shape: Shape; samples: number; at: number }>()
+  return {
+    observe(toolId: string, encoding: string, data: unknown) {
+      const key = `${toolId}\u0000${encoding}`
+      const shape = inferShape(data)
+      const seen = pending.get(key)
+      if (seen) Object.assign(seen, { shape: mergeShapes(seen.shape, shape), samples: seen.samples + 1, at: now() })
+      else pending.set(key, { toolId, encoding, shape, samples: 1, at: now() })
+    },
+    async flush(store: Pick<CatalogStore, "mergeShapes">) {
+      if (pending.size === 0) return
+      const observations: ShapeObservation[] = [...pending.values()]
+      pending.clear()
+      await store.mergeShapes(observations, mergeStoredShapes)
+    },
+  }
+}

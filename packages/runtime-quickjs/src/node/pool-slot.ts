@@ -1,0 +1,79 @@
+import { Worker } from "node:worker_threads"
+import type { ResourceLimits } from "node:worker_threads"
+import type { FromWorker, PoolWorkerData, ToWorker } from "./protocol.js"
+
+/** The bundled worker (plain JavaScript: a worker thread cannot load TypeScript by itself). */
+export const poolWorkerFile = new URL("./pool-worker.generated.mjs", import.meta.url)
+
+export interface SlotEvents {
+  message(slot: PoolSlot, message: FromWorker): void
+  /** the thread ended without being asked to (an uncaught error, its V8 heap ran out) */
+  died(slot: PoolSlot, cause: unknown): void
+}
+
+let nextSlotId = 0
+
+/** One worker thread of the pool. */
+export class PoolSlot {
+  readonly id = ++nextSlotId
+  /** resolves once the worker has loaded its QuickJS module; rejects when it dies first */
+  readonly ready: Promise<void>
+  /** the run the worker is busy with */
+  runId: number | undefined
+  /** the size of the worker's WebAssembly memory, as last reported */
+  wasmBytes = 0
+  private readonly worker: Worker
+  private ended = false
+
+  constructor(data: PoolWorkerData, resourceLimits: ResourceLimits | undefined, events: SlotEvents) {
+    this.worker = new Worker(poolWorkerFile, {
+      workerData: data,
+      ...(resourceLimits ? { resourceLimits } : {}),
+      // the worker writes nothing; never let a stray write reach the host's stdio
+      stdout: true,
+      stderr: true,
+    })
+    this.worker.stdout.resume()
+    this.worker.stderr.resume()
+    let markReady: () => void
+    let failStart: (cause: unknown) => void
+    this.ready = new Promise<void>((resolve, reject) => {
+      markReady = resolve
+      failStart = reject
+    })
+    let started = false
+    this.worker.on("message", (message: FromWorker) => {
+      if (message.type === "ready") {
+        started = true
+        this.wasmBytes = message.wasmBytes
+        markReady()
+      } else events.message(this, message)
+    })
+    const onEnd = (cause: unknown) => {
+      if (this.ended) return
+      this.ended = true
+      if (!started) failStart(cause)
+      else events.died(this, cause)
+    }
+    this.worker.on("error", onEnd)
+    this.worker.on("exit", (code) => onEnd(new Error(`the worker exited with code ${code}`)))
+  }
+
+  get alive(): boolean {
+    return !this.ended
+  }
+
+  post(message: ToWorker): void {
+    if (!this.ended) this.worker.postMessage(message)
+  }
+
+  /** Ends the thread wherever it is (inside a long builtin too); its memory goes back to the OS. */
+  kill(): Promise<void> {
+    this.ended = true
+    this.runId = undefined
+    return this.worker.terminate().then(
+      () => undefined,
+      () => undefined,
+    )
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * Messages between the pool (main thread) and a pool worker. Every message of a run carries its `runId`,
+ * so a message about a run that already ended (a late tool result, a late outcome) is recognised and dropped.
+ */
+import type { RunLimits, RunOutcome } from "@switchboard/core"
+
+/** What the pool passes to a new worker. */
+export interface PoolWorkerData {
+  /** the hard ceiling of the worker's WebAssembly memory */
+  memoryCapBytes: number
+}
+
+export type ToWorker =
+  | { type: "run"; runId: number; code: string; limits: RunLimits }
+  | { type: "result"; runId: number; callId: number; resultJson: string }
+  | { type: "abort"; runId: number }
+
+export type FromWorker =
+  | { type: "ready"; wasmBytes: number }
+  | { type: "invoke"; runId: number; callId: number; path: string; argsJson: string }
+  | { type: "done"; runId: number; outcome: RunOutcome; poisoned: boolean; wasmBytes: number }
