@@ -23,7 +23,7 @@ commands:
 const serveOptions = {
   port: { type: "string", default: "4747" },
   host: { type: "string", default: "127.0.0.1" },
-  db: { type: "string", default: process.env.SWITCHBOARD_DB ?? DEFAULT_DB },
+  db: { type: "string", default: process.env.SWITCHBOARD_DB ?? process.env.DATABASE_URL ?? DEFAULT_DB },
   "allow-stdio": { type: "boolean", default: false },
   "sync-ttl": { type: "string", default: "15m" },
   help: { type: "boolean", default: false },

@@ -1,17 +1,17 @@
 /**
- * Composition for the Node host: SQLite catalog, MCP plugin, QuickJS runtime, core services, hono app.
+ * Composition for the Node host: SQLite or Postgres catalog, MCP plugin, QuickJS runtime, core services, hono app.
  * This is the only place the packages meet.
  */
 import { createApp } from "@switchboard/api"
-import { createExecutor, createSourcesService, createSqliteCatalogStore } from "@switchboard/core"
+import { createExecutor, createSourcesService } from "@switchboard/core"
 import type { Logger, RunLimits } from "@switchboard/core"
 import { createMcpPlugin } from "@switchboard/plugin-mcp"
 import { createQuickJsRuntime } from "@switchboard/runtime-quickjs"
 import { createStderrLogger } from "./logger.js"
-import { openSqlite } from "./sqlite-database.js"
+import { openCatalogDatabase } from "./catalog-database.js"
 
 export interface HostOptions {
-  /** path of the SQLite file */
+  /** path of the SQLite file, or a postgres:// URL */
   db: string
   allowStdio?: boolean
   /** re-sync a source's catalog when it is older than this (default 15 minutes) */
@@ -22,8 +22,8 @@ export interface HostOptions {
 
 export const createHost = async (options: HostOptions) => {
   const logger = options.logger ?? createStderrLogger()
-  const database = openSqlite(options.db)
-  const store = createSqliteCatalogStore(database.db)
+  const database = await openCatalogDatabase(options.db)
+  const { store } = database
   // the plugin reports `tools/list_changed` before the sources service exists: bind late
   let onToolsChanged = (_sourceId: string) => {}
   const mcp = await createMcpPlugin({ allowStdio: options.allowStdio ?? false, onToolsChanged: (id) => onToolsChanged(id) })
@@ -41,7 +41,7 @@ export const createHost = async (options: HostOptions) => {
     logger,
     async close() {
       await Promise.all(plugins.map((p) => p.close()))
-      database.close()
+      await database.close()
     },
   }
 }

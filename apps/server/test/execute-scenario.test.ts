@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { contractToolNames, fixtureCommand, startContractHttpServer, tinyPngBase64 } from "@switchboard/fixtures"
 import { startTestServer } from "./helpers.js"
-import type { TestServer } from "./helpers.js"
+import type { DatabaseKind, TestServer } from "./helpers.js"
 
 const transports = {
   stdio: async () => ({ transport: { type: "stdio", ...fixtureCommand("contract-stdio") }, close: async () => {} }),
@@ -15,12 +15,14 @@ const transports = {
   },
 }
 
-describe.each(Object.keys(transports) as (keyof typeof transports)[])("execute against the contract server over %s", (kind) => {
+const matrix = (["stdio", "http"] as const).flatMap((kind) => (["sqlite", "postgres"] as DatabaseKind[]).map((database) => [kind, database] as const))
+
+describe.each(matrix)("execute against the contract server over %s, catalog on %s", (kind, database) => {
   let server: TestServer
   let closeUpstream: () => Promise<void>
 
   beforeAll(async () => {
-    server = await startTestServer({ allowStdio: true })
+    server = await startTestServer({ allowStdio: true, database })
     const upstream = await transports[kind]()
     closeUpstream = upstream.close
     const added = await server.request("POST", "/v1/sources", { namespace: "contract", kind: "mcp", transport: upstream.transport })

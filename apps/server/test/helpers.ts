@@ -4,6 +4,7 @@ import { join } from "node:path"
 import { startServer } from "../src/serve.js"
 import type { RunningServer, ServeOptions } from "../src/serve.js"
 import type { Logger } from "@switchboard/core"
+import { createTestDatabase } from "@switchboard/fixtures"
 
 /** Collects log lines instead of printing them, so a test can assert what was logged. */
 export const memoryLogger = () => {
@@ -28,8 +29,17 @@ export interface TestServer extends RunningServer {
   stop(): Promise<void>
 }
 
-/** A real server on a loopback port with its own SQLite file. */
-export const startTestServer = async (options: Partial<ServeOptions> & { dbPath?: string; keepDb?: boolean } = {}): Promise<TestServer> => {
+export type DatabaseKind = "sqlite" | "postgres"
+
+/** A real server on a loopback port with its own catalog: a SQLite file, or a fresh Postgres database. */
+export const startTestServer = async (
+  options: Partial<ServeOptions> & { dbPath?: string; keepDb?: boolean; database?: DatabaseKind } = {},
+): Promise<TestServer> => {
+  if (options.database === "postgres") {
+    const database = await createTestDatabase("switchboard_e2e")
+    const server = await startTestServer({ ...options, database: "sqlite", dbPath: database.url, keepDb: true })
+    return { ...server, stop: async () => (await server.stop(), await database.drop()) }
+  }
   const dir = options.dbPath ? null : tempDir()
   const dbPath = options.dbPath ?? join(dir!.dir, "catalog.db")
   const server = await startServer({ db: dbPath, port: 0, logger: memoryLogger().logger, ...options })

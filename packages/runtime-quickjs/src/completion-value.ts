@@ -13,6 +13,8 @@ const parseOptions = {
   // the script is the body of an async function
   allowReturnOutsideFunction: true,
   allowAwaitOutsideFunction: true,
+  // so that `({ a: 1 })` is wrapped whole, parentheses included
+  preserveParens: true,
 } as const
 
 /**

@@ -16,6 +16,17 @@ describe("prepareCode", () => {
     expect(code.source.endsWith("\n})()")).toBe(true)
   })
 
+  test("a final bare expression becomes a return on the same line; nothing else moves", () => {
+    const code = prepared("const a = 1\na + 1 // sum")
+    expect(code.source).toBe("(async () => {const a = 1\nreturn (a + 1) // sum\n})()")
+    expect(prepared("return 1").source).toBe("(async () => {return 1\n})()")
+    expect(prepared("for (;;) {}").insertions).toEqual([])
+  })
+
+  test("a script acorn cannot parse is left for QuickJS to report", () => {
+    expect(prepared("let x = 1; let x = 2").insertions).toEqual([])
+  })
+
   test("a sucrase syntax error carries the user's line and column", () => {
     const result = prepareCode("const ok = 1\n\n  const bad: = 2")
     expect(result).toEqual({ ok: false, error: { code: "syntax_error", message: "SyntaxError: Unexpected token", line: 3, column: 14 } })
@@ -24,14 +35,19 @@ describe("prepareCode", () => {
 
 describe("positionInScript", () => {
   test("takes the first frame of the script, not of the prelude", () => {
-    const code = prepared("a\nb\nc")
+    const code = prepared("a\nb\nc\nreturn")
     const stack = "    at tool (prelude.js:1:200)\n    at <anonymous> (script.ts:3:5)\n    at <eval> (script.ts:4:3)\n"
     expect(positionInScript(stack, code)).toEqual({ line: 3, column: 5 })
   })
 
   test("undoes the wrapper's shift on line 1", () => {
-    const code = prepared("null.x")
+    const code = prepared("null.x; return")
     expect(positionInScript(`    at <eval> (script.ts:1:${code.prefixLength + 5})`, code)).toEqual({ line: 1, column: 5 })
+  })
+
+  test("undoes the shift of a final expression's `return (`", () => {
+    const code = prepared("null.x")
+    expect(positionInScript(`    at <eval> (script.ts:1:${code.prefixLength + "return (".length + 5})`, code)).toEqual({ line: 1, column: 5 })
   })
 
   test("the wrapper's closing line becomes the end of the script", () => {
@@ -40,7 +56,7 @@ describe("positionInScript", () => {
   })
 
   test("maps a column on a line whose types were stripped back to the original", () => {
-    const original = "const a: Record<string, number> = {}; a.b.c"
+    const original = "const a: Record<string, number> = {}; a.b.c; return"
     const code = prepared(original)
     const strippedColumn = code.stripped.indexOf(".c") + 1
     expect(positionInScript(`    at <eval> (script.ts:1:${code.prefixLength + strippedColumn})`, code)).toEqual({

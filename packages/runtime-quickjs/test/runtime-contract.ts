@@ -35,6 +35,32 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
       })
     })
 
+    describe("a script that ends in a bare expression returns its value", () => {
+      test.each([
+        ["after a declaration", "const a = 1; a + 1", 2],
+        ["an awaited expression", "const a = await Promise.resolve(20)\na * 2", 40],
+        ["an expression over several lines", "const list = [1, 2, 3]\nlist\n  .map((n) => n * 2)\n  .filter((n) => n > 2)", [4, 6]],
+        ["an object in parentheses", "({ a: 1 })", { a: 1 }],
+        ["with a trailing comment and semicolon", "const s = 'x'\ns + 'y'; // done", "xy"],
+        ["a typed expression", "const n = 2 as number\n(n satisfies number) + 1", 3],
+        ["after an early return that did not run", "if (false) return 'early'\n'late'", "late"],
+        ["a call whose promise is awaited", "async function main() { return 'from main' }\nmain()", "from main"],
+      ])("%s", async (_name, code, expected) => {
+        expect(expectValue(await run(code))).toEqual(expected)
+      })
+
+      test("an early return still wins; a final declaration or loop returns undefined", async () => {
+        expect(expectValue(await run("if (true) return 'early'\n'late'"))).toBe("early")
+        expect(expectValue(await run("let x = 1\nfor (let i = 0; i < 3; i++) x += i"))).toBeUndefined()
+        expect(expectValue(await run("console.log('side effect')"))).toBeUndefined()
+      })
+
+      test("an error in the final expression points at the user's own column", async () => {
+        expect(expectError(await run("const o: any = null\n  o.x"))).toMatchObject({ code: "runtime_error", line: 2, column: 4 })
+        expect(expectError(await run("null.x + 1"))).toMatchObject({ code: "runtime_error", line: 1, column: 5 })
+      })
+    })
+
     test("TypeScript syntax is stripped: annotations, interfaces, generics, as, satisfies, non-null", async () => {
       const code = [
         "interface Point { x: number; y: number }",

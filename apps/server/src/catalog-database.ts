@@ -1,0 +1,20 @@
+/** Picks the catalog's database from `--db`: a postgres:// URL, or else a SQLite file path. */
+import { createPgCatalogStore, createSqliteCatalogStore } from "@switchboard/core"
+import type { CatalogStore } from "@switchboard/core"
+import { isPostgresUrl, openPostgres } from "./postgres-database.js"
+import { openSqlite } from "./sqlite-database.js"
+
+export interface CatalogDatabase {
+  store: CatalogStore
+  dialect: "sqlite" | "postgres"
+  close(): Promise<void>
+}
+
+export const openCatalogDatabase = async (db: string): Promise<CatalogDatabase> => {
+  if (isPostgresUrl(db)) {
+    const postgres = await openPostgres(db)
+    return { store: createPgCatalogStore(postgres.db), dialect: "postgres", close: postgres.close }
+  }
+  const sqlite = openSqlite(db)
+  return { store: createSqliteCatalogStore(sqlite.db), dialect: "sqlite", close: async () => void sqlite.close() }
+}

@@ -1,0 +1,278 @@
+import { availableParallelism } from "node:os"
+import type { ResourceLimits } from "node:worker_threads"
+import type { CodeRuntime, RunError, RunOptions, RunOutcome, ToolResult } from "@switchboard/core"
+import { runErrors } from "../run-errors.js"
+import { PoolSlot } from "./pool-slot.js"
+import type { FromWorker } from "./protocol.js"
+
+export interface WorkerPoolOptions {
+  /** worker threads, each running one execution at a time (default: the CPU count, at least 2) */
+  size?: number
+  /** executions waiting for a worker; past it a run fails at once with `overloaded` (default 8 per worker) */
+  queueLimit?: number
+  /**
+   * The hard ceiling of each worker's WebAssembly memory (default 128 MiB, twice the default memory limit).
+   * QuickJS's own limit misses large strings and typed arrays; an allocation past this ceiling fails as
+   * `memory_limit` whatever it is.
+   */
+  memoryCapBytes?: number
+  /** after a run, a worker whose WebAssembly memory grew past this is replaced (default: half the ceiling) */
+  recycleAboveBytes?: number
+  /** how long past its deadline a run may take to end by itself before its worker is killed (default 20 ms) */
+  killGraceMs?: number
+  /** V8 limits of each worker thread (its own heap, not the QuickJS memory) */
+  resourceLimits?: ResourceLimits
+}
+
+export interface WorkerPoolStats {
+  size: number
+  idle: number
+  busy: number
+  starting: number
+  queued: number
+  /** workers terminated and replaced: deadline kills, poisoned modules, memory recycling, deaths */
+  replaced: number
+}
+
+export interface WorkerPoolRuntime extends CodeRuntime {
+  stats(): WorkerPoolStats
+  /** Ends every run (`aborted`), refuses new ones and terminates the workers. */
+  close(): Promise<void>
+}
+
+interface Job {
+  code: string
+  options: RunOptions
+  /** the run's wall-clock deadline, counted from the moment it reached the pool */
+  deadline: number
+  startedAt: number
+  runId?: number
+  slot?: PoolSlot
+  timer?: ReturnType<typeof setTimeout>
+  onAbort?: () => void
+  settle(outcome: RunOutcome): void
+}
+
+const failed = (error: RunError): RunOutcome => ({ ok: false, error, logs: [] })
+const hostFailureJson = JSON.stringify({
+  ok: false,
+  error: { code: "internal_error", message: "the tool call failed in the host" },
+} satisfies ToolResult)
+/** setTimeout's ceiling */
+const maxTimerMs = 2 ** 31 - 1
+
+/**
+ * A CodeRuntime on a pool of worker threads (Node only). The main thread never runs guest code: it
+ * queues runs, answers tool calls and enforces the hard limits by terminating a worker, which stops
+ * even a loop inside one long builtin and hands the worker's memory back to the OS. The pool is warm
+ * when this resolves (every worker has loaded its QuickJS module).
+ */
+export const createWorkerPoolRuntime = async (options: WorkerPoolOptions = {}): Promise<WorkerPoolRuntime> => {
+  const pool = new WorkerPool(options)
+  await pool.start()
+  return pool
+}
+
+class WorkerPool implements WorkerPoolRuntime {
+  private readonly size: number
+  private readonly queueLimit: number
+  private readonly memoryCapBytes: number
+  private readonly recycleAboveBytes: number
+  private readonly killGraceMs: number
+  private readonly slots = new Set<PoolSlot>()
+  private readonly idle: PoolSlot[] = []
+  private readonly running = new Map<number, Job>()
+  private readonly queue: Job[] = []
+  private nextRunId = 0
+  private replaced = 0
+  private closed = false
+  /** moving average of run durations, for Retry-After */
+  private averageRunMs = 100
+  private respawnDelayMs = 0
+
+  constructor(private readonly options: WorkerPoolOptions) {
+    this.size = Math.max(1, options.size ?? Math.max(2, availableParallelism()))
+    this.queueLimit = Math.max(0, options.queueLimit ?? 8 * this.size)
+    this.memoryCapBytes = options.memoryCapBytes ?? 128 << 20
+    this.recycleAboveBytes = options.recycleAboveBytes ?? this.memoryCapBytes / 2
+    this.killGraceMs = options.killGraceMs ?? 20
+  }
+
+  async start(): Promise<void> {
+    const starting = Array.from({ length: this.size }, () => this.spawn(false))
+    const results = await Promise.allSettled(starting)
+    const failure = results.find((result) => result.status === "rejected")
+    if (failure) {
+      await this.close()
+      throw new Error(`the QuickJS worker pool could not start: ${String((failure as PromiseRejectedResult).reason)}`)
+    }
+  }
+
+  stats(): WorkerPoolStats {
+    const starting = [...this.slots].filter((slot) => slot.runId === undefined && !this.idle.includes(slot)).length
+    return { size: this.size, idle: this.idle.length, busy: this.running.size, starting, queued: this.queue.length, replaced: this.replaced }
+  }
+
+  run(code: string, options: RunOptions): Promise<RunOutcome> {
+    if (this.closed) return Promise.resolve(failed(runErrors.internal("the worker pool is closed")))
+    if (options.signal?.aborted) return Promise.resolve(failed(runErrors.aborted()))
+    return new Promise<RunOutcome>((resolve) => {
+      const startedAt = Date.now()
+      const job: Job = { code, options, startedAt, deadline: startedAt + options.limits.timeoutMs, settle: resolve }
+      job.settle = (outcome) => {
+        job.settle = () => {}
+        if (job.timer) clearTimeout(job.timer)
+        if (job.onAbort) options.signal?.removeEventListener("abort", job.onAbort)
+        if (job.runId !== undefined) this.averageRunMs = 0.9 * this.averageRunMs + 0.1 * (Date.now() - startedAt)
+        resolve(outcome)
+      }
+      const slot = this.idle.pop()
+      if (slot) return this.begin(slot, job)
+      if (this.queue.length >= this.queueLimit) return job.settle(failed(this.overloaded()))
+      this.enqueue(job)
+    })
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    for (const job of this.queue.splice(0)) job.settle(failed(runErrors.aborted()))
+    for (const job of this.running.values()) job.settle(failed(runErrors.aborted()))
+    this.running.clear()
+    this.idle.length = 0
+    const kills = [...this.slots].map((slot) => slot.kill())
+    this.slots.clear()
+    await Promise.all(kills)
+  }
+
+  private overloaded(): RunError {
+    const drainMs = (this.averageRunMs * (this.queue.length + 1)) / this.size
+    const retryAfterSeconds = Math.min(60, Math.max(1, Math.ceil(drainMs / 1000)))
+    return {
+      code: "overloaded",
+      message: `every sandbox is busy and ${this.queue.length} executions are waiting (the queue limit): retry in ${retryAfterSeconds} s`,
+      retryAfterSeconds,
+    }
+  }
+
+  private enqueue(job: Job) {
+    this.queue.push(job)
+    const leave = (outcome: RunOutcome) => {
+      const index = this.queue.indexOf(job)
+      if (index !== -1) this.queue.splice(index, 1)
+      job.settle(outcome)
+    }
+    job.timer = setTimeout(() => leave(failed(runErrors.timeout(job.options.limits))), Math.min(maxTimerMs, job.deadline - Date.now()))
+    job.onAbort = () => leave(failed(runErrors.aborted()))
+    job.options.signal?.addEventListener("abort", job.onAbort)
+  }
+
+  private begin(slot: PoolSlot, job: Job) {
+    if (job.timer) clearTimeout(job.timer)
+    if (job.onAbort) job.options.signal?.removeEventListener("abort", job.onAbort)
+    const remaining = job.deadline - Date.now()
+    if (remaining <= 0) {
+      this.idle.push(slot)
+      return job.settle(failed(runErrors.timeout(job.options.limits)))
+    }
+    const runId = ++this.nextRunId
+    job.runId = runId
+    job.slot = slot
+    slot.runId = runId
+    this.running.set(runId, job)
+    // Past the deadline plus a grace the worker is killed: an interrupt handler cannot stop a builtin.
+    job.timer = setTimeout(() => this.kill(job, runErrors.timeout(job.options.limits)), Math.min(maxTimerMs, remaining + this.killGraceMs))
+    job.onAbort = () => {
+      slot.post({ type: "abort", runId })
+      clearTimeout(job.timer)
+      job.timer = setTimeout(() => this.kill(job, runErrors.aborted()), this.killGraceMs)
+    }
+    job.options.signal?.addEventListener("abort", job.onAbort)
+    slot.post({ type: "run", runId, code: job.code, limits: { ...job.options.limits, timeoutMs: remaining } })
+  }
+
+  private onMessage(slot: PoolSlot, message: FromWorker) {
+    if (message.type === "ready") return
+    const job = this.running.get(message.runId)
+    // a message about a run that already ended (killed, aborted) is dropped
+    if (!job || job.slot !== slot) return
+    if (message.type === "invoke") return this.invoke(slot, job, message)
+    this.running.delete(message.runId)
+    slot.runId = undefined
+    slot.wasmBytes = message.wasmBytes
+    const { outcome } = message
+    // the worker saw what was left of the deadline; the error names the limit the caller set
+    if (!outcome.ok && outcome.error.code === "timeout") outcome.error = runErrors.timeout(job.options.limits)
+    job.settle(outcome)
+    if (message.poisoned || message.wasmBytes > this.recycleAboveBytes) this.replace(slot)
+    else this.release(slot)
+  }
+
+  private invoke(slot: PoolSlot, job: Job, message: Extract<FromWorker, { type: "invoke" }>) {
+    const { runId, callId, path, argsJson } = message
+    const answer = (resultJson: string) => {
+      // the run may have ended while the tool worked: its result goes nowhere
+      if (slot.runId === runId) slot.post({ type: "result", runId, callId, resultJson })
+    }
+    Promise.resolve()
+      .then(() => job.options.invoke(path, JSON.parse(argsJson)))
+      .then((result) => JSON.stringify(result) ?? hostFailureJson)
+      // invoke never rejects for an expected failure; a host error may carry secrets, so it stays here
+      .catch(() => hostFailureJson)
+      .then(answer)
+  }
+
+  private onDied(slot: PoolSlot, cause: unknown) {
+    const job = slot.runId === undefined ? undefined : this.running.get(slot.runId)
+    if (job) {
+      const outOfMemory = (cause as { code?: unknown } | null)?.code === "ERR_WORKER_OUT_OF_MEMORY"
+      this.kill(job, outOfMemory ? runErrors.memoryLimit(job.options.limits) : runErrors.internal("the sandbox worker stopped unexpectedly"))
+    } else this.replace(slot)
+  }
+
+  /** Ends a run at once and replaces its worker. */
+  private kill(job: Job, error: RunError) {
+    if (job.runId !== undefined) this.running.delete(job.runId)
+    job.settle(failed(error))
+    if (job.slot) this.replace(job.slot)
+  }
+
+  private release(slot: PoolSlot) {
+    if (this.closed || !slot.alive) return
+    const next = this.queue.shift()
+    if (next) this.begin(slot, next)
+    else this.idle.push(slot)
+  }
+
+  private replace(slot: PoolSlot) {
+    if (!this.slots.delete(slot)) return
+    const index = this.idle.indexOf(slot)
+    if (index !== -1) this.idle.splice(index, 1)
+    this.replaced++
+    void slot.kill()
+    if (!this.closed) this.spawn(true).catch(() => {})
+  }
+
+  private spawn(replacement: boolean): Promise<void> {
+    const slot = new PoolSlot({ memoryCapBytes: this.memoryCapBytes }, this.options.resourceLimits, {
+      message: (from, message) => this.onMessage(from, message),
+      died: (from, cause) => this.onDied(from, cause),
+    })
+    this.slots.add(slot)
+    return slot.ready.then(
+      () => {
+        this.respawnDelayMs = 0
+        if (this.closed) return void slot.kill()
+        this.release(slot)
+      },
+      (cause: unknown) => {
+        this.slots.delete(slot)
+        if (replacement && !this.closed) {
+          // a worker that cannot start (a broken install) must not spin: back off up to 5 s
+          this.respawnDelayMs = Math.min(5_000, Math.max(100, this.respawnDelayMs * 2))
+          setTimeout(() => !this.closed && this.spawn(true).catch(() => {}), this.respawnDelayMs).unref()
+        }
+        throw cause
+      },
+    )
+  }
+}

@@ -1,0 +1,162 @@
+import type { InvokeTool, ToolResult } from "@switchboard/core"
+import { afterAll, describe, expect, test } from "vitest"
+import { createWorkerPoolRuntime } from "../src/node/index.js"
+import type { WorkerPoolOptions, WorkerPoolRuntime } from "../src/node/index.js"
+import { expectError, expectValue, recordingInvoke, runWith } from "./helpers.js"
+import { describeCodeRuntimeContract } from "./runtime-contract.js"
+
+const pools: WorkerPoolRuntime[] = []
+const makePool = async (options: WorkerPoolOptions = {}) => {
+  const pool = await createWorkerPoolRuntime({ size: 2, ...options })
+  pools.push(pool)
+  return pool
+}
+afterAll(() => Promise.all(pools.map((pool) => pool.close())))
+
+describeCodeRuntimeContract("worker pool", () => makePool())
+
+/** Waits until every replaced worker has started again. */
+const settled = async (pool: WorkerPoolRuntime) => {
+  for (let tries = 0; tries < 500; tries++) {
+    const stats = pool.stats()
+    if (stats.starting === 0 && stats.idle + stats.busy === stats.size) return stats
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  throw new Error(`the pool did not refill: ${JSON.stringify(pool.stats())}`)
+}
+
+const rssMiB = () => process.memoryUsage().rss / 2 ** 20
+
+describe("worker pool: hard limits by killing the worker", () => {
+  // The overshoot is the one timed assertion the issue asks for: at most 50 ms past the deadline,
+  // measured from the moment the run reached the pool. Each of these loops sits inside one builtin,
+  // which QuickJS's interrupt handler cannot stop.
+  test.each([
+    ["for(;;) 'x'.repeat(1e7)", "for (;;) 'x'.repeat(1e7)"],
+    ["for(;;) JSON.parse(bigText)", "const bigText = '[' + '1,'.repeat(1e6) + '1]'\nfor (;;) JSON.parse(bigText)"],
+    ["for(;;) new Array(1e5).fill(1)", "for (;;) new Array(1e5).fill(1)"],
+  ])("%s ends with timeout at most 50 ms past its deadline", async (_name, code) => {
+    const pool = await makePool({ size: 1 })
+    await settled(pool)
+    const timeoutMs = 300
+    const started = performance.now()
+    const error = expectError(await runWith(pool, code, { limits: { timeoutMs, memoryBytes: 64 << 20 } }))
+    const overshoot = performance.now() - started - timeoutMs
+    console.log(`deadline overshoot, ${_name}: ${overshoot.toFixed(1)} ms`)
+    expect(error.code).toBe("timeout")
+    expect(error.message).toContain(`${timeoutMs} ms`)
+    expect(overshoot).toBeLessThanOrEqual(50)
+    expect(pool.stats().replaced).toBe(1)
+    expect(expectValue(await runWith(pool, "return 'next'"))).toBe("next")
+  })
+
+  test("memory cases fail with memory_limit, the worker is replaced and RSS returns near idle", async () => {
+    const pool = await makePool({ size: 1, memoryCapBytes: 128 << 20 })
+    await settled(pool)
+    const idle = rssMiB()
+    const cases = [
+      "const a = []\nfor (;;) a.push('x'.repeat(1 << 20) + a.length)",
+      "const k = []\nfor (let i = 0; i < 300; i++) k.push(new Uint8Array(1 << 19))\nreturn k.length",
+      "const a = []\nfor (;;) a.push({ i: a.length, s: [1, 2, 3] })",
+    ]
+    const figures: string[] = []
+    for (const [index, code] of cases.entries()) {
+      let peak = 0
+      const sampler = setInterval(() => (peak = Math.max(peak, rssMiB())), 5)
+      const error = expectError(await runWith(pool, code, { limits: { memoryBytes: 64 << 20, timeoutMs: 20_000 } }))
+      clearInterval(sampler)
+      expect(error.code).toBe("memory_limit")
+      expect(error.message).toContain(String(64 << 20))
+      expect(pool.stats().replaced).toBe(index + 1)
+      await settled(pool)
+      figures.push(`case ${index + 1}: peak ${peak.toFixed(0)} MiB, after ${rssMiB().toFixed(0)} MiB`)
+    }
+    const after = rssMiB()
+    console.log(`RSS idle ${idle.toFixed(0)} MiB; after each memory case (worker replaced): ${figures.join(", ")}`)
+    expect(after - idle).toBeLessThan(100)
+    expect(expectValue(await runWith(pool, "return 'x'.repeat(1 << 20).length"))).toBe(1 << 20)
+  }, 60_000)
+
+  test("a dispose that aborts the module keeps the outcome and replaces the worker", async () => {
+    const pool = await makePool({ size: 1 })
+    const code = "Promise.resolve().then(() => { const a = []; for (let i = 0; i < 2e5; i++) a.push({ i }) })\nreturn 'done'"
+    expect(expectValue(await runWith(pool, code, { limits: { memoryBytes: 64 << 20, timeoutMs: 10_000 } }))).toBe("done")
+    expect(pool.stats().replaced).toBe(1)
+    expect(expectValue(await runWith(pool, "return 1 + 1"))).toBe(2)
+  })
+
+  test("an abort during a long builtin ends the run within the grace and replaces the worker", async () => {
+    const pool = await makePool({ size: 1 })
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 100)
+    const error = expectError(await runWith(pool, "for (;;) 'x'.repeat(1e7)", { signal: controller.signal, limits: { timeoutMs: 10_000 } }))
+    expect(error.code).toBe("aborted")
+    expect(pool.stats().replaced).toBe(1)
+  })
+
+  test("the main thread keeps running while a worker is stuck in a builtin", async () => {
+    const pool = await makePool({ size: 1 })
+    let ticks = 0
+    const interval = setInterval(() => ticks++, 5)
+    const outcome = await runWith(pool, "for (;;) 'x'.repeat(1e7)", { limits: { timeoutMs: 300 } })
+    clearInterval(interval)
+    expect(expectError(outcome).code).toBe("timeout")
+    expect(ticks).toBeGreaterThan(10)
+  })
+})
+
+describe("worker pool: queueing and fairness", () => {
+  test("runs beyond the pool wait in the queue; past its bound the pool answers overloaded at once", async () => {
+    const pool = await makePool({ size: 1, queueLimit: 1 })
+    let release: (() => void) | undefined
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const invoke: InvokeTool = async () => {
+      await gate
+      return { ok: true, data: "released" }
+    }
+    const first = runWith(pool, "return (await tools.a.wait({})).data", { invoke })
+    const queued = runWith(pool, "return 'queued ran'")
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(pool.stats()).toMatchObject({ busy: 1, queued: 1 })
+    const refused = expectError(await runWith(pool, "return 'refused'"))
+    expect(refused.code).toBe("overloaded")
+    expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1)
+    release?.()
+    expect(expectValue(await first)).toBe("released")
+    expect(expectValue(await queued)).toBe("queued ran")
+  })
+
+  test("a queued run's deadline counts its wait: it times out in the queue without running", async () => {
+    const pool = await makePool({ size: 1, queueLimit: 4 })
+    const busy = runWith(pool, "while (true) {}", { limits: { timeoutMs: 400 } })
+    const { invoke, calls } = recordingInvoke({ "a.b": () => 1 })
+    const waiting = expectError(await runWith(pool, "await tools.a.b({})", { invoke, limits: { timeoutMs: 100 } }))
+    expect(waiting.code).toBe("timeout")
+    expect(waiting.message).toContain("100 ms")
+    expect(calls).toEqual([])
+    expect(expectError(await busy).code).toBe("timeout")
+  })
+
+  test("a hostile run on one worker does not hold up runs on the others", async () => {
+    const pool = await makePool({ size: 2 })
+    await settled(pool)
+    let hostileDone = false
+    const hostile = runWith(pool, "for (;;) 'x'.repeat(1e7)", { limits: { timeoutMs: 1_000 } }).then((outcome) => {
+      hostileDone = true
+      return outcome
+    })
+    for (let index = 0; index < 5; index++) expect(expectValue(await runWith(pool, `return ${index}`))).toBe(index)
+    expect(hostileDone).toBe(false)
+    expect(expectError(await hostile).code).toBe("timeout")
+  })
+
+  test("a late tool result never reaches the next run on the same worker (runs are tagged)", async () => {
+    const pool = await makePool({ size: 1 })
+    const delayed = (ms: number, data: string): Promise<ToolResult> =>
+      new Promise((resolve) => setTimeout(() => resolve({ ok: true, data }), ms))
+    const invoke: InvokeTool = (path) => (path === "a.late" ? delayed(150, "from the first run") : delayed(300, "for the second run"))
+    expect(expectError(await runWith(pool, "return await tools.a.late({})", { invoke, limits: { timeoutMs: 50 } })).code).toBe("timeout")
+    // both runs' first tool call has call id 1 inside the worker: only the run id tells them apart
+    expect(expectValue(await runWith(pool, "return (await tools.a.mine({})).data", { invoke }))).toBe("for the second run")
+  })
+})
