@@ -6,6 +6,8 @@ import { readFileSync } from "node:fs"
 import { fixtureCommand } from "@switchboard/fixtures"
 import { createHost } from "./compose.js"
 import { serveMcpStdio } from "./mcp-stdio.js"
+import { runtimeFlagOptions, runtimeFlagsUsage, runtimeTuning } from "./runtime-flags.js"
+import type { RuntimeFlagValues } from "./runtime-flags.js"
 import { startServer } from "./serve.js"
 
 const DEFAULT_DB = "./.switchboard/switchboard.db"
@@ -18,6 +20,11 @@ commands:
   run     run a script file (or - for stdin) against the catalog and print its result   --db
   tools   list the catalog's tools     --db --query TEXT --namespace NS
   mcp     serve MCP over stdio (execute, describe, read_output, grep_output)   --db --allow-stdio --sync-ttl 15m
+
+limits and sandbox workers (serve, demo, mcp, run; a request may lower a limit, never raise it):
+  ${runtimeFlagsUsage}
+  Scripts run in a pool of worker threads (--workers, default: the CPU count, at least 2); up to --queue
+  executions wait for a worker (default 8 per worker), past that an execution is refused at once (429).
 `
 
 const serveOptions = {
@@ -27,7 +34,13 @@ const serveOptions = {
   "allow-stdio": { type: "boolean", default: false },
   "sync-ttl": { type: "string", default: "15m" },
   help: { type: "boolean", default: false },
+  ...runtimeFlagOptions,
 } as const
+
+const tuning = (values: RuntimeFlagValues) => {
+  const parsed = runtimeTuning(values)
+  return parsed.ok ? parsed.options : fail(parsed.message)
+}
 
 const fail = (message: string): never => {
   process.stderr.write(`switchboard: ${message}\n`)
@@ -50,7 +63,14 @@ const parseDuration = (text: string) => {
 const serveCommand = async (args: string[], demo: boolean) => {
   const { values } = parseArgs({ args, options: serveOptions, strict: true })
   if (values.help) return void process.stdout.write(usage)
-  const server = await startServer({ db: values.db, port: parsePort(values.port), hostname: values.host, allowStdio: values["allow-stdio"] || demo, syncTtlMs: parseDuration(values["sync-ttl"]) })
+  const server = await startServer({
+    db: values.db,
+    port: parsePort(values.port),
+    hostname: values.host,
+    allowStdio: values["allow-stdio"] || demo,
+    syncTtlMs: parseDuration(values["sync-ttl"]),
+    ...tuning(values),
+  })
   if (demo && !(await server.host.store.getSource("demo"))) {
     const added = await server.host.sources.add({ namespace: "demo", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("demo-server") } })
     if (!added.ok) process.stderr.write(`switchboard: could not register the demo source: ${added.error.message}\n`)
@@ -68,10 +88,11 @@ const serveCommand = async (args: string[], demo: boolean) => {
 }
 
 const runCommand = async (args: string[]) => {
-  const { values, positionals } = parseArgs({ args, options: { db: serveOptions.db, "allow-stdio": serveOptions["allow-stdio"] }, allowPositionals: true })
+  const { values, positionals } = parseArgs({ args, options: { db: serveOptions.db, "allow-stdio": serveOptions["allow-stdio"], ...runtimeFlagOptions }, allowPositionals: true })
   const file = positionals[0] ?? fail("run needs a script file, or - to read stdin")
   const code = readFileSync(file === "-" ? 0 : file, "utf8")
-  const host = await createHost({ db: values.db, allowStdio: values["allow-stdio"] })
+  // one script: one worker unless --workers says otherwise
+  const host = await createHost({ db: values.db, allowStdio: values["allow-stdio"], workers: 1, ...tuning(values) })
   const response = await host.executor.execute({ code })
   for (const log of response.logs) process.stderr.write(`[${log.level}] ${log.message}\n`)
   if (response.ok) process.stdout.write(response.text.endsWith("\n") || response.text === "" ? response.text : `${response.text}\n`)
@@ -82,7 +103,8 @@ const runCommand = async (args: string[]) => {
 
 const toolsCommand = async (args: string[]) => {
   const { values } = parseArgs({ args, options: { db: serveOptions.db, query: { type: "string" }, namespace: { type: "string" } } })
-  const host = await createHost({ db: values.db })
+  // lists the catalog and runs no script: no worker pool
+  const host = await createHost({ db: values.db, runtime: "in-thread" })
   for (const tool of await host.store.listTools({ query: values.query, namespace: values.namespace })) {
     process.stdout.write(`${tool.path}\t${(tool.description ?? "").split("\n")[0]}\n`)
   }
@@ -90,10 +112,13 @@ const toolsCommand = async (args: string[]) => {
 }
 
 const mcpCommand = async (args: string[]) => {
-  const { values } = parseArgs({ args, options: { db: serveOptions.db, "allow-stdio": serveOptions["allow-stdio"], "sync-ttl": serveOptions["sync-ttl"], help: serveOptions.help } })
+  const { values } = parseArgs({
+    args,
+    options: { db: serveOptions.db, "allow-stdio": serveOptions["allow-stdio"], "sync-ttl": serveOptions["sync-ttl"], help: serveOptions.help, ...runtimeFlagOptions },
+  })
   // stdout is the protocol stream: help goes to stderr here
   if (values.help) return void process.stderr.write(usage)
-  const mcp = await serveMcpStdio({ db: values.db, allowStdio: values["allow-stdio"], syncTtlMs: parseDuration(values["sync-ttl"]) })
+  const mcp = await serveMcpStdio({ db: values.db, allowStdio: values["allow-stdio"], syncTtlMs: parseDuration(values["sync-ttl"]), ...tuning(values) })
   const stop = async () => {
     await mcp.close()
     process.exit(0)

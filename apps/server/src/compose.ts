@@ -3,10 +3,11 @@
  * This is the only place the packages meet.
  */
 import { createApp } from "@switchboard/api"
-import { createExecutor, createSourcesService } from "@switchboard/core"
-import type { Logger, RunLimits } from "@switchboard/core"
+import { createExecutor, createSourcesService, defaultLimits } from "@switchboard/core"
+import type { CodeRuntime, Logger, RunLimits } from "@switchboard/core"
 import { createMcpPlugin } from "@switchboard/plugin-mcp"
 import { createQuickJsRuntime } from "@switchboard/runtime-quickjs"
+import { createWorkerPoolRuntime } from "@switchboard/runtime-quickjs/node"
 import { createStderrLogger } from "./logger.js"
 import { openCatalogDatabase } from "./catalog-database.js"
 
@@ -16,8 +17,29 @@ export interface HostOptions {
   allowStdio?: boolean
   /** re-sync a source's catalog when it is older than this (default 15 minutes) */
   syncTtlMs?: number
+  /** the server's limits; a request may lower them, never raise them */
   limits?: Partial<RunLimits>
+  /**
+   * Where scripts run. "pool" (the default): worker threads, hard-killed at the deadline; the main thread
+   * never runs guest code. "in-thread": one QuickJS module on the main thread, with no hard CPU bound (for
+   * tests and bench baselines, or a command that runs no script). Or any CodeRuntime.
+   */
+  runtime?: "pool" | "in-thread" | CodeRuntime
+  /** worker threads of the pool (default: the CPU count, at least 2) */
+  workers?: number
+  /** executions waiting for a worker before the pool answers `overloaded` (default 8 per worker) */
+  queue?: number
   logger?: Logger
+}
+
+/** Each worker's WebAssembly memory ceiling: twice the QuickJS limit, room for the module's own 16 MiB. */
+const wasmCeiling = (limits: Partial<RunLimits> | undefined) => Math.max(64 << 20, 2 * (limits?.memoryBytes ?? defaultLimits.memoryBytes))
+
+const createRuntime = async (options: HostOptions): Promise<CodeRuntime & { close?: () => Promise<void> }> => {
+  const runtime = options.runtime ?? "pool"
+  if (runtime === "in-thread") return createQuickJsRuntime({ memoryCapBytes: wasmCeiling(options.limits) })
+  if (runtime !== "pool") return runtime
+  return createWorkerPoolRuntime({ size: options.workers, queueLimit: options.queue, memoryCapBytes: wasmCeiling(options.limits) })
 }
 
 export const createHost = async (options: HostOptions) => {
@@ -28,7 +50,7 @@ export const createHost = async (options: HostOptions) => {
   let onToolsChanged = (_sourceId: string) => {}
   const mcp = await createMcpPlugin({ allowStdio: options.allowStdio ?? false, onToolsChanged: (id) => onToolsChanged(id) })
   const plugins = [mcp]
-  const runtime = await createQuickJsRuntime()
+  const runtime = await createRuntime(options)
   const sources = createSourcesService({ store, plugins, logger, syncTtlMs: options.syncTtlMs })
   onToolsChanged = sources.markStale
   const executor = createExecutor({ store, sources, runtime, plugins, logger, limits: options.limits })
@@ -39,7 +61,10 @@ export const createHost = async (options: HostOptions) => {
     sources,
     executor,
     logger,
+    runtime,
     async close() {
+      // a runtime the caller passed in is the caller's to close
+      if (options.runtime === undefined || typeof options.runtime === "string") await runtime.close?.()
       await Promise.all(plugins.map((p) => p.close()))
       await database.close()
     },

@@ -42,7 +42,7 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
         ["an expression over several lines", "const list = [1, 2, 3]\nlist\n  .map((n) => n * 2)\n  .filter((n) => n > 2)", [4, 6]],
         ["an object in parentheses", "({ a: 1 })", { a: 1 }],
         ["with a trailing comment and semicolon", "const s = 'x'\ns + 'y'; // done", "xy"],
-        ["a typed expression", "const n = 2 as number\n(n satisfies number) + 1", 3],
+        ["a typed expression", "const n = 2 as number;\n(n satisfies number) + 1", 3],
         ["after an early return that did not run", "if (false) return 'early'\n'late'", "late"],
         ["a call whose promise is awaited", "async function main() { return 'from main' }\nmain()", "from main"],
       ])("%s", async (_name, code, expected) => {

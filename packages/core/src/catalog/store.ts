@@ -28,6 +28,18 @@ export interface StoreDialect {
   lockKey?(tx: CatalogDb, key: string): Promise<void>
 }
 
+/** rows per upsert statement: 10 columns each stays far below either dialect's parameter limit */
+const UPSERT_CHUNK = 200
+
+/** what a re-sync rewrites on a kept tool: everything the server reports, and the encoding stamp */
+const syncedColumns = Object.fromEntries(
+  ["description", "input_schema", "output_schema", "annotations", "result_encoding", "synced_at"].map((column) => [camel(column), sql.raw(`excluded."${column}"`)]),
+)
+
+function camel(column: string) {
+  return column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())
+}
+
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 
 export const createCatalogStore = ({ db, tables, transaction, lockKey }: StoreDialect): CatalogStore => {
@@ -77,22 +89,27 @@ export const createCatalogStore = ({ db, tables, transaction, lockKey }: StoreDi
         if (!source) return
         const existing = new Map((await tx.select({ id: tools.id, name: tools.name }).from(tools).where(eq(tools.sourceId, sourceId))).map((t) => [t.name, t.id]))
         const seen = new Set<string>()
+        const rows = []
         for (const tool of discovered) {
           if (seen.has(tool.name)) continue // a server that lists a name twice: the first listing wins
           seen.add(tool.name)
-          const values = {
+          rows.push({
+            id: existing.get(tool.name) ?? crypto.randomUUID(),
+            sourceId,
+            name: tool.name,
+            path: `${source.namespace}.${tool.name}`,
             description: tool.description,
             inputSchema: tool.inputSchema ?? null,
             outputSchema: tool.outputSchema ?? null,
             annotations: tool.annotations ?? null,
             resultEncoding: encoding,
             syncedAt,
-          }
-          // an upsert on (source, name): a concurrent sync of the same source on another server cannot duplicate a row
-          await tx
-            .insert(tools)
-            .values({ id: existing.get(tool.name) ?? crypto.randomUUID(), sourceId, name: tool.name, path: `${source.namespace}.${tool.name}`, ...values })
-            .onConflictDoUpdate({ target: [tools.sourceId, tools.name], set: values })
+          })
+        }
+        // multi-row upserts on (source, name): a concurrent sync on another server cannot duplicate a row,
+        // and a row is written whole in one statement, so it is never half-old and half-new
+        for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
+          await tx.insert(tools).values(rows.slice(i, i + UPSERT_CHUNK)).onConflictDoUpdate({ target: [tools.sourceId, tools.name], set: syncedColumns })
         }
         const vanished = [...existing].filter(([name]) => !seen.has(name)).map(([, id]) => id)
         if (vanished.length > 0) await tx.delete(tools).where(inArray(tools.id, vanished))

@@ -60,7 +60,9 @@ var parseOptions = {
   sourceType: "script",
   // the script is the body of an async function
   allowReturnOutsideFunction: true,
-  allowAwaitOutsideFunction: true
+  allowAwaitOutsideFunction: true,
+  // so that `({ a: 1 })` is wrapped whole, parentheses included
+  preserveParens: true
 };
 var completionInsertions = (stripped) => {
   let body;

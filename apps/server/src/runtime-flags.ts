@@ -1,0 +1,61 @@
+/**
+ * The command-line flags for the server's execution limits and its worker pool, shared by `serve`, `demo`,
+ * `mcp` and `run`. Each limit flag sets the server's ceiling; a request may lower it, never raise it.
+ */
+import type { RunLimits } from "@switchboard/core"
+import type { HostOptions } from "./compose.js"
+
+export const runtimeFlagOptions = {
+  "timeout-ms": { type: "string" },
+  "memory-mb": { type: "string" },
+  "stack-kb": { type: "string" },
+  "max-tool-calls": { type: "string" },
+  "max-result-mb": { type: "string" },
+  "max-log-lines": { type: "string" },
+  "max-log-kb": { type: "string" },
+  workers: { type: "string" },
+  queue: { type: "string" },
+} as const
+
+export const runtimeFlagsUsage =
+  "--timeout-ms 30000 --memory-mb 64 --stack-kb 512 --max-tool-calls 1000 --max-result-mb 8 --max-log-lines 1000 --max-log-kb 1024 --workers N --queue N"
+
+export type RuntimeFlagValues = Partial<Record<keyof typeof runtimeFlagOptions, string>>
+
+/** flag -> the limit it sets, and the unit the flag is written in */
+const limitFlags: [keyof typeof runtimeFlagOptions, keyof RunLimits, number][] = [
+  ["timeout-ms", "timeoutMs", 1],
+  ["memory-mb", "memoryBytes", 1 << 20],
+  ["stack-kb", "stackBytes", 1 << 10],
+  ["max-tool-calls", "maxToolCalls", 1],
+  ["max-result-mb", "maxResultBytes", 1 << 20],
+  ["max-log-lines", "maxLogLines", 1],
+  ["max-log-kb", "maxLogBytes", 1 << 10],
+]
+
+/** Turns the flags into host options; a value that is not a positive whole number is an error message. */
+export const runtimeTuning = (
+  values: RuntimeFlagValues,
+): { ok: true; options: Pick<HostOptions, "limits" | "workers" | "queue"> } | { ok: false; message: string } => {
+  const limits: Partial<RunLimits> = {}
+  const options: Pick<HostOptions, "limits" | "workers" | "queue"> = {}
+  const read = (flag: keyof typeof runtimeFlagOptions, min: number): number | string | undefined => {
+    const text = values[flag]
+    if (text === undefined) return undefined
+    const value = Number(text)
+    return Number.isInteger(value) && value >= min ? value : `--${flag} must be a whole number of at least ${min} (got "${text}")`
+  }
+  for (const [flag, limit, unit] of limitFlags) {
+    const value = read(flag, 1)
+    if (typeof value === "string") return { ok: false, message: value }
+    if (value !== undefined) limits[limit] = value * unit
+  }
+  const workers = read("workers", 1)
+  const queue = read("queue", 0)
+  if (typeof workers === "string") return { ok: false, message: workers }
+  if (typeof queue === "string") return { ok: false, message: queue }
+  if (Object.keys(limits).length > 0) options.limits = limits
+  if (workers !== undefined) options.workers = workers
+  if (queue !== undefined) options.queue = queue
+  return { ok: true, options }
+}
