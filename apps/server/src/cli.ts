@@ -24,7 +24,7 @@ commands:
 limits and sandbox workers (serve, demo, mcp, run; a request may lower a limit, never raise it):
   ${runtimeFlagsUsage}
   Scripts run in a pool of worker threads (--workers, default: the CPU count, at least 2); up to --queue
-  executions wait for a worker (default 8 per worker), past that an execution is refused at once (429).
+  executions wait for a worker (default 64, at least 8 per worker), past that an execution is refused at once (429).
 `
 
 const serveOptions = {

@@ -27,7 +27,7 @@ export interface HostOptions {
   runtime?: "pool" | "in-thread" | CodeRuntime
   /** worker threads of the pool (default: the CPU count, at least 2) */
   workers?: number
-  /** executions waiting for a worker before the pool answers `overloaded` (default 8 per worker) */
+  /** executions waiting for a worker before the pool answers `overloaded` (default 64, at least 8 per worker) */
   queue?: number
   logger?: Logger
 }

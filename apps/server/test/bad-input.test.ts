@@ -26,6 +26,8 @@ describe("bad input over HTTP", () => {
     ["code not a string", { code: 42 }],
     ["an array body", [1]],
     ["a bad timeout", { code: "return 1", timeoutMs: -5 }],
+    ["an unknown limit", { code: "return 1", limits: { speed: 5 } }],
+    ["a limit that is not a count", { code: "return 1", limits: { maxToolCalls: 1.5 } }],
   ])("execute with %s is 400", async (_name, body) => {
     const response = await server.request("POST", "/v1/execute", body)
     expect(response.status).toBe(400)
@@ -93,6 +95,14 @@ describe("bad input over HTTP", () => {
     } finally {
       await strict.stop()
     }
+  })
+
+  it("a request may lower a limit, never raise one past the server's", async () => {
+    const lowered = await server.execute(`await tools.x.y(); await tools.x.y(); return 1`, { limits: { maxToolCalls: 1 } })
+    expect(lowered).toMatchObject({ ok: false, error: { code: "tool_call_limit" } })
+    expect(lowered.error.message).toMatch(/\b1\b/)
+    const raised = await server.execute(`return "x".repeat(9 * 1024 * 1024)`, { limits: { maxResultBytes: 10_000_000_000 } })
+    expect(raised).toMatchObject({ ok: false, error: { code: "result_too_large" } }) // the server's 8 MiB still applies
   })
 
   it("a script that throws is ok:false with its message, over a 200", async () => {

@@ -4,6 +4,7 @@
  */
 import Database from "better-sqlite3"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { tinyPngBase64 } from "@switchboard/fixtures"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { fixtureCommand } from "@switchboard/fixtures"
 import { connectOverHttp, connectOverStdio } from "./mcp-clients.js"
@@ -131,20 +132,29 @@ describe.each(Object.keys(connect) as (keyof typeof connect)[])("MCP over %s", (
     expect(texts(badArgs)[0]).toMatch(/^invalid arguments: .*offset/s)
   })
 
-  it("describe gives each tool's path, how to call it and its schemas, by path or by query", async () => {
+  it("describe answers with TypeScript, by path or by query", async () => {
     const byPath = await call("describe", { paths: ["contract.echo", "contract.get-sum", "contract.nope"] })
     expect(byPath.isError).toBeFalsy()
     const [text, note] = texts(byPath)
-    expect(text).toContain("contract.echo\nReturns the message exactly.\ncall: const r = await tools.contract.echo(input)\ninput: ")
-    expect(text).toContain('await tools.contract["get-sum"](input)')
+    expect(text.match(/type ToolResult</g)).toHaveLength(1)
+    expect(text).toContain("echo(args: Contract_Echo_Input): Promise<ToolResult<Contract_Echo_Data>>")
+    expect(text).toContain('"get-sum"(args: Contract_GetSum_Input)')
     expect(note).toContain('no tool "contract.nope"')
 
     const byQuery = await call("describe", { query: "structured", limit: 5 })
-    expect(texts(byQuery)[0]).toContain("contract.structured\n")
-    expect(texts(byQuery)[0]).toMatch(/r\.data: \{"type":"object"/)
+    expect(texts(byQuery)[0]).toMatch(/type Contract_Structured_Data = \{\n\s+temperature: number/)
 
     const nothing = await call("describe", { paths: ["contract.nope"] })
     expect(nothing.isError).toBe(true)
+  })
+
+  it("an image block a script returns arrives as a native image block, not base64 in text", async () => {
+    const result = await call("execute", { code: `return (await tools.contract.image({})).data` })
+    expect(result.isError).toBeFalsy()
+    expect(result.content).toEqual([
+      { type: "text", text: "a tiny image" },
+      { type: "image", data: tinyPngBase64, mimeType: "image/png" },
+    ])
   })
 
   it("what a model receives for a string result is shorter than the JSON-quoted string", async () => {

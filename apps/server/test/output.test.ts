@@ -16,7 +16,7 @@ it("a string result is its own text: no quotes, no escapes, lone surrogates repl
   expect((await fetch(`${server.url}/v1/executions/${response.executionId}/output`).then((r) => r.text()))).toBe('line 1\n\t"quoted"\n\uFFFD end')
 })
 
-it.each([["undefined", "return undefined"], ["null", "return null"], ["an empty string", 'return ""'], ["no return", "1 + 1;"]])("%s gives an empty text", async (_name, code) => {
+it.each([["undefined", "return undefined"], ["null", "return null"], ["an empty string", 'return ""'], ["no return value", "const x = 1;"]])("%s gives an empty text", async (_name, code) => {
   expect((await server.execute(code)).text).toBe("")
 })
 

@@ -98,7 +98,10 @@ export const installHostBridge = (
 
   define(logFunctionName, (levelHandle, textHandle) => {
     const level = levelHandle ? ctx.getString(levelHandle) : "log"
-    logs.push(isLogLevel(level) ? level : "log", textHandle ? ctx.getString(textHandle) : "")
+    // a line that cannot be kept is never copied out: a script logging huge strings costs the host nothing
+    const units = textHandle ? (ctx.getLength(textHandle) ?? 0) : 0
+    if (!logs.fits(units)) logs.drop(units)
+    else logs.push(isLogLevel(level) ? level : "log", textHandle ? ctx.getString(textHandle) : "")
     return undefined
   })
 

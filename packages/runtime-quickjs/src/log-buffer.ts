@@ -3,6 +3,10 @@ import { utf8Length } from "./utf8-length.js"
 
 export interface LogBuffer {
   push(level: LogEntry["level"], message: string): void
+  /** whether a line of at least `units` UTF-16 code units could still be kept (a UTF-8 size is never smaller) */
+  fits(units: number): boolean
+  /** counts a line that was never copied out of the sandbox as dropped */
+  drop(bytes: number): void
   /** the kept lines, plus one final marker entry when any were dropped */
   entries(): LogEntry[]
 }
@@ -16,6 +20,10 @@ export const createLogBuffer = (limits: Pick<RunLimits, "maxLogLines" | "maxLogB
   let keptBytes = 0
   let droppedLines = 0
   let droppedBytes = 0
+  const drop = (bytes: number) => {
+    droppedLines++
+    droppedBytes += bytes
+  }
   return {
     push(level, message) {
       const bytes = utf8Length(message)
@@ -24,9 +32,12 @@ export const createLogBuffer = (limits: Pick<RunLimits, "maxLogLines" | "maxLogB
         keptBytes += bytes
         return
       }
-      droppedLines++
-      droppedBytes += bytes
+      drop(bytes)
     },
+    fits(units) {
+      return droppedLines === 0 && kept.length < limits.maxLogLines && keptBytes + units <= limits.maxLogBytes
+    },
+    drop,
     entries() {
       if (droppedLines === 0) return kept.slice()
       const marker: LogEntry = {

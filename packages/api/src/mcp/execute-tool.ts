@@ -18,7 +18,7 @@ export const executeDescription = (namespaces: string[]) =>
   [
     "Run a script in a sandbox and get back what it returns: a string as its own text, anything else as JSON.",
     "Call tools with `const r = await tools.<namespace>.<tool>(args)`. Each call resolves to `{ ok: true, data, content?, meta? }` or `{ ok: false, error: { code, message } }`, and never throws for a tool failure.",
-    "Read `r.data` (already parsed), never `r.content[0].text`.",
+    "Read `r.data` (already parsed), never `r.content[0].text`. Return an image or audio block (or an array holding them) to hand it back as media.",
     "console output follows the result in a second text block. A long result is cut; read the rest with read_output or grep_output.",
     namespaces.length > 0 ? `Connected namespaces: ${namespaces.join(", ")}.` : "No sources are connected yet.",
     "Call describe for tool names and their input and output types.",
@@ -43,5 +43,9 @@ export const callExecute = async ({ executor }: McpServices, args: unknown, sign
   if (!request.ok) return errorResult(`invalid arguments: ${request.error.message}`)
   const response = await executor.execute(request.value, signal)
   const logs = response.logs.length > 0 ? [logsText(response.logs)] : []
-  return response.ok ? textResult(response.text, ...logs) : errorResult(errorText(response.error), ...logs)
+  if (!response.ok) return errorResult(errorText(response.error), ...logs)
+  const result = response.text === "" && response.media ? textResult(...logs) : textResult(response.text, ...logs)
+  // images and audio go as native blocks after the text, never as base64 inside it
+  if (response.media) result.content.push(...(response.media as CallToolResult["content"]))
+  return result
 }

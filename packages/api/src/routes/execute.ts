@@ -1,4 +1,5 @@
 import { Hono } from "hono"
+import { Overloaded, RunErrorCodes } from "@switchboard/core"
 import type { AppServices } from "../app.js"
 import { readJson, sendError } from "../http-errors.js"
 
@@ -9,5 +10,9 @@ export const executeRoutes = ({ executor }: AppServices) =>
       if (!body.ok) return body.response
       const request = executor.parse(body.body)
       if (!request.ok) return sendError(c, request.error)
-      return c.json(await executor.execute(request.value, c.req.raw.signal))
+      const response = await executor.execute(request.value, c.req.raw.signal)
+      if (!response.ok && response.error.code === RunErrorCodes.overloaded) {
+        return sendError(c, new Overloaded({ message: response.error.message, retryAfterSeconds: response.error.retryAfterSeconds ?? 1 }))
+      }
+      return c.json(response)
     })

@@ -6,6 +6,8 @@
 import { InvalidInput, failure, internalError, success } from "../errors.js"
 import type { Logger, Outcome } from "../errors.js"
 import { DEFAULT_INLINE_CAP, inlineText, renderForModel } from "../render/render-for-model.js"
+import { splitMedia } from "../render/media-blocks.js"
+import type { ContentBlock } from "../result.js"
 import { RunErrorCodes } from "../seams.js"
 import type { CodeRuntime, LogEntry, RunError, RunLimits, SourcePlugin, TelemetrySink, ToolCallRecord } from "../seams.js"
 import type { CatalogStore } from "../catalog/rows.js"
@@ -27,10 +29,24 @@ export const defaultLimits: RunLimits = {
 export interface ExecuteRequest {
   code: string
   timeoutMs?: number
+  /** lower limits for this run; each is capped by the server's own */
+  limits?: Partial<RunLimits>
 }
 
+const LIMIT_KEYS = Object.keys(defaultLimits) as (keyof RunLimits)[]
+
 export type ExecuteResponse =
-  | { executionId: string; ok: true; result: unknown; text: string; truncated?: { totalLines: number; totalChars: number }; logs: LogEntry[] }
+  | {
+      executionId: string
+      ok: true
+      result: unknown
+      /** the result as model-facing text (media blocks taken out), cut at the inline cap */
+      text: string
+      truncated?: { totalLines: number; totalChars: number }
+      /** image and audio blocks the script returned, for surfaces that carry them natively (MCP) */
+      media?: ContentBlock[]
+      logs: LogEntry[]
+    }
   | { executionId: string; ok: false; error: RunError; logs: LogEntry[] }
 
 export interface ExecutorOptions {
@@ -40,7 +56,7 @@ export interface ExecutorOptions {
   plugins: readonly SourcePlugin[]
   logger: Logger
   telemetry?: TelemetrySink
-  /** the server's limits; a request may lower its timeout, never raise it past `limits.timeoutMs` */
+  /** the server's limits; a request may lower any of them, never raise one */
   limits?: Partial<RunLimits>
   /** characters of result text returned inline; the whole text is always stored with the execution */
   inlineCap?: number
@@ -53,18 +69,34 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
 
   const parse = (body: unknown): Outcome<ExecuteRequest> => {
     if (typeof body !== "object" || body === null || Array.isArray(body)) return failure(new InvalidInput({ message: 'the body must be a JSON object: {"code": "..."}' }))
-    const { code, timeoutMs } = body as Record<string, unknown>
+    const { code, timeoutMs, limits: requested } = body as Record<string, unknown>
     if (typeof code !== "string") return failure(new InvalidInput({ message: '"code" must be a string holding the script' }))
-    if (timeoutMs !== undefined && (typeof timeoutMs !== "number" || !Number.isInteger(timeoutMs) || timeoutMs <= 0)) {
-      return failure(new InvalidInput({ message: '"timeoutMs" must be a positive whole number of milliseconds' }))
+    const isCount = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v > 0
+    if (timeoutMs !== undefined && !isCount(timeoutMs)) return failure(new InvalidInput({ message: '"timeoutMs" must be a positive whole number of milliseconds' }))
+    if (requested !== undefined) {
+      if (typeof requested !== "object" || requested === null || Array.isArray(requested)) return failure(new InvalidInput({ message: `"limits" must be an object with any of: ${LIMIT_KEYS.join(", ")}` }))
+      for (const [key, value] of Object.entries(requested)) {
+        if (!LIMIT_KEYS.includes(key as keyof RunLimits)) return failure(new InvalidInput({ message: `unknown limit "${key}"; limits are: ${LIMIT_KEYS.join(", ")}` }))
+        if (!isCount(value)) return failure(new InvalidInput({ message: `limit "${key}" must be a positive whole number` }))
+      }
     }
-    return success({ code, timeoutMs: timeoutMs as number | undefined })
+    return success({ code, timeoutMs: timeoutMs as number | undefined, limits: requested as Partial<RunLimits> | undefined })
+  }
+
+  /** A request may lower any limit, never raise one past the server's. */
+  const limitsFor = (request: ExecuteRequest): RunLimits => {
+    const merged = { ...serverLimits }
+    for (const key of LIMIT_KEYS) {
+      const asked = key === "timeoutMs" ? (request.limits?.timeoutMs ?? request.timeoutMs) : request.limits?.[key]
+      if (asked !== undefined) merged[key] = Math.min(asked, serverLimits[key])
+    }
+    return merged
   }
 
   const execute = async (request: ExecuteRequest, signal?: AbortSignal): Promise<ExecuteResponse> => {
     const executionId = crypto.randomUUID()
     const startedAt = now()
-    const runLimits = { ...serverLimits, timeoutMs: Math.min(request.timeoutMs ?? serverLimits.timeoutMs, serverLimits.timeoutMs) }
+    const runLimits = limitsFor(request)
     const deadline = startedAt + runLimits.timeoutMs
     const calls: ToolCallRecord[] = []
     const shapes = createShapeObserver(now)
@@ -75,12 +107,19 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
       .run(request.code, { invoke: (path, args) => invokeTool(path, args, ctx), limits: runLimits, signal })
       .catch((cause) => ({ ok: false as const, error: { code: RunErrorCodes.internal, message: internalError(logger, "runtime", cause).message }, logs: [] }))
 
-    const fullText = outcome.ok ? renderForModel(outcome.value) : null
+    if (!outcome.ok && outcome.error.code === RunErrorCodes.overloaded) {
+      // it never ran: nothing to record; the surface answers 429 with Retry-After
+      endSpan(span, outcome.error)
+      return { executionId, ok: false, error: outcome.error, logs: [] }
+    }
+    const split = outcome.ok ? splitMedia(outcome.value) : null
+    const fullText = split ? renderForModel(split.value) : null
     let response: ExecuteResponse
     if (outcome.ok) {
       const inline = inlineText(fullText!, executionId, inlineCap)
       response = { executionId, ok: true, result: outcome.value, text: inline.text, logs: outcome.logs }
       if (inline.truncated) response.truncated = { totalLines: inline.totalLines, totalChars: inline.totalChars }
+      if (split!.media.length > 0) response.media = split!.media
     } else response = { executionId, ok: false, error: outcome.error, logs: outcome.logs }
 
     endSpan(span, response.ok ? null : response.error, { "switchboard.tool_calls": calls.length })

@@ -331,7 +331,9 @@ var installHostBridge = (ctx, options) => {
   });
   define(logFunctionName, (levelHandle, textHandle) => {
     const level = levelHandle ? ctx.getString(levelHandle) : "log";
-    logs.push(isLogLevel(level) ? level : "log", textHandle ? ctx.getString(textHandle) : "");
+    const units = textHandle ? ctx.getLength(textHandle) ?? 0 : 0;
+    if (!logs.fits(units)) logs.drop(units);
+    else logs.push(isLogLevel(level) ? level : "log", textHandle ? ctx.getString(textHandle) : "");
     return void 0;
   });
   return {
@@ -375,6 +377,10 @@ var createLogBuffer = (limits) => {
   let keptBytes = 0;
   let droppedLines = 0;
   let droppedBytes = 0;
+  const drop = (bytes) => {
+    droppedLines++;
+    droppedBytes += bytes;
+  };
   return {
     push(level, message) {
       const bytes = utf8Length(message);
@@ -383,9 +389,12 @@ var createLogBuffer = (limits) => {
         keptBytes += bytes;
         return;
       }
-      droppedLines++;
-      droppedBytes += bytes;
+      drop(bytes);
     },
+    fits(units) {
+      return droppedLines === 0 && kept.length < limits.maxLogLines && keptBytes + units <= limits.maxLogBytes;
+    },
+    drop,
     entries() {
       if (droppedLines === 0) return kept.slice();
       const marker = {

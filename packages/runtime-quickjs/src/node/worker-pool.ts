@@ -8,7 +8,7 @@ import type { FromWorker } from "./protocol.js"
 export interface WorkerPoolOptions {
   /** worker threads, each running one execution at a time (default: the CPU count, at least 2) */
   size?: number
-  /** executions waiting for a worker; past it a run fails at once with `overloaded` (default 8 per worker) */
+  /** executions waiting for a worker; past it a run fails at once with `overloaded` (default 64, at least 8 per worker) */
   queueLimit?: number
   /**
    * The hard ceiling of each worker's WebAssembly memory (default 128 MiB, twice the default memory limit).
@@ -92,7 +92,7 @@ class WorkerPool implements WorkerPoolRuntime {
 
   constructor(private readonly options: WorkerPoolOptions) {
     this.size = Math.max(1, options.size ?? Math.max(2, availableParallelism()))
-    this.queueLimit = Math.max(0, options.queueLimit ?? 8 * this.size)
+    this.queueLimit = Math.max(0, options.queueLimit ?? Math.max(64, 8 * this.size))
     this.memoryCapBytes = options.memoryCapBytes ?? 128 << 20
     this.recycleAboveBytes = options.recycleAboveBytes ?? this.memoryCapBytes / 2
     this.killGraceMs = options.killGraceMs ?? 20

@@ -1,0 +1,48 @@
+import { describe, expect, test } from "vitest"
+import { runtimeTuning } from "../src/runtime-flags.js"
+
+describe("runtime flags", () => {
+  test("each flag sets its limit in the limit's own unit; pool flags set the pool", () => {
+    expect(
+      runtimeTuning({
+        "timeout-ms": "5000",
+        "memory-mb": "32",
+        "stack-kb": "256",
+        "max-tool-calls": "10",
+        "max-result-mb": "2",
+        "max-log-lines": "50",
+        "max-log-kb": "64",
+        workers: "4",
+        queue: "0",
+      }),
+    ).toEqual({
+      ok: true,
+      options: {
+        limits: {
+          timeoutMs: 5000,
+          memoryBytes: 32 << 20,
+          stackBytes: 256 << 10,
+          maxToolCalls: 10,
+          maxResultBytes: 2 << 20,
+          maxLogLines: 50,
+          maxLogBytes: 64 << 10,
+        },
+        workers: 4,
+        queue: 0,
+      },
+    })
+  })
+
+  test("no flags, no options: the defaults stand", () => {
+    expect(runtimeTuning({})).toEqual({ ok: true, options: {} })
+  })
+
+  test.each([
+    [{ "timeout-ms": "soon" }, '--timeout-ms must be a whole number of at least 1 (got "soon")'],
+    [{ "memory-mb": "0" }, '--memory-mb must be a whole number of at least 1 (got "0")'],
+    [{ workers: "1.5" }, '--workers must be a whole number of at least 1 (got "1.5")'],
+    [{ queue: "-1" }, '--queue must be a whole number of at least 0 (got "-1")'],
+  ])("%o is refused with a message naming the flag", (values, message) => {
+    expect(runtimeTuning(values)).toEqual({ ok: false, message })
+  })
+})

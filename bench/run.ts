@@ -1,0 +1,137 @@
+/**
+ * The execute-path bench (`pnpm bench`): every figure is printed as a ratio to a baseline measured in the
+ * same run, on the same machine. Never part of `pnpm test`. See README.md for what each figure means.
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { cpus, loadavg, tmpdir } from "node:os"
+import { join } from "node:path"
+import { performance } from "node:perf_hooks"
+import type { Logger, RunLimits, ToolResult } from "@switchboard/core"
+import { defaultLimits } from "@switchboard/core"
+import { createQuickJsRuntime } from "@switchboard/runtime-quickjs"
+import type { WorkerPoolRuntime } from "@switchboard/runtime-quickjs/node"
+import { startServer } from "@switchboard/server"
+import { bareAsyncCallUs, bareHttpUs, bareLifecycleUs, loadBareModule } from "./execute/baselines.js"
+import { createClient } from "./execute/http-client.js"
+import { median, ratioLine, rssMiB, sleep, timeUs } from "./execute/measure.js"
+import { directMcpCallUs, registerStdioSource } from "./execute/stdio-mcp.js"
+
+const quiet: Logger = { error: () => {}, warn: () => {}, info: () => {} }
+const print = (line: string) => process.stdout.write(`${line}\n`)
+const dir = mkdtempSync(join(tmpdir(), "switchboard-bench-"))
+
+print(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Node ${process.version}, load average at start ${loadavg().map((n) => n.toFixed(2)).join(" ")}`)
+
+// baselines
+const module = await loadBareModule()
+const lifecycleUs = await bareLifecycleUs(module)
+const httpUs = await bareHttpUs()
+const asyncCallUs = await bareAsyncCallUs(module)
+
+const server = await startServer({ db: join(dir, "bench.db"), port: 0, logger: quiet, allowStdio: true, queue: 256 })
+const pool = server.host.runtime as WorkerPoolRuntime
+const inThreadServer = await startServer({ db: join(dir, "in-thread.db"), port: 0, logger: quiet, runtime: "in-thread" })
+const client = createClient(server.url)
+const execute = async (target: ReturnType<typeof createClient>, code: string) => {
+  const response = await target.post("/v1/execute", JSON.stringify({ code }))
+  if (response.status !== 200 || !JSON.parse(response.text).ok) throw new Error(`execute failed: ${response.status} ${response.text.slice(0, 200)}`)
+}
+
+// 1. trivial execute over HTTP
+const trivialUs = await timeUs(2000, () => execute(client, "return 1+1"), 300)
+const inThreadClient = createClient(inThreadServer.url)
+const trivialInThreadUs = await timeUs(2000, () => execute(inThreadClient, "return 1+1"), 300)
+inThreadClient.close()
+print("")
+print(`bare QuickJS runtime+context+eval+dispose: ${lifecycleUs.toFixed(1)} µs; bare loopback HTTP round trip: ${httpUs.toFixed(1)} µs`)
+print(ratioLine("trivial execute over HTTP (worker pool)", trivialUs, "µs", "QuickJS lifecycle + HTTP round trip", lifecycleUs + httpUs, "≤ 2x"))
+print(ratioLine("trivial execute over HTTP (in-thread runtime, reference)", trivialInThreadUs, "µs", "QuickJS lifecycle + HTTP round trip", lifecycleUs + httpUs))
+
+// 2. 1,000 sequential in-process tool calls
+const limits: RunLimits = { ...defaultLimits, maxToolCalls: 2000 }
+const invoke = async (_path: string, args: unknown): Promise<ToolResult> => ({ ok: true, data: args })
+const calls = "let s = 0\nfor (let i = 0; i < 1000; i++) s += (await tools.svc.echo({ i })).data.i\nreturn s"
+const perCallUs = async (runtime: { run: WorkerPoolRuntime["run"] }) => {
+  const empty = await timeUs(200, () => runtime.run("return 0", { invoke, limits }), 50)
+  const full = await timeUs(30, () => runtime.run(calls, { invoke, limits }), 5)
+  return (full - empty) / 1000
+}
+const poolCallUs = await perCallUs(pool)
+const inThreadCallUs = await perCallUs(await createQuickJsRuntime())
+print("")
+print(ratioLine("in-process tool call, per call, 1,000 sequential (worker pool)", poolCallUs, "µs", "bare guest-to-host promise call", asyncCallUs, "≤ 5x"))
+print(ratioLine("in-process tool call, per call, 1,000 sequential (in-thread, reference)", inThreadCallUs, "µs", "bare guest-to-host promise call", asyncCallUs))
+
+// 3. 100 calls to a stdio MCP server
+await registerStdioSource(server.host)
+const hundred = "for (let i = 0; i < 100; i++) { const r = await tools.fx.echo({ message: 'm' + i }); if (!r.ok) throw new Error(r.error.message) }"
+const hundredUs = await timeUs(15, () => execute(client, hundred), 3)
+const switchboardMcpUs = (hundredUs - trivialUs) / 100
+const directUs = await directMcpCallUs(100, 15)
+print("")
+print(ratioLine("stdio MCP call through Switchboard, per call, 100 per execute", switchboardMcpUs, "µs", "same server over one kept-open SDK connection", directUs, "≤ 1.5x"))
+
+// 4. trivial executes with 32 concurrent clients
+const concurrent = createClient(server.url, 32)
+const total = 4000
+const runConcurrent = async () => {
+  let next = 0
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next++ < total) await execute(concurrent, "return 1+1")
+    }),
+  )
+  return total / ((performance.now() - started) / 1000)
+}
+await runConcurrent()
+const rates = [await runConcurrent(), await runConcurrent(), await runConcurrent()]
+concurrent.close()
+print("")
+print(`trivial executes, 32 concurrent clients, ${pool.stats().size} workers: ${median(rates).toFixed(0)} executions/s (median of 3 runs of ${total}; target ≥ 2,000/s)`)
+
+// 5. idle RSS and RSS after each memory case
+const refilled = async () => {
+  for (let tries = 0; tries < 500; tries++) {
+    const stats = pool.stats()
+    if (stats.starting === 0 && stats.idle === stats.size) break
+    await sleep(10)
+  }
+  await sleep(300)
+}
+await refilled()
+const idleRss = rssMiB()
+print("")
+print(`idle RSS (server with ${pool.stats().size} warm workers): ${idleRss.toFixed(0)} MiB`)
+for (const [name, code] of [
+  ["1 MiB strings until memory_limit", "const a = []\nfor (;;) a.push('x'.repeat(1 << 20) + a.length)"],
+  ["300 × 512 KiB Uint8Array", "const k = []\nfor (let i = 0; i < 300; i++) k.push(new Uint8Array(1 << 19))\nreturn k.length"],
+  ["objects until memory_limit", "const a = []\nfor (;;) a.push({ i: a.length, s: [1, 2] })"],
+] as const) {
+  let peak = 0
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMiB())), 5)
+  const response = JSON.parse((await client.post("/v1/execute", JSON.stringify({ code }))).text)
+  clearInterval(sampler)
+  await refilled()
+  const after = rssMiB()
+  print(`  ${name}: ${response.error?.code ?? "ok"}; peak ${peak.toFixed(0)} MiB, after ${after.toFixed(0)} MiB (${(after - idleRss >= 0 ? "+" : "") + (after - idleRss).toFixed(0)} MiB vs idle; target within 50 MB)`)
+}
+
+// 6. 100 KB of tool result into the sandbox
+const rows = Array.from({ length: 800 }, (_, i) => ({ id: i, name: `item number ${i}`, tags: ["alpha", "beta", "gamma"], score: i / 7, active: i % 2 === 0 }))
+const payload = JSON.stringify(rows)
+const big = async (): Promise<ToolResult> => ({ ok: true, data: rows })
+const small = async (): Promise<ToolResult> => ({ ok: true, data: [] })
+const read = "const r = await tools.svc.get({})\nreturn r.ok"
+const bigUs = await timeUs(300, () => pool.run(read, { invoke: big, limits }), 50)
+const smallUs = await timeUs(300, () => pool.run(read, { invoke: small, limits }), 50)
+const parseUs = await timeUs(1000, () => JSON.parse(payload))
+print("")
+print(ratioLine(`${(payload.length / 1024).toFixed(0)} KB tool result into the sandbox (pool: stringify, post, guest parse)`, bigUs - smallUs, "µs", "Node JSON.parse of the same bytes", parseUs))
+
+print("")
+print(`load average at end ${loadavg().map((n) => n.toFixed(2)).join(" ")}`)
+client.close()
+await inThreadServer.close()
+await server.close()
+rmSync(dir, { recursive: true, force: true })
