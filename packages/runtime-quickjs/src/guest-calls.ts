@@ -14,6 +14,13 @@ export interface ErrorDescription {
   stack?: string
 }
 
+/**
+ * The length of a guest string in UTF-16 code units, read without copying the string out. (getLength is
+ * no help here: it answers undefined for many strings, such as ones built by concatenation.)
+ */
+export const stringLength = (ctx: QuickJSContext, text: QuickJSHandle): number =>
+  ctx.getProp(text, "length").consume((length) => (ctx.typeof(length) === "number" ? ctx.getNumber(length) : 0))
+
 const isNull = (ctx: QuickJSContext, handle: QuickJSHandle) => ctx.typeof(handle) === "object" && ctx.eq(handle, ctx.null)
 
 /** Reads a string property; a getter that throws or a non-string counts as absent. */
@@ -81,7 +88,7 @@ const callStringify = (
   if (result.error) return { kind: "threw", thrown: result.error }
   return result.value.consume((text): SerializedResult => {
     if (ctx.typeof(text) !== "string") return { kind: "undefined" }
-    const units = ctx.getLength(text) ?? 0
+    const units = stringLength(ctx, text)
     return units > maxUnits ? { kind: "too-long", units } : { kind: "json", text: ctx.getString(text) }
   })
 }

@@ -1,5 +1,6 @@
 import type { InvokeTool, RunError, RunLimits, ToolResult } from "@switchboard/core"
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from "quickjs-emscripten-core"
+import { stringLength } from "./guest-calls.js"
 import type { LogBuffer } from "./log-buffer.js"
 import { invokeFunctionName, logFunctionName, logLevels } from "./prelude/protocol.js"
 import type { LogLevel } from "./prelude/protocol.js"
@@ -99,7 +100,7 @@ export const installHostBridge = (
   define(logFunctionName, (levelHandle, textHandle) => {
     const level = levelHandle ? ctx.getString(levelHandle) : "log"
     // a line that cannot be kept is never copied out: a script logging huge strings costs the host nothing
-    const units = textHandle ? (ctx.getLength(textHandle) ?? 0) : 0
+    const units = textHandle && ctx.typeof(textHandle) === "string" ? stringLength(ctx, textHandle) : 0
     if (!logs.fits(units)) logs.drop(units)
     else logs.push(isLogLevel(level) ? level : "log", textHandle ? ctx.getString(textHandle) : "")
     return undefined

@@ -117,6 +117,8 @@ const isDuplicateText = (text: string, structured: unknown): boolean => {
     parsed = undefined
   }
   if (parsed !== undefined && jsonEqual(parsed.value, structured)) return true
+  // a string result (legal from 2026-07-28) whose text block is that same string, unquoted
+  if (typeof structured === "string" && structured === text) return true
   if (isPlainObject(structured)) {
     const keys = Object.keys(structured)
     if (keys.length === 1) {

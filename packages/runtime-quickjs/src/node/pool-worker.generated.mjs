@@ -238,6 +238,7 @@ var withPosition = (error, thrown, code) => {
 };
 
 // src/guest-calls.ts
+var stringLength = (ctx, text) => ctx.getProp(text, "length").consume((length) => ctx.typeof(length) === "number" ? ctx.getNumber(length) : 0);
 var isNull = (ctx, handle) => ctx.typeof(handle) === "object" && ctx.eq(handle, ctx.null);
 var readString = (ctx, handle, key) => ctx.getProp(handle, key).consume((value) => ctx.typeof(value) === "string" ? ctx.getString(value) : void 0);
 var describeThrown = (ctx, stringify, thrown) => {
@@ -270,7 +271,7 @@ var callStringify = (ctx, stringify, value, maxUnits = Number.POSITIVE_INFINITY)
   if (result.error) return { kind: "threw", thrown: result.error };
   return result.value.consume((text) => {
     if (ctx.typeof(text) !== "string") return { kind: "undefined" };
-    const units = ctx.getLength(text) ?? 0;
+    const units = stringLength(ctx, text);
     return units > maxUnits ? { kind: "too-long", units } : { kind: "json", text: ctx.getString(text) };
   });
 };
@@ -331,7 +332,7 @@ var installHostBridge = (ctx, options) => {
   });
   define(logFunctionName, (levelHandle, textHandle) => {
     const level = levelHandle ? ctx.getString(levelHandle) : "log";
-    const units = textHandle ? ctx.getLength(textHandle) ?? 0 : 0;
+    const units = textHandle && ctx.typeof(textHandle) === "string" ? stringLength(ctx, textHandle) : 0;
     if (!logs.fits(units)) logs.drop(units);
     else logs.push(isLogLevel(level) ? level : "log", textHandle ? ctx.getString(textHandle) : "");
     return void 0;
