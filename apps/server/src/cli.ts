@@ -8,7 +8,7 @@ import { createHost } from "./compose.js"
 import { serveMcpStdio } from "./mcp-stdio.js"
 import { runtimeFlagOptions, runtimeFlagsUsage, runtimeTuning } from "./runtime-flags.js"
 import type { RuntimeFlagValues } from "./runtime-flags.js"
-import { startServer } from "./serve.js"
+import { isLoopback, startServer } from "./serve.js"
 
 const DEFAULT_DB = "./.switchboard/switchboard.db"
 
@@ -20,6 +20,8 @@ commands:
   run     run a script file (or - for stdin) against the catalog and print its result   --db
   tools   list the catalog's tools     --db --query TEXT --namespace NS
   mcp     serve MCP over stdio (execute, describe, read_output, grep_output)   --db --allow-stdio --sync-ttl 15m
+  keys    API keys: keys create <name> (prints the key once) | keys list | keys revoke <id>   --db
+          a server listening beyond loopback (--host 0.0.0.0), or started with --require-key, needs one on every route but /healthz
 
 limits and sandbox workers (serve, demo, mcp, run; a request may lower a limit, never raise it):
   ${runtimeFlagsUsage}
@@ -33,6 +35,7 @@ const serveOptions = {
   db: { type: "string", default: process.env.SWITCHBOARD_DB ?? process.env.DATABASE_URL ?? DEFAULT_DB },
   "allow-stdio": { type: "boolean", default: false },
   "sync-ttl": { type: "string", default: "15m" },
+  "require-key": { type: "boolean", default: false },
   help: { type: "boolean", default: false },
   ...runtimeFlagOptions,
 } as const
@@ -69,8 +72,13 @@ const serveCommand = async (args: string[], demo: boolean) => {
     hostname: values.host,
     allowStdio: values["allow-stdio"] || demo,
     syncTtlMs: parseDuration(values["sync-ttl"]),
+    requireKey: values["require-key"],
     ...tuning(values),
   })
+  if (!isLoopback(values.host) || values["require-key"]) {
+    const live = (await server.host.keys.list()).filter((k) => k.revokedAt === null)
+    process.stderr.write(`switchboard: every route but /healthz needs an API key (${live.length} live); create one with: pnpm switchboard keys create <name> --db ${values.db}\n`)
+  }
   if (demo && !(await server.host.store.getSource("demo"))) {
     const added = await server.host.sources.add({ namespace: "demo", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("demo-server") } })
     if (!added.ok) process.stderr.write(`switchboard: could not register the demo source: ${added.error.message}\n`)
@@ -99,6 +107,25 @@ const runCommand = async (args: string[]) => {
   else process.stderr.write(`error (${response.error.code}): ${response.error.message}\n`)
   await host.close()
   process.exit(response.ok ? 0 : 1)
+}
+
+const keysCommand = async (args: string[]) => {
+  const { values, positionals } = parseArgs({ args, options: { db: serveOptions.db }, allowPositionals: true })
+  const [action, argument] = positionals
+  const host = await createHost({ db: values.db, runtime: "in-thread" })
+  try {
+    if (action === "create" && argument) {
+      const created = await host.keys.create(argument)
+      process.stdout.write(`${created.key}\n`)
+      process.stderr.write(`key "${created.name}" (id ${created.id}) created; it is shown only this once\n`)
+    } else if (action === "list") {
+      for (const key of await host.keys.list()) process.stdout.write(`${key.id}\t${key.name}\t${key.revokedAt === null ? "live" : "revoked"}\t${new Date(key.createdAt).toISOString()}\n`)
+    } else if (action === "revoke" && argument) {
+      if (!(await host.keys.revoke(argument))) fail(`no key with id "${argument}"`)
+    } else fail("keys create <name> | keys list | keys revoke <id>   (--db as for serve)")
+  } finally {
+    await host.close()
+  }
 }
 
 const toolsCommand = async (args: string[]) => {
@@ -135,6 +162,7 @@ try {
   else if (command === "demo") await serveCommand(rest, true)
   else if (command === "run") await runCommand(rest)
   else if (command === "tools") await toolsCommand(rest)
+  else if (command === "keys") await keysCommand(rest)
   else if (command === "mcp") await mcpCommand(rest)
   else {
     process.stdout.write(usage)

@@ -3,7 +3,7 @@
  * This is the only place the packages meet.
  */
 import { createApp } from "@switchboard/api"
-import { createExecutor, createSourcesService, defaultLimits } from "@switchboard/core"
+import { createApiKeyService, createExecutor, createSourcesService, defaultLimits } from "@switchboard/core"
 import type { CodeRuntime, Logger, RunLimits } from "@switchboard/core"
 import { createMcpPlugin } from "@switchboard/plugin-mcp"
 import { createQuickJsRuntime } from "@switchboard/runtime-quickjs"
@@ -29,6 +29,8 @@ export interface HostOptions {
   workers?: number
   /** executions waiting for a worker before the pool answers `overloaded` (default 64, at least 8 per worker) */
   queue?: number
+  /** every route but /healthz needs an API key (set by the server once it listens beyond loopback) */
+  requireKey?: boolean
   logger?: Logger
 }
 
@@ -54,9 +56,11 @@ export const createHost = async (options: HostOptions) => {
   const sources = createSourcesService({ store, plugins, logger, syncTtlMs: options.syncTtlMs })
   onToolsChanged = sources.markStale
   const executor = createExecutor({ store, sources, runtime, plugins, logger, limits: options.limits })
-  const app = createApp({ sources, executor, store, logger })
+  const keys = createApiKeyService(store)
+  const app = createApp({ sources, executor, store, logger, keys: options.requireKey ? keys : undefined })
   return {
     app,
+    keys,
     store,
     sources,
     executor,

@@ -9,9 +9,13 @@ export interface ServeOptions extends HostOptions {
   hostname?: string
 }
 
+/** 127.0.0.0/8, ::1 and localhost: the only addresses where the API answers without a key. */
+export const isLoopback = (hostname: string) => /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname === "::1" || hostname === "[::1]" || hostname === "localhost"
+
 export const startServer = async (options: ServeOptions) => {
-  const host = await createHost(options)
   const hostname = options.hostname ?? "127.0.0.1"
+  // DESIGN §8: beyond loopback, every route but /healthz requires a key
+  const host = await createHost({ ...options, requireKey: options.requireKey || !isLoopback(hostname) })
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: host.app.fetch, port: options.port ?? 4747, hostname }, () => resolve(s))
     s.once("error", reject)

@@ -135,7 +135,7 @@ describe.each(Object.keys(connect) as (keyof typeof connect)[])("MCP over %s", (
   it("describe answers with TypeScript, by path or by query", async () => {
     const byPath = await call("describe", { paths: ["contract.echo", "contract.get-sum", "contract.nope"] })
     expect(byPath.isError).toBeFalsy()
-    const [text, note] = texts(byPath)
+    const [text = "", note] = texts(byPath)
     expect(text.match(/type ToolResult</g)).toHaveLength(1)
     expect(text).toContain("echo(args: Contract_Echo_Input): Promise<ToolResult<Contract_Echo_Data>>")
     expect(text).toContain('"get-sum"(args: Contract_GetSum_Input)')

@@ -33,7 +33,7 @@ const spawnServer = (db: string): Promise<ServerProcess> =>
 
 const call = async (server: ServerProcess, method: string, path: string, body?: unknown) => {
   const response = await fetch(server.url + path, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) })
-  return { status: response.status, body: response.status === 204 ? null : await response.json() }
+  return { status: response.status, body: (response.status === 204 ? null : await response.json()) as any }
 }
 
 let database: TestDatabase

@@ -1,8 +1,9 @@
 /** The hono app: /healthz, the /v1 routes, the MCP endpoint at /mcp. Runtime-neutral: no Node APIs, so it serves on Node and on Workers. */
 import { Hono } from "hono"
-import type { CatalogStore, Executor, Logger, SourcesService } from "@switchboard/core"
+import type { ApiKeyService, CatalogStore, Executor, Logger, SourcesService } from "@switchboard/core"
 import { internalError } from "@switchboard/core"
 import { errorBody } from "./http-errors.js"
+import { requireKey } from "./require-key.js"
 import { mcpRoutes } from "./mcp/http.js"
 import { executeRoutes } from "./routes/execute.js"
 import { executionRoutes } from "./routes/executions.js"
@@ -14,10 +15,13 @@ export interface AppServices {
   executor: Executor
   store: CatalogStore
   logger: Logger
+  /** when set, every route but /healthz needs a valid API key */
+  keys?: Pick<ApiKeyService, "verify">
 }
 
 export const createApp = (services: AppServices) => {
   const app = new Hono()
+  if (services.keys) app.use("*", requireKey(services.keys))
   app.get("/healthz", (c) => c.json({ ok: true }))
   app.route("/v1/sources", sourceRoutes(services))
   app.route("/v1/tools", toolRoutes(services))

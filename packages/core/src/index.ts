@@ -33,3 +33,5 @@ export type { DescribeToolInput, ToolDescription, OutputSource, JsonSchemaToType
 export { createDescribeService, DEFAULT_DESCRIBE_LIMIT, MAX_DESCRIBE_TOOLS } from "./describe/describe-service.js"
 export type { DescribeService, DescribeResult } from "./describe/describe-service.js"
 export { rankTools, scoreTool, words } from "./describe/search-tools.js"
+export { createApiKeyService, hashKey } from "./auth/api-keys.js"
+export type { ApiKeyService, ApiKeyRow } from "./auth/api-keys.js"

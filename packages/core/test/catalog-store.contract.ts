@@ -3,7 +3,7 @@
  * Each test gets a fresh, migrated, empty database from `open`.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { inferShape, mergeStoredShapes, normalizeShape, shapeToTypeScript } from "../src/index.js"
+import { createApiKeyService, inferShape, mergeStoredShapes, normalizeShape, shapeToTypeScript } from "../src/index.js"
 import type { CatalogStore, DiscoveredTool, SourceRow } from "../src/index.js"
 
 export interface StoreUnderTest {
@@ -126,6 +126,21 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
       ])
       const names = (await store.listTools({ namespace: "race" })).map((t) => t.name)
       expect([["a", "b"], ["b", "c"]]).toContainEqual(names)
+    })
+
+    it("API keys: shown once, stored only as a hash, verified until revoked", async () => {
+      const keys = createApiKeyService(store, () => 42)
+      const created = await keys.create("ci")
+      expect(created.key).toMatch(/^sb_[A-Za-z0-9_-]{43}$/)
+      const [row] = await keys.list()
+      expect(row).toMatchObject({ id: created.id, name: "ci", scopes: ["*"], createdAt: 42, revokedAt: null })
+      expect(JSON.stringify(row)).not.toContain(created.key.slice(3))
+      expect(await keys.verify(created.key)).toMatchObject({ id: created.id })
+      expect(await keys.verify(created.key + "x")).toBeNull()
+      expect(await keys.verify("Bearer nonsense")).toBeNull()
+      expect(await keys.revoke(created.id)).toBe(true)
+      expect(await keys.verify(created.key)).toBeNull()
+      expect(await keys.revoke("nope")).toBe(false)
     })
 
     describe("tool shapes", () => {

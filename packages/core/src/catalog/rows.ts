@@ -36,6 +36,16 @@ export interface ToolListQuery {
   limit?: number
 }
 
+export interface ApiKeyRow {
+  id: string
+  name: string
+  /** SHA-256 of the key, hex; the key itself is never stored */
+  hash: string
+  scopes: string[]
+  createdAt: number
+  revokedAt: number | null
+}
+
 export interface StoredExecution extends ExecutionRecord {
   calls: ToolCallRecord[]
 }
@@ -81,6 +91,12 @@ export interface CatalogStore extends TelemetrySink {
   getTool(namespace: string, name: string): Promise<ToolRow | null>
   toolPaths(namespace?: string): Promise<string[]>
   getExecution(id: string): Promise<StoredExecution | null>
+  insertApiKey(row: ApiKeyRow): Promise<void>
+  /** the key with this hash, revoked or not */
+  findApiKey(hash: string): Promise<ApiKeyRow | null>
+  listApiKeys(): Promise<ApiKeyRow[]>
+  /** false when there is no such key */
+  revokeApiKey(id: string, at: number): Promise<boolean>
   /** The shape stored for (tool, encoding). Describe asks with the tool's current effective encoding only. */
   getShape(toolId: string, encoding: string): Promise<StoredShape | null>
   /**

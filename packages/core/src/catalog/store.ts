@@ -5,15 +5,15 @@
  * onConflictDoUpdate) behave the same on both. What truly differs — how a transaction is opened — is the
  * dialect's `transaction`.
  */
-import { and, asc, eq, inArray, or, sql } from "drizzle-orm"
+import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm"
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core"
 import type { ExecutionRecord, LogEntry, ToolCallRecord } from "../seams.js"
-import type { CatalogStore, SourceRow, SourceStatus, ToolListQuery, ToolRow } from "./rows.js"
+import type { ApiKeyRow, CatalogStore, SourceRow, SourceStatus, ToolListQuery, ToolRow } from "./rows.js"
 import type * as schema from "./schema-sqlite.js"
 
 /** The query surface shared by the dialects (typed as SQLite's async builder; Postgres is cast to it). */
 export type CatalogDb = Pick<BaseSQLiteDatabase<"async", unknown>, "select" | "insert" | "update" | "delete">
-export type CatalogTables = Pick<typeof schema, "sources" | "tools" | "toolShapes" | "executions" | "toolCalls">
+export type CatalogTables = Pick<typeof schema, "sources" | "tools" | "toolShapes" | "executions" | "toolCalls" | "apiKeys">
 
 export interface StoreDialect {
   db: CatalogDb
@@ -43,7 +43,8 @@ function camel(column: string) {
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 
 export const createCatalogStore = ({ db, tables, transaction, lockKey }: StoreDialect): CatalogStore => {
-  const { sources, tools, toolShapes, executions, toolCalls } = tables
+  const { sources, tools, toolShapes, executions, toolCalls, apiKeys } = tables
+  const toKeyRow = (row: typeof apiKeys.$inferSelect): ApiKeyRow => ({ ...row, scopes: row.scopes as string[] })
   const toolColumns = {
     id: tools.id,
     sourceId: tools.sourceId,
@@ -217,6 +218,26 @@ export const createCatalogStore = ({ db, tables, transaction, lockKey }: StoreDi
             .onConflictDoNothing()
         }
       })
+    },
+
+    async insertApiKey(row) {
+      await db.insert(apiKeys).values(row)
+    },
+
+    async findApiKey(hash) {
+      const row = first(await db.select().from(apiKeys).where(eq(apiKeys.hash, hash)).limit(1))
+      return row ? toKeyRow(row) : null
+    },
+
+    async listApiKeys() {
+      return (await db.select().from(apiKeys).orderBy(asc(apiKeys.createdAt))).map(toKeyRow)
+    },
+
+    async revokeApiKey(id, at) {
+      const existing = first(await db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, id)).limit(1))
+      if (!existing) return false
+      await db.update(apiKeys).set({ revokedAt: at }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+      return true
     },
   }
 }

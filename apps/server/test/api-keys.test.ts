@@ -1,0 +1,41 @@
+/** DESIGN §8: beyond loopback (or with --require-key) every route but /healthz needs a live API key. */
+import { afterAll, beforeAll, expect, it } from "vitest"
+import { startTestServer } from "./helpers.js"
+import type { TestServer } from "./helpers.js"
+
+let server: TestServer
+beforeAll(async () => {
+  server = await startTestServer({ requireKey: true })
+})
+afterAll(() => server?.stop())
+
+const get = (path: string, key?: string) => fetch(server.url + path, { headers: key ? { authorization: `Bearer ${key}` } : {} })
+
+it("health answers without a key; every other route is 401 until a live key is sent", async () => {
+  expect((await get("/healthz")).status).toBe(200)
+  for (const path of ["/v1/sources", "/v1/tools", "/v1/executions/x"]) {
+    const response = await get(path)
+    expect(response.status, path).toBe(401)
+    expect(response.headers.get("www-authenticate")).toMatch(/Bearer/)
+    expect((await response.json()).error).toMatchObject({ code: "unauthorized", message: expect.stringMatching(/keys create/) })
+  }
+  expect((await fetch(`${server.url}/mcp`, { method: "POST", body: "{}" })).status).toBe(401)
+
+  const { key, id } = await server.host.keys.create("test")
+  expect((await get("/v1/sources", key)).status).toBe(200)
+  expect((await get("/v1/sources", `${key}x`)).status).toBe(401)
+  const execute = await fetch(`${server.url}/v1/execute`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ code: "return 1" }) })
+  expect((await execute.json()).result).toBe(1)
+
+  await server.host.keys.revoke(id)
+  expect((await get("/v1/sources", key)).status).toBe(401)
+})
+
+it("a loopback server without --require-key answers without a key", async () => {
+  const open = await startTestServer()
+  try {
+    expect((await fetch(`${open.url}/v1/sources`)).status).toBe(200)
+  } finally {
+    await open.stop()
+  }
+})

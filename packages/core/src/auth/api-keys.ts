@@ -1,0 +1,35 @@
+/**
+ * API keys: created once and shown once; only their SHA-256 is stored (Web Crypto, so it runs on Workers).
+ * A key is `sb_` and 32 random bytes in base64url.
+ */
+import type { ApiKeyRow, CatalogStore } from "../catalog/rows.js"
+
+export type { ApiKeyRow }
+
+const toHex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("")
+
+const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+
+export const hashKey = async (key: string): Promise<string> => toHex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)))
+
+export const createApiKeyService = (store: Pick<CatalogStore, "insertApiKey" | "findApiKey" | "listApiKeys" | "revokeApiKey">, now: () => number = Date.now) => ({
+  /** Returns the key itself: this is the only time it is ever seen. */
+  async create(name: string, scopes: string[] = ["*"]): Promise<{ id: string; name: string; key: string }> {
+    const key = `sb_${base64url(crypto.getRandomValues(new Uint8Array(32)))}`
+    const id = crypto.randomUUID()
+    await store.insertApiKey({ id, name, hash: await hashKey(key), scopes, createdAt: now(), revokedAt: null })
+    return { id, name, key }
+  },
+
+  /** The live key this bearer token names, or null (unknown, revoked, or not a key at all). */
+  async verify(token: string): Promise<ApiKeyRow | null> {
+    if (!token.startsWith("sb_") || token.length > 200) return null
+    const row = await store.findApiKey(await hashKey(token))
+    return row && row.revokedAt === null ? row : null
+  },
+
+  list: () => store.listApiKeys(),
+  revoke: (id: string) => store.revokeApiKey(id, now()),
+})
+
+export type ApiKeyService = ReturnType<typeof createApiKeyService>
