@@ -33,3 +33,15 @@ test("utf8Length agrees with TextEncoder, lone surrogates included", () => {
     expect(utf8Length(text)).toBe(new TextEncoder().encode(text).length)
   }
 })
+
+test("fits and drop let the host count a line it never copied out of the sandbox", () => {
+  const logs = createLogBuffer({ maxLogLines: 10, maxLogBytes: 10 })
+  expect(logs.fits(10)).toBe(true)
+  expect(logs.fits(11)).toBe(false)
+  logs.drop(1_000_000)
+  expect(logs.fits(1)).toBe(false)
+  logs.push("log", "late")
+  expect(logs.entries()).toEqual([
+    { level: "warn", message: "[switchboard] 2 more log lines (1000004 bytes) dropped: the log limit is 10 lines or 10 bytes" },
+  ])
+})

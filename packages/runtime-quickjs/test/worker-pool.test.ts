@@ -85,13 +85,26 @@ describe("worker pool: hard limits by killing the worker", () => {
     expect(expectValue(await runWith(pool, "return 1 + 1"))).toBe(2)
   })
 
-  test("an abort during a long builtin ends the run within the grace and replaces the worker", async () => {
+  test("an abort answers at once; a worker stuck in a builtin is then killed and replaced", async () => {
     const pool = await makePool({ size: 1 })
     const controller = new AbortController()
     setTimeout(() => controller.abort(), 100)
     const error = expectError(await runWith(pool, "for (;;) 'x'.repeat(1e7)", { signal: controller.signal, limits: { timeoutMs: 10_000 } }))
     expect(error.code).toBe("aborted")
+    expect(expectValue(await runWith(pool, "return 'after'"))).toBe("after")
     expect(pool.stats().replaced).toBe(1)
+  })
+
+  test("an abort while the run waits on a tool ends it without killing the worker", async () => {
+    const pool = await makePool({ size: 1 })
+    const controller = new AbortController()
+    const invoke: InvokeTool = () => {
+      setTimeout(() => controller.abort(), 10)
+      return new Promise<ToolResult>(() => {})
+    }
+    expect(expectError(await runWith(pool, "await tools.a.b({})", { invoke, signal: controller.signal })).code).toBe("aborted")
+    expect(expectValue(await runWith(pool, "return 'same worker'"))).toBe("same worker")
+    expect(pool.stats().replaced).toBe(0)
   })
 
   test("the main thread keeps running while a worker is stuck in a builtin", async () => {

@@ -58,6 +58,8 @@ const hostFailureJson = JSON.stringify({
   ok: false,
   error: { code: "internal_error", message: "the tool call failed in the host" },
 } satisfies ToolResult)
+/** how long an aborted run's worker may take to end the run by itself before it is killed */
+const abortGraceMs = 250
 /** setTimeout's ceiling */
 const maxTimerMs = 2 ** 31 - 1
 
@@ -182,9 +184,11 @@ class WorkerPool implements WorkerPoolRuntime {
     // Past the deadline plus a grace the worker is killed: an interrupt handler cannot stop a builtin.
     job.timer = setTimeout(() => this.kill(job, runErrors.timeout(job.options.limits)), Math.min(maxTimerMs, remaining + this.killGraceMs))
     job.onAbort = () => {
+      // The caller is gone: it hears `aborted` now. The worker gets a while to end the run by itself
+      // (a run waiting on a tool does at once) before it is killed, since a kill costs a respawn.
       slot.post({ type: "abort", runId })
-      clearTimeout(job.timer)
-      job.timer = setTimeout(() => this.kill(job, runErrors.aborted()), this.killGraceMs)
+      job.settle(failed(runErrors.aborted()))
+      job.timer = setTimeout(() => this.kill(job, runErrors.aborted()), abortGraceMs)
     }
     job.options.signal?.addEventListener("abort", job.onAbort)
     slot.post({ type: "run", runId, code: job.code, limits: { ...job.options.limits, timeoutMs: remaining } })
@@ -197,6 +201,7 @@ class WorkerPool implements WorkerPoolRuntime {
     if (!job || job.slot !== slot) return
     if (message.type === "invoke") return this.invoke(slot, job, message)
     this.running.delete(message.runId)
+    clearTimeout(job.timer)
     slot.runId = undefined
     slot.wasmBytes = message.wasmBytes
     const { outcome } = message
