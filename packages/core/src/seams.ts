@@ -1,7 +1,7 @@
 /**
  * The seams core declares and others implement (DESIGN §2). core never imports an implementation.
  */
-import type { ToolResult } from "./result.js"
+import type { ContentBlock, ToolResult } from "./result.js"
 
 /** Limits for one execution. Every limit that trips names itself in the error code. */
 export interface RunLimits {
@@ -55,7 +55,8 @@ export interface RunError {
 }
 
 export type RunOutcome =
-  | { ok: true; value: unknown; logs: LogEntry[] }
+  /** `emitted`: content blocks the script passed to `emit(block)`, in order (images and audio for MCP clients) */
+  | { ok: true; value: unknown; logs: LogEntry[]; emitted?: ContentBlock[] }
   | { ok: false; error: RunError; logs: LogEntry[] }
 
 /** The one door out of the sandbox. It never rejects for an expected failure. */

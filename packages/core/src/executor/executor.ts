@@ -119,7 +119,8 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
       const inline = inlineText(fullText!, executionId, inlineCap)
       response = { executionId, ok: true, result: outcome.value, text: inline.text, logs: outcome.logs }
       if (inline.truncated) response.truncated = { totalLines: inline.totalLines, totalChars: inline.totalChars }
-      if (split!.media.length > 0) response.media = split!.media
+      const media = [...(outcome.emitted ?? []), ...split!.media]
+      if (media.length > 0) response.media = media
     } else response = { executionId, ok: false, error: outcome.error, logs: outcome.logs }
 
     endSpan(span, response.ok ? null : response.error, { "switchboard.tool_calls": calls.length })
