@@ -17,7 +17,7 @@ it("health answers without a key; every other route is 401 until a live key is s
     const response = await get(path)
     expect(response.status, path).toBe(401)
     expect(response.headers.get("www-authenticate")).toMatch(/Bearer/)
-    expect((await response.json()).error).toMatchObject({ code: "unauthorized", message: expect.stringMatching(/keys create/) })
+    expect(((await response.json()) as any).error).toMatchObject({ code: "unauthorized", message: expect.stringMatching(/keys create/) })
   }
   expect((await fetch(`${server.url}/mcp`, { method: "POST", body: "{}" })).status).toBe(401)
 
@@ -25,7 +25,7 @@ it("health answers without a key; every other route is 401 until a live key is s
   expect((await get("/v1/sources", key)).status).toBe(200)
   expect((await get("/v1/sources", `${key}x`)).status).toBe(401)
   const execute = await fetch(`${server.url}/v1/execute`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ code: "return 1" }) })
-  expect((await execute.json()).result).toBe(1)
+  expect(((await execute.json()) as any).result).toBe(1)
 
   await server.host.keys.revoke(id)
   expect((await get("/v1/sources", key)).status).toBe(401)

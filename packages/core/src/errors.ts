@@ -36,11 +36,22 @@ export interface Logger {
 export const silentLogger: Logger = { error() {}, warn() {}, info() {} }
 
 /** Logs an unexpected exception with a fresh correlation id and returns the opaque error for the caller. */
+/**
+ * What of an exception may be logged. A failed database query's message carries its parameters (source
+ * configs with secrets, scripts, results), so for one only the statement and the driver's own error are kept.
+ */
+const loggable = (cause: unknown): Record<string, unknown> | string => {
+  if (!(cause instanceof Error)) return String(cause).slice(0, 2_000)
+  const query = (cause as { query?: unknown }).query
+  if (typeof query === "string") {
+    const driver = (cause as { cause?: unknown }).cause
+    return { query: query.slice(0, 2_000), driverError: driver instanceof Error ? driver.message.slice(0, 2_000) : undefined }
+  }
+  return { message: cause.message.slice(0, 2_000), stack: cause.stack?.slice(0, 4_000) }
+}
+
 export const internalError = (logger: Logger, where: string, cause: unknown): Internal => {
   const correlationId = crypto.randomUUID()
-  logger.error(`internal error in ${where}`, {
-    correlationId,
-    error: cause instanceof Error ? { message: cause.message, stack: cause.stack } : String(cause),
-  })
+  logger.error(`internal error in ${where}`, { correlationId, error: loggable(cause) })
   return new Internal({ message: `internal error (correlation id ${correlationId})`, correlationId })
 }

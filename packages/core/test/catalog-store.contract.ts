@@ -93,6 +93,7 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
       expect((await store.listTools({ query: "search" })).map((t) => t.path)).toEqual(["a.search_docs", "b.search_web"])
       expect((await store.listTools({ query: "0%_" })).map((t) => t.path)).toEqual(["a.100%_match"])
       expect((await store.listTools({ query: "%" })).map((t) => t.path)).toEqual(["a.100%_match"])
+      expect((await store.listTools({ query: "SEARCH_D" })).map((t) => t.path)).toEqual(["a.search_docs"]) // case-insensitive on every dialect
       expect((await store.listTools({ limit: 2 })).length).toBe(2)
       expect(await store.getTool("a", "getuser")).toBeNull()
       expect((await store.toolPaths("a")).sort()).toEqual(["a.100%_match", "a.getUser", "a.search_docs"])
@@ -115,6 +116,12 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
       await store.record(execution, calls)
       expect(await store.getExecution("e1")).toEqual({ ...execution, calls })
       expect(await store.getExecution("nope")).toBeNull()
+    })
+
+    it("an execution with thousands of tool calls is stored whole (inserts are chunked under parameter limits)", async () => {
+      const calls = Array.from({ length: 5_000 }, (_, i) => ({ executionId: "big", toolPath: "a.b", encoding: "direct", startedAt: i, durationMs: 1, ok: true, errorCode: null, dataBytes: 1, outputSchemaError: null }))
+      await store.record({ id: "big", code: "", status: "ok", startedAt: 0, durationMs: 1, resultText: "", errorCode: null, errorMessage: null, logs: [], toolCallCount: 5_000 }, calls)
+      expect((await store.getExecution("big"))?.calls).toHaveLength(5_000)
     })
 
     it("two syncs of one source at once leave one consistent catalog", async () => {

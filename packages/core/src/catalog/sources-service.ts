@@ -139,7 +139,14 @@ export const createSourcesService = ({ store, plugins, logger, syncTtlMs = DEFAU
         if (await store.getSource(namespace)) return failure(new Conflict({ message: `a source with namespace "${namespace}" already exists` }))
         return failure(internalError(logger, "insert source", cause))
       }
-      await store.applySync(row.id, discovered.discovery.tools, discovered.discovery.encoding, now())
+      try {
+        await store.applySync(row.id, discovered.discovery.tools, discovered.discovery.encoding, now())
+      } catch (cause) {
+        // leave nothing behind: a half-added source would block the namespace with no tools
+        await store.deleteSource(row.id).catch(() => undefined)
+        await plugin.release(row.id)
+        return failure(internalError(logger, "first sync of a new source", cause))
+      }
       const stored = await store.getSource(namespace)
       return stored ? success(await view(stored)) : failure(new NotFound({ message: `source "${namespace}" was removed while it was being added` }))
     },

@@ -127,7 +127,9 @@ export const createCatalogStore = ({ db, tables, transaction, lockKey }: StoreDi
       if (query.namespace) conditions.push(eq(sources.namespace, query.namespace))
       if (query.query) {
         const pattern = `%${escapeLike(query.query)}%`
-        conditions.push(or(sql`${tools.path} like ${pattern} escape '\\'`, sql`${tools.description} like ${pattern} escape '\\'`))
+        // lower() on both sides: LIKE ignores case on SQLite and not on Postgres
+        const lowered = pattern.toLowerCase()
+        conditions.push(or(sql`lower(${tools.path}) like ${lowered} escape '\\'`, sql`lower(${tools.description}) like ${lowered} escape '\\'`))
       }
       const select = db
         .select(toolColumns)
@@ -165,7 +167,9 @@ export const createCatalogStore = ({ db, tables, transaction, lockKey }: StoreDi
     async record(execution: ExecutionRecord, calls: ToolCallRecord[]) {
       await transaction(async (tx) => {
         await tx.insert(executions).values(execution)
-        if (calls.length > 0) await tx.insert(toolCalls).values(calls.map((call) => ({ id: crypto.randomUUID(), ...call, outputSchemaError: call.outputSchemaError ?? null })))
+        const rows = calls.map((call) => ({ id: crypto.randomUUID(), ...call, outputSchemaError: call.outputSchemaError ?? null }))
+        // chunked: every dialect caps the parameters of one statement
+        for (let i = 0; i < rows.length; i += UPSERT_CHUNK) await tx.insert(toolCalls).values(rows.slice(i, i + UPSERT_CHUNK))
       })
     },
 
@@ -194,7 +198,9 @@ export const createCatalogStore = ({ db, tables, transaction, lockKey }: StoreDi
     async mergeShapes(observations, merge) {
       if (observations.length === 0) return
       await transaction(async (tx) => {
-        for (const o of observations) {
+        // one order for every transaction, so two flushes that share tools cannot deadlock on their locks
+        const ordered = [...observations].sort((a, b) => (a.toolId + a.encoding < b.toolId + b.encoding ? -1 : a.toolId + a.encoding > b.toolId + b.encoding ? 1 : 0))
+        for (const o of ordered) {
           await lockKey?.(tx, `tool_shapes:${o.toolId}:${o.encoding}`)
           const key = and(eq(toolShapes.toolId, o.toolId), eq(toolShapes.encoding, o.encoding))
           const stored = first(await tx.select().from(toolShapes).where(key).limit(1))

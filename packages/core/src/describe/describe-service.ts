@@ -6,6 +6,7 @@ import type { CatalogStore, ToolRow } from "../catalog/rows.js"
 import { describeTool, describeTools, loadObservedShape } from "./describe-tool.js"
 import type { OutputSource } from "./describe-tool.js"
 import { rankTools } from "./search-tools.js"
+import { splitToolPath } from "../catalog/tool-path.js"
 
 export const DEFAULT_DESCRIBE_LIMIT = 10
 export const MAX_DESCRIBE_TOOLS = 100
@@ -17,10 +18,6 @@ export interface DescribeResult {
   missing: string[]
 }
 
-const splitPath = (path: string) => {
-  const dot = path.indexOf(".")
-  return dot > 0 ? { namespace: path.slice(0, dot), name: path.slice(dot + 1) } : null
-}
 
 export const createDescribeService = (store: CatalogStore) => {
   const withShapes = (tools: readonly ToolRow[]) => Promise.all(tools.map(async (tool) => ({ tool, shape: await loadObservedShape(store, tool) })))
@@ -29,7 +26,7 @@ export const createDescribeService = (store: CatalogStore) => {
     rankTools(query, await store.listTools({ namespace: options.namespace }), options.limit)
 
   const getTool = async (path: string): Promise<ToolRow | null> => {
-    const parts = splitPath(path)
+    const parts = splitToolPath(path)
     return parts ? store.getTool(parts.namespace, parts.name) : null
   }
 

@@ -5,7 +5,7 @@
  * envelope: `data` is what the result contract delivers.
  */
 import type { CatalogStore, StoredShape, ToolRow } from "../catalog/rows.js"
-import { effectiveEncoding } from "../encodings/encoding.js"
+import { ResultEncodings, effectiveEncoding } from "../encodings/encoding.js"
 import { normalizeShape } from "../shapes/normalize-shape.js"
 import { shapeToTypeScript } from "../shapes/shape-to-typescript.js"
 import { docComment, propertyKey } from "../shapes/ts-syntax.js"
@@ -93,7 +93,8 @@ const renderTool = ({ tool, shape }: DescribeToolInput, scope: TypeScope): Rende
 }
 
 const renderData = (tool: ToolRow, stored: StoredShape | null, scope: TypeScope, dataName: string, namePrefix: string) => {
-  if (isRecord(tool.outputSchema)) {
+  // a declared schema types decoded data; a row not yet stamped (`direct`) hands scripts the raw envelope
+  if (isRecord(tool.outputSchema) && effectiveEncoding(tool.resultEncoding) !== ResultEncodings.direct) {
     const output = renderSchema(tool.outputSchema, { scope, rootName: dataName, namePrefix })
     if (output.type.text !== "unknown") {
       const description = own(tool.outputSchema, "description")

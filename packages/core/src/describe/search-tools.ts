@@ -5,14 +5,37 @@
  */
 import type { ToolRow } from "../catalog/rows.js"
 
-/** "getUserByID_v2" -> ["get", "user", "by", "id", "v2"] */
-export const words = (text: string): string[] =>
-  text
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length > 0)
+/** Text longer than this is searched in its first part only: queries and descriptions come from outside. */
+const MAX_TEXT_CHARS = 2_000
+
+const kind = (c: string) => (c >= "a" && c <= "z" ? 1 : c >= "A" && c <= "Z" ? 2 : c >= "0" && c <= "9" ? 3 : 0)
+
+/** "getUserByID_v2" -> ["get", "user", "by", "id", "v2"], in one pass over the characters. */
+export const words = (input: string): string[] => {
+  const text = input.length > MAX_TEXT_CHARS ? input.slice(0, MAX_TEXT_CHARS) : input
+  const out: string[] = []
+  let word = ""
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    const k = kind(c)
+    if (k === 0) {
+      if (word) out.push(word)
+      word = ""
+      continue
+    }
+    const previous = i > 0 ? kind(text[i - 1]!) : 0
+    const next = i + 1 < text.length ? kind(text[i + 1]!) : 0
+    // a new word starts at an upper-case letter after a lower-case one or a digit ("getUser"), or at the
+    // last capital of a run followed by lower case ("IDNumber" -> "id", "number")
+    if (word && k === 2 && (previous === 1 || previous === 3 || (previous === 2 && next === 1))) {
+      out.push(word)
+      word = ""
+    }
+    word += c.toLowerCase()
+  }
+  if (word) out.push(word)
+  return out
+}
 
 const argumentNames = (schema: unknown): string[] => {
   const properties = (schema as { properties?: unknown } | null)?.properties
@@ -31,8 +54,8 @@ const scoreField = (queryWords: string[], fieldWords: string[], weight: number):
   return score
 }
 
-export const scoreTool = (query: string, tool: ToolRow): number => {
-  const queryWords = words(query)
+export const scoreTool = (query: string | string[], tool: ToolRow): number => {
+  const queryWords = typeof query === "string" ? words(query) : query
   if (queryWords.length === 0) return 0
   const nameWords = words(tool.name)
   let score =
@@ -45,10 +68,12 @@ export const scoreTool = (query: string, tool: ToolRow): number => {
   return score
 }
 
-export const rankTools = (query: string, tools: readonly ToolRow[], limit?: number): ToolRow[] =>
-  tools
-    .map((tool) => ({ tool, score: scoreTool(query, tool) }))
+export const rankTools = (query: string, tools: readonly ToolRow[], limit?: number): ToolRow[] => {
+  const queryWords = words(query)
+  return tools
+    .map((tool) => ({ tool, score: scoreTool(queryWords, tool) }))
     .filter(({ score }) => score > 0)
     .sort((a, b) => b.score - a.score || a.tool.path.localeCompare(b.tool.path))
     .slice(0, limit ?? Number.POSITIVE_INFINITY)
     .map(({ tool }) => tool)
+}

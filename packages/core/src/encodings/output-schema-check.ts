@@ -8,11 +8,31 @@ import { Validator } from "@cfworker/json-schema"
 const MAX_CACHED = 500
 const cache = new Map<string, Validator>()
 
+/** Past this size the check is skipped: it runs on the host thread for every call. */
+export const MAX_CHECKED_BYTES = 1024 * 1024
+
+/**
+ * Keywords whose checking cost the server controls (a `pattern` regex the host would run without a time
+ * limit, `uniqueItems` comparing every pair) are dropped before compiling: the check is telemetry only.
+ */
+const UNBOUNDED_KEYWORDS = new Set(["pattern", "patternProperties", "format", "uniqueItems"])
+const withoutUnboundedKeywords = (schema: unknown, depth = 0): unknown => {
+  if (depth > 64) return {}
+  if (Array.isArray(schema)) return schema.map((item) => withoutUnboundedKeywords(item, depth + 1))
+  if (typeof schema !== "object" || schema === null) return schema
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(schema)) {
+    if (UNBOUNDED_KEYWORDS.has(key)) continue
+    Object.defineProperty(out, key, { value: withoutUnboundedKeywords(value, depth + 1), enumerable: true, writable: true, configurable: true })
+  }
+  return out
+}
+
 const validatorFor = (key: string, schema: unknown): Validator | null => {
   const hit = cache.get(key)
   if (hit) return hit
   try {
-    const validator = new Validator(schema as object, "2020-12", true)
+    const validator = new Validator(withoutUnboundedKeywords(schema) as object, "2020-12", true)
     if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string)
     cache.set(key, validator)
     return validator
@@ -22,8 +42,8 @@ const validatorFor = (key: string, schema: unknown): Validator | null => {
 }
 
 /** Returns null when the data conforms (or cannot be checked), else a short description of the first mismatch. */
-export const outputSchemaMismatch = (cacheKey: string, schema: unknown, data: unknown): string | null => {
-  if (schema === null || typeof schema !== "object") return null
+export const outputSchemaMismatch = (cacheKey: string, schema: unknown, data: unknown, dataBytes: number | null): string | null => {
+  if (schema === null || typeof schema !== "object" || dataBytes === null || dataBytes > MAX_CHECKED_BYTES) return null
   const validator = validatorFor(cacheKey, schema)
   if (!validator) return null
   try {

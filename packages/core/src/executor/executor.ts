@@ -101,12 +101,41 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
     const calls: ToolCallRecord[] = []
     const shapes = createShapeObserver(now)
     const span = startExecutionSpan(executionId)
-    const ctx = { executionId, remainingMs: () => deadline - now(), signal, record: (call: ToolCallRecord) => calls.push(call), observe: shapes.observe, span }
+    // the run's own signal: the caller hanging up aborts it, and so does the run ending, so tool calls
+    // still in flight are cancelled upstream instead of outliving their execution
+    const lifetime = new AbortController()
+    const onCallerAbort = () => lifetime.abort(signal?.reason)
+    signal?.addEventListener("abort", onCallerAbort, { once: true })
+    const inflight = new Map<number, { path: string; startedAt: number }>()
+    let nextCallId = 0
+    let ended = false
+    const ctx = {
+      executionId,
+      remainingMs: () => deadline - now(),
+      signal: lifetime.signal,
+      span,
+      observe: shapes.observe,
+      resolved: new Map(),
+      begin: (path: string, at: number) => {
+        inflight.set(++nextCallId, { path, startedAt: at })
+        return nextCallId
+      },
+      record: (callId: number, call: ToolCallRecord) => {
+        if (ended || !inflight.delete(callId)) return // cut off when the run ended: already recorded as aborted
+        calls.push(call)
+      },
+    }
 
     const outcome = await runtime
-      .run(request.code, { invoke: (path, args) => invokeTool(path, args, ctx), limits: runLimits, signal })
+      .run(request.code, { invoke: (path, args) => invokeTool(path, args, ctx), limits: runLimits, signal: lifetime.signal })
       .catch((cause) => ({ ok: false as const, error: { code: RunErrorCodes.internal, message: internalError(logger, "runtime", cause).message }, logs: [] }))
 
+    ended = true
+    signal?.removeEventListener("abort", onCallerAbort)
+    for (const { path, startedAt: callStarted } of inflight.values()) {
+      calls.push({ executionId, toolPath: path, encoding: "direct", startedAt: callStarted, durationMs: now() - callStarted, ok: false, errorCode: RunErrorCodes.aborted, dataBytes: null, outputSchemaError: null })
+    }
+    lifetime.abort(new Error("the execution ended"))
     if (!outcome.ok && outcome.error.code === RunErrorCodes.overloaded) {
       // it never ran: nothing to record; the surface answers 429 with Retry-After
       endSpan(span, outcome.error)

@@ -11,6 +11,7 @@ import { ToolErrorCodes, errResult, okResult } from "../result.js"
 import type { ToolResult } from "../result.js"
 import type { RawInvokeResult, SourcePlugin, ToolCallRecord } from "../seams.js"
 import type { CatalogStore, SourceRow, ToolRow } from "../catalog/rows.js"
+import { splitToolPath } from "../catalog/tool-path.js"
 import { handleOf } from "../catalog/sources-service.js"
 import type { SourcesService } from "../catalog/sources-service.js"
 import { outputSchemaMismatch } from "../encodings/output-schema-check.js"
@@ -32,22 +33,27 @@ export interface CallContext {
   /** time left for the execution; a tool call may not outlive it */
   remainingMs: () => number
   signal?: AbortSignal
-  record: (call: ToolCallRecord) => void
+  /** a call starts; `record` with the same id ends it (an execution records calls cut off when it ends) */
+  begin: (path: string, startedAt: number) => number
+  record: (callId: number, call: ToolCallRecord) => void
+  /** tools this execution already resolved: one catalog lookup per path per execution */
+  resolved: Map<string, { source: SourceRow; tool: ToolRow }>
   /** sees every successful call's decoded data (never the envelope), for shape learning */
   observe: (toolId: string, encoding: string, data: unknown) => void
   /** the execution's tracing span; each call gets a child span */
   span: Span
 }
 
-/** Splits `ns.tool` at the first dot: namespaces have none, tool names may. */
-const splitPath = (path: string): { namespace: string; name: string } | null => {
-  const dot = path.indexOf(".")
-  return dot <= 0 || dot === path.length - 1 ? null : { namespace: path.slice(0, dot), name: path.slice(dot + 1) }
-}
-
+/** UTF-8 bytes of the data's JSON, counted without encoding a copy. */
 const byteLength = (value: unknown): number | null => {
   const json = JSON.stringify(value)
-  return json === undefined ? null : new TextEncoder().encode(json).length
+  if (json === undefined) return null
+  let bytes = json.length
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i)
+    if (c >= 0x80) bytes += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : 1 // a surrogate pair counts 4 in all
+  }
+  return bytes
 }
 
 const isPlainArgs = (args: unknown) => args === undefined || (typeof args === "object" && args !== null && !Array.isArray(args))
@@ -88,18 +94,25 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
   }
 
   /** Resolves, calls and decodes; returns the encoding the result was decoded under, for telemetry. */
-  type CallOutcome = { result: ToolResult; encoding: string; outputSchemaError?: string | null }
+  type CallOutcome = { result: ToolResult; encoding: string; outputSchemaError?: string | null; dataBytes?: number | null }
   const resolveAndCall = async (path: string, args: unknown, ctx: CallContext): Promise<CallOutcome> => {
     if (path.startsWith("$")) {
       const discovered = await discover(path, args)
       if (discovered) return { result: discovered, encoding: "direct" }
     }
-    const parts = splitPath(path)
-    const stored = parts && (await store.getSource(parts.namespace))
-    if (!parts || !stored) return { result: await notFound(path, null), encoding: "direct" }
-    let source = await sources.ensureFresh(stored)
-    let tool = await store.getTool(parts.namespace, parts.name)
-    if (!tool) return { result: await notFound(path, parts.namespace), encoding: "direct" }
+    const parts = splitToolPath(path)
+    if (!parts) return { result: await notFound(path, null), encoding: "direct" }
+    let entry = ctx.resolved.get(path)
+    if (!entry) {
+      const stored = await store.getSource(parts.namespace)
+      if (!stored) return { result: await notFound(path, null), encoding: "direct" }
+      const fresh = await sources.ensureFresh(stored)
+      const found = await store.getTool(parts.namespace, parts.name)
+      if (!found) return { result: await notFound(path, parts.namespace), encoding: "direct" }
+      entry = { source: fresh, tool: found }
+      ctx.resolved.set(path, entry)
+    }
+    let { source, tool } = entry
     if (!isPlainArgs(args)) {
       const got = Array.isArray(args) ? "an array" : args === null ? "null" : typeof args
       return { result: errResult(ToolErrorCodes.invalidArguments, `arguments to "${path}" must be an object, got ${got}`), encoding: effectiveEncoding(tool.resultEncoding) }
@@ -108,9 +121,12 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
     if (!raw.ok && raw.unknownTool) {
       // The server no longer knows a tool our catalog lists: re-sync once, then retry if it is still listed.
       sources.markStale(source.id)
+      ctx.resolved.delete(path)
       source = await sources.ensureFresh(source)
-      tool = await store.getTool(parts.namespace, parts.name)
-      if (!tool) return { result: await notFound(path, parts.namespace), encoding: "direct" }
+      const relisted = await store.getTool(parts.namespace, parts.name)
+      if (!relisted) return { result: await notFound(path, parts.namespace), encoding: "direct" }
+      tool = relisted
+      ctx.resolved.set(path, { source, tool })
       raw = await invokeRaw(source, tool, args ?? {}, ctx)
     }
     const encoding = effectiveEncoding(tool.resultEncoding)
@@ -118,13 +134,15 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
     const result = decodeToolResult(tool.resultEncoding, raw.raw)
     // for a v2-stamped row the declared schema types `data`; a `direct` row's data is the raw envelope
     if (result.ok) ctx.observe(tool.id, encoding, result.data)
+    const dataBytes = result.ok ? byteLength(result.data) : null
     const outputSchemaError =
-      result.ok && tool.outputSchema && encoding !== "direct" ? outputSchemaMismatch(`${tool.id}@${tool.syncedAt}`, tool.outputSchema, result.data) : null
-    return { result, encoding, outputSchemaError }
+      result.ok && tool.outputSchema && encoding !== "direct" ? outputSchemaMismatch(`${tool.id}@${tool.syncedAt}`, tool.outputSchema, result.data, dataBytes) : null
+    return { result, encoding, outputSchemaError, dataBytes }
   }
 
   return async (path: string, args: unknown, ctx: CallContext): Promise<ToolResult> => {
     const startedAt = now()
+    const callId = ctx.begin(path, startedAt)
     const span = startToolCallSpan(ctx.span, path)
     let outcome: CallOutcome
     try {
@@ -132,9 +150,9 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
     } catch (cause) {
       outcome = { result: errResult(ToolErrorCodes.internal, internalError(logger, `tool call ${path}`, cause).message), encoding: "direct" }
     }
-    const { result, encoding, outputSchemaError = null } = outcome
+    const { result, encoding, outputSchemaError = null, dataBytes = null } = outcome
     endSpan(span, result.ok ? null : result.error, { "switchboard.tool.encoding": encoding })
-    ctx.record({
+    ctx.record(callId, {
       executionId: ctx.executionId,
       toolPath: path,
       encoding,
@@ -142,7 +160,7 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
       durationMs: now() - startedAt,
       ok: result.ok,
       errorCode: result.ok ? null : result.error.code,
-      dataBytes: result.ok ? byteLength(result.data) : null,
+      dataBytes,
       outputSchemaError,
     })
     return result

@@ -34,9 +34,16 @@ export const splitLines = (text: string): string[] => (text === "" ? [] : text.s
  * Fits rendered text under the inline cap, measured on the text itself. Past the cap the whole text is kept
  * by the caller (stored with the execution) and this returns its first whole lines plus a pointer.
  */
+const countLines = (text: string) => {
+  if (text === "") return 0
+  let lines = 1
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++
+  return lines
+}
+
 export const inlineText = (full: string, executionId: string, cap = DEFAULT_INLINE_CAP): InlineText => {
+  if (full.length <= cap) return { text: full, truncated: false, totalLines: countLines(full), totalChars: full.length }
   const lines = splitLines(full)
-  if (full.length <= cap) return { text: full, truncated: false, totalLines: lines.length, totalChars: full.length }
   const head: string[] = []
   let used = 0
   for (const line of lines) {
@@ -45,7 +52,9 @@ export const inlineText = (full: string, executionId: string, cap = DEFAULT_INLI
     used += line.length + 1
   }
   // a single line longer than the cap: show its beginning rather than nothing
-  const shown = head.length > 0 ? head.join("\n") : full.slice(0, cap)
+  // never cut a surrogate pair in two: that would hand the model a lone surrogate
+  const cut = full.charCodeAt(cap - 1) >= 0xd800 && full.charCodeAt(cap - 1) <= 0xdbff ? cap - 1 : cap
+  const shown = head.length > 0 ? head.join("\n") : full.slice(0, cut)
   const shownLines = head.length > 0 ? head.length : 0
   const note =
     `[output truncated: showing ${shownLines} of ${lines.length} lines (${full.length} characters in all). ` +
