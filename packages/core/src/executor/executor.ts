@@ -142,7 +142,7 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
       return { executionId, ok: false, error: outcome.error, logs: [] }
     }
     const split = outcome.ok ? splitMedia(outcome.value) : null
-    const fullText = split ? renderForModel(split.value) : null
+    const fullText = split ? renderForModel(split.value, inlineCap) : null
     let response: ExecuteResponse
     if (outcome.ok) {
       const inline = inlineText(fullText!, executionId, inlineCap)

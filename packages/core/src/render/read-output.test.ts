@@ -28,3 +28,10 @@ describe("grepOutput", () => {
     expect(grepOutput(text, "(?=row)")).toMatchObject({ ok: false, message: expect.stringMatching(/RE2 syntax/) })
   })
 })
+
+it("a line longer than the page budget is cut with a marker, in pages and in matches", () => {
+  const long = "x".repeat(10_000)
+  expect(readOutputLines(`a\n${long}`, 1, 1).lines[0]).toMatch(/^x{4000}…\[line continues: 6000 more characters\]$/)
+  const found = grepOutput(long, "x")
+  expect(found.ok && found.matches[0]!.text.length).toBeLessThan(4_100)
+})

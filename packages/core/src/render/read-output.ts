@@ -11,12 +11,17 @@ export interface OutputPage {
 }
 
 export const MAX_PAGE_LINES = 2_000
+/** A line longer than this is cut in a page or a match, with a marker; the whole text stays readable via the raw output. */
+export const MAX_LINE_CHARS = 4_000
+
+const clip = (line: string) =>
+  line.length <= MAX_LINE_CHARS ? line : `${line.slice(0, MAX_LINE_CHARS)}…[line continues: ${line.length - MAX_LINE_CHARS} more characters]`
 export const MAX_GREP_MATCHES = 500
 
 export const readOutputLines = (text: string, offset: number, limit: number): OutputPage => {
   const all = splitLines(text)
   const start = Math.max(0, Math.min(offset, all.length))
-  const lines = all.slice(start, start + Math.min(limit, MAX_PAGE_LINES))
+  const lines = all.slice(start, start + Math.min(limit, MAX_PAGE_LINES)).map(clip)
   const next = start + lines.length
   return { offset: start, lines, totalLines: all.length, nextOffset: next < all.length ? next : null }
 }
@@ -43,7 +48,7 @@ export const grepOutput = (text: string, pattern: string): GrepOutcome => {
   const all = splitLines(text)
   const matches: { line: number; text: string }[] = []
   for (let i = 0; i < all.length && matches.length < MAX_GREP_MATCHES; i++) {
-    if (regex.test(all[i]!)) matches.push({ line: i, text: all[i]! })
+    if (regex.test(all[i]!)) matches.push({ line: i, text: clip(all[i]!) })
   }
   return { ok: true, matches, totalLines: all.length, truncated: matches.length === MAX_GREP_MATCHES }
 }

@@ -20,6 +20,13 @@ describe("renderForModel", () => {
     expect(renderForModel(value)).toBe(expected)
   })
 
+  it("JSON past the inline cap is indented, so it has lines to page by; below it, compact", () => {
+    const value = { items: Array.from({ length: 3 }, (_, i) => ({ id: i })) }
+    expect(renderForModel(value, 1_000)).toBe(JSON.stringify(value))
+    expect(renderForModel(value, 10)).toBe(JSON.stringify(value, null, 1))
+    expect(renderForModel(value, 10).split("\n").length).toBeGreaterThan(5)
+  })
+
   it("a string costs its own length, not its JSON-quoted length", () => {
     const text = `She said "yes"\n`.repeat(100)
     expect(renderForModel(text).length).toBe(text.length)

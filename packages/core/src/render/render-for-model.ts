@@ -5,12 +5,14 @@
  * - A string is its own text, never JSON-quoted; lone UTF-16 surrogates become U+FFFD (a provider refuses
  *   them and UTF-8 cannot store them); a surrogate pair is kept.
  * - "", undefined and null are all the empty result.
- * - Anything else is JSON, encoded once.
+ * - Anything else is JSON, encoded once: compact when it fits the inline cap, else indented, so that a
+ *   large result has lines to page and grep by instead of being one line of megabytes.
  */
-export const renderForModel = (value: unknown): string => {
+export const renderForModel = (value: unknown, inlineCap = DEFAULT_INLINE_CAP): string => {
   if (value === undefined || value === null) return ""
   if (typeof value === "string") return toWellFormed(value)
-  return toWellFormed(JSON.stringify(value) ?? "")
+  const compact = JSON.stringify(value) ?? ""
+  return toWellFormed(compact.length <= inlineCap ? compact : JSON.stringify(value, null, 1))
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
