@@ -31,6 +31,10 @@ export interface HostOptions {
   queue?: number
   /** every route but /healthz needs an API key (set by the server once it listens beyond loopback) */
   requireKey?: boolean
+  /** Host header values the API answers to (DNS rebinding); the server sets it for a loopback listener without keys */
+  allowedHosts?: string[]
+  /** largest request body on /v1 and /mcp, in bytes (default 10 MiB) */
+  maxBodyBytes?: number
   logger?: Logger
 }
 
@@ -57,7 +61,10 @@ export const createHost = async (options: HostOptions) => {
   onToolsChanged = sources.markStale
   const executor = createExecutor({ store, sources, runtime, plugins, logger, limits: options.limits })
   const keys = createApiKeyService(store)
-  const app = createApp({ sources, executor, store, logger, keys: options.requireKey ? keys : undefined })
+  const app = createApp(
+    { sources, executor, store, logger, keys: options.requireKey ? keys : undefined },
+    { allowedHosts: options.allowedHosts, maxBodyBytes: options.maxBodyBytes },
+  )
   return {
     app,
     keys,

@@ -15,7 +15,10 @@ export const isLoopback = (hostname: string) => /^127\.\d+\.\d+\.\d+$/.test(host
 export const startServer = async (options: ServeOptions) => {
   const hostname = options.hostname ?? "127.0.0.1"
   // DESIGN §8: beyond loopback, every route but /healthz requires a key
-  const host = await createHost({ ...options, requireKey: options.requireKey || !isLoopback(hostname) })
+  const requireKey = options.requireKey || !isLoopback(hostname)
+  // DNS rebinding: a loopback server without keys answers only to its loopback names (any port: it may be 0)
+  const allowedHosts = requireKey ? undefined : [hostname, "localhost", "127.0.0.1", "::1"]
+  const host = await createHost({ ...options, requireKey, allowedHosts })
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: host.app.fetch, port: options.port ?? 4747, hostname }, () => resolve(s))
     s.once("error", reject)

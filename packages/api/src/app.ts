@@ -2,9 +2,12 @@
 import { Hono } from "hono"
 import type { ApiKeyService, CatalogStore, Executor, Logger, SourcesService } from "@switchboard/core"
 import { internalError } from "@switchboard/core"
+import { DEFAULT_MAX_BODY_BYTES, checkMaxBodyBytes, limitBody } from "./body-limit.js"
 import { errorBody } from "./http-errors.js"
+import { requestGuard } from "./request-guard.js"
 import { requireKey } from "./require-key.js"
 import { mcpRoutes } from "./mcp/http.js"
+import { openApiDocument } from "./openapi/document.js"
 import { executeRoutes } from "./routes/execute.js"
 import { executionRoutes } from "./routes/executions.js"
 import { sourceRoutes } from "./routes/sources.js"
@@ -19,16 +22,35 @@ export interface AppServices {
   keys?: Pick<ApiKeyService, "verify">
 }
 
-export const createApp = (services: AppServices) => {
+export interface AppOptions {
+  /**
+   * The Host header values this server answers to, each `host` (any port) or `host:port`; a bare IPv6
+   * address such as "::1" may be given unbracketed. When set, a request naming any other Host is 403
+   * `forbidden_host`: this is what stops DNS rebinding. A host sets it when it listens on loopback without
+   * keys. It leaves it unset when keys are required, because a rebound page has no key, and when it listens
+   * on every address (0.0.0.0, ::), where it cannot know every name it is reached by.
+   */
+  allowedHosts?: readonly string[]
+  /** The largest request body on /v1 and /mcp, in bytes (default 10 MiB); a larger one is 413 `body_too_large`. */
+  maxBodyBytes?: number
+}
+
+export const createApp = (services: AppServices, options: AppOptions = {}) => {
+  const maxBodyBytes = checkMaxBodyBytes(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)
   const app = new Hono()
+  // the key first: a caller without one learns only that it needs one, and no body of theirs is buffered
   if (services.keys) app.use("*", requireKey(services.keys))
+  app.use("*", requestGuard({ allowedHosts: options.allowedHosts }))
+  app.use("/v1/*", limitBody(maxBodyBytes))
+  app.use("/mcp/*", limitBody(maxBodyBytes))
   app.get("/healthz", (c) => c.json({ ok: true }))
+  app.get("/v1/openapi.json", (c) => c.json(openApiDocument))
   app.route("/v1/sources", sourceRoutes(services))
   app.route("/v1/tools", toolRoutes(services))
   app.route("/v1/describe", describeRoutes(services))
   app.route("/v1", executeRoutes(services))
   app.route("/v1/executions", executionRoutes(services))
-  app.route("/mcp", mcpRoutes(services))
+  app.route("/mcp", mcpRoutes(services, { maxBodyBytes }))
   app.notFound((c) => c.json(errorBody("not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404))
   app.onError((cause, c) => {
     const error = internalError(services.logger, `${c.req.method} ${new URL(c.req.url).pathname}`, cause)

@@ -1,6 +1,8 @@
 /**
- * @switchboard/api — the hono app: /healthz and the /v1 HTTP routes. It composes nothing itself; a host
- * (apps/server, apps/worker) builds the services and passes them in. No Node APIs.
+ * @switchboard/api — the hono app: /healthz, the /v1 HTTP routes, its OpenAPI document, and /mcp. It composes
+ * nothing itself; a host (apps/server, apps/worker) builds the services and passes them in. No Node APIs.
  */
 export { createApp } from "./app.js"
-export type { AppServices } from "./app.js"
+export type { AppOptions, AppServices } from "./app.js"
+export { DEFAULT_MAX_BODY_BYTES } from "./body-limit.js"
+export { openApiDocument } from "./openapi/document.js"

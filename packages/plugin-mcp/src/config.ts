@@ -44,13 +44,86 @@ export const checkConfig = (config: unknown, options: { allowStdio: boolean }): 
   return invalid(`transport.type must be "stdio" or "http" (got ${JSON.stringify(transport.type)})`)
 }
 
-const redactValues = (map: Record<string, string>) => Object.fromEntries(Object.keys(map).map((k) => [k, "<redacted>"]))
+const REDACTED = "<redacted>"
 
-/** Header and env values are secrets: only their names are ever shown. */
+const redactValues = (map: Record<string, string>) => Object.fromEntries(Object.keys(map).map((k) => [k, REDACTED]))
+
+const parseUrl = (url: string): URL | null => {
+  try {
+    return new URL(url)
+  } catch {
+    return null
+  }
+}
+
+/** Query-string pairs as written (still percent-encoded), so a redacted URL keeps its keys byte for byte. */
+const queryPairs = (url: URL) =>
+  url.search
+    .slice(1)
+    .split("&")
+    .filter((pair) => pair.length > 0)
+    .map((pair) => {
+      const eq = pair.indexOf("=")
+      return eq < 0 ? { raw: pair, key: pair, value: "" } : { raw: pair, key: pair.slice(0, eq), value: pair.slice(eq + 1) }
+    })
+
+/** The URL with its userinfo and every query value replaced; built by hand, because URL's setters would percent-encode `<redacted>`. */
+const redactUrl = (url: string): string => {
+  const parsed = parseUrl(url)
+  if (!parsed) return REDACTED
+  const userinfo = parsed.username || parsed.password ? `${REDACTED}${parsed.password ? `:${REDACTED}` : ""}@` : ""
+  const pairs = queryPairs(parsed)
+  const search = pairs.length > 0 ? `?${pairs.map(({ raw, key, value }) => (value ? `${key}=${REDACTED}` : raw)).join("&")}` : ""
+  return `${parsed.protocol}//${userinfo}${parsed.host}${parsed.pathname}${search}${parsed.hash}`
+}
+
+/** Header and env values are secrets, and so are the http URL's userinfo and query values: only names are ever shown. */
 export const redactConfig = (config: unknown): unknown => {
   const transport = (config as McpSourceConfig | null)?.transport
   if (!transport) return null
   return transport.type === "stdio"
     ? { transport: { ...transport, env: redactValues(transport.env) } }
-    : { transport: { ...transport, headers: redactValues(transport.headers) } }
+    : { transport: { ...transport, url: redactUrl(transport.url), headers: redactValues(transport.headers) } }
+}
+
+/** Shorter values are not scrubbed: replacing every "1" or "on" in a message would destroy it and hide nothing. */
+const MIN_SECRET_LENGTH = 4
+
+const safeDecode = (text: string): string => {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
+/** Every configured secret value, in each spelling a server or an error is likely to print it in. */
+const secretsOf = (config: McpSourceConfig | null | undefined): string[] => {
+  const transport = config?.transport
+  if (!transport) return []
+  const raw: string[] = []
+  if (transport.type === "stdio") raw.push(...Object.values(transport.env ?? {}))
+  if (transport.type === "http") {
+    for (const value of Object.values(transport.headers ?? {})) {
+      raw.push(value)
+      // "Bearer <token>": the token also travels alone
+      const credentials = /^\S+\s+(\S+)$/.exec(value.trim())?.[1]
+      if (credentials) raw.push(credentials)
+    }
+    const url = parseUrl(transport.url)
+    if (url) raw.push(url.username, url.password, ...queryPairs(url).map((pair) => pair.value))
+  }
+  const spellings = raw.flatMap((value) => [value, safeDecode(value), encodeURIComponent(value), JSON.stringify(value).slice(1, -1)])
+  // longest first, so a secret that contains another is replaced whole
+  return [...new Set(spellings.filter((value) => value.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length)
+}
+
+/**
+ * Text that came from a source (its stderr, its JSON-RPC error messages, a connect error) with every configured
+ * secret replaced. A crashing server may print its environment; what it prints must not reach a script or a log.
+ */
+export const scrubSecrets = (config: McpSourceConfig | null | undefined, text: string): string => {
+  let scrubbed = text
+  for (const secret of secretsOf(config)) if (scrubbed.includes(secret)) scrubbed = scrubbed.split(secret).join(REDACTED)
+  return scrubbed
 }

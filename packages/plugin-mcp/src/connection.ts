@@ -11,7 +11,7 @@ import type { McpTransportConfig } from "./config.js"
 
 export interface McpConnection {
   client: Client
-  /** the last lines the server wrote to stderr, to explain a crash */
+  /** the last lines the server wrote to stderr, to explain a crash (raw: scrub before showing it) */
   stderrTail(): string
   /** false once the transport closed (the process died or the session ended) */
   isOpen(): boolean
@@ -19,13 +19,35 @@ export interface McpConnection {
 }
 
 export interface ConnectHandlers {
+  /** the transport closed by itself (the server died or dropped us); never called for our own close() */
   onClose: () => void
   onToolsChanged: () => void
 }
 
+/** A connect attempt that failed, with what the server wrote to stderr meanwhile (raw: scrub before showing it). */
+export class ConnectAttemptFailed extends Error {
+  readonly _tag = "ConnectAttemptFailed"
+  constructor(message: string, readonly stderr: string, options: { cause: unknown }) {
+    super(message, options)
+  }
+}
+
 const STDERR_TAIL_BYTES = 4096
 
+/** Ending a streamable-HTTP session is a courtesy to the server: it must not hold up a shutdown. */
+const TERMINATE_SESSION_TIMEOUT_MS = 1_000
+
 export const clientInfo = { name: "switchboard", version: "0.1.0" }
+
+/** Sends the session's DELETE (MCP spec, "Session Management"); a server that is gone or slow is not waited for. */
+const terminateSession = async (wire: StreamableHTTPClientTransport) => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, TERMINATE_SESSION_TIMEOUT_MS)
+  })
+  await Promise.race([wire.terminateSession().catch(() => undefined), timeout])
+  clearTimeout(timer)
+}
 
 export const connect = async (transport: McpTransportConfig, handlers: ConnectHandlers, timeoutMs: number): Promise<McpConnection> => {
   const client = new Client(clientInfo, { capabilities: {} })
@@ -42,19 +64,31 @@ export const connect = async (transport: McpTransportConfig, handlers: ConnectHa
     })
   }
 
+  // The SDK fires onclose for our own close() too, and possibly after a successor connection took this one's
+  // place; only a close we did not ask for is news to the pool.
   client.onclose = () => {
+    const wasOpen = open
     open = false
-    handlers.onClose()
+    if (wasOpen) handlers.onClose()
   }
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => handlers.onToolsChanged())
 
-  await client.connect(wire, { timeout: timeoutMs })
+  try {
+    await client.connect(wire, { timeout: timeoutMs })
+    if (!open) throw new Error("the MCP server closed the connection right after initialize")
+  } catch (cause) {
+    open = false
+    await client.close().catch(() => undefined)
+    throw new ConnectAttemptFailed(cause instanceof Error ? cause.message : String(cause), stderr.trim(), { cause })
+  }
   return {
     client,
     stderrTail: () => stderr.trim(),
     isOpen: () => open,
     close: async () => {
+      const wasOpen = open
       open = false
+      if (wasOpen && wire instanceof StreamableHTTPClientTransport) await terminateSession(wire)
       await client.close().catch(() => undefined)
     },
   }

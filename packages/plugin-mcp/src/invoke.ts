@@ -1,29 +1,48 @@
 /** `tools/call` with a permissive result schema: core decodes the envelope, so it arrives here as sent. */
 import { z } from "zod"
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js"
-import { ToolErrorCodes } from "@switchboard/core"
+import { RunErrorCodes, ToolErrorCodes } from "@switchboard/core"
 import type { InvokeContext, RawInvokeResult } from "@switchboard/core"
+import { scrubSecrets } from "./config.js"
+import type { McpSourceConfig } from "./config.js"
 import type { McpConnection } from "./connection.js"
 
 const AnyResult = z.unknown()
 
-const UNKNOWN_TOOL = /unknown tool|tool .* not found|no such tool/i
+/** How much of an upstream error message is searched for an unknown-tool phrase; the phrase comes first. */
+const UNKNOWN_TOOL_SCAN_CHARS = 500
 
-/** Maps a failed request to a value the script can branch on. */
-export const describeCallFailure = (cause: unknown, connection: McpConnection, tool: string): RawInvokeResult => {
+/**
+ * "unknown tool", "no such tool" or "tool … not found", case-insensitive, on a bounded prefix. Plain
+ * indexOf: a pattern like /tool .* not found/ backtracks quadratically on a long upstream message.
+ */
+export const looksLikeUnknownTool = (message: string): boolean => {
+  const head = message.slice(0, UNKNOWN_TOOL_SCAN_CHARS).toLowerCase()
+  if (head.includes("unknown tool") || head.includes("no such tool")) return true
+  const tool = head.indexOf("tool ")
+  return tool >= 0 && head.indexOf(" not found", tool + "tool".length) >= 0
+}
+
+const describeFailure = (cause: unknown, connection: McpConnection, tool: string): RawInvokeResult => {
   if (cause instanceof McpError) {
     if (cause.code === ErrorCode.RequestTimeout) return { ok: false, code: ToolErrorCodes.timeout, message: `"${tool}" did not answer in time: ${cause.message}` }
     if (cause.code === ErrorCode.ConnectionClosed || !connection.isOpen()) {
       const stderr = connection.stderrTail()
       return { ok: false, code: ToolErrorCodes.upstreamUnavailable, message: `the MCP server closed the connection during "${tool}"${stderr ? `; its stderr ended with: ${stderr.slice(-500)}` : ""}`, retryable: true }
     }
-    if (cause.code === ErrorCode.InvalidParams && UNKNOWN_TOOL.test(cause.message)) {
+    if (cause.code === ErrorCode.InvalidParams && looksLikeUnknownTool(cause.message)) {
       return { ok: false, code: ToolErrorCodes.toolNotFound, message: `the MCP server does not know "${tool}": ${cause.message}`, unknownTool: true }
     }
     return { ok: false, code: ToolErrorCodes.upstreamError, message: cause.message }
   }
   const message = cause instanceof Error ? cause.message : String(cause)
   return { ok: false, code: ToolErrorCodes.upstreamUnavailable, message: `calling "${tool}" failed: ${message}`, retryable: true }
+}
+
+/** Maps a failed request to a value the script can branch on; the message carries no configured secret. */
+export const describeCallFailure = (cause: unknown, connection: McpConnection, tool: string, config: McpSourceConfig): RawInvokeResult => {
+  const failure = describeFailure(cause, connection, tool)
+  return failure.ok ? failure : { ...failure, message: scrubSecrets(config, failure.message) }
 }
 
 /**
@@ -34,19 +53,31 @@ const isUnknownToolResult = (raw: unknown, tool: string): boolean => {
   if (typeof raw !== "object" || raw === null || (raw as { isError?: unknown }).isError !== true) return false
   const content = (raw as { content?: unknown }).content
   const first = Array.isArray(content) && content.length === 1 ? (content[0] as { type?: unknown; text?: unknown }) : null
-  return first?.type === "text" && typeof first.text === "string" && first.text.includes(`Tool ${tool} not found`) && /-32602/.test(first.text)
+  return first?.type === "text" && typeof first.text === "string" && first.text.includes(`Tool ${tool} not found`) && first.text.includes("-32602")
 }
 
-export const callTool = async (connection: McpConnection, tool: string, args: unknown, ctx: InvokeContext): Promise<RawInvokeResult> => {
+const abortedCall = (tool: string): RawInvokeResult => ({ ok: false, code: RunErrorCodes.aborted, message: `the call to "${tool}" was cancelled because its execution was aborted` })
+
+export const callTool = async (connection: McpConnection, config: McpSourceConfig, tool: string, args: unknown, ctx: InvokeContext): Promise<RawInvokeResult> => {
+  if (ctx.signal?.aborted) return abortedCall(tool)
+  // The SDK adds an abort listener to the signal it is given and never removes it; the execution's signal
+  // outlives many calls, so each call gets its own signal, linked for the length of the call only.
+  const call = new AbortController()
+  const unlinked = () => call.abort(ctx.signal?.reason)
+  ctx.signal?.addEventListener("abort", unlinked, { once: true })
   try {
     const raw = await connection.client.request(
       { method: "tools/call", params: { name: tool, arguments: args as Record<string, unknown> } },
       AnyResult,
-      { timeout: ctx.timeoutMs, signal: ctx.signal },
+      { timeout: ctx.timeoutMs, signal: call.signal },
     )
     if (isUnknownToolResult(raw, tool)) return { ok: false, code: ToolErrorCodes.toolNotFound, message: `the MCP server does not know "${tool}"`, unknownTool: true }
     return { ok: true, raw }
   } catch (cause) {
-    return describeCallFailure(cause, connection, tool)
+    // the SDK reports its own cancellation as a RequestTimeout, which would read as the tool being slow
+    if (call.signal.aborted) return abortedCall(tool)
+    return describeCallFailure(cause, connection, tool, config)
+  } finally {
+    ctx.signal?.removeEventListener("abort", unlinked)
   }
 }

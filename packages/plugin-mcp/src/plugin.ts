@@ -1,11 +1,11 @@
 /** The SourcePlugin for MCP servers: discovery through `tools/list`, calls through `tools/call`, pooled connections. */
-import { ResultEncodings } from "@switchboard/core"
+import { ResultEncodings, ToolErrorCodes } from "@switchboard/core"
 import type { SourceHandle, SourcePlugin } from "@switchboard/core"
-import { checkConfig, redactConfig } from "./config.js"
+import { checkConfig, redactConfig, scrubSecrets } from "./config.js"
 import type { McpSourceConfig } from "./config.js"
 import { listAllTools } from "./discover.js"
 import { callTool } from "./invoke.js"
-import { ConnectFailed, createConnectionPool } from "./pool.js"
+import { createConnectionPool, isConnectFailed } from "./pool.js"
 
 export interface McpPluginOptions {
   /** stdio sources run a command on this host; off unless the operator enables them */
@@ -31,20 +31,26 @@ export const createMcpPlugin = async (options: McpPluginOptions = {}): Promise<S
     redactConfig,
 
     async discover(source) {
-      const outcome = await pool.withConnection(source.id, configOf(source), (connection) =>
+      const config = configOf(source)
+      const outcome = await pool.withConnection(source.id, config, (connection) =>
         listAllTools(connection, listTimeoutMs).then(
           (tools) => ({ ok: true as const, tools }),
-          (cause) => ({ ok: false as const, message: `tools/list failed: ${messageOf(cause)}${connection.stderrTail() ? ` (stderr: ${connection.stderrTail().slice(-500)})` : ""}` }),
+          (cause) => {
+            const stderr = connection.stderrTail()
+            return { ok: false as const, message: scrubSecrets(config, `tools/list failed: ${messageOf(cause)}${stderr ? ` (stderr: ${stderr.slice(-500)})` : ""}`) }
+          },
         ),
       )
-      if (outcome instanceof ConnectFailed) return { ok: false, message: `could not connect: ${outcome.message}` }
+      // ConnectFailed messages are scrubbed where they are made (pool.ts)
+      if (isConnectFailed(outcome)) return { ok: false, message: `could not connect: ${outcome.message}` }
       if (!outcome.ok) return outcome
       return { ok: true, discovery: { tools: outcome.tools, encoding: ResultEncodings.mcpCallToolResultV2 } }
     },
 
     async invoke(source, tool, args, ctx) {
-      const outcome = await pool.withConnection(source.id, configOf(source), (connection) => callTool(connection, tool, args, ctx))
-      if (outcome instanceof ConnectFailed) return { ok: false, code: "upstream_unavailable", message: `could not connect to "${source.namespace}": ${outcome.message}`, retryable: true }
+      const config = configOf(source)
+      const outcome = await pool.withConnection(source.id, config, (connection) => callTool(connection, config, tool, args, ctx))
+      if (isConnectFailed(outcome)) return { ok: false, code: ToolErrorCodes.upstreamUnavailable, message: `could not connect to "${source.namespace}": ${outcome.message}`, retryable: true }
       return outcome
     },
 

@@ -3,15 +3,18 @@
  * idle period. A connection whose transport closed (the server died) is invalidated at once, so the next
  * call reconnects instead of writing into a dead pipe.
  */
-import { Duration, Effect, Exit, RcMap, Scope } from "effect"
+import { Data, Duration, Effect, Exit, RcMap, Scope } from "effect"
 import { connect } from "./connection.js"
-import type { McpConnection } from "./connection.js"
+import type { ConnectAttemptFailed, McpConnection } from "./connection.js"
+import { scrubSecrets } from "./config.js"
 import type { McpSourceConfig } from "./config.js"
 
-export class ConnectFailed {
-  readonly _tag = "ConnectFailed"
-  constructor(readonly message: string) {}
-}
+/** The source could not be connected to; `message` is already scrubbed of the source's secrets. */
+export class ConnectFailed extends Data.TaggedError("ConnectFailed")<{ message: string; cause?: unknown }> {}
+
+/** A tag check rather than `instanceof`, which fails when this package is bundled twice (STYLE §9). */
+export const isConnectFailed = (value: unknown): value is ConnectFailed =>
+  typeof value === "object" && value !== null && (value as { _tag?: unknown })._tag === "ConnectFailed"
 
 export interface PoolOptions {
   connectTimeoutMs: number
@@ -27,34 +30,45 @@ export interface ConnectionPool {
   close(): Promise<void>
 }
 
-const describeConnectError = (cause: unknown, connection?: { stderr: string }) => {
+const isAttemptFailure = (cause: unknown): cause is ConnectAttemptFailed =>
+  typeof cause === "object" && cause !== null && (cause as { _tag?: unknown })._tag === "ConnectAttemptFailed"
+
+const describeConnectError = (config: McpSourceConfig | undefined, cause: unknown): string => {
   const message = cause instanceof Error ? cause.message : String(cause)
-  return connection?.stderr ? `${message} (stderr: ${connection.stderr})` : message
+  const stderr = isAttemptFailure(cause) ? cause.stderr.slice(-500) : ""
+  return scrubSecrets(config, stderr ? `${message} (stderr: ${stderr})` : message)
 }
 
 export const createConnectionPool = async (options: PoolOptions): Promise<ConnectionPool> => {
   const configs = new Map<string, McpSourceConfig>()
+  /** the connection each source's RcMap entry holds now; a close of any other one must not touch the entry */
+  const current = new Map<string, McpConnection>()
   const scope = await Effect.runPromise(Scope.make())
   let map: RcMap.RcMap<string, McpConnection, ConnectFailed>
 
   const lookup = (sourceId: string) =>
     Effect.acquireRelease(
       Effect.tryPromise({
-        try: () => {
+        try: async () => {
           const config = configs.get(sourceId)
-          if (!config) return Promise.reject(new Error(`no config for source ${sourceId}`))
-          return connect(
-            config.transport,
-            {
-              onClose: () => void Effect.runFork(RcMap.invalidate(map, sourceId)),
-              onToolsChanged: () => options.onToolsChanged(sourceId),
-            },
-            options.connectTimeoutMs,
-          )
+          if (!config) throw new Error(`no config for source ${sourceId}`)
+          let self: McpConnection | undefined
+          const onClose = () => {
+            if (self === undefined || current.get(sourceId) !== self) return
+            current.delete(sourceId)
+            void Effect.runFork(RcMap.invalidate(map, sourceId))
+          }
+          self = await connect(config.transport, { onClose, onToolsChanged: () => options.onToolsChanged(sourceId) }, options.connectTimeoutMs)
+          current.set(sourceId, self)
+          return self
         },
-        catch: (cause) => new ConnectFailed(describeConnectError(cause)),
+        catch: (cause) => new ConnectFailed({ message: describeConnectError(configs.get(sourceId), cause), cause }),
       }),
-      (connection) => Effect.promise(() => connection.close()),
+      (connection) =>
+        Effect.promise(() => {
+          if (current.get(sourceId) === connection) current.delete(sourceId)
+          return connection.close()
+        }),
     )
 
   map = await Effect.runPromise(
@@ -73,7 +87,10 @@ export const createConnectionPool = async (options: PoolOptions): Promise<Connec
         ),
       )
     },
-    release: (sourceId) => Effect.runPromise(RcMap.invalidate(map, sourceId)),
+    release: (sourceId) => {
+      current.delete(sourceId)
+      return Effect.runPromise(RcMap.invalidate(map, sourceId))
+    },
     close: () => Effect.runPromise(Scope.close(scope, Exit.void)),
   }
 }

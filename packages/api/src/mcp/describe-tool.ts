@@ -1,16 +1,14 @@
 /** `describe`: what a script needs to call tools, by exact path or by search over paths and descriptions. */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
 import { z } from "zod"
-import { createDescribeService } from "@switchboard/core"
+import { DEFAULT_DESCRIBE_LIMIT, MAX_DESCRIBE_TOOLS, createDescribeService } from "@switchboard/core"
 import type { McpServices } from "./services.js"
 import { errorResult, inputSchemaOf, parseArgs, textResult } from "./tool-result.js"
 
-const DEFAULT_LIMIT = 10
-
 const input = z.object({
-  paths: z.array(z.string()).max(100).optional().describe('exact tool paths, such as ["github.search_issues"]'),
+  paths: z.array(z.string()).max(MAX_DESCRIBE_TOOLS).optional().describe('exact tool paths, such as ["github.search_issues"]'),
   query: z.string().optional().describe("words to look for in tool paths and descriptions (used when paths is absent)"),
-  limit: z.number().int().min(1).max(100).optional().describe(`how many tools a query returns at most (default ${DEFAULT_LIMIT})`),
+  limit: z.number().int().min(1).max(MAX_DESCRIBE_TOOLS).optional().describe(`how many tools a query returns at most (default ${DEFAULT_DESCRIBE_LIMIT})`),
 })
 
 export const describeTool: Tool = {
@@ -23,7 +21,7 @@ export const describeTool: Tool = {
 export const callDescribe = async (services: McpServices, args: unknown): Promise<CallToolResult> => {
   const parsed = parseArgs(input, args)
   if (!parsed.ok) return errorResult(parsed.error.message)
-  const { paths, query, limit = DEFAULT_LIMIT } = parsed.value
+  const { paths, query, limit = DEFAULT_DESCRIBE_LIMIT } = parsed.value
   const describe = createDescribeService(services.store)
 
   if (paths !== undefined && paths.length > 0) {

@@ -1,11 +1,14 @@
 /**
  * MCP over streamable HTTP at `/mcp`, stateless: every POST gets a fresh server and transport, so any
  * instance can answer any request and nothing is kept between them (no session id, no server-to-client
- * stream). Web-standard transport, so it runs on Node and on Workers alike.
+ * stream). Web-standard transport, so it runs on Node and on Workers alike. Host and Origin are checked by
+ * the app's request guard before a request gets here (../request-guard.ts); the transport's own
+ * `enableDnsRebindingProtection` is deprecated in favour of such middleware, and is left off.
  */
 import { Hono } from "hono"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js"
+import { DEFAULT_MAX_BODY_BYTES } from "../body-limit.js"
 import { createMcpServer } from "./server.js"
 import type { McpServices } from "./services.js"
 
@@ -16,13 +19,21 @@ const methodNotAllowed = () =>
     { status: 405, headers: { allow: "POST" } },
   )
 
-export const mcpRoutes = (services: McpServices) =>
+export interface McpRouteOptions {
+  /**
+   * The transport's own bound on a POST body (the SDK's default is 4 MiB). The app passes its body limit, so
+   * the app's `body_too_large` answer is the one a client meets, at one size for /v1 and /mcp.
+   */
+  maxBodyBytes?: number
+}
+
+export const mcpRoutes = (services: McpServices, { maxBodyBytes = DEFAULT_MAX_BODY_BYTES }: McpRouteOptions = {}) =>
   new Hono()
     .post("/", async (c) => {
       const server = createMcpServer(services)
       // JSON responses rather than an SSE stream: every answer is complete when handleRequest resolves,
       // so the server can be closed at once.
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: maxBodyBytes })
       const request = c.req.raw
       // a client that hangs up cancels its running script: closing the transport aborts in-flight handlers
       const hangUp = () => void transport.close()

@@ -1,5 +1,6 @@
 /** The MCP surface: one server builder for every transport, and the stateless streamable HTTP route. */
 export { createMcpServer, MCP_SERVER_INFO } from "./server.js"
 export { mcpRoutes } from "./http.js"
+export type { McpRouteOptions } from "./http.js"
 export { executeDescription } from "./execute-tool.js"
 export type { McpServices } from "./services.js"

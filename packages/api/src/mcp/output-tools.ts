@@ -4,16 +4,18 @@
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
 import { z } from "zod"
-import { grepOutput, readOutputLines } from "@switchboard/core"
+import { MAX_PAGE_LINES, grepOutput, readOutputLines } from "@switchboard/core"
 import type { McpServices } from "./services.js"
 import { errorResult, inputSchemaOf, parseArgs, textResult } from "./tool-result.js"
+
+const DEFAULT_PAGE_LINES = 200
 
 const executionId = z.string().min(1).describe("the id named in a cut-off execute result")
 
 const readInput = z.object({
   executionId,
   offset: z.number().int().min(0).optional().describe("first line to return, 0-based (default 0)"),
-  limit: z.number().int().min(1).max(2000).optional().describe("how many lines (default 200, at most 2000)"),
+  limit: z.number().int().min(1).max(MAX_PAGE_LINES).optional().describe(`how many lines (default ${DEFAULT_PAGE_LINES}, at most ${MAX_PAGE_LINES})`),
 })
 
 const grepInput = z.object({
@@ -49,7 +51,7 @@ export const callReadOutput = async (services: McpServices, args: unknown): Prom
   if (!parsed.ok) return errorResult(parsed.error.message)
   const stored = await storedText(services, parsed.value.executionId)
   if (!stored.ok) return errorResult(stored.message)
-  const page = readOutputLines(stored.text, parsed.value.offset ?? 0, parsed.value.limit ?? 200)
+  const page = readOutputLines(stored.text, parsed.value.offset ?? 0, parsed.value.limit ?? DEFAULT_PAGE_LINES)
   if (page.lines.length === 0) return textResult(`[no lines at offset ${page.offset}: the output has ${page.totalLines} lines]`)
   const last = page.offset + page.lines.length - 1
   const next = page.nextOffset === null ? "end of output" : `next: offset ${page.nextOffset}`

@@ -1,0 +1,256 @@
+/**
+ * The OpenAPI 3.1 description of the HTTP API (DESIGN §7), served at GET /v1/openapi.json. Written by hand,
+ * next to the routes it describes. test/openapi.test.ts checks that every route the app registers is here,
+ * and that nothing here is missing from the app.
+ */
+import { DEFAULT_MAX_BODY_BYTES, describeBytes } from "../body-limit.js"
+import { MCP_SERVER_INFO } from "../mcp/server.js"
+import { schemaRef, schemas } from "./schemas.js"
+
+const json = (schema: unknown, description: string) => ({ description, content: { "application/json": { schema } } })
+const errorJson = (description: string) => json(schemaRef("Error"), description)
+const response = (name: keyof typeof responses) => ({ $ref: `#/components/responses/${name}` })
+const body = (name: keyof typeof schemas) => ({ required: true, content: { "application/json": { schema: schemaRef(name) } } })
+const pathParam = (name: string, description: string) => ({ name, in: "path", required: true, description, schema: { type: "string" } })
+const queryParam = (name: string, description: string, schema: unknown) => ({ name, in: "query", required: false, description, schema })
+
+const responses = {
+  BadRequest: errorJson("`invalid_json`: the body is not JSON; `invalid_request`: a field or parameter is missing or wrong (the message says which)"),
+  Unauthorized: {
+    ...errorJson("`unauthorized`: this server requires an API key, and none or a wrong one was sent"),
+    headers: { "WWW-Authenticate": { schema: { type: "string" } } },
+  },
+  Forbidden: errorJson(
+    "`forbidden_origin`: sent by a web page at another origin; `forbidden_host`: a Host header this server does not answer to (DNS rebinding); " +
+      "`forbidden`: the operation is disabled on this server (a stdio source without --allow-stdio)",
+  ),
+  NotFound: errorJson("`not_found`: no such source, tool or execution"),
+  Conflict: errorJson("`conflict`: a source with this namespace already exists"),
+  PayloadTooLarge: errorJson(`\`body_too_large\`: the body is over the server's limit (default ${describeBytes(DEFAULT_MAX_BODY_BYTES)})`),
+  UnsupportedMediaType: errorJson("`unsupported_media_type`: a body, or a declared content type, that is not `application/json`"),
+  Overloaded: {
+    ...errorJson("`overloaded`: every sandbox is busy and the queue is full"),
+    headers: { "Retry-After": { description: "seconds", schema: { type: "integer" } } },
+  },
+  Internal: errorJson("`internal_error`: a defect of the server; the message holds a correlation id for its log"),
+  UpstreamFailed: errorJson("`upstream_failed`: the source's MCP server could not be reached or failed to list its tools"),
+}
+
+/** What every route but /healthz may answer, from the key check and the request guard. */
+const guarded = { "401": response("Unauthorized"), "403": response("Forbidden"), "500": response("Internal") }
+/** And what a route that takes a JSON body may answer besides. */
+const withBody = { ...guarded, "400": response("BadRequest"), "413": response("PayloadTooLarge"), "415": response("UnsupportedMediaType") }
+/** A POST or DELETE without a body still meets the content-type check when it names a content type. */
+const noBody = { ...guarded, "415": response("UnsupportedMediaType") }
+
+const namespaceParam = pathParam("namespace", "the source's namespace")
+const executionParam = pathParam("id", "the execution id, as `executionId` in the execute response")
+const mcpNotAllowed = {
+  tags: ["mcp"],
+  summary: "Not served: the endpoint is stateless (no standalone stream, no session to end)",
+  responses: {
+    "405": { ...json(schemaRef("JsonRpcMessage"), "a JSON-RPC error; send each message with POST"), headers: { Allow: { schema: { const: "POST" } } } },
+    "401": response("Unauthorized"),
+    "403": response("Forbidden"),
+  },
+}
+
+export const openApiDocument = {
+  openapi: "3.1.0",
+  info: {
+    title: "Switchboard",
+    version: MCP_SERVER_INFO.version,
+    description:
+      "A sandboxed code-execution service for AI agents: register MCP tool sources, then run short scripts that call their tools. " +
+      "Every body is JSON (`content-type: application/json`); every error is `{\"error\":{\"code\",\"message\"}}`. " +
+      "Requests sent by a web page at another origin are refused.",
+  },
+  tags: [
+    { name: "sources", description: "MCP servers whose tools make up the catalog" },
+    { name: "tools", description: "the catalog, and TypeScript declarations to write scripts against" },
+    { name: "executions", description: "running scripts and reading what they returned" },
+    { name: "mcp", description: "Switchboard as an MCP server (streamable HTTP, stateless)" },
+    { name: "meta" },
+  ],
+  security: [{}, { apiKey: [] }],
+  paths: {
+    "/healthz": {
+      get: {
+        tags: ["meta"],
+        operationId: "health",
+        summary: "Liveness; never needs a key",
+        security: [],
+        responses: { "200": json({ type: "object", required: ["ok"], properties: { ok: { const: true } } }, "the server is up") },
+      },
+    },
+    "/v1/openapi.json": {
+      get: {
+        tags: ["meta"],
+        operationId: "openApi",
+        summary: "This document",
+        responses: { "200": json({ type: "object" }, "an OpenAPI 3.1 document"), ...guarded },
+      },
+    },
+    "/v1/sources": {
+      post: {
+        tags: ["sources"],
+        operationId: "addSource",
+        summary: "Add a source and sync its tools at once; a source that cannot be reached is not kept",
+        requestBody: body("SourceInput"),
+        responses: {
+          "201": json({ type: "object", required: ["source"], properties: { source: schemaRef("Source") } }, "added"),
+          ...withBody,
+          "409": response("Conflict"),
+          "502": response("UpstreamFailed"),
+        },
+      },
+      get: {
+        tags: ["sources"],
+        operationId: "listSources",
+        summary: "Every source",
+        responses: { "200": json({ type: "object", required: ["sources"], properties: { sources: { type: "array", items: schemaRef("Source") } } }, "the sources"), ...guarded },
+      },
+    },
+    "/v1/sources/{namespace}/sync": {
+      post: {
+        tags: ["sources"],
+        operationId: "syncSource",
+        summary: "Re-sync a source's tools now",
+        parameters: [namespaceParam],
+        responses: {
+          "200": json({ type: "object", required: ["source"], properties: { source: schemaRef("Source") } }, "synced"),
+          ...noBody,
+          "404": response("NotFound"),
+          "502": response("UpstreamFailed"),
+        },
+      },
+    },
+    "/v1/sources/{namespace}": {
+      delete: {
+        tags: ["sources"],
+        operationId: "removeSource",
+        summary: "Remove a source; its tools go with it",
+        parameters: [namespaceParam],
+        responses: { "204": { description: "removed" }, ...noBody, "404": response("NotFound") },
+      },
+    },
+    "/v1/tools": {
+      get: {
+        tags: ["tools"],
+        operationId: "listTools",
+        summary: "List the catalog's tools, or search them",
+        parameters: [
+          queryParam("namespace", "only this source's tools", { type: "string" }),
+          queryParam("query", "rank by relevance over name, path, argument names and description (camelCase and snake_case split into words)", { type: "string" }),
+          queryParam("limit", "at most this many tools", { type: "integer", minimum: 1 }),
+        ],
+        responses: {
+          "200": json({ type: "object", required: ["tools"], properties: { tools: { type: "array", items: schemaRef("ToolSummary") } } }, "the tools"),
+          ...guarded,
+          "400": response("BadRequest"),
+        },
+      },
+    },
+    "/v1/tools/{path}": {
+      get: {
+        tags: ["tools"],
+        operationId: "getTool",
+        summary: "One tool: its schemas and a TypeScript declaration",
+        parameters: [pathParam("path", "`<namespace>.<name>`, such as `github.search_issues`")],
+        responses: { "200": json({ type: "object", required: ["tool"], properties: { tool: schemaRef("Tool") } }, "the tool"), ...guarded, "404": response("NotFound") },
+      },
+    },
+    "/v1/describe": {
+      post: {
+        tags: ["tools"],
+        operationId: "describeTools",
+        summary: "TypeScript declarations for several tools in one block",
+        requestBody: body("DescribeRequest"),
+        responses: { "200": json(schemaRef("DescribeResponse"), "the declarations"), ...withBody },
+      },
+    },
+    "/v1/execute": {
+      post: {
+        tags: ["executions"],
+        operationId: "execute",
+        summary: "Run a script in the sandbox",
+        description: "A script that fails is still a 200: `ok` is false and `error.code` names the cause (each limit has its own code).",
+        requestBody: body("ExecuteRequest"),
+        responses: {
+          "200": json({ oneOf: [schemaRef("ExecuteSuccess"), schemaRef("ExecuteFailure")] }, "the run's outcome"),
+          ...withBody,
+          "429": response("Overloaded"),
+        },
+      },
+    },
+    "/v1/executions/{id}": {
+      get: {
+        tags: ["executions"],
+        operationId: "getExecution",
+        summary: "A stored execution with its tool calls",
+        parameters: [executionParam],
+        responses: {
+          "200": json({ type: "object", required: ["execution"], properties: { execution: schemaRef("Execution") } }, "the execution"),
+          ...guarded,
+          "404": response("NotFound"),
+        },
+      },
+    },
+    "/v1/executions/{id}/output": {
+      get: {
+        tags: ["executions"],
+        operationId: "getExecutionOutput",
+        summary: "An execution's whole stored result text",
+        description: "With no parameter, the text byte for byte as stored. With `offset` or `limit`, a page of lines; with `grep`, the matching lines. Line numbers are 0-based.",
+        parameters: [executionParam, queryParam("offset", "first line, 0-based (default 0)", { type: "integer", minimum: 0 }), queryParam("limit", "lines in the page (default 200)", { type: "integer", minimum: 1 }), queryParam("grep", "an RE2 regular expression matched against each line (no lookaround or backreferences)", { type: "string" })],
+        responses: {
+          "200": {
+            description: "the text, a page of it, or its matching lines",
+            content: {
+              "text/plain": { schema: { type: "string" } },
+              "application/json": { schema: { oneOf: [schemaRef("OutputPage"), schemaRef("OutputMatches")] } },
+            },
+          },
+          ...guarded,
+          "400": response("BadRequest"),
+          "404": { ...response("NotFound"), description: "no such execution, or it failed and stored no output" },
+        },
+      },
+    },
+    "/mcp": {
+      post: {
+        tags: ["mcp"],
+        operationId: "mcp",
+        summary: "One MCP JSON-RPC message, answered with a JSON response and no session id",
+        description: "The tools are execute, describe, read_output and grep_output. Send `accept: application/json, text/event-stream`.",
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: { oneOf: [schemaRef("JsonRpcMessage"), { type: "array", items: schemaRef("JsonRpcMessage") }] } } },
+        },
+        responses: {
+          "200": json(schemaRef("JsonRpcMessage"), "the JSON-RPC response"),
+          "202": { description: "a notification or response was accepted; nothing to answer" },
+          "400": json(schemaRef("JsonRpcMessage"), "not a JSON-RPC message (a JSON-RPC error)"),
+          "406": json(schemaRef("JsonRpcMessage"), "the accept header lacks application/json or text/event-stream (a JSON-RPC error)"),
+          "401": response("Unauthorized"),
+          "403": response("Forbidden"),
+          "413": response("PayloadTooLarge"),
+          "415": response("UnsupportedMediaType"),
+        },
+      },
+      get: { ...mcpNotAllowed, operationId: "mcpGet" },
+      delete: { ...mcpNotAllowed, operationId: "mcpDelete" },
+    },
+  },
+  components: {
+    securitySchemes: {
+      apiKey: {
+        type: "http",
+        scheme: "bearer",
+        description: "Needed on every route but /healthz once the server listens beyond loopback or runs with --require-key. Create one with `switchboard keys create <name>`.",
+      },
+    },
+    responses,
+    schemas,
+  },
+}

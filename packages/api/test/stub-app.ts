@@ -1,0 +1,25 @@
+/** createApp over stand-in services: enough for the middleware and the route table, no database or sandbox. */
+import type { AppOptions, AppServices } from "../src/app.js"
+import { createApp } from "../src/app.js"
+
+export const stubServices = (): AppServices => {
+  const source = { namespace: "demo", kind: "mcp", status: "ready", toolCount: 0, lastSyncedAt: null, syncError: null, config: null }
+  const services = {
+    logger: { error: () => {}, warn: () => {}, info: () => {} },
+    sources: {
+      add: async () => ({ ok: true, value: source }),
+      list: async () => [source],
+      sync: async () => ({ ok: true, value: source }),
+      remove: async () => ({ ok: true, value: undefined }),
+      ensureFreshNamespace: async () => {},
+    },
+    store: { listSources: async () => [], listTools: async () => [], getTool: async () => null, getExecution: async () => null },
+    executor: {
+      parse: (body: unknown) => ({ ok: true, value: body }),
+      execute: async () => ({ executionId: "e1", ok: true, result: 1, text: "1", logs: [] }),
+    },
+  }
+  return services as unknown as AppServices
+}
+
+export const stubApp = (options: AppOptions = {}, services: Partial<AppServices> = {}) => createApp({ ...stubServices(), ...services }, options)

@@ -1,0 +1,66 @@
+/** One tool call: cancellation through the execution's signal, and how an upstream failure is classified. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { fixtureCommand } from "@switchboard/fixtures"
+import type { SourceHandle, SourcePlugin } from "@switchboard/core"
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js"
+import { createMcpPlugin } from "../src/index.js"
+import { describeCallFailure } from "../src/invoke.js"
+import type { McpConnection } from "../src/connection.js"
+import type { McpSourceConfig } from "../src/config.js"
+
+const source = (id: string): SourceHandle => ({ id, namespace: id, kind: "mcp", config: { transport: { type: "stdio", ...fixtureCommand("contract-stdio"), env: {} } } })
+
+describe("calls sharing one execution signal", () => {
+  let plugin: SourcePlugin
+  beforeAll(async () => {
+    plugin = await createMcpPlugin({ allowStdio: true, connectTimeoutMs: 20_000 })
+  })
+  afterAll(() => plugin?.close())
+
+  it("50 calls on one signal leave no listener behind (no MaxListenersExceededWarning)", async () => {
+    const warnings: Error[] = []
+    const onWarning = (warning: Error) => warnings.push(warning)
+    process.on("warning", onWarning)
+    try {
+      const signal = new AbortController().signal
+      for (let i = 0; i < 50; i++) expect((await plugin.invoke(source("many"), "echo", { message: String(i) }, { timeoutMs: 10_000, signal })).ok).toBe(true)
+      await new Promise((resolve) => setTimeout(resolve, 50)) // warnings are emitted on the next tick
+    } finally {
+      process.off("warning", onWarning)
+    }
+    expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning").map(String)).toEqual([])
+  })
+
+  it("aborting the signal mid-call ends that call with a clear value, and the connection stays usable", async () => {
+    const handle = source("abort")
+    const controller = new AbortController()
+    const started = Date.now()
+    const pending = plugin.invoke(handle, "slow", { ms: 20_000 }, { timeoutMs: 30_000, signal: controller.signal })
+    setTimeout(() => controller.abort(), 300)
+    const result = await pending
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(result).toEqual({ ok: false, code: "aborted", message: 'the call to "slow" was cancelled because its execution was aborted' })
+    expect(await plugin.invoke(handle, "slow", { ms: 1 }, { timeoutMs: 10_000, signal: controller.signal })).toMatchObject({ ok: false, code: "aborted" })
+    expect(await plugin.invoke(handle, "echo", { message: "still here" }, { timeoutMs: 10_000 })).toEqual({ ok: true, raw: { content: [{ type: "text", text: "still here" }] } })
+  })
+})
+
+describe("describeCallFailure", () => {
+  const open: McpConnection = { client: null as never, stderrTail: () => "", isOpen: () => true, close: async () => {} }
+  const config: McpSourceConfig = { transport: { type: "stdio", command: "x", args: [], env: {} } }
+  const invalidParams = (message: string) => describeCallFailure(new McpError(ErrorCode.InvalidParams, message), open, "t", config)
+
+  it.each(["Unknown tool: t", "No such tool t", "Tool t not found", "tool named t was NOT FOUND here"])("%j means the catalog is behind", (message) => {
+    expect(invalidParams(message)).toMatchObject({ code: "tool_not_found", unknownTool: true })
+  })
+
+  it.each(["Invalid arguments: a must be a number", "not found: tool", `${"x".repeat(600)} unknown tool`])("%j is an upstream error", (message) => {
+    expect(invalidParams(message)).toMatchObject({ code: "upstream_error" })
+  })
+
+  it("a long upstream message is classified in linear time", () => {
+    const started = performance.now()
+    expect(invalidParams("tool ".repeat(40_000))).toMatchObject({ code: "upstream_error" })
+    expect(performance.now() - started).toBeLessThan(200)
+  })
+})

@@ -1,0 +1,109 @@
+/** DESIGN §8: a configured secret never reaches a message the plugin returns, whatever the source prints. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { fixtureCommand } from "@switchboard/fixtures"
+import type { SourceHandle, SourcePlugin } from "@switchboard/core"
+import { McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js"
+import { createMcpPlugin } from "../src/index.js"
+import { redactConfig, scrubSecrets } from "../src/config.js"
+import type { McpSourceConfig } from "../src/config.js"
+import { describeCallFailure } from "../src/invoke.js"
+import type { McpConnection } from "../src/connection.js"
+
+const SECRET = "tok-9f8e7d6c5b4a"
+const source = (id: string, transport: unknown): SourceHandle => ({ id, namespace: id, kind: "mcp", config: { transport } })
+const inline = (script: string, env: Record<string, string>) => ({ type: "stdio", command: process.execPath, args: ["-e", script], env })
+
+/** A minimal stdio MCP server that answers initialize, then leaks its token on stderr and in the error of every other request. */
+const LEAKY_SERVER = `
+const send = (m) => process.stdout.write(JSON.stringify(m) + "\\n")
+require("node:readline").createInterface({ input: process.stdin }).on("line", (line) => {
+  const m = JSON.parse(line)
+  if (m.id === undefined) return
+  if (m.method === "initialize") return send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "leaky", version: "1" } } })
+  console.error("request with token " + process.env.API_TOKEN)
+  send({ jsonrpc: "2.0", id: m.id, error: { code: -32603, message: "backend refused token " + process.env.API_TOKEN } })
+})
+process.stdin.on("end", () => process.exit(0))
+`
+
+describe("scrubSecrets", () => {
+  const http: McpSourceConfig = {
+    transport: { type: "http", url: "https://bob:pa%24%24word@mcp.example/x?api_key=k3y-value&v=1", headers: { authorization: "Bearer abcd1234efgh", "x-team": "platform" } },
+  }
+
+  it("replaces env values of 4+ characters and leaves shorter ones", () => {
+    const config: McpSourceConfig = { transport: { type: "stdio", command: "x", args: [], env: { TOKEN: SECRET, DEBUG: "1" } } }
+    expect(scrubSecrets(config, `env TOKEN=${SECRET} DEBUG=1; again ${SECRET}`)).toBe("env TOKEN=<redacted> DEBUG=1; again <redacted>")
+  })
+
+  it("replaces header values, a bearer token on its own, URL userinfo and query values, encoded or not", () => {
+    const text = "sent Bearer abcd1234efgh; token abcd1234efgh; team platform; user bob; password pa$$word or pa%24%24word; key k3y-value; v=1"
+    expect(scrubSecrets(http, text)).toBe("sent <redacted>; token <redacted>; team <redacted>; user bob; password <redacted> or <redacted>; key <redacted>; v=1")
+  })
+
+  it("replaces a secret that contains another one whole", () => {
+    const config: McpSourceConfig = { transport: { type: "stdio", command: "x", args: [], env: { A: "abcd", B: "abcdefgh" } } }
+    expect(scrubSecrets(config, "abcdefgh abcd")).toBe("<redacted> <redacted>")
+  })
+
+  it("leaves text alone when there is no config", () => {
+    expect(scrubSecrets(undefined, "nothing to hide")).toBe("nothing to hide")
+  })
+
+  it("redactConfig hides the URL's userinfo and query values, keeping the query keys", () => {
+    expect(redactConfig(http)).toEqual({
+      transport: { type: "http", url: "https://<redacted>:<redacted>@mcp.example/x?api_key=<redacted>&v=<redacted>", headers: { authorization: "<redacted>", "x-team": "<redacted>" } },
+    })
+    expect(redactConfig({ transport: { type: "http", url: "http://h:8080/mcp", headers: {} } })).toEqual({ transport: { type: "http", url: "http://h:8080/mcp", headers: {} } })
+  })
+})
+
+describe("messages from a source", () => {
+  let plugin: SourcePlugin
+  beforeAll(async () => {
+    plugin = await createMcpPlugin({ allowStdio: true, connectTimeoutMs: 20_000 })
+  })
+  afterAll(() => plugin?.close())
+
+  it("a server that prints its secret on stderr and exits: the connect error shows the stderr, scrubbed", async () => {
+    const discovered = await plugin.discover(source("dies", inline('console.error("boot failed, token=" + process.env.API_TOKEN); process.exit(1)', { API_TOKEN: SECRET })))
+    expect(discovered.ok).toBe(false)
+    const message = discovered.ok ? "" : discovered.message
+    expect(message).toContain("boot failed, token=<redacted>")
+    expect(message).not.toContain(SECRET)
+  })
+
+  it("a JSON-RPC error and stderr echoing the secret: the tools/list failure is scrubbed", async () => {
+    const discovered = await plugin.discover(source("leaky", inline(LEAKY_SERVER, { API_TOKEN: SECRET })))
+    expect(discovered.ok).toBe(false)
+    const message = discovered.ok ? "" : discovered.message
+    expect(message).toContain("backend refused token <redacted>")
+    expect(message).not.toContain(SECRET)
+    await plugin.release("leaky")
+  })
+
+  it("a JSON-RPC error echoing the secret: the tool call failure is scrubbed", async () => {
+    const handle = source("leaky-call", inline(LEAKY_SERVER, { API_TOKEN: SECRET }))
+    const called = await plugin.invoke(handle, "anything", {}, { timeoutMs: 10_000 })
+    expect(called).toMatchObject({ ok: false, code: "upstream_error" })
+    expect(JSON.stringify(called)).toContain("<redacted>")
+    expect(JSON.stringify(called)).not.toContain(SECRET)
+    await plugin.release("leaky-call")
+  })
+
+  it("an unknown-tool error that echoes the name: scrubbed too", async () => {
+    const handle = source("contract", { type: "stdio", ...fixtureCommand("contract-stdio"), env: { API_TOKEN: SECRET } })
+    const called = await plugin.invoke(handle, `lookup-${SECRET}`, {}, { timeoutMs: 10_000 })
+    expect(called).toMatchObject({ ok: false, code: "tool_not_found", unknownTool: true })
+    expect(JSON.stringify(called)).not.toContain(SECRET)
+    await plugin.release("contract")
+  })
+
+  it("the stderr tail of a server that died mid-call is scrubbed", () => {
+    const dead: McpConnection = { client: null as never, stderrTail: () => `fatal: env API_TOKEN=${SECRET}`, isOpen: () => false, close: async () => {} }
+    const config: McpSourceConfig = { transport: { type: "stdio", command: "x", args: [], env: { API_TOKEN: SECRET } } }
+    const failed = describeCallFailure(new McpError(ErrorCode.ConnectionClosed, "Connection closed"), dead, "t", config)
+    expect(failed).toMatchObject({ ok: false, code: "upstream_unavailable" })
+    expect(failed.ok || failed.message).toContain("API_TOKEN=<redacted>")
+  })
+})
