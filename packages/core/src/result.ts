@@ -30,6 +30,8 @@ export const ToolErrorCodes = {
   timeout: "tool_timeout",
   /** the arguments are not a JSON object */
   invalidArguments: "invalid_arguments",
+  /** the execution ended (or its caller went away) while the call was in flight */
+  aborted: "aborted",
   /** the execution already made as many tool calls as its limit allows */
   toolCallLimit: "tool_call_limit",
   /** the source answered with something that is not a tool result at all */

@@ -1,7 +1,7 @@
 /** `tools/call` with a permissive result schema: core decodes the envelope, so it arrives here as sent. */
 import { z } from "zod"
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js"
-import { RunErrorCodes, ToolErrorCodes } from "@switchboard/core"
+import { ToolErrorCodes } from "@switchboard/core"
 import type { InvokeContext, RawInvokeResult } from "@switchboard/core"
 import { scrubSecrets } from "./config.js"
 import type { McpSourceConfig } from "./config.js"
@@ -56,7 +56,7 @@ const isUnknownToolResult = (raw: unknown, tool: string): boolean => {
   return first?.type === "text" && typeof first.text === "string" && first.text.includes(`Tool ${tool} not found`) && first.text.includes("-32602")
 }
 
-const abortedCall = (tool: string): RawInvokeResult => ({ ok: false, code: RunErrorCodes.aborted, message: `the call to "${tool}" was cancelled because its execution was aborted` })
+const abortedCall = (tool: string): RawInvokeResult => ({ ok: false, code: ToolErrorCodes.aborted, message: `the call to "${tool}" was cancelled because its execution was aborted` })
 
 export const callTool = async (connection: McpConnection, config: McpSourceConfig, tool: string, args: unknown, ctx: InvokeContext): Promise<RawInvokeResult> => {
   if (ctx.signal?.aborted) return abortedCall(tool)

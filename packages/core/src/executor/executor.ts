@@ -7,6 +7,7 @@ import { InvalidInput, failure, internalError, success } from "../errors.js"
 import type { Logger, Outcome } from "../errors.js"
 import { DEFAULT_INLINE_CAP, inlineText, renderForModel } from "../render/render-for-model.js"
 import { splitMedia } from "../render/media-blocks.js"
+import { ToolErrorCodes } from "../result.js"
 import type { ContentBlock } from "../result.js"
 import { RunErrorCodes } from "../seams.js"
 import type { CodeRuntime, LogEntry, RunError, RunLimits, SourcePlugin, TelemetrySink, ToolCallRecord } from "../seams.js"
@@ -133,7 +134,7 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
     ended = true
     signal?.removeEventListener("abort", onCallerAbort)
     for (const { path, startedAt: callStarted } of inflight.values()) {
-      calls.push({ executionId, toolPath: path, encoding: "direct", startedAt: callStarted, durationMs: now() - callStarted, ok: false, errorCode: RunErrorCodes.aborted, dataBytes: null, outputSchemaError: null })
+      calls.push({ executionId, toolPath: path, encoding: "direct", startedAt: callStarted, durationMs: now() - callStarted, ok: false, errorCode: ToolErrorCodes.aborted, dataBytes: null, outputSchemaError: null })
     }
     lifetime.abort(new Error("the execution ended"))
     if (!outcome.ok && outcome.error.code === RunErrorCodes.overloaded) {
