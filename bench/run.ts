@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
-import type { Logger, RunLimits, ToolResult } from "@switchboard/core"
+import type { CodeRuntime, Logger, RunLimits, ToolResult } from "@switchboard/core"
 import { defaultLimits } from "@switchboard/core"
 import { createQuickJsRuntime } from "@switchboard/runtime-quickjs"
 import type { WorkerPoolRuntime } from "@switchboard/runtime-quickjs/node"
@@ -31,6 +31,9 @@ const asyncCallUs = await bareAsyncCallUs(module)
 const server = await startServer({ db: join(dir, "bench.db"), port: 0, logger: quiet, allowStdio: true, queue: 256 })
 const pool = server.host.runtime as WorkerPoolRuntime
 const inThreadServer = await startServer({ db: join(dir, "in-thread.db"), port: 0, logger: quiet, runtime: "in-thread" })
+// the server's own cost: a runtime that answers at once, without QuickJS
+const answersAtOnce: CodeRuntime = { run: async () => ({ ok: true, value: 2, logs: [] }) }
+const noRuntimeServer = await startServer({ db: join(dir, "no-runtime.db"), port: 0, logger: quiet, runtime: answersAtOnce })
 const client = createClient(server.url)
 const execute = async (target: ReturnType<typeof createClient>, code: string) => {
   const response = await target.post("/v1/execute", JSON.stringify({ code }))
@@ -42,10 +45,14 @@ const trivialUs = await timeUs(2000, () => execute(client, "return 1+1"), 300)
 const inThreadClient = createClient(inThreadServer.url)
 const trivialInThreadUs = await timeUs(2000, () => execute(inThreadClient, "return 1+1"), 300)
 inThreadClient.close()
+const noRuntimeClient = createClient(noRuntimeServer.url)
+const trivialNoRuntimeUs = await timeUs(2000, () => execute(noRuntimeClient, "return 1+1"), 300)
+noRuntimeClient.close()
 print("")
 print(`bare QuickJS runtime+context+eval+dispose: ${lifecycleUs.toFixed(1)} µs; bare loopback HTTP round trip: ${httpUs.toFixed(1)} µs`)
 print(ratioLine("trivial execute over HTTP (worker pool)", trivialUs, "µs", "QuickJS lifecycle + HTTP round trip", lifecycleUs + httpUs, "≤ 2x"))
 print(ratioLine("trivial execute over HTTP (in-thread runtime, reference)", trivialInThreadUs, "µs", "QuickJS lifecycle + HTTP round trip", lifecycleUs + httpUs))
+print(ratioLine("trivial execute over HTTP (a runtime that answers at once: the server's own cost, reference)", trivialNoRuntimeUs, "µs", "HTTP round trip", httpUs))
 
 // 2. 1,000 sequential in-process tool calls
 const limits: RunLimits = { ...defaultLimits, maxToolCalls: 2000 }
@@ -72,23 +79,29 @@ print("")
 print(ratioLine("stdio MCP call through Switchboard, per call, 100 per execute", switchboardMcpUs, "µs", "same server over one kept-open SDK connection", directUs, "≤ 1.5x"))
 
 // 4. trivial executes with 32 concurrent clients
-const concurrent = createClient(server.url, 32)
 const total = 4000
-const runConcurrent = async () => {
+const runConcurrent = async (target: ReturnType<typeof createClient>) => {
   let next = 0
   const started = performance.now()
   await Promise.all(
     Array.from({ length: 32 }, async () => {
-      while (next++ < total) await execute(concurrent, "return 1+1")
+      while (next++ < total) await execute(target, "return 1+1")
     }),
   )
   return total / ((performance.now() - started) / 1000)
 }
-await runConcurrent()
-const rates = [await runConcurrent(), await runConcurrent(), await runConcurrent()]
-concurrent.close()
+const concurrentRate = async (url: string) => {
+  const concurrent = createClient(url, 32)
+  await runConcurrent(concurrent)
+  const rates = [await runConcurrent(concurrent), await runConcurrent(concurrent), await runConcurrent(concurrent)]
+  concurrent.close()
+  return median(rates)
+}
+const poolRate = await concurrentRate(server.url)
+const noRuntimeRate = await concurrentRate(noRuntimeServer.url)
 print("")
-print(`trivial executes, 32 concurrent clients, ${pool.stats().size} workers: ${median(rates).toFixed(0)} executions/s (median of 3 runs of ${total}; target ≥ 2,000/s)`)
+print(`trivial executes, 32 concurrent clients, ${pool.stats().size} workers: ${poolRate.toFixed(0)} executions/s (median of 3 runs of ${total}; target ≥ 2,000/s)`)
+print(`trivial executes, 32 concurrent clients, a runtime that answers at once (the server's own ceiling, reference): ${noRuntimeRate.toFixed(0)} executions/s`)
 
 // 5. idle RSS and RSS after each memory case
 const refilled = async () => {
@@ -133,5 +146,6 @@ print("")
 print(`load average at end ${loadavg().map((n) => n.toFixed(2)).join(" ")}`)
 client.close()
 await inThreadServer.close()
+await noRuntimeServer.close()
 await server.close()
 rmSync(dir, { recursive: true, force: true })

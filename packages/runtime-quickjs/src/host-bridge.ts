@@ -1,10 +1,12 @@
-import type { InvokeTool, RunError, RunLimits, ToolResult } from "@switchboard/core"
-import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from "quickjs-emscripten-core"
+import type { ContentBlock, InvokeTool, RunError, RunLimits, ToolResult } from "@switchboard/core"
+import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core"
 import { stringLength } from "./guest-calls.js"
 import type { LogBuffer } from "./log-buffer.js"
-import { invokeFunctionName, logFunctionName, logLevels } from "./prelude/protocol.js"
+import { formatSource } from "./prelude/prelude.generated.js"
+import { emitFunctionName, invokeFunctionName, loadFormatFunctionName, logFunctionName, logLevels } from "./prelude/protocol.js"
 import type { LogLevel } from "./prelude/protocol.js"
 import { runErrors } from "./run-errors.js"
+import { utf8Length } from "./utf8-length.js"
 
 export interface BridgeEvents {
   /** a tool result reached the guest: the driver should run pending jobs */
@@ -18,9 +20,27 @@ export interface BridgeEvents {
 /** Calls a tool with its arguments as JSON text and answers with the result as JSON text. */
 export type InvokeJson = (path: string, argsJson: string) => Promise<string>
 
+/** What one run gives the bridge: where tool calls go, its limits, its log, its driver. */
+export interface BridgeRun {
+  invoke: InvokeTool
+  invokeJson?: InvokeJson | undefined
+  limits: RunLimits
+  logs: LogBuffer
+  events: BridgeEvents
+}
+
 export interface HostBridge {
+  /**
+   * The host functions, in the order the prelude takes them (protocol.ts's Prelude). The caller passes them to the
+   * prelude and then disposes them; the prelude's closures keep the functions alive.
+   */
+  readonly functions: QuickJSHandle[]
+  /** Binds the host functions to the one run this context serves; until then they do nothing. */
+  attach(run: BridgeRun): void
   /** tool calls whose result has not yet reached the guest */
   readonly inflight: number
+  /** the content blocks the script passed to `emit`, in order (JSON copies) */
+  readonly emitted: ContentBlock[]
   /** From now on results are dropped; frees every handle the bridge holds. Call before disposing the context. */
   close(): void
   /** From now on results are dropped; touches nothing in QuickJS (for a module that can no longer be trusted). */
@@ -32,23 +52,28 @@ const hostFailureResult: ToolResult = {
   error: { code: "internal_error", message: "the tool call failed in the host" },
 }
 
+const blockShape = 'an MCP content block, an object with a string "type" (such as { type: "image", data: "<base64>", mimeType: "image/png" })'
+
 /**
- * Puts the two host functions on the guest's global object (the prelude takes them off again).
- * `invoke(path, args)` is the only door out of the sandbox; everything crosses it as JSON text, and each
- * call is answered with a QuickJS promise that the host resolves with the result's JSON text.
+ * Makes the host functions, which the prelude receives as arguments (they never sit on the global object).
+ * They can be made before the run is known (a sandbox prepared ahead of time) and act once `attach` binds them.
+ * `invoke(path, args)` is the only door out of the sandbox; everything crosses it as JSON text. The guest
+ * makes the promise of each call and hands over its resolve function, which the host calls with the
+ * result's JSON text (cheaper than a promise made by the host: one handle, one call).
  */
-export const installHostBridge = (
-  ctx: QuickJSContext,
-  options: { invoke: InvokeTool; invokeJson?: InvokeJson; limits: RunLimits; logs: LogBuffer; events: BridgeEvents },
-): HostBridge => {
-  const { invoke, invokeJson, limits, logs, events } = options
-  /** the promise of every call still waiting for its result */
-  const unsettled = new Set<QuickJSDeferredPromise>()
+export const installHostBridge = (ctx: QuickJSContext): HostBridge => {
+  let run: BridgeRun | undefined
+  /** the resolve function of every call still waiting for its result */
+  const unsettled = new Set<QuickJSHandle>()
+  const emitted: ContentBlock[] = []
+  let emittedBytes = 0
   let calls = 0
   let inflight = 0
   let closed = false
+  /** past a limit the bridge enforces: later calls are not even read */
+  let over = false
 
-  const callHost = async (path: string, argsJson: string): Promise<string> => {
+  const callHost = async ({ invoke, invokeJson }: BridgeRun, path: string, argsJson: string): Promise<string> => {
     try {
       // leave the QuickJS callback before running host code
       await null
@@ -61,15 +86,15 @@ export const installHostBridge = (
     return JSON.stringify(hostFailureResult)
   }
 
-  const settle = (deferred: QuickJSDeferredPromise, resultJson: string) => {
+  const settle = (events: BridgeEvents, resolve: QuickJSHandle, resultJson: string) => {
     inflight--
     // a result that arrives after the run ended must never touch the (disposed) context
     if (closed) return
-    unsettled.delete(deferred)
+    unsettled.delete(resolve)
     try {
-      const result = ctx.newString(resultJson)
-      deferred.resolve(result)
-      result.dispose()
+      // a promise's resolve function does not throw; the reactions run later, as pending jobs
+      ctx.newString(resultJson).consume((result) => ctx.callFunction(resolve, ctx.undefined, result)).dispose()
+      resolve.dispose()
     } catch (failure) {
       events.hostFailure(failure)
       return
@@ -77,27 +102,38 @@ export const installHostBridge = (
     events.wake()
   }
 
-  const define = (name: string, fn: (...args: QuickJSHandle[]) => QuickJSHandle | undefined) =>
-    ctx.newFunction(name, fn).consume((handle) => ctx.setProp(ctx.global, name, handle))
+  const fail = (current: BridgeRun, error: RunError) => {
+    over = true
+    current.events.fail(error)
+  }
 
-  define(invokeFunctionName, (pathHandle, argsHandle) => {
-    // returned to the guest, the promise handle is the library's to free; resolve or dispose frees the rest
-    const deferred = ctx.newPromise()
-    unsettled.add(deferred)
-    calls++
-    if (calls > limits.maxToolCalls) {
-      // the promise never settles: the driver ends the run and the interrupt handler stops the guest
-      events.fail(runErrors.toolCallLimit(limits))
-      return deferred.handle
-    }
+  const invokeFunction = ctx.newFunction(invokeFunctionName, (resolveHandle, pathHandle, argsHandle, reasonHandle) => {
+    const current = run
+    // a call not taken leaves its promise pending: the driver ends the run and the interrupt handler stops the guest
+    if (!current || over || !resolveHandle) return undefined
     const path = pathHandle ? ctx.getString(pathHandle) : ""
-    const argsJson = argsHandle ? ctx.getString(argsHandle) : "{}"
+    if (!argsHandle || ctx.typeof(argsHandle) !== "string") {
+      // no tool call: the promise resolves to the error result (in a job, like any resolution)
+      const reason = reasonHandle ? ctx.getString(reasonHandle) : ""
+      const message = `arguments for ${path} must be JSON-serializable: ${reason}`
+      const result: ToolResult = { ok: false, error: { code: "invalid_arguments", message } }
+      ctx.newString(JSON.stringify(result)).consume((text) => ctx.callFunction(resolveHandle, ctx.undefined, text)).dispose()
+      return undefined
+    }
+    calls++
+    if (calls > current.limits.maxToolCalls) return void fail(current, runErrors.toolCallLimit(current.limits))
+    const argsJson = ctx.getString(argsHandle)
+    // the argument handle lives for this callback only: keep a reference of our own until the result arrives
+    const resolve = resolveHandle.dup()
+    unsettled.add(resolve)
     inflight++
-    void callHost(path, argsJson).then((resultJson) => settle(deferred, resultJson))
-    return deferred.handle
+    void callHost(current, path, argsJson).then((resultJson) => settle(current.events, resolve, resultJson))
+    return undefined
   })
 
-  define(logFunctionName, (levelHandle, textHandle) => {
+  const logFunction = ctx.newFunction(logFunctionName, (levelHandle, textHandle) => {
+    const logs = run?.logs
+    if (!logs) return undefined
     const level = levelHandle ? ctx.getString(levelHandle) : "log"
     // a line that cannot be kept is never copied out: a script logging huge strings costs the host nothing
     const units = textHandle && ctx.typeof(textHandle) === "string" ? stringLength(ctx, textHandle) : 0
@@ -106,9 +142,45 @@ export const installHostBridge = (
     return undefined
   })
 
+  const emitFunction = ctx.newFunction(emitFunctionName, (jsonHandle, reasonHandle) => {
+    const current = run
+    if (!current || over) return undefined
+    if (!jsonHandle || ctx.typeof(jsonHandle) !== "string") {
+      const reason = reasonHandle && ctx.typeof(reasonHandle) === "string" ? ctx.getString(reasonHandle) : "got undefined"
+      return ctx.newString(`emit(block) takes ${blockShape}: ${reason.startsWith("got ") ? reason : `it is not JSON-serializable: ${reason}`}`)
+    }
+    const { maxResultBytes } = current.limits
+    // the length in UTF-16 units is a lower bound of the UTF-8 size: a block past the limit is never copied out
+    const units = stringLength(ctx, jsonHandle)
+    if (emittedBytes + units > maxResultBytes) return void fail(current, runErrors.emittedTooLarge(current.limits, emittedBytes + units, false))
+    const json = ctx.getString(jsonHandle)
+    const block: unknown = JSON.parse(json)
+    if (!isContentBlock(block)) return ctx.newString(`emit(block) takes ${blockShape}: got ${describeValue(block)}`)
+    const bytes = utf8Length(json)
+    if (emittedBytes + bytes > maxResultBytes) return void fail(current, runErrors.emittedTooLarge(current.limits, emittedBytes + bytes, true))
+    emittedBytes += bytes
+    emitted.push(block)
+    return undefined
+  })
+
+  // compiles format.ts on the run's first console call; a failure (out of memory, the deadline) is thrown in the guest
+  const loadFormatFunction = ctx.newFunction(loadFormatFunctionName, (stringifyHandle) => {
+    const evaluated = ctx.evalCode(formatSource, "format.js", { type: "global", strict: true })
+    if (evaluated.error) return evaluated
+    return evaluated.value.consume((makeFormat) => ctx.callFunction(makeFormat, ctx.undefined, stringifyHandle ?? ctx.undefined))
+  })
+
   return {
+    // the order of protocol.ts's Prelude parameters
+    functions: [invokeFunction, logFunction, emitFunction, loadFormatFunction],
+    attach(next) {
+      run = next
+    },
     get inflight() {
       return inflight
+    },
+    get emitted() {
+      return emitted
     },
     detach() {
       closed = true
@@ -116,10 +188,20 @@ export const installHostBridge = (
     },
     close() {
       closed = true
-      for (const deferred of unsettled) deferred.dispose()
+      for (const resolve of unsettled) resolve.dispose()
       unsettled.clear()
     },
   }
 }
 
 const isLogLevel = (level: string): level is LogLevel => (logLevels as readonly string[]).includes(level)
+
+const isContentBlock = (value: unknown): value is ContentBlock =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && typeof (value as { type?: unknown }).type === "string"
+
+const describeValue = (value: unknown): string => {
+  if (value === null) return "null"
+  if (Array.isArray(value)) return "an array"
+  if (typeof value === "object") return 'an object without a string "type"'
+  return `a ${typeof value}`
+}

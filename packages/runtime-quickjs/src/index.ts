@@ -1,6 +1,6 @@
 /**
  * @switchboard/runtime-quickjs — the CodeRuntime seam on quickjs-emscripten (sync wasm build).
- * It runs a TypeScript/JavaScript script in a fresh QuickJS runtime with `tools` and `console` only;
+ * It runs a TypeScript/JavaScript script in a fresh QuickJS runtime with `tools`, `console` and `emit` only;
  * it knows nothing of catalogs, encodings or HTTP, and the per-run code uses no Node built-ins.
  */
 export { createQuickJsRuntime } from "./create-quickjs-runtime.js"

@@ -23,6 +23,11 @@ export const runErrors = {
     code: "result_too_large",
     message: `the script's result is ${exact ? "" : "at least "}${bytes} bytes of JSON, over the limit of ${limits.maxResultBytes} bytes`,
   }),
+  /** the blocks passed to `emit` share the result's limit; `bytes` as for resultTooLarge */
+  emittedTooLarge: (limits: RunLimits, bytes: number, exact: boolean): RunError => ({
+    code: "result_too_large",
+    message: `the content blocks the script emitted are ${exact ? "" : "at least "}${bytes} bytes of JSON, over the limit of ${limits.maxResultBytes} bytes`,
+  }),
   resultNotSerializable: (reason: string): RunError => ({
     code: "result_not_serializable",
     message: `the script's result cannot be serialized as JSON: ${reason}`,

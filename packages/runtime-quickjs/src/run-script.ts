@@ -1,16 +1,17 @@
-import type { LogEntry, RunError, RunOptions, RunOutcome } from "@switchboard/core"
+import type { ContentBlock, LogEntry, RunError, RunOptions, RunOutcome } from "@switchboard/core"
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core"
 import { classifyThrown } from "./classify-error.js"
 import type { ThrowPhase } from "./classify-error.js"
 import { describeThrown, serializeResult } from "./guest-calls.js"
-import { installHostBridge } from "./host-bridge.js"
+import type { ErrorDescription } from "./guest-calls.js"
 import type { HostBridge, InvokeJson } from "./host-bridge.js"
 import { createLogBuffer } from "./log-buffer.js"
 import type { LogBuffer } from "./log-buffer.js"
 import { prepareCode, scriptFilename } from "./prepare-code.js"
 import type { PreparedCode } from "./prepare-code.js"
-import { preludeSource } from "./prelude/prelude.generated.js"
 import { runErrors } from "./run-errors.js"
+import { createSandbox, disposeSandbox } from "./sandbox.js"
+import type { Sandbox } from "./sandbox.js"
 import { utf8Length } from "./utf8-length.js"
 
 export interface ScriptRun {
@@ -29,6 +30,20 @@ export interface ScriptRunOptions extends RunOptions {
    * ToolResult's JSON text, and should not reject (a rejection becomes an `internal_error` result).
    */
   invokeJson?: InvokeJson
+  /**
+   * Called once the script compiles as far as type stripping goes: a sandbox prepared ahead of time in the
+   * same module (never used by another run). Without one, or when it gives undefined, the run creates its own.
+   */
+  takeSandbox?: () => Sandbox | undefined
+}
+
+/** A run whose sandbox is not yet disposed: the caller answers first, then calls `dispose`. */
+export interface SandboxRun {
+  outcome: RunOutcome
+  /** QuickJS threw in the host: the module must not run anything again (dispose then touches nothing) */
+  poisoned: boolean
+  /** Frees the sandbox; false when QuickJS failed to, which poisons the module too. Call it once. */
+  dispose(): boolean
 }
 
 type Settled = { ok: true; value: unknown } | { ok: false; error: RunError }
@@ -44,10 +59,20 @@ const maxTimerMs = 2 ** 31 - 1
  * It never rejects for anything the script does.
  */
 export const runScript = async (module: QuickJSWASMModule, code: string, options: ScriptRunOptions): Promise<ScriptRun> => {
+  const run = await runInSandbox(module, code, options)
+  const clean = run.dispose()
+  return { outcome: run.outcome, poisoned: run.poisoned || !clean }
+}
+
+/**
+ * runScript without the final dispose, for a host that answers before it cleans up (disposing a runtime
+ * costs about as much as compiling a small script). The sandbox still serves this one run only.
+ */
+export const runInSandbox = async (module: QuickJSWASMModule, code: string, options: ScriptRunOptions): Promise<SandboxRun> => {
   const prepared = prepareCode(code)
-  if (!prepared.ok) return { outcome: { ok: false, error: prepared.error, logs: [] }, poisoned: false }
-  const run = new ScriptSession(module, prepared.code, options)
-  return run.execute()
+  if (!prepared.ok) return { outcome: { ok: false, error: prepared.error, logs: [] }, poisoned: false, dispose: () => true }
+  const session = new ScriptSession(module, prepared.code, options)
+  return session.execute()
 }
 
 class ScriptSession {
@@ -58,11 +83,7 @@ class ScriptSession {
   private hostFailure: { cause: unknown } | undefined
   private signalled = false
   private resume: (() => void) | undefined
-  private runtime: QuickJSRuntime | undefined
-  private context: QuickJSContext | undefined
-  private bridge: HostBridge | undefined
-  /** the guest's own JSON.stringify, taken before any script code runs */
-  private stringify: QuickJSHandle | undefined
+  private sandbox: Sandbox | undefined
 
   constructor(
     private readonly module: QuickJSWASMModule,
@@ -74,7 +95,7 @@ class ScriptSession {
     this.interruptAt = this.deadline
   }
 
-  async execute(): Promise<ScriptRun> {
+  async execute(): Promise<SandboxRun> {
     const { limits, signal } = this.options
     if (signal?.aborted) return this.finish({ ok: false, error: runErrors.aborted() }, false)
     // The interrupt handler stops guest CPU loops; this timer is the wall clock across awaited tool calls.
@@ -93,19 +114,26 @@ class ScriptSession {
       clearTimeout(timer)
       signal?.removeEventListener("abort", onAbort)
     }
-    if (poisoned) this.bridge?.detach()
-    else poisoned = !this.dispose()
+    // From here on tool results are dropped, even before the sandbox is disposed: nothing reaches it again.
+    if (poisoned) this.sandbox?.bridge.detach()
+    else {
+      try {
+        this.sandbox?.bridge.close()
+      } catch {
+        poisoned = true
+      }
+    }
     return this.finish(result, poisoned)
   }
 
   private async drive(): Promise<Settled> {
-    const { limits, invoke, invokeJson } = this.options
-    const runtime = (this.runtime = this.module.newRuntime())
+    const { limits, invoke, invokeJson, takeSandbox } = this.options
+    const sandbox = (this.sandbox = takeSandbox?.() ?? createSandbox(this.module))
+    const { runtime, context, bridge, stringify } = sandbox
     runtime.setMemoryLimit(limits.memoryBytes)
     runtime.setMaxStackSize(limits.stackBytes)
     runtime.setInterruptHandler(() => this.failure !== undefined || Date.now() > this.interruptAt)
-    const context = (this.context = runtime.newContext())
-    const bridge = (this.bridge = installHostBridge(context, {
+    bridge.attach({
       invoke,
       invokeJson,
       limits,
@@ -118,12 +146,8 @@ class ScriptSession {
           this.wake()
         },
       },
-    }))
-
-    const stringify = (this.stringify = context.getProp(context.global, "JSON").consume((json) => context.getProp(json, "stringify")))
-    const prelude = context.evalCode(preludeSource, "prelude.js", { type: "global", strict: true })
-    if (prelude.error) return { ok: false, error: this.preludeError(prelude.error) }
-    prelude.value.dispose()
+    })
+    if (sandbox.preludeFailure !== undefined) return { ok: false, error: preludeError(sandbox.preludeFailure, this.options) }
 
     // always "global": left to its heuristic, quickjs-emscripten would run a script with `import` as a module
     const evaluated = context.evalCode(this.code.source, scriptFilename, { type: "global" })
@@ -192,24 +216,18 @@ class ScriptSession {
     }
   }
 
-  /** Describes and disposes a thrown handle (only called once the context and `stringify` exist). */
+  /** Describes and disposes a thrown handle (only called once the sandbox exists). */
   private thrown(handle: QuickJSHandle, phase: ThrowPhase): RunError {
-    const { context, stringify } = this
-    if (!context || !stringify) throw new Error("thrown() before the context exists")
+    const sandbox = this.sandbox
+    if (!sandbox) throw new Error("thrown() before the sandbox exists")
     this.interruptAt = Date.now() + describeBudgetMs
     try {
-      const description = describeThrown(context, stringify, handle)
+      const description = describeThrown(sandbox.context, sandbox.stringify, handle)
       return classifyThrown(description, phase, this.code, this.options.limits)
     } finally {
       handle.dispose()
       this.interruptAt = this.deadline
     }
-  }
-
-  private preludeError(handle: QuickJSHandle): RunError {
-    const error = this.thrown(handle, "run")
-    const limitCodes = ["memory_limit", "stack_overflow", "timeout"]
-    return limitCodes.includes(error.code) ? error : runErrors.internal(`the prelude failed: ${error.message}`)
   }
 
   private fail(error: RunError) {
@@ -228,24 +246,25 @@ class ScriptSession {
     this.signalled = false
   }
 
-  /** Frees everything in order; false when QuickJS failed to (the known abort after allocating in a job). */
-  private dispose(): boolean {
-    try {
-      this.bridge?.close()
-      this.stringify?.dispose()
-      this.context?.dispose()
-      this.runtime?.dispose()
-      return true
-    } catch {
-      return false
-    }
-  }
-
-  private finish(result: Settled, poisoned: boolean): ScriptRun {
+  private finish(result: Settled, poisoned: boolean): SandboxRun {
     const logs: LogEntry[] = this.logs.entries()
-    const outcome: RunOutcome = result.ok ? { ok: true, value: result.value, logs } : { ok: false, error: result.error, logs }
-    return { outcome, poisoned }
+    let outcome: RunOutcome
+    if (result.ok) {
+      const emitted: ContentBlock[] | undefined = this.sandbox?.bridge.emitted
+      outcome = emitted?.length ? { ok: true, value: result.value, logs, emitted } : { ok: true, value: result.value, logs }
+    } else outcome = { ok: false, error: result.error, logs }
+    const sandbox = this.sandbox
+    let clean: boolean | undefined
+    // a poisoned module is never touched again, not even to dispose
+    const dispose = () => (clean ??= !poisoned && (!sandbox || disposeSandbox(sandbox)))
+    return { outcome, poisoned, dispose }
   }
+}
+
+/** The prelude ran with no limits in force, so its failure is the sandbox's own, bar running out of memory. */
+const preludeError = (thrown: ErrorDescription | null, options: RunOptions): RunError => {
+  if (thrown === null || (thrown.name === "InternalError" && thrown.message === "out of memory")) return runErrors.memoryLimit(options.limits)
+  return runErrors.internal(`the prelude failed: ${thrown.name}: ${thrown.message}`)
 }
 
 const hostError = (cause: unknown, options: RunOptions): RunError => {

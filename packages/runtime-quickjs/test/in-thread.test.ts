@@ -6,6 +6,17 @@ import { describeCodeRuntimeContract } from "./runtime-contract.js"
 describeCodeRuntimeContract("in-thread", () => createQuickJsRuntime())
 
 describe("in-thread runner", () => {
+  test("the prelude adds exactly tools, console and emit to a bare context's globals", async () => {
+    const module = await loadQuickJsModule()
+    const context = module.newContext()
+    const bare = context.unwrapResult(context.evalCode("JSON.stringify(Object.getOwnPropertyNames(globalThis))")).consume(context.getString)
+    context.dispose()
+    const run = await runScript(module, "return Object.getOwnPropertyNames(globalThis)", { invoke: noTools, limits: testLimits })
+    const names = expectValue(run.outcome) as string[]
+    expect(names.filter((name) => !JSON.parse(bare).includes(name)).sort()).toEqual(["console", "emit", "tools"])
+    expect(JSON.parse(bare).filter((name: string) => !names.includes(name))).toEqual([])
+  })
+
   test("a dispose that aborts (allocation inside a promise job) keeps the outcome and replaces the module", async () => {
     const runtime = await createQuickJsRuntime()
     // upstream quickjs-emscripten #269: JS_FreeRuntime asserts list_empty(&rt->gc_obj_list)

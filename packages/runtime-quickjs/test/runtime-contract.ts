@@ -152,6 +152,15 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
         expect(outcome.logs[5]?.message).toBe("[object Object]")
       })
 
+      test("console formats with the JSON.stringify captured before the script ran", async () => {
+        // the formatter is compiled on the first console call, after this script replaced JSON.stringify
+        const outcome = await run("JSON.stringify = () => 'garbage'\nconsole.log({ a: [1] }, 'x')\nconsole.info(new Error('e').name)")
+        expect(outcome.logs).toEqual([
+          { level: "log", message: '{"a":[1]} x' },
+          { level: "info", message: "Error" },
+        ])
+      })
+
       test("logs are kept when the script fails", async () => {
         const outcome = await run("console.log('before'); throw new Error('after')")
         expect(outcome.ok).toBe(false)
@@ -246,6 +255,74 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
         }
         const result = expectValue(await run("return await tools.a.b({})", { invoke })) as ToolResult
         expect(result).toEqual({ ok: false, error: { code: "internal_error", message: "the tool call failed in the host" } })
+      })
+    })
+
+    describe("emit(block): content blocks beside the result", () => {
+      const png = { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }
+      const wav = { type: "audio", data: "UklGRg==", mimeType: "audio/wav" }
+
+      test.each([
+        ["an image block", `emit(${JSON.stringify(png)})\nreturn 'done'`, "done", [png]],
+        [
+          "several blocks, in order, with text and audio",
+          `emit({ type: 'text', text: 'caption' })\nemit(${JSON.stringify(wav)})\nemit(${JSON.stringify(png)})\nreturn 3`,
+          3,
+          [{ type: "text", text: "caption" }, wav, png],
+        ],
+        ["after an awaited tool call, with no return value", `await tools.a.b({})\nemit(${JSON.stringify(png)})`, undefined, [png]],
+        ["a JSON copy: later changes to the object are not seen", "const b = { type: 'text', text: 'one' }\nemit(b)\nb.text = 'two'\nreturn b.text", "two", [{ type: "text", text: "one" }]],
+        ["a block made by toJSON", "emit({ toJSON: () => ({ type: 'text', text: 'from toJSON' }) })", undefined, [{ type: "text", text: "from toJSON" }]],
+        ["a block whose odd fields are dropped like JSON drops them", "emit({ type: 'text', text: 't', f: () => 1, u: undefined })", undefined, [{ type: "text", text: "t" }]],
+      ])("%s", async (_name, code, value, emitted) => {
+        const outcome = await run(code)
+        expect(outcome).toEqual({ ok: true, value, logs: [], emitted })
+      })
+
+      test("a run that emits nothing has no emitted field", async () => {
+        expect(await run("return 1")).toEqual({ ok: true, value: 1, logs: [] })
+      })
+
+      test.each([
+        ["a string", "emit('x')", /takes an MCP content block.*got a string/],
+        ["null", "emit(null)", /got null/],
+        ["undefined", "emit()", /got undefined/],
+        ["a function", "emit(() => 1)", /got function/],
+        ["an array", "emit([{ type: 'text', text: 'x' }])", /got an array/],
+        ["an object without a type", "emit({ data: 'x' })", /got an object without a string "type"/],
+        ["a number type", "emit({ type: 1 })", /got an object without a string "type"/],
+        ["a cycle", "const b: any = { type: 'text' }; b.self = b; emit(b)", /not JSON-serializable: .*circular/],
+        ["a BigInt", "emit({ type: 'text', n: 1n })", /not JSON-serializable: .*BigInt/],
+      ])("emitting %s throws a TypeError in the script", async (_name, code, pattern) => {
+        const error = expectError(await run(code))
+        expect(error).toMatchObject({ code: "runtime_error", line: 1 })
+        expect(error.message).toMatch(/^TypeError: emit\(block\) takes an MCP content block/)
+        expect(error.message).toMatch(pattern)
+      })
+
+      test("the TypeError can be caught; nothing was recorded for the bad block", async () => {
+        const outcome = await run("try { emit('x') } catch (error) { console.log(error instanceof TypeError) }\nemit({ type: 'text', text: 'ok' })\nreturn 1")
+        expect(outcome).toEqual({ ok: true, value: 1, logs: [{ level: "log", message: "true" }], emitted: [{ type: "text", text: "ok" }] })
+      })
+
+      test("emitted blocks share maxResultBytes: past it the run fails with result_too_large, naming the limit", async () => {
+        const block = (n: number) => `emit({ type: 'text', text: 'x'.repeat(${n}) })`
+        // {"type":"text","text":""} is 25 bytes of JSON
+        expect(await run(`${block(45)}\n${block(45)}\nreturn 1`, { limits: { maxResultBytes: 140 } })).toMatchObject({ ok: true, value: 1 })
+        const over = expectError(await run(`${block(45)}\n${block(46)}\nreturn 1`, { limits: { maxResultBytes: 140 } }))
+        expect(over.code).toBe("result_too_large")
+        expect(over.message).toContain("141 bytes")
+        expect(over.message).toContain("limit of 140 bytes")
+        // one block far past the limit is refused before it is copied out, and stops a script that keeps going
+        const huge = expectError(await run("emit({ type: 'text', text: 'x'.repeat(1e6) })\nwhile (true) {}", { limits: { maxResultBytes: 1000 } }))
+        expect(huge.code).toBe("result_too_large")
+        expect(huge.message).toMatch(/at least \d+ bytes.*limit of 1000 bytes/)
+      })
+
+      test("a failed run carries no emitted blocks", async () => {
+        const outcome = await run(`emit(${JSON.stringify(png)})\nthrow new Error('after')`)
+        expect(outcome.ok).toBe(false)
+        expect("emitted" in outcome).toBe(false)
       })
     })
 

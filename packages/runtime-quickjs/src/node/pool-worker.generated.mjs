@@ -41,6 +41,11 @@ var runErrors = {
     code: "result_too_large",
     message: `the script's result is ${exact ? "" : "at least "}${bytes} bytes of JSON, over the limit of ${limits.maxResultBytes} bytes`
   }),
+  /** the blocks passed to `emit` share the result's limit; `bytes` as for resultTooLarge */
+  emittedTooLarge: (limits, bytes, exact) => ({
+    code: "result_too_large",
+    message: `the content blocks the script emitted are ${exact ? "" : "at least "}${bytes} bytes of JSON, over the limit of ${limits.maxResultBytes} bytes`
+  }),
   resultNotSerializable: (reason) => ({
     code: "result_not_serializable",
     message: `the script's result cannot be serialized as JSON: ${reason}`
@@ -64,7 +69,11 @@ var parseOptions = {
   // so that `({ a: 1 })` is wrapped whole, parentheses included
   preserveParens: true
 };
-var completionInsertions = (stripped) => {
+var completionInsertions = (stripped) => (
+  // acorn would give no insertion either; parsing costs 10-50 µs per run
+  endsInReturnStatement(stripped) ? [] : parsedInsertions(stripped)
+);
+var parsedInsertions = (stripped) => {
   let body;
   try {
     body = parse(stripped, parseOptions).body;
@@ -105,6 +114,33 @@ var positionOf = (text, offset) => {
     lineStart = index + 1;
   }
   return { line, column: offset - lineStart };
+};
+var returnAtLineStart = /^[ \t]*return(?![\w$\\\u0080-\uffff])/;
+var plainCode = /^[\w$ \t.,+\-*%<>=!&|^~?:()[\]{};'"]*$/;
+var endsInReturnStatement = (stripped) => {
+  const text = stripped.trimEnd();
+  const lineStart = text.lastIndexOf("\n") + 1;
+  const line = text.slice(lineStart);
+  if (!returnAtLineStart.test(line) || !plainCode.test(line) || line.includes("<!")) return false;
+  const before = text.slice(0, lineStart).trimEnd();
+  const previousLine = before.slice(before.lastIndexOf("\n") + 1);
+  if (before.endsWith(".") || /[/`\\]|<!|-->/.test(previousLine)) return false;
+  let braces = 0;
+  let brackets = 0;
+  for (let index = line.indexOf("return") + 6; index < line.length; index++) {
+    const char = line[index];
+    if (char === "'" || char === '"') {
+      index = line.indexOf(char, index + 1);
+      if (index === -1) return false;
+    } else if (char === "{") braces++;
+    else if (char === "}") {
+      if (--braces < 0) return false;
+    } else if (char === "(" || char === "[") brackets++;
+    else if (char === ")" || char === "]") {
+      if (--brackets < 0) return false;
+    } else if (char === ";" && braces === 0) return false;
+  }
+  return braces === 0 && brackets === 0;
 };
 
 // src/prepare-code.ts
@@ -276,84 +312,6 @@ var callStringify = (ctx, stringify, value, maxUnits = Number.POSITIVE_INFINITY)
   });
 };
 
-// src/prelude/protocol.ts
-var invokeFunctionName = "__switchboard_invoke";
-var logFunctionName = "__switchboard_log";
-var logLevels = ["log", "info", "warn", "error", "debug"];
-
-// src/host-bridge.ts
-var hostFailureResult = {
-  ok: false,
-  error: { code: "internal_error", message: "the tool call failed in the host" }
-};
-var installHostBridge = (ctx, options) => {
-  const { invoke, invokeJson, limits, logs, events } = options;
-  const unsettled = /* @__PURE__ */ new Set();
-  let calls = 0;
-  let inflight = 0;
-  let closed = false;
-  const callHost = async (path, argsJson) => {
-    try {
-      await null;
-      const text = invokeJson ? await invokeJson(path, argsJson) : JSON.stringify(await invoke(path, JSON.parse(argsJson)));
-      if (typeof text === "string") return text;
-    } catch {
-    }
-    return JSON.stringify(hostFailureResult);
-  };
-  const settle = (deferred, resultJson) => {
-    inflight--;
-    if (closed) return;
-    unsettled.delete(deferred);
-    try {
-      const result = ctx.newString(resultJson);
-      deferred.resolve(result);
-      result.dispose();
-    } catch (failure) {
-      events.hostFailure(failure);
-      return;
-    }
-    events.wake();
-  };
-  const define = (name, fn) => ctx.newFunction(name, fn).consume((handle) => ctx.setProp(ctx.global, name, handle));
-  define(invokeFunctionName, (pathHandle, argsHandle) => {
-    const deferred = ctx.newPromise();
-    unsettled.add(deferred);
-    calls++;
-    if (calls > limits.maxToolCalls) {
-      events.fail(runErrors.toolCallLimit(limits));
-      return deferred.handle;
-    }
-    const path = pathHandle ? ctx.getString(pathHandle) : "";
-    const argsJson = argsHandle ? ctx.getString(argsHandle) : "{}";
-    inflight++;
-    void callHost(path, argsJson).then((resultJson) => settle(deferred, resultJson));
-    return deferred.handle;
-  });
-  define(logFunctionName, (levelHandle, textHandle) => {
-    const level = levelHandle ? ctx.getString(levelHandle) : "log";
-    const units = textHandle && ctx.typeof(textHandle) === "string" ? stringLength(ctx, textHandle) : 0;
-    if (!logs.fits(units)) logs.drop(units);
-    else logs.push(isLogLevel(level) ? level : "log", textHandle ? ctx.getString(textHandle) : "");
-    return void 0;
-  });
-  return {
-    get inflight() {
-      return inflight;
-    },
-    detach() {
-      closed = true;
-      unsettled.clear();
-    },
-    close() {
-      closed = true;
-      for (const deferred of unsettled) deferred.dispose();
-      unsettled.clear();
-    }
-  };
-};
-var isLogLevel = (level) => logLevels.includes(level);
-
 // src/utf8-length.ts
 var utf8Length = (text) => {
   let bytes = 0;
@@ -408,16 +366,182 @@ var createLogBuffer = (limits) => {
 };
 
 // src/prelude/prelude.generated.ts
-var preludeSource = '"use strict";(()=>{var c="__switchboard_invoke",g="__switchboard_log",l=["log","info","warn","error","debug"];var r=globalThis,f=o=>{let n=r[o];return delete r[o],n},d=f(c),y=f(g),m=JSON.stringify,p=JSON.parse,s=(o,n)=>{let t,i=`got ${typeof n}`;try{t=m(n===void 0?{}:n)}catch(e){i=e.message}if(t===void 0){let e=`arguments for ${o} must be JSON-serializable: ${i}`;return Promise.resolve({ok:!1,error:{code:"invalid_arguments",message:e}})}return d(o,t).then(p)},k=o=>typeof o=="string"&&o!=="then",a=o=>new Proxy({},{get:(n,t)=>k(t)?o(t):void 0}),b=Object.assign(Object.create(null),{$describe:o=>s("$describe",{paths:Array.isArray(o)?o:[o]}),$search:(o,n)=>s("$search",{query:o,limit:n})});r.tools=a(o=>b[o]??a(n=>t=>s(`${o}.${n}`,t)));var w=o=>{if(typeof o=="string")return o;try{if(o instanceof Error)return`${o.name}: ${o.message}\n${o.stack??""}`.trimEnd();if(typeof o=="object"&&o)return m(o);if(typeof o=="bigint")return`${o}n`;if(typeof o=="function")return`[Function ${o.name||"(anonymous)"}]`}catch{}try{return String(o)}catch{return"[unprintable]"}},u={};for(let o of l)u[o]=(...n)=>y(o,n.map(w).join(" "));r.console=u;})();';
+var preludeSource = '{let l=["log","info","warn","error","debug"];let y=(g,c,u,p)=>{let e=globalThis,s=JSON.stringify,m=JSON.parse,i=o=>{try{return[s(o),`got ${typeof o}`]}catch(n){return[void 0,n.message]}},r=(o,n)=>new Promise(t=>g(t,o,...i(n===void 0?{}:n))).then(m),d=o=>new Proxy({},{get:(n,t)=>typeof t=="string"&&t!=="then"?o(t):void 0}),f=o=>r("$describe",{paths:Array.isArray(o)?o:[o]}),v=(o,n)=>r("$search",{query:o,limit:n});e.tools=d(o=>o==="$describe"?f:o==="$search"?v:d(n=>t=>r(`${o}.${n}`,t)));let w,a={};for(let o of l)a[o]=(...n)=>c(o,n.map(w??=p(s)).join(" "));e.console=a,e.emit=o=>{let n=u(...i(o));if(n)throw new TypeError(n)}},x=y;x}';
+var formatSource = '{let r=n=>t=>{if(typeof t=="string")return t;try{if(t instanceof Error)return`${t.name}: ${t.message}\n${t.stack??""}`.trimEnd();if(typeof t=="object"&&t)return n(t);if(typeof t=="bigint")return`${t}n`;if(typeof t=="function")return`[Function ${t.name||"(anonymous)"}]`}catch{}try{return String(t)}catch{return"[unprintable]"}},i=r;i}';
+
+// src/prelude/protocol.ts
+var invokeFunctionName = "__switchboard_invoke";
+var logFunctionName = "__switchboard_log";
+var emitFunctionName = "__switchboard_emit";
+var loadFormatFunctionName = "__switchboard_load_format";
+var logLevels = ["log", "info", "warn", "error", "debug"];
+
+// src/host-bridge.ts
+var hostFailureResult = {
+  ok: false,
+  error: { code: "internal_error", message: "the tool call failed in the host" }
+};
+var blockShape = 'an MCP content block, an object with a string "type" (such as { type: "image", data: "<base64>", mimeType: "image/png" })';
+var installHostBridge = (ctx) => {
+  let run2;
+  const unsettled = /* @__PURE__ */ new Set();
+  const emitted = [];
+  let emittedBytes = 0;
+  let calls = 0;
+  let inflight = 0;
+  let closed = false;
+  let over = false;
+  const callHost = async ({ invoke, invokeJson }, path, argsJson) => {
+    try {
+      await null;
+      const text = invokeJson ? await invokeJson(path, argsJson) : JSON.stringify(await invoke(path, JSON.parse(argsJson)));
+      if (typeof text === "string") return text;
+    } catch {
+    }
+    return JSON.stringify(hostFailureResult);
+  };
+  const settle = (events, resolve, resultJson) => {
+    inflight--;
+    if (closed) return;
+    unsettled.delete(resolve);
+    try {
+      ctx.newString(resultJson).consume((result) => ctx.callFunction(resolve, ctx.undefined, result)).dispose();
+      resolve.dispose();
+    } catch (failure) {
+      events.hostFailure(failure);
+      return;
+    }
+    events.wake();
+  };
+  const fail = (current2, error) => {
+    over = true;
+    current2.events.fail(error);
+  };
+  const invokeFunction = ctx.newFunction(invokeFunctionName, (resolveHandle, pathHandle, argsHandle, reasonHandle) => {
+    const current2 = run2;
+    if (!current2 || over || !resolveHandle) return void 0;
+    const path = pathHandle ? ctx.getString(pathHandle) : "";
+    if (!argsHandle || ctx.typeof(argsHandle) !== "string") {
+      const reason = reasonHandle ? ctx.getString(reasonHandle) : "";
+      const message = `arguments for ${path} must be JSON-serializable: ${reason}`;
+      const result = { ok: false, error: { code: "invalid_arguments", message } };
+      ctx.newString(JSON.stringify(result)).consume((text) => ctx.callFunction(resolveHandle, ctx.undefined, text)).dispose();
+      return void 0;
+    }
+    calls++;
+    if (calls > current2.limits.maxToolCalls) return void fail(current2, runErrors.toolCallLimit(current2.limits));
+    const argsJson = ctx.getString(argsHandle);
+    const resolve = resolveHandle.dup();
+    unsettled.add(resolve);
+    inflight++;
+    void callHost(current2, path, argsJson).then((resultJson) => settle(current2.events, resolve, resultJson));
+    return void 0;
+  });
+  const logFunction = ctx.newFunction(logFunctionName, (levelHandle, textHandle) => {
+    const logs = run2?.logs;
+    if (!logs) return void 0;
+    const level = levelHandle ? ctx.getString(levelHandle) : "log";
+    const units = textHandle && ctx.typeof(textHandle) === "string" ? stringLength(ctx, textHandle) : 0;
+    if (!logs.fits(units)) logs.drop(units);
+    else logs.push(isLogLevel(level) ? level : "log", textHandle ? ctx.getString(textHandle) : "");
+    return void 0;
+  });
+  const emitFunction = ctx.newFunction(emitFunctionName, (jsonHandle, reasonHandle) => {
+    const current2 = run2;
+    if (!current2 || over) return void 0;
+    if (!jsonHandle || ctx.typeof(jsonHandle) !== "string") {
+      const reason = reasonHandle && ctx.typeof(reasonHandle) === "string" ? ctx.getString(reasonHandle) : "got undefined";
+      return ctx.newString(`emit(block) takes ${blockShape}: ${reason.startsWith("got ") ? reason : `it is not JSON-serializable: ${reason}`}`);
+    }
+    const { maxResultBytes } = current2.limits;
+    const units = stringLength(ctx, jsonHandle);
+    if (emittedBytes + units > maxResultBytes) return void fail(current2, runErrors.emittedTooLarge(current2.limits, emittedBytes + units, false));
+    const json = ctx.getString(jsonHandle);
+    const block = JSON.parse(json);
+    if (!isContentBlock(block)) return ctx.newString(`emit(block) takes ${blockShape}: got ${describeValue(block)}`);
+    const bytes = utf8Length(json);
+    if (emittedBytes + bytes > maxResultBytes) return void fail(current2, runErrors.emittedTooLarge(current2.limits, emittedBytes + bytes, true));
+    emittedBytes += bytes;
+    emitted.push(block);
+    return void 0;
+  });
+  const loadFormatFunction = ctx.newFunction(loadFormatFunctionName, (stringifyHandle) => {
+    const evaluated = ctx.evalCode(formatSource, "format.js", { type: "global", strict: true });
+    if (evaluated.error) return evaluated;
+    return evaluated.value.consume((makeFormat) => ctx.callFunction(makeFormat, ctx.undefined, stringifyHandle ?? ctx.undefined));
+  });
+  return {
+    // the order of protocol.ts's Prelude parameters
+    functions: [invokeFunction, logFunction, emitFunction, loadFormatFunction],
+    attach(next) {
+      run2 = next;
+    },
+    get inflight() {
+      return inflight;
+    },
+    get emitted() {
+      return emitted;
+    },
+    detach() {
+      closed = true;
+      unsettled.clear();
+    },
+    close() {
+      closed = true;
+      for (const resolve of unsettled) resolve.dispose();
+      unsettled.clear();
+    }
+  };
+};
+var isLogLevel = (level) => logLevels.includes(level);
+var isContentBlock = (value) => typeof value === "object" && value !== null && !Array.isArray(value) && typeof value.type === "string";
+var describeValue = (value) => {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return 'an object without a string "type"';
+  return `a ${typeof value}`;
+};
+
+// src/sandbox.ts
+var createSandbox = (module2) => {
+  const runtime = module2.newRuntime();
+  const context = runtime.newContext();
+  const bridge = installHostBridge(context);
+  const stringify = context.getProp(context.global, "JSON").consume((json) => context.getProp(json, "stringify"));
+  const ran = runPrelude(context, bridge.functions);
+  for (const handle of bridge.functions) handle.dispose();
+  if (!ran.error) {
+    ran.value.dispose();
+    return { runtime, context, bridge, stringify };
+  }
+  const preludeFailure = ran.error.consume((thrown) => describeThrown(context, stringify, thrown));
+  return { runtime, context, bridge, stringify, preludeFailure };
+};
+var runPrelude = (context, hostFunctions) => {
+  const evaluated = context.evalCode(preludeSource, "prelude.js", { type: "global", strict: true });
+  if (evaluated.error) return evaluated;
+  return evaluated.value.consume((prelude) => context.callFunction(prelude, context.undefined, ...hostFunctions));
+};
+var disposeSandbox = (sandbox) => {
+  try {
+    sandbox.bridge.close();
+    sandbox.stringify.dispose();
+    sandbox.context.dispose();
+    sandbox.runtime.dispose();
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 // src/run-script.ts
 var describeBudgetMs = 50;
 var maxTimerMs = 2 ** 31 - 1;
-var runScript = async (module2, code, options) => {
+var runInSandbox = async (module2, code, options) => {
   const prepared = prepareCode(code);
-  if (!prepared.ok) return { outcome: { ok: false, error: prepared.error, logs: [] }, poisoned: false };
-  const run2 = new ScriptSession(module2, prepared.code, options);
-  return run2.execute();
+  if (!prepared.ok) return { outcome: { ok: false, error: prepared.error, logs: [] }, poisoned: false, dispose: () => true };
+  const session = new ScriptSession(module2, prepared.code, options);
+  return session.execute();
 };
 var ScriptSession = class {
   constructor(module2, code, options) {
@@ -438,11 +562,7 @@ var ScriptSession = class {
   hostFailure;
   signalled = false;
   resume;
-  runtime;
-  context;
-  bridge;
-  /** the guest's own JSON.stringify, taken before any script code runs */
-  stringify;
+  sandbox;
   async execute() {
     const { limits, signal } = this.options;
     if (signal?.aborted) return this.finish({ ok: false, error: runErrors.aborted() }, false);
@@ -450,28 +570,34 @@ var ScriptSession = class {
     const onAbort = () => this.fail(runErrors.aborted());
     signal?.addEventListener("abort", onAbort);
     let result;
-    let poisoned = false;
+    let poisoned2 = false;
     try {
       result = await this.drive();
     } catch (cause) {
-      poisoned = true;
+      poisoned2 = true;
       result = { ok: false, error: hostError(cause, this.options) };
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
     }
-    if (poisoned) this.bridge?.detach();
-    else poisoned = !this.dispose();
-    return this.finish(result, poisoned);
+    if (poisoned2) this.sandbox?.bridge.detach();
+    else {
+      try {
+        this.sandbox?.bridge.close();
+      } catch {
+        poisoned2 = true;
+      }
+    }
+    return this.finish(result, poisoned2);
   }
   async drive() {
-    const { limits, invoke, invokeJson } = this.options;
-    const runtime = this.runtime = this.module.newRuntime();
+    const { limits, invoke, invokeJson, takeSandbox } = this.options;
+    const sandbox = this.sandbox = takeSandbox?.() ?? createSandbox(this.module);
+    const { runtime, context, bridge, stringify } = sandbox;
     runtime.setMemoryLimit(limits.memoryBytes);
     runtime.setMaxStackSize(limits.stackBytes);
     runtime.setInterruptHandler(() => this.failure !== void 0 || Date.now() > this.interruptAt);
-    const context = this.context = runtime.newContext();
-    const bridge = this.bridge = installHostBridge(context, {
+    bridge.attach({
       invoke,
       invokeJson,
       limits,
@@ -485,10 +611,7 @@ var ScriptSession = class {
         }
       }
     });
-    const stringify = this.stringify = context.getProp(context.global, "JSON").consume((json) => context.getProp(json, "stringify"));
-    const prelude = context.evalCode(preludeSource, "prelude.js", { type: "global", strict: true });
-    if (prelude.error) return { ok: false, error: this.preludeError(prelude.error) };
-    prelude.value.dispose();
+    if (sandbox.preludeFailure !== void 0) return { ok: false, error: preludeError(sandbox.preludeFailure, this.options) };
     const evaluated = context.evalCode(this.code.source, scriptFilename, { type: "global" });
     if (evaluated.error) return { ok: false, error: this.thrown(evaluated.error, "compile") };
     const promise = evaluated.value;
@@ -545,23 +668,18 @@ var ScriptSession = class {
       }
     }
   }
-  /** Describes and disposes a thrown handle (only called once the context and `stringify` exist). */
+  /** Describes and disposes a thrown handle (only called once the sandbox exists). */
   thrown(handle, phase) {
-    const { context, stringify } = this;
-    if (!context || !stringify) throw new Error("thrown() before the context exists");
+    const sandbox = this.sandbox;
+    if (!sandbox) throw new Error("thrown() before the sandbox exists");
     this.interruptAt = Date.now() + describeBudgetMs;
     try {
-      const description = describeThrown(context, stringify, handle);
+      const description = describeThrown(sandbox.context, sandbox.stringify, handle);
       return classifyThrown(description, phase, this.code, this.options.limits);
     } finally {
       handle.dispose();
       this.interruptAt = this.deadline;
     }
-  }
-  preludeError(handle) {
-    const error = this.thrown(handle, "run");
-    const limitCodes = ["memory_limit", "stack_overflow", "timeout"];
-    return limitCodes.includes(error.code) ? error : runErrors.internal(`the prelude failed: ${error.message}`);
   }
   fail(error) {
     this.failure ??= error;
@@ -576,23 +694,22 @@ var ScriptSession = class {
     this.resume = void 0;
     this.signalled = false;
   }
-  /** Frees everything in order; false when QuickJS failed to (the known abort after allocating in a job). */
-  dispose() {
-    try {
-      this.bridge?.close();
-      this.stringify?.dispose();
-      this.context?.dispose();
-      this.runtime?.dispose();
-      return true;
-    } catch {
-      return false;
-    }
-  }
-  finish(result, poisoned) {
+  finish(result, poisoned2) {
     const logs = this.logs.entries();
-    const outcome = result.ok ? { ok: true, value: result.value, logs } : { ok: false, error: result.error, logs };
-    return { outcome, poisoned };
+    let outcome;
+    if (result.ok) {
+      const emitted = this.sandbox?.bridge.emitted;
+      outcome = emitted?.length ? { ok: true, value: result.value, logs, emitted } : { ok: true, value: result.value, logs };
+    } else outcome = { ok: false, error: result.error, logs };
+    const sandbox = this.sandbox;
+    let clean;
+    const dispose = () => clean ??= !poisoned2 && (!sandbox || disposeSandbox(sandbox));
+    return { outcome, poisoned: poisoned2, dispose };
   }
+};
+var preludeError = (thrown, options) => {
+  if (thrown === null || thrown.name === "InternalError" && thrown.message === "out of memory") return runErrors.memoryLimit(options.limits);
+  return runErrors.internal(`the prelude failed: ${thrown.name}: ${thrown.message}`);
 };
 var hostError = (cause, options) => {
   if (cause instanceof RangeError && /call stack/i.test(cause.message)) return runErrors.stackOverflow(options.limits);
@@ -607,8 +724,27 @@ var module = await loadQuickJsModule({ memoryCapBytes });
 var wasmBytes = () => module.getWasmMemory().buffer.byteLength;
 var post = (message) => port.postMessage(message);
 var current;
+var spare;
+var poisoned = false;
 var unused = () => Promise.reject(new Error("the pool worker calls tools through invokeJson"));
+var takeSpare = () => {
+  const sandbox = spare;
+  spare = void 0;
+  return sandbox;
+};
+var poison = () => {
+  poisoned = true;
+  post({ type: "poisoned" });
+};
+var prepareSpare = (afterRun) => {
+  try {
+    spare = createSandbox(module);
+  } catch {
+    if (afterRun) poison();
+  }
+};
 var run = async ({ runId, code, limits }) => {
+  if (poisoned) return;
   const pending = /* @__PURE__ */ new Map();
   const abort = new AbortController();
   current = { runId, pending, abort };
@@ -618,11 +754,21 @@ var run = async ({ runId, code, limits }) => {
     pending.set(callId, resolve);
     post({ type: "invoke", runId, callId, path, argsJson });
   });
-  const { outcome, poisoned } = await runScript(module, code, { invoke: unused, invokeJson, limits, signal: abort.signal });
+  const result = await runInSandbox(module, code, {
+    invoke: unused,
+    invokeJson,
+    limits,
+    signal: abort.signal,
+    takeSandbox: takeSpare
+  });
   current = void 0;
-  post({ type: "done", runId, outcome, poisoned, wasmBytes: wasmBytes() });
+  post({ type: "done", runId, outcome: result.outcome, poisoned: result.poisoned, wasmBytes: wasmBytes() });
+  const clean = result.dispose();
+  if (result.poisoned) poisoned = true;
+  else if (!clean) poison();
+  else if (!spare) prepareSpare(true);
 };
-port.on("message", (message) => {
+var onMessage = (message) => {
   if (message.type === "run") void run(message);
   else if (message.runId !== current?.runId) return;
   else if (message.type === "result") {
@@ -630,5 +776,7 @@ port.on("message", (message) => {
     current.pending.delete(message.callId);
     resolve?.(message.resultJson);
   } else current.abort.abort();
-});
+};
+port.on("message", onMessage);
+prepareSpare(false);
 post({ type: "ready", wasmBytes: wasmBytes() });

@@ -1,13 +1,17 @@
 /**
  * The code of one pool worker thread. It holds one QuickJS module and runs one script at a time in it,
- * with runScript (a fresh runtime and context per run). Tool calls go to the main thread as messages.
+ * each in a fresh sandbox (runtime and context) used by that run only. Tool calls go to the main thread
+ * as messages. Between runs the worker does the fixed work off the request path: after posting a run's
+ * outcome it disposes that run's sandbox and prepares the next one (context, host functions, prelude).
  * Bundled by scripts/build-worker.mjs into pool-worker.generated.mjs, which is what a Worker loads: a
  * worker thread cannot load TypeScript on its own.
  */
 import { parentPort, workerData } from "node:worker_threads"
 import type { InvokeTool } from "@switchboard/core"
 import { loadQuickJsModule } from "../load-module.js"
-import { runScript } from "../run-script.js"
+import { runInSandbox } from "../run-script.js"
+import { createSandbox } from "../sandbox.js"
+import type { Sandbox } from "../sandbox.js"
 import type { FromWorker, PoolWorkerData, ToWorker } from "./protocol.js"
 
 interface CurrentRun {
@@ -25,11 +29,37 @@ const wasmBytes = () => module.getWasmMemory().buffer.byteLength
 const post = (message: FromWorker) => port.postMessage(message)
 
 let current: CurrentRun | undefined
+/** the sandbox the next run gets, prepared while the worker was idle */
+let spare: Sandbox | undefined
+/** the module can no longer be trusted: the pool replaces this worker and runs nothing more here */
+let poisoned = false
 
 // invokeJson is always given, so invoke is never called
 const unused: InvokeTool = () => Promise.reject(new Error("the pool worker calls tools through invokeJson"))
 
+const takeSpare = () => {
+  const sandbox = spare
+  spare = undefined
+  return sandbox
+}
+
+/** Tells the pool after the fact (the outcome already went out): it re-queues a run it sent here meanwhile. */
+const poison = () => {
+  poisoned = true
+  post({ type: "poisoned" })
+}
+
+const prepareSpare = (afterRun: boolean) => {
+  try {
+    spare = createSandbox(module)
+  } catch {
+    // before the first run nothing went out yet: that run creates its own sandbox and reports the failure
+    if (afterRun) poison()
+  }
+}
+
 const run = async ({ runId, code, limits }: Extract<ToWorker, { type: "run" }>) => {
+  if (poisoned) return
   const pending = new Map<number, (resultJson: string) => void>()
   const abort = new AbortController()
   current = { runId, pending, abort }
@@ -40,12 +70,23 @@ const run = async ({ runId, code, limits }: Extract<ToWorker, { type: "run" }>) 
       pending.set(callId, resolve)
       post({ type: "invoke", runId, callId, path, argsJson })
     })
-  const { outcome, poisoned } = await runScript(module, code, { invoke: unused, invokeJson, limits, signal: abort.signal })
+  const result = await runInSandbox(module, code, {
+    invoke: unused,
+    invokeJson,
+    limits,
+    signal: abort.signal,
+    takeSandbox: takeSpare,
+  })
   current = undefined
-  post({ type: "done", runId, outcome, poisoned, wasmBytes: wasmBytes() })
+  // answer first; the memory figure is final (WebAssembly memory never shrinks)
+  post({ type: "done", runId, outcome: result.outcome, poisoned: result.poisoned, wasmBytes: wasmBytes() })
+  const clean = result.dispose()
+  if (result.poisoned) poisoned = true
+  else if (!clean) poison()
+  else if (!spare) prepareSpare(true)
 }
 
-port.on("message", (message: ToWorker) => {
+const onMessage = (message: ToWorker) => {
   if (message.type === "run") void run(message)
   else if (message.runId !== current?.runId) return
   else if (message.type === "result") {
@@ -53,6 +94,9 @@ port.on("message", (message: ToWorker) => {
     current.pending.delete(message.callId)
     resolve?.(message.resultJson)
   } else current.abort.abort()
-})
+}
 
+port.on("message", onMessage)
+
+prepareSpare(false)
 post({ type: "ready", wasmBytes: wasmBytes() })

@@ -19,3 +19,8 @@ export type FromWorker =
   | { type: "ready"; wasmBytes: number }
   | { type: "invoke"; runId: number; callId: number; path: string; argsJson: string }
   | { type: "done"; runId: number; outcome: RunOutcome; poisoned: boolean; wasmBytes: number }
+  /**
+   * Disposing the last run's sandbox (after its outcome went out) or preparing the next one failed: the
+   * module is unusable. A run the pool sent meanwhile never started; the pool runs it on another worker.
+   */
+  | { type: "poisoned" }

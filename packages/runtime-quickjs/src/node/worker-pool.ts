@@ -48,8 +48,10 @@ interface Job {
   startedAt: number
   runId?: number
   slot?: PoolSlot
-  timer?: ReturnType<typeof setTimeout>
-  onAbort?: () => void
+  timer?: ReturnType<typeof setTimeout> | undefined
+  onAbort?: (() => void) | undefined
+  /** the caller has its outcome */
+  settled?: boolean
   settle(outcome: RunOutcome): void
 }
 
@@ -123,12 +125,14 @@ class WorkerPool implements WorkerPoolRuntime {
       const job: Job = { code, options, startedAt, deadline: startedAt + options.limits.timeoutMs, settle: resolve }
       job.settle = (outcome) => {
         job.settle = () => {}
+        job.settled = true
         if (job.timer) clearTimeout(job.timer)
         if (job.onAbort) options.signal?.removeEventListener("abort", job.onAbort)
         if (job.runId !== undefined) this.averageRunMs = 0.9 * this.averageRunMs + 0.1 * (Date.now() - startedAt)
         resolve(outcome)
       }
-      const slot = this.idle.pop()
+      // the worker idle the longest: the one that just finished may still be preparing its next sandbox
+      const slot = this.idle.shift()
       if (slot) return this.begin(slot, job)
       if (this.queue.length >= this.queueLimit) return job.settle(failed(this.overloaded()))
       this.enqueue(job)
@@ -156,8 +160,9 @@ class WorkerPool implements WorkerPoolRuntime {
     }
   }
 
-  private enqueue(job: Job) {
-    this.queue.push(job)
+  private enqueue(job: Job, front = false) {
+    if (front) this.queue.unshift(job)
+    else this.queue.push(job)
     const leave = (outcome: RunOutcome) => {
       const index = this.queue.indexOf(job)
       if (index !== -1) this.queue.splice(index, 1)
@@ -196,6 +201,7 @@ class WorkerPool implements WorkerPoolRuntime {
 
   private onMessage(slot: PoolSlot, message: FromWorker) {
     if (message.type === "ready") return
+    if (message.type === "poisoned") return this.onPoisoned(slot)
     const job = this.running.get(message.runId)
     // a message about a run that already ended (killed, aborted) is dropped
     if (!job || job.slot !== slot) return
@@ -232,6 +238,24 @@ class WorkerPool implements WorkerPoolRuntime {
       const outOfMemory = (cause as { code?: unknown } | null)?.code === "ERR_WORKER_OUT_OF_MEMORY"
       this.kill(job, outOfMemory ? runErrors.memoryLimit(job.options.limits) : runErrors.internal("the sandbox worker stopped unexpectedly"))
     } else this.replace(slot)
+  }
+
+  /**
+   * The worker's module failed after it answered its last run (disposing that run's sandbox, or preparing
+   * the next). A run sent to it since never started there: it goes back to the head of the queue.
+   */
+  private onPoisoned(slot: PoolSlot) {
+    const job = slot.runId === undefined ? undefined : this.running.get(slot.runId)
+    if (job && job.slot === slot) {
+      this.running.delete(slot.runId!)
+      clearTimeout(job.timer)
+      if (job.onAbort) job.options.signal?.removeEventListener("abort", job.onAbort)
+      job.runId = job.slot = job.timer = job.onAbort = undefined
+      if (!job.settled) this.enqueue(job, true)
+    }
+    this.replace(slot)
+    const idle = this.idle.shift()
+    if (idle) this.release(idle)
   }
 
   /** Ends a run at once and replaces its worker. */
