@@ -18,7 +18,7 @@ export const executeDescription = (namespaces: string[]) =>
   [
     "Run a script in a sandbox and get back what it returns: a string as its own text, anything else as JSON.",
     "Call tools with `const r = await tools.<namespace>.<tool>(args)`. Each call resolves to `{ ok: true, data, content?, meta? }` or `{ ok: false, error: { code, message } }`, and never throws for a tool failure.",
-    "Read `r.data` (already parsed), never `r.content[0].text`. Return an image or audio block (or an array holding them) to hand it back as media.",
+    "Read `r.data` (already parsed), never `r.content[0].text`. Return an image or audio block (or an array holding them), or pass one to `emit(block)`, to hand it back as media.",
     "console output follows the result in a second text block. A long result is cut; read the rest with read_output or grep_output.",
     namespaces.length > 0 ? `Connected namespaces: ${namespaces.join(", ")}.` : "No sources are connected yet.",
     "Call describe for tool names and their input and output types.",
