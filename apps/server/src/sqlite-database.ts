@@ -18,6 +18,9 @@ export const openSqlite = (path: string) => {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true })
   const sqlite = new Database(path)
   sqlite.pragma("journal_mode = WAL")
+  // WAL + NORMAL: no fsync per commit (one execution record per execute: 550 → 150 µs here). A process crash
+  // loses nothing committed; a power cut can lose the last commits, never corrupt the file.
+  sqlite.pragma("synchronous = NORMAL")
   sqlite.pragma("foreign_keys = ON")
   sqlite.pragma("busy_timeout = 5000")
   const db = drizzle(sqlite)
