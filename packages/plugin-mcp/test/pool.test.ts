@@ -129,7 +129,7 @@ describe("streamable HTTP sessions", () => {
       await upstream.close()
       const started = Date.now()
       await plugin.release("gone")
-      expect(Date.now() - started).toBeLessThan(1_500)
+      expect(Date.now() - started).toBeLessThan(10_000) // the SDK would wait out its 60 s default; ours gives up after 1 s
     } finally {
       await plugin.close()
     }

@@ -12,10 +12,9 @@ it.each([
   expect(words(text)).toEqual(expected)
 })
 
-it("tokenizing a long run of capitals is linear", () => {
-  const t0 = performance.now()
-  expect(words("A".repeat(1_000_000)).length).toBe(1)
-  expect(performance.now() - t0).toBeLessThan(5_000) // a bound against the quadratic regex (minutes), not a timing target
+// the old regex backtracked quadratically (40,000 capitals: 2.3 s; a million: hours); the test's timeout is the guard
+it("tokenizing a long run of capitals is linear", { timeout: 20_000 }, () => {
+  expect(words("A".repeat(1_000_000))).toEqual(["a".repeat(2_000)]) // searched in its first 2,000 characters
 })
 
 const tool = (namespace: string, name: string, description: string, args: string[] = []): ToolRow => ({
