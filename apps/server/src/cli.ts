@@ -2,6 +2,7 @@
  * `switchboard` — the command line. `pnpm switchboard <command> --help` from the repository root.
  */
 import { parseArgs } from "node:util"
+import { createDescribeService } from "@switchboard/core"
 import { readFileSync } from "node:fs"
 import { fixtureCommand } from "@switchboard/fixtures"
 import { createHost } from "./compose.js"
@@ -132,7 +133,11 @@ const toolsCommand = async (args: string[]) => {
   const { values } = parseArgs({ args, options: { db: serveOptions.db, query: { type: "string" }, namespace: { type: "string" } } })
   // lists the catalog and runs no script: no worker pool
   const host = await createHost({ db: values.db, runtime: "in-thread" })
-  for (const tool of await host.store.listTools({ query: values.query, namespace: values.namespace })) {
+  // the same ranking as GET /v1/tools?query= and tools.$search
+  const tools = values.query?.trim()
+    ? await createDescribeService(host.store).search(values.query, { namespace: values.namespace })
+    : await host.store.listTools({ namespace: values.namespace })
+  for (const tool of tools) {
     process.stdout.write(`${tool.path}\t${(tool.description ?? "").split("\n")[0]}\n`)
   }
   await host.close()

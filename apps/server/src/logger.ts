@@ -4,5 +4,4 @@ import type { Logger } from "@switchboard/core"
 const line = (level: string) => (message: string, details?: Record<string, unknown>) =>
   process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, message, ...details })}\n`)
 
-export const createStderrLogger = (options: { quiet?: boolean } = {}): Logger =>
-  options.quiet ? { error: line("error"), warn: () => {}, info: () => {} } : { error: line("error"), warn: line("warn"), info: line("info") }
+export const createStderrLogger = (): Logger => ({ error: line("error"), warn: line("warn"), info: line("info") })

@@ -30,9 +30,9 @@ export interface ToolRow {
   syncedAt: number
 }
 
+/** Listing only; free-text search ranks in memory (describe/search-tools.ts), one semantics everywhere. */
 export interface ToolListQuery {
   namespace?: string
-  query?: string
   limit?: number
 }
 

@@ -5,7 +5,7 @@
  * onConflictDoUpdate) behave the same on both. What truly differs — how a transaction is opened — is the
  * dialect's `transaction`.
  */
-import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm"
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm"
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core"
 import type { ExecutionRecord, LogEntry, ToolCallRecord } from "../seams.js"
 import type { ApiKeyRow, CatalogStore, SourceRow, SourceStatus, ToolListQuery, ToolRow } from "./rows.js"
@@ -39,8 +39,6 @@ const syncedColumns = Object.fromEntries(
 function camel(column: string) {
   return column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())
 }
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 
 export const createCatalogStore = ({ db, tables, transaction, lockKey }: StoreDialect): CatalogStore => {
   const { sources, tools, toolShapes, executions, toolCalls, apiKeys } = tables
@@ -123,19 +121,11 @@ export const createCatalogStore = ({ db, tables, transaction, lockKey }: StoreDi
     },
 
     async listTools(query: ToolListQuery) {
-      const conditions = []
-      if (query.namespace) conditions.push(eq(sources.namespace, query.namespace))
-      if (query.query) {
-        const pattern = `%${escapeLike(query.query)}%`
-        // lower() on both sides: LIKE ignores case on SQLite and not on Postgres
-        const lowered = pattern.toLowerCase()
-        conditions.push(or(sql`lower(${tools.path}) like ${lowered} escape '\\'`, sql`lower(${tools.description}) like ${lowered} escape '\\'`))
-      }
       const select = db
         .select(toolColumns)
         .from(tools)
         .innerJoin(sources, eq(tools.sourceId, sources.id))
-        .where(conditions.length > 0 ? and(...conditions) : undefined)
+        .where(query.namespace ? eq(sources.namespace, query.namespace) : undefined)
         .orderBy(asc(tools.path))
       return (query.limit === undefined ? await select : await select.limit(query.limit)) as ToolRow[]
     },
