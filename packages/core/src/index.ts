@@ -21,6 +21,7 @@ export { createSourcesService, NAMESPACE_PATTERN } from "./catalog/sources-servi
 export type { SourcesService, SourceView } from "./catalog/sources-service.js"
 export { createExecutor, defaultLimits } from "./executor/executor.js"
 export type { Executor, ExecuteRequest, ExecuteResponse } from "./executor/executor.js"
+export { timeOrderedId } from "./ids.js"
 export { renderForModel } from "./render/render-for-model.js"
 export { inlineText, splitLines, toWellFormed, DEFAULT_INLINE_CAP } from "./render/render-for-model.js"
 export type { InlineText } from "./render/render-for-model.js"

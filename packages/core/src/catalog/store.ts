@@ -8,6 +8,7 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm"
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core"
 import type { ExecutionRecord, LogEntry, ToolCallRecord } from "../seams.js"
+import { timeOrderedId } from "../ids.js"
 import type { ApiKeyRow, CatalogStore, SourceRow, SourceStatus, ToolListQuery, ToolRow } from "./rows.js"
 import type * as schema from "./schema-sqlite.js"
 
@@ -157,7 +158,7 @@ export const createCatalogStore = ({ db, tables, transaction, lockKey }: StoreDi
     async record(execution: ExecutionRecord, calls: ToolCallRecord[]) {
       await transaction(async (tx) => {
         await tx.insert(executions).values(execution)
-        const rows = calls.map((call) => ({ id: crypto.randomUUID(), ...call, outputSchemaError: call.outputSchemaError ?? null }))
+        const rows = calls.map((call) => ({ id: timeOrderedId(), ...call, outputSchemaError: call.outputSchemaError ?? null }))
         // chunked: every dialect caps the parameters of one statement
         for (let i = 0; i < rows.length; i += UPSERT_CHUNK) await tx.insert(toolCalls).values(rows.slice(i, i + UPSERT_CHUNK))
       })

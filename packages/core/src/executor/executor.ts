@@ -13,6 +13,7 @@ import { RunErrorCodes } from "../seams.js"
 import type { CodeRuntime, LogEntry, RunError, RunLimits, SourcePlugin, TelemetrySink, ToolCallRecord } from "../seams.js"
 import type { CatalogStore } from "../catalog/rows.js"
 import type { SourcesService } from "../catalog/sources-service.js"
+import { timeOrderedId } from "../ids.js"
 import { createToolInvoker } from "./tool-invoker.js"
 import { createShapeObserver } from "./shape-observer.js"
 import { endSpan, startExecutionSpan } from "./tracing.js"
@@ -95,7 +96,7 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
   }
 
   const execute = async (request: ExecuteRequest, signal?: AbortSignal): Promise<ExecuteResponse> => {
-    const executionId = crypto.randomUUID()
+    const executionId = timeOrderedId()
     const startedAt = now()
     const runLimits = limitsFor(request)
     const deadline = startedAt + runLimits.timeoutMs
