@@ -35,6 +35,12 @@ export interface ScriptRunOptions extends RunOptions {
    * same module (never used by another run). Without one, or when it gives undefined, the run creates its own.
    */
   takeSandbox?: () => Sandbox | undefined
+  /**
+   * Called each time the script waits on tool results with nothing else to run, just before the driver
+   * sleeps. A host whose results arrive as messages may take them synchronously here (the pool worker
+   * polls briefly: waking a sleeping thread costs more than a fast tool call).
+   */
+  awaitingResults?: () => void
 }
 
 /** A run whose sandbox is not yet disposed: the caller answers first, then calls `dispose`. */
@@ -189,6 +195,7 @@ class ScriptSession {
       }
       if (state.type === "rejected") return { ok: false, error: this.thrown(state.error, "run") }
       if (bridge.inflight === 0 && !runtime.hasPendingJob()) return { ok: false, error: runErrors.neverSettled() }
+      if (!this.signalled) this.options.awaitingResults?.()
       await this.sleep()
     }
   }

@@ -1,5 +1,6 @@
-import { Worker } from "node:worker_threads"
+import { MessageChannel, Worker } from "node:worker_threads"
 import type { ResourceLimits } from "node:worker_threads"
+import { HandoffEnd, Signal, signalsBytes } from "./handoff.js"
 import type { FromWorker, PoolWorkerData, ToWorker } from "./protocol.js"
 
 /** The bundled worker (plain JavaScript: a worker thread cannot load TypeScript by itself). */
@@ -22,12 +23,17 @@ export class PoolSlot {
   runId: number | undefined
   /** the size of the worker's WebAssembly memory, as last reported */
   wasmBytes = 0
+  /** messages to and from the worker; the pool polls it while a run is expected to answer soon */
+  readonly handoff: HandoffEnd<FromWorker, ToWorker>
   private readonly worker: Worker
   private ended = false
 
-  constructor(data: PoolWorkerData, resourceLimits: ResourceLimits | undefined, events: SlotEvents) {
+  constructor(data: Pick<PoolWorkerData, "memoryCapBytes">, resourceLimits: ResourceLimits | undefined, events: SlotEvents) {
+    const { port1, port2 } = new MessageChannel()
+    const signals = new SharedArrayBuffer(signalsBytes)
     this.worker = new Worker(poolWorkerFile, {
-      workerData: data,
+      workerData: { ...data, port: port2, signals } satisfies PoolWorkerData,
+      transferList: [port2],
       ...(resourceLimits ? { resourceLimits } : {}),
       // the worker writes nothing; never let a stray write reach the host's stdio
       stdout: true,
@@ -42,13 +48,15 @@ export class PoolSlot {
       failStart = reject
     })
     let started = false
-    this.worker.on("message", (message: FromWorker) => {
+    this.handoff = new HandoffEnd<FromWorker, ToWorker>(port1, new Int32Array(signals), Signal.toWorker, Signal.toMain, (message) => {
+      if (this.ended) return
       if (message.type === "ready") {
         started = true
         this.wasmBytes = message.wasmBytes
         markReady()
       } else events.message(this, message)
     })
+    this.handoff.unref()
     const onEnd = (cause: unknown) => {
       if (this.ended) return
       this.ended = true
@@ -63,14 +71,28 @@ export class PoolSlot {
     return !this.ended
   }
 
+  /** idle with a prepared sandbox: a run sent now starts at once */
+  get prepared(): boolean {
+    return Atomics.load(this.handoff.signals, Signal.ready) === 1
+  }
+
+  /**
+   * Lets the worker busy-wait for what it expects (handoff.ts): tool results while it runs, its next run
+   * while it is idle; taking it back stops a poll already under way.
+   */
+  set mayPoll(allowed: boolean) {
+    Atomics.store(this.handoff.signals, Signal.mayPoll, allowed ? 1 : 0)
+  }
+
   post(message: ToWorker): void {
-    if (!this.ended) this.worker.postMessage(message)
+    if (!this.ended) this.handoff.send(message)
   }
 
   /** Ends the thread wherever it is (inside a long builtin too); its memory goes back to the OS. */
   kill(): Promise<void> {
     this.ended = true
     this.runId = undefined
+    this.handoff.close()
     return this.worker.terminate().then(
       () => undefined,
       () => undefined,

@@ -6,27 +6,43 @@
  * Bundled by scripts/build-worker.mjs into pool-worker.generated.mjs, which is what a Worker loads: a
  * worker thread cannot load TypeScript on its own.
  */
-import { parentPort, workerData } from "node:worker_threads"
+import { workerData } from "node:worker_threads"
 import type { InvokeTool } from "@switchboard/core"
 import { loadQuickJsModule } from "../load-module.js"
 import { runInSandbox } from "../run-script.js"
 import { createSandbox } from "../sandbox.js"
 import type { Sandbox } from "../sandbox.js"
+import { HandoffEnd, Signal } from "./handoff.js"
 import type { FromWorker, PoolWorkerData, ToWorker } from "./protocol.js"
 
 interface CurrentRun {
   runId: number
   /** tool calls waiting for the main thread, by call id */
-  pending: Map<number, (resultJson: string) => void>
+  pending: Map<number, { resolve: (resultJson: string) => void; sentAt: number }>
   abort: AbortController
 }
 
-const port = parentPort
-if (!port) throw new Error("pool-worker runs in a worker thread")
-const { memoryCapBytes } = workerData as PoolWorkerData
+const { memoryCapBytes, port, signals } = workerData as PoolWorkerData
 const module = await loadQuickJsModule({ memoryCapBytes })
 const wasmBytes = () => module.getWasmMemory().buffer.byteLength
-const post = (message: FromWorker) => port.postMessage(message)
+const handoff = new HandoffEnd<ToWorker, FromWorker>(port, new Int32Array(signals), Signal.toMain, Signal.toWorker, (message) => onMessage(message))
+const post = (message: FromWorker) => handoff.send(message)
+
+/**
+ * How long a worker polls for what it expects soon instead of sleeping (handoff.ts): the next run, when the
+ * pool marked it hot; a tool result, while tool calls have been answering fast.
+ */
+const idlePollMs = 1
+const resultPollMs = 0.2
+const mayPoll = () => Atomics.load(handoff.signals, Signal.mayPoll) === 1
+
+/** a moving average of tool calls' round trips in this worker, in ms: polling pays only when they are short */
+let typicalCallMs = 0
+
+/** Called by the run's driver when the script waits on tool results and nothing else can run. */
+const awaitResults = () => {
+  if (typicalCallMs < resultPollMs && mayPoll()) handoff.spin(resultPollMs, mayPoll)
+}
 
 let current: CurrentRun | undefined
 /** the sandbox the next run gets, prepared while the worker was idle */
@@ -60,14 +76,15 @@ const prepareSpare = (afterRun: boolean) => {
 
 const run = async ({ runId, code, limits }: Extract<ToWorker, { type: "run" }>) => {
   if (poisoned) return
-  const pending = new Map<number, (resultJson: string) => void>()
+  Atomics.store(handoff.signals, Signal.ready, 0)
+  const pending: CurrentRun["pending"] = new Map()
   const abort = new AbortController()
   current = { runId, pending, abort }
   let nextCallId = 0
   const invokeJson = (path: string, argsJson: string) =>
     new Promise<string>((resolve) => {
       const callId = ++nextCallId
-      pending.set(callId, resolve)
+      pending.set(callId, { resolve, sentAt: performance.now() })
       post({ type: "invoke", runId, callId, path, argsJson })
     })
   const result = await runInSandbox(module, code, {
@@ -76,6 +93,7 @@ const run = async ({ runId, code, limits }: Extract<ToWorker, { type: "run" }>) 
     limits,
     signal: abort.signal,
     takeSandbox: takeSpare,
+    awaitingResults: awaitResults,
   })
   current = undefined
   // answer first; the memory figure is final (WebAssembly memory never shrinks)
@@ -84,19 +102,23 @@ const run = async ({ runId, code, limits }: Extract<ToWorker, { type: "run" }>) 
   if (result.poisoned) poisoned = true
   else if (!clean) poison()
   else if (!spare) prepareSpare(true)
+  if (poisoned) return
+  Atomics.store(handoff.signals, Signal.ready, 1)
+  if (mayPoll()) handoff.spin(idlePollMs, mayPoll)
 }
 
 const onMessage = (message: ToWorker) => {
   if (message.type === "run") void run(message)
   else if (message.runId !== current?.runId) return
   else if (message.type === "result") {
-    const resolve = current.pending.get(message.callId)
+    const call = current.pending.get(message.callId)
+    if (!call) return
     current.pending.delete(message.callId)
-    resolve?.(message.resultJson)
+    typicalCallMs = 0.8 * typicalCallMs + 0.2 * (performance.now() - call.sentAt)
+    call.resolve(message.resultJson)
   } else current.abort.abort()
 }
 
-port.on("message", onMessage)
-
 prepareSpare(false)
+Atomics.store(handoff.signals, Signal.ready, 1)
 post({ type: "ready", wasmBytes: wasmBytes() })

@@ -2,12 +2,17 @@
  * Messages between the pool (main thread) and a pool worker. Every message of a run carries its `runId`,
  * so a message about a run that already ended (a late tool result, a late outcome) is recognised and dropped.
  */
+import type { MessagePort } from "node:worker_threads"
 import type { RunLimits, RunOutcome } from "@switchboard/core"
 
 /** What the pool passes to a new worker. */
 export interface PoolWorkerData {
   /** the hard ceiling of the worker's WebAssembly memory */
   memoryCapBytes: number
+  /** the worker's end of the channel every message of the pool travels on (see handoff.ts) */
+  port: MessagePort
+  /** an Int32Array over it is indexed by `Signal` */
+  signals: SharedArrayBuffer
 }
 
 export type ToWorker =

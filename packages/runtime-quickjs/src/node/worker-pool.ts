@@ -64,6 +64,11 @@ const hostFailureJson = JSON.stringify({
 const abortGraceMs = 250
 /** setTimeout's ceiling */
 const maxTimerMs = 2 ** 31 - 1
+/**
+ * After sending a worker a run or a tool result, or hearing from it, the main thread polls the busy workers
+ * this long instead of sleeping until the event loop wakes it (handoff.ts); other events are served meanwhile.
+ */
+const hotWindowMs = 1
 
 /**
  * A CodeRuntime on a pool of worker threads (Node only). The main thread never runs guest code: it
@@ -93,6 +98,13 @@ class WorkerPool implements WorkerPoolRuntime {
   /** moving average of run durations, for Retry-After */
   private averageRunMs = 100
   private respawnDelayMs = 0
+  /** the idle worker expected to get the next run (the last to finish) */
+  private hotSlot: PoolSlot | undefined
+  /** threads that may run at once without taking turns: polling past this would slow the work it waits for */
+  private readonly cores = availableParallelism()
+  private mainMayPoll = false
+  private hotUntil = 0
+  private polling = false
 
   constructor(private readonly options: WorkerPoolOptions) {
     this.size = Math.max(1, options.size ?? Math.max(2, availableParallelism()))
@@ -131,8 +143,7 @@ class WorkerPool implements WorkerPoolRuntime {
         if (job.runId !== undefined) this.averageRunMs = 0.9 * this.averageRunMs + 0.1 * (Date.now() - startedAt)
         resolve(outcome)
       }
-      // the worker idle the longest: the one that just finished may still be preparing its next sandbox
-      const slot = this.idle.shift()
+      const slot = this.takeIdle()
       if (slot) return this.begin(slot, job)
       if (this.queue.length >= this.queueLimit) return job.settle(failed(this.overloaded()))
       this.enqueue(job)
@@ -148,6 +159,44 @@ class WorkerPool implements WorkerPoolRuntime {
     const kills = [...this.slots].map((slot) => slot.kill())
     this.slots.clear()
     await Promise.all(kills)
+  }
+
+  /**
+   * The hot worker if its sandbox is ready (it is polling for this run), else one with a ready sandbox, else
+   * the one idle the longest: a worker that just finished may still be preparing its next sandbox.
+   */
+  private takeIdle(): PoolSlot | undefined {
+    let index = this.hotSlot?.prepared ? this.idle.indexOf(this.hotSlot) : -1
+    if (index === -1) index = this.idle.findIndex((slot) => slot.prepared)
+    return this.idle.splice(Math.max(0, index), 1)[0]
+  }
+
+  /**
+   * Decides who may busy-wait (handoff.ts): polling is worth it only while every polling thread, the main
+   * thread and the running workers each have a core of their own; otherwise it would take turns with, and
+   * slow, the very work it waits for. So with one run on two cores, the main thread and that worker poll;
+   * with nothing running, the hot idle worker polls for its next run; with every worker busy, nobody does.
+   */
+  private allotPolling() {
+    const busy = this.running.size
+    this.mainMayPoll = busy > 0 && busy + 1 <= this.cores
+    for (const job of this.running.values()) job.slot!.mayPoll = this.mainMayPoll
+    for (const slot of this.idle) slot.mayPoll = slot === this.hotSlot && busy + 2 <= this.cores
+  }
+
+  /** Polls the busy workers for a while (see hotWindowMs), when allowed. */
+  private stayHot() {
+    if (!this.mainMayPoll) return
+    this.hotUntil = performance.now() + hotWindowMs
+    if (this.polling) return
+    this.polling = true
+    setImmediate(this.poll)
+  }
+
+  private readonly poll = () => {
+    for (const job of this.running.values()) job.slot?.handoff.drain()
+    if (this.mainMayPoll && !this.closed && performance.now() < this.hotUntil) setImmediate(this.poll)
+    else this.polling = false
   }
 
   private overloaded(): RunError {
@@ -196,7 +245,10 @@ class WorkerPool implements WorkerPoolRuntime {
       job.timer = setTimeout(() => this.kill(job, runErrors.aborted()), abortGraceMs)
     }
     job.options.signal?.addEventListener("abort", job.onAbort)
+    if (this.hotSlot === slot) this.hotSlot = undefined
     slot.post({ type: "run", runId, code: job.code, limits: { ...job.options.limits, timeoutMs: remaining } })
+    this.allotPolling()
+    this.stayHot()
   }
 
   private onMessage(slot: PoolSlot, message: FromWorker) {
@@ -222,8 +274,11 @@ class WorkerPool implements WorkerPoolRuntime {
     const { runId, callId, path, argsJson } = message
     const answer = (resultJson: string) => {
       // the run may have ended while the tool worked: its result goes nowhere
-      if (slot.runId === runId) slot.post({ type: "result", runId, callId, resultJson })
+      if (slot.runId !== runId) return
+      slot.post({ type: "result", runId, callId, resultJson })
+      this.stayHot()
     }
+    this.stayHot()
     Promise.resolve()
       .then(() => job.options.invoke(path, JSON.parse(argsJson)))
       .then((result) => JSON.stringify(result) ?? hostFailureJson)
@@ -261,6 +316,7 @@ class WorkerPool implements WorkerPoolRuntime {
   /** Ends a run at once and replaces its worker. */
   private kill(job: Job, error: RunError) {
     if (job.runId !== undefined) this.running.delete(job.runId)
+    this.allotPolling()
     job.settle(failed(error))
     if (job.slot) this.replace(job.slot)
   }
@@ -268,14 +324,18 @@ class WorkerPool implements WorkerPoolRuntime {
   private release(slot: PoolSlot) {
     if (this.closed || !slot.alive) return
     const next = this.queue.shift()
-    if (next) this.begin(slot, next)
-    else this.idle.push(slot)
+    if (next) return this.begin(slot, next)
+    this.idle.push(slot)
+    // the worker that just finished gets the next run: it may poll for it once its next sandbox is ready
+    this.hotSlot = slot
+    this.allotPolling()
   }
 
   private replace(slot: PoolSlot) {
     if (!this.slots.delete(slot)) return
     const index = this.idle.indexOf(slot)
     if (index !== -1) this.idle.splice(index, 1)
+    if (this.hotSlot === slot) this.hotSlot = undefined
     this.replaced++
     void slot.kill()
     if (!this.closed) this.spawn(true).catch(() => {})
