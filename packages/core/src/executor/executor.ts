@@ -103,18 +103,28 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
     const calls: ToolCallRecord[] = []
     const shapes = createShapeObserver(now)
     const span = startExecutionSpan(executionId)
-    // the run's own signal: the caller hanging up aborts it, and so does the run ending, so tool calls
-    // still in flight are cancelled upstream instead of outliving their execution
-    const lifetime = new AbortController()
-    const onCallerAbort = () => lifetime.abort(signal?.reason)
-    signal?.addEventListener("abort", onCallerAbort, { once: true })
+    // the tool calls' signal: the caller hanging up aborts it, and so does the run ending, so tool calls still
+    // in flight are cancelled upstream instead of outliving their execution. Made at the first tool call: a
+    // controller and its listener cost microseconds, and most scripts that call no tool need neither.
+    let lifetime: AbortController | undefined
+    let ended = false
+    const onCallerAbort = () => lifetime!.abort(signal!.reason)
+    const toolSignal = () => {
+      if (lifetime) return lifetime.signal
+      lifetime = new AbortController()
+      if (ended) lifetime.abort(new Error("the execution ended"))
+      else if (signal?.aborted) lifetime.abort(signal.reason)
+      else signal?.addEventListener("abort", onCallerAbort, { once: true })
+      return lifetime.signal
+    }
     const inflight = new Map<number, { path: string; startedAt: number }>()
     let nextCallId = 0
-    let ended = false
     const ctx = {
       executionId,
       remainingMs: () => deadline - now(),
-      signal: lifetime.signal,
+      get signal() {
+        return toolSignal()
+      },
       span,
       observe: shapes.observe,
       resolved: new Map(),
@@ -128,16 +138,17 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
       },
     }
 
+    // the runtime is cut off by the caller hanging up; the run's end needs no signal, it is the run ending
     const outcome = await runtime
-      .run(request.code, { invoke: (path, args) => invokeTool(path, args, ctx), limits: runLimits, signal: lifetime.signal })
+      .run(request.code, { invoke: (path, args) => invokeTool(path, args, ctx), limits: runLimits, signal })
       .catch((cause) => ({ ok: false as const, error: { code: RunErrorCodes.internal, message: internalError(logger, "runtime", cause).message }, logs: [] }))
 
     ended = true
-    signal?.removeEventListener("abort", onCallerAbort)
+    if (lifetime) signal?.removeEventListener("abort", onCallerAbort)
     for (const { path, startedAt: callStarted } of inflight.values()) {
       calls.push({ executionId, toolPath: path, encoding: "direct", startedAt: callStarted, durationMs: now() - callStarted, ok: false, errorCode: ToolErrorCodes.aborted, dataBytes: null, outputSchemaError: null })
     }
-    lifetime.abort(new Error("the execution ended"))
+    lifetime?.abort(new Error("the execution ended"))
     if (!outcome.ok && outcome.error.code === RunErrorCodes.overloaded) {
       // it never ran: nothing to record; the surface answers 429 with Retry-After
       endSpan(span, outcome.error)
