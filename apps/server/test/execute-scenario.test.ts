@@ -88,6 +88,21 @@ describe.each(matrix)("execute against the contract server over %s, catalog on %
     expect(record.body.execution.calls[0]).toMatchObject({ toolPath: "contract.echo", encoding: "mcp-call-tool-result-v2", ok: true })
   })
 
+  it("concurrent executes: each record, tool calls included, is readable as soon as its answer arrives", async () => {
+    const answered = await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => {
+        const response = await server.execute(`return (await tools.contract.echo({ message: "n${i}" })).data`)
+        return { response, record: await server.request("GET", `/v1/executions/${response.executionId}`) }
+      }),
+    )
+    for (const [i, { response, record }] of answered.entries()) {
+      expect(response.result).toBe(`n${i}`)
+      expect(record.status).toBe(200)
+      expect(record.body.execution).toMatchObject({ id: response.executionId, status: "ok", toolCallCount: 1, resultText: `n${i}` })
+      expect(record.body.execution.calls).toMatchObject([{ toolPath: "contract.echo", ok: true }])
+    }
+  })
+
   it("a tool that outlives the request timeout gives tool_timeout or timeout, and the server keeps serving", async () => {
     const response = await server.execute(`return await tools.contract.hang({})`, { timeoutMs: 1000 })
     expect(response.ok === false ? response.error.code : response.result.error.code).toMatch(/timeout/)

@@ -21,6 +21,8 @@ export { createSourcesService, NAMESPACE_PATTERN } from "./catalog/sources-servi
 export type { SourcesService, SourceView } from "./catalog/sources-service.js"
 export { createExecutor, defaultLimits } from "./executor/executor.js"
 export type { Executor, ExecuteRequest, ExecuteResponse } from "./executor/executor.js"
+export { createGroupCommit, DEFAULT_MAX_BATCH } from "./executor/group-commit.js"
+export type { GroupCommit, GroupCommitOptions } from "./executor/group-commit.js"
 export { timeOrderedId } from "./ids.js"
 export { renderForModel } from "./render/render-for-model.js"
 export { inlineText, splitLines, toWellFormed, DEFAULT_INLINE_CAP } from "./render/render-for-model.js"

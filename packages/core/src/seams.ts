@@ -151,7 +151,20 @@ export interface ExecutionRecord {
   toolCallCount: number
 }
 
+/** One execution and all of its tool calls: what one execute writes. */
+export interface ExecutionEntry {
+  execution: ExecutionRecord
+  calls: ToolCallRecord[]
+}
+
+/**
+ * Where execution records go. `recordBatch` writes every entry it is given, each execution with all of its
+ * tool calls, in one transaction: all of them commit or none does, and it resolves only once they have
+ * committed. The executor does not call it once per execution: `createGroupCommit`
+ * (executor/group-commit.ts) gathers the records of executions that finish together into one call, and each
+ * execute answers only after the batch holding its own record has committed, so a response never names a
+ * record that is not stored. A batch that fails fails every execute in it (each logs it and still answers).
+ */
 export interface TelemetrySink {
-  /** One call per execution: the execution and all of its tool calls, written together. */
-  record(execution: ExecutionRecord, calls: ToolCallRecord[]): Promise<void>
+  recordBatch(entries: readonly ExecutionEntry[]): Promise<void>
 }

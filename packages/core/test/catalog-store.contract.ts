@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { createApiKeyService, inferShape, mergeStoredShapes, normalizeShape, shapeToTypeScript } from "../src/index.js"
-import type { CatalogStore, DiscoveredTool, SourceRow } from "../src/index.js"
+import type { CatalogStore, DiscoveredTool, ExecutionRecord, SourceRow, ToolCallRecord } from "../src/index.js"
 
 export interface StoreUnderTest {
   store: CatalogStore
@@ -32,6 +32,10 @@ const source = (namespace: string, extra: Partial<SourceRow> = {}): SourceRow =>
   updatedAt: 1_700_000_000_000,
   ...extra,
 })
+
+const run = (id: string): ExecutionRecord => ({ id, code: "return 1", status: "ok", startedAt: 1_700_000_000_000, durationMs: 1, resultText: "1", errorCode: null, errorMessage: null, logs: [], toolCallCount: 0 })
+
+const call = (executionId: string, i: number): ToolCallRecord => ({ executionId, toolPath: "a.b", encoding: "direct", startedAt: 1_700_000_000_000 + i, durationMs: 1, ok: true, errorCode: null, dataBytes: i, outputSchemaError: null })
 
 export const catalogStoreContract = (name: string, open: () => Promise<StoreUnderTest>) =>
   describe(`CatalogStore on ${name}`, () => {
@@ -109,14 +113,44 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
         { executionId: "e1", toolPath: "a.b", encoding: "direct", startedAt: 1_700_000_000_124, durationMs: 3, ok: true, errorCode: null, dataBytes: 10, outputSchemaError: null },
         { executionId: "e1", toolPath: "a.c", encoding: "mcp-call-tool-result-v2", startedAt: 1_700_000_000_125, durationMs: 4, ok: false, errorCode: "upstream_error", dataBytes: null, outputSchemaError: null },
       ]
-      await store.record(execution, calls)
+      await store.recordBatch([{ execution, calls }])
       expect(await store.getExecution("e1")).toEqual({ ...execution, calls })
       expect(await store.getExecution("nope")).toBeNull()
     })
 
+    it("records a batch of executions in one call, each with its own calls (statements chunked past 200 rows)", async () => {
+      const entries = Array.from({ length: 450 }, (_, i) => ({
+        execution: { ...run(`b${i}`), resultText: `result ${i}`, toolCallCount: i % 3 },
+        calls: Array.from({ length: i % 3 }, (_, j) => call(`b${i}`, j)),
+      }))
+      await store.recordBatch(entries)
+      for (const i of [0, 1, 2, 199, 200, 201, 449]) {
+        expect(await store.getExecution(`b${i}`)).toEqual({ ...entries[i]!.execution, calls: entries[i]!.calls })
+      }
+      await store.recordBatch([])
+    })
+
+    it("a batch of large results is split under the statement size, and stored whole", async () => {
+      const big = (id: string, fill: string) => ({ execution: { ...run(id), resultText: fill.repeat(6 * 1024 * 1024) }, calls: [] })
+      await store.recordBatch([big("l1", "a"), big("l2", "b"), big("l3", "c")])
+      for (const [id, fill] of [["l1", "a"], ["l2", "b"], ["l3", "c"]]) {
+        const text = (await store.getExecution(id!))?.resultText
+        expect(text?.length).toBe(6 * 1024 * 1024)
+        expect(text?.startsWith(fill!) && text.endsWith(fill!)).toBe(true)
+      }
+    })
+
+    it("a batch that fails writes none of its executions or calls", async () => {
+      await store.recordBatch([{ execution: run("taken"), calls: [] }])
+      await expect(store.recordBatch([{ execution: run("fresh"), calls: [call("fresh", 0)] }, { execution: run("taken"), calls: [] }])).rejects.toThrow()
+      expect(await store.getExecution("fresh")).toBeNull()
+      await store.recordBatch([{ execution: run("after"), calls: [call("after", 0)] }])
+      expect((await store.getExecution("after"))?.calls).toHaveLength(1)
+    })
+
     it("an execution with thousands of tool calls is stored whole (inserts are chunked under parameter limits)", async () => {
       const calls = Array.from({ length: 5_000 }, (_, i) => ({ executionId: "big", toolPath: "a.b", encoding: "direct", startedAt: i, durationMs: 1, ok: true, errorCode: null, dataBytes: 1, outputSchemaError: null }))
-      await store.record({ id: "big", code: "", status: "ok", startedAt: 0, durationMs: 1, resultText: "", errorCode: null, errorMessage: null, logs: [], toolCallCount: 5_000 }, calls)
+      await store.recordBatch([{ execution: { id: "big", code: "", status: "ok", startedAt: 0, durationMs: 1, resultText: "", errorCode: null, errorMessage: null, logs: [], toolCallCount: 5_000 }, calls }])
       expect((await store.getExecution("big"))?.calls).toHaveLength(5_000)
     })
 

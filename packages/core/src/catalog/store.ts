@@ -7,7 +7,7 @@
  */
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm"
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core"
-import type { ExecutionRecord, LogEntry, ToolCallRecord } from "../seams.js"
+import type { ExecutionEntry, ExecutionRecord, LogEntry } from "../seams.js"
 import { timeOrderedId } from "../ids.js"
 import type { ApiKeyRow, CatalogStore, SourceRow, SourceStatus, ToolListQuery, ToolRow } from "./rows.js"
 import type * as schema from "./schema-sqlite.js"
@@ -29,8 +29,37 @@ export interface StoreDialect {
   lockKey?(tx: CatalogDb, key: string): Promise<void>
 }
 
-/** rows per upsert statement: 10 columns each stays far below either dialect's parameter limit */
-const UPSERT_CHUNK = 200
+/** rows per insert or upsert statement: 10 or 11 columns each stays far below either dialect's parameter limit */
+const ROW_CHUNK = 200
+
+/**
+ * characters of text per executions insert: a stored result may be megabytes, and Postgres refuses a message
+ * over 1 GiB, so a batch of large results is split (a single larger execution still goes alone)
+ */
+const EXECUTION_CHUNK_CHARS = 16 * 1024 * 1024
+
+const textSize = ({ code, resultText, errorMessage, logs }: ExecutionRecord) => {
+  let size = code.length + (resultText?.length ?? 0) + (errorMessage?.length ?? 0)
+  for (const entry of logs) size += entry.message.length
+  return size
+}
+
+/** executions rows for multi-row inserts, in order, each chunk under ROW_CHUNK rows and EXECUTION_CHUNK_CHARS */
+function* executionChunks(entries: readonly ExecutionEntry[]) {
+  let chunk: ExecutionRecord[] = []
+  let size = 0
+  for (const { execution } of entries) {
+    const own = textSize(execution)
+    if (chunk.length > 0 && (chunk.length === ROW_CHUNK || size + own > EXECUTION_CHUNK_CHARS)) {
+      yield chunk
+      chunk = []
+      size = 0
+    }
+    chunk.push(execution)
+    size += own
+  }
+  if (chunk.length > 0) yield chunk
+}
 
 /** what a re-sync rewrites on a kept tool: everything the server reports, and the encoding stamp */
 const syncedColumns = Object.fromEntries(
@@ -108,8 +137,8 @@ export const createCatalogStore = ({ db, tables, transaction, lockKey }: StoreDi
         }
         // multi-row upserts on (source, name): a concurrent sync on another server cannot duplicate a row,
         // and a row is written whole in one statement, so it is never half-old and half-new
-        for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
-          await tx.insert(tools).values(rows.slice(i, i + UPSERT_CHUNK)).onConflictDoUpdate({ target: [tools.sourceId, tools.name], set: syncedColumns })
+        for (let i = 0; i < rows.length; i += ROW_CHUNK) {
+          await tx.insert(tools).values(rows.slice(i, i + ROW_CHUNK)).onConflictDoUpdate({ target: [tools.sourceId, tools.name], set: syncedColumns })
         }
         const vanished = [...existing].filter(([name]) => !seen.has(name)).map(([, id]) => id)
         if (vanished.length > 0) await tx.delete(tools).where(inArray(tools.id, vanished))
@@ -155,12 +184,13 @@ export const createCatalogStore = ({ db, tables, transaction, lockKey }: StoreDi
       return rows.map((r) => r.path)
     },
 
-    async record(execution: ExecutionRecord, calls: ToolCallRecord[]) {
+    async recordBatch(entries: readonly ExecutionEntry[]) {
+      if (entries.length === 0) return
       await transaction(async (tx) => {
-        await tx.insert(executions).values(execution)
-        const rows = calls.map((call) => ({ id: timeOrderedId(), ...call, outputSchemaError: call.outputSchemaError ?? null }))
+        for (const rows of executionChunks(entries)) await tx.insert(executions).values(rows)
+        const calls = entries.flatMap((entry) => entry.calls.map((call) => ({ id: timeOrderedId(), ...call, outputSchemaError: call.outputSchemaError ?? null })))
         // chunked: every dialect caps the parameters of one statement
-        for (let i = 0; i < rows.length; i += UPSERT_CHUNK) await tx.insert(toolCalls).values(rows.slice(i, i + UPSERT_CHUNK))
+        for (let i = 0; i < calls.length; i += ROW_CHUNK) await tx.insert(toolCalls).values(calls.slice(i, i + ROW_CHUNK))
       })
     },
 

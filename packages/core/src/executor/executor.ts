@@ -16,6 +16,7 @@ import type { SourcesService } from "../catalog/sources-service.js"
 import { timeOrderedId } from "../ids.js"
 import { createToolInvoker } from "./tool-invoker.js"
 import { createShapeObserver } from "./shape-observer.js"
+import { createGroupCommit } from "./group-commit.js"
 import { endSpan, startExecutionSpan } from "./tracing.js"
 
 export const defaultLimits: RunLimits = {
@@ -57,6 +58,7 @@ export interface ExecutorOptions {
   runtime: CodeRuntime
   plugins: readonly SourcePlugin[]
   logger: Logger
+  /** where execution records are written (default: the store), in batches of executions that finish together */
   telemetry?: TelemetrySink
   /** the server's limits; a request may lower any of them, never raise one */
   limits?: Partial<RunLimits>
@@ -67,6 +69,7 @@ export interface ExecutorOptions {
 
 export const createExecutor = ({ store, sources, runtime, plugins, logger, telemetry = store, limits, inlineCap = DEFAULT_INLINE_CAP, now = Date.now }: ExecutorOptions) => {
   const serverLimits: RunLimits = { ...defaultLimits, ...limits }
+  const records = createGroupCommit(telemetry)
   const invokeTool = createToolInvoker({ store, sources, plugins, logger, now })
 
   const parse = (body: unknown): Outcome<ExecuteRequest> => {
@@ -166,9 +169,10 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
     } else response = { executionId, ok: false, error: outcome.error, logs: outcome.logs }
 
     endSpan(span, response.ok ? null : response.error, { "switchboard.tool_calls": calls.length })
-    // written after decoding and before the response, batched per execution: a crash loses only this one
+    // written after decoding and before the response, in one transaction with the records of executions that
+    // finished alongside: the response names only a committed record
     await Promise.all([
-      telemetry.record(
+      records.record(
         {
           id: executionId,
           code: request.code,

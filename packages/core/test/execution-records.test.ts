@@ -1,0 +1,86 @@
+/**
+ * Execution records through the executor into a real SQLite file: executions that finish together share a
+ * transaction, and every execute answers only once its own record is committed.
+ */
+import { afterEach, beforeEach, expect, it } from "vitest"
+import { createExecutor } from "../src/index.js"
+import type { CatalogStore, CodeRuntime, ExecutionEntry, Logger, SourcesService, TelemetrySink } from "../src/index.js"
+import { openSqliteStore } from "./sqlite-store.js"
+
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+
+let opened: ReturnType<typeof openSqliteStore>
+let store: CatalogStore
+beforeEach(() => {
+  opened = openSqliteStore()
+  store = opened.store
+})
+afterEach(() => opened.close())
+
+/** A runtime that returns the script's text: no sandbox needed to exercise the record path. */
+const echoRuntime: CodeRuntime = { run: async (code) => ({ ok: true, value: code, logs: [{ level: "log", message: `ran ${code}` }] }) }
+
+/** The store as the telemetry sink, with every batch it is handed kept; `failFirst` fails the first batch. */
+const countingSink = (failFirst = false) => {
+  const batches: string[][] = []
+  const sink: TelemetrySink = {
+    recordBatch: async (entries: readonly ExecutionEntry[]) => {
+      batches.push(entries.map((e) => e.execution.id))
+      if (failFirst && batches.length === 1) throw new Error("the disk is full")
+      await store.recordBatch(entries)
+    },
+  }
+  return { sink, batches }
+}
+
+const memoryLogger = () => {
+  const errors: string[] = []
+  const logger: Logger = { error: (message) => void errors.push(message), warn: () => {}, info: () => {} }
+  return { logger, errors }
+}
+
+const executorWith = (telemetry: TelemetrySink, logger: Logger = memoryLogger().logger) =>
+  createExecutor({ store, sources: {} as Pick<SourcesService, "ensureFresh" | "markStale">, runtime: echoRuntime, plugins: [], logger, telemetry })
+
+it("twenty concurrent executes are all recorded, in fewer transactions than records, each stored before it answers", async () => {
+  const { sink, batches } = countingSink()
+  const executor = executorWith(sink)
+  const found = await Promise.all(
+    Array.from({ length: 20 }, async (_, i) => {
+      const response = await executor.execute({ code: `script ${i}` })
+      // read at once, before any other execute is awaited: the answer names a committed record
+      return { response, stored: await store.getExecution(response.executionId) }
+    }),
+  )
+  for (const [i, { response, stored }] of found.entries()) {
+    expect(response.ok).toBe(true)
+    expect(stored).toMatchObject({ id: response.executionId, code: `script ${i}`, status: "ok", resultText: `script ${i}`, logs: [{ level: "log", message: `ran script ${i}` }], calls: [] })
+  }
+  expect(batches.length).toBeLessThan(20)
+  expect(batches.flat().sort()).toEqual(found.map((f) => f.response.executionId).sort())
+})
+
+it("a batch that fails fails each execute in it (logged, still answered); the next batch is written", async () => {
+  const { sink, batches } = countingSink(true)
+  const { logger, errors } = memoryLogger()
+  const executor = executorWith(sink, logger)
+  const lost = await Promise.all([executor.execute({ code: "a" }), executor.execute({ code: "b" })])
+  expect(lost.map((r) => r.ok)).toEqual([true, true])
+  expect(batches).toHaveLength(1)
+  expect(errors).toEqual(["internal error in execution record", "internal error in execution record"])
+  for (const response of lost) expect(await store.getExecution(response.executionId)).toBeNull()
+
+  const kept = await executor.execute({ code: "c" })
+  expect(await store.getExecution(kept.executionId)).toMatchObject({ code: "c", status: "ok" })
+  expect(batches).toHaveLength(2)
+})
+
+it("execution ids are unique UUID v7 strings, in the order the executions started", async () => {
+  const executor = executorWith(store)
+  const ids: string[] = []
+  for (let i = 0; i < 50; i++) ids.push((await executor.execute({ code: "return 1" })).executionId)
+  ids.push(...(await Promise.all(Array.from({ length: 50 }, () => executor.execute({ code: "return 2" })))).map((r) => r.executionId))
+  for (const id of ids) expect(id).toMatch(UUID_V7)
+  expect(new Set(ids).size).toBe(100)
+  expect([...ids].sort()).toEqual(ids)
+})
