@@ -24,8 +24,8 @@ export const Signal = {
 
 const always = () => true
 /** a gap this long between two looks at the counter means the thread lost its core meanwhile */
-const descheduledMs = 0.05
-const backOffMs = 50
+const descheduledMs = 0.5
+const backOffMs = 20
 
 export const signalsBytes = 4 * Int32Array.BYTES_PER_ELEMENT
 

@@ -730,8 +730,8 @@ var Signal = {
   ready: 3
 };
 var always = () => true;
-var descheduledMs = 0.05;
-var backOffMs = 50;
+var descheduledMs = 0.5;
+var backOffMs = 20;
 var signalsBytes = 4 * Int32Array.BYTES_PER_ELEMENT;
 var HandoffEnd = class {
   constructor(port2, signals2, sendIndex, receiveIndex, onMessage2) {

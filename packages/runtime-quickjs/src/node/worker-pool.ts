@@ -178,10 +178,14 @@ class WorkerPool implements WorkerPoolRuntime {
    * with nothing running, the hot idle worker polls for its next run; with every worker busy, nobody does.
    */
   private allotPolling() {
-    const busy = this.running.size
-    this.mainMayPoll = busy > 0 && busy + 1 <= this.cores
+    // an idle worker still preparing its next sandbox is busy too
+    let preparing = 0
+    for (const slot of this.idle) if (!slot.prepared) preparing++
+    this.mainMayPoll = this.running.size > 0 && this.running.size + preparing + 1 <= this.cores
     for (const job of this.running.values()) job.slot!.mayPoll = this.mainMayPoll
-    for (const slot of this.idle) slot.mayPoll = slot === this.hotSlot && busy + 2 <= this.cores
+    // the hot worker polls once it is prepared: it counts as one, beside the main thread
+    const othersPreparing = preparing - (this.hotSlot && !this.hotSlot.prepared ? 1 : 0)
+    for (const slot of this.idle) slot.mayPoll = slot === this.hotSlot && this.running.size + othersPreparing + 2 <= this.cores
   }
 
   /** Polls the busy workers for a while (see hotWindowMs), when allowed. */
@@ -195,6 +199,7 @@ class WorkerPool implements WorkerPoolRuntime {
 
   private readonly poll = () => {
     for (const job of this.running.values()) job.slot?.handoff.drain()
+    this.allotPolling()
     if (this.mainMayPoll && !this.closed && performance.now() < this.hotUntil) setImmediate(this.poll)
     else this.polling = false
   }
