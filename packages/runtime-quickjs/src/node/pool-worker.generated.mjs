@@ -806,7 +806,7 @@ var wasmBytes = () => module.getWasmMemory().buffer.byteLength;
 var handoff = new HandoffEnd(port, new Int32Array(signals), Signal.toMain, Signal.toWorker, (message) => onMessage(message));
 var post = (message) => handoff.send(message);
 var idlePollMs = 1;
-var resultPollMs = 0.2;
+var resultPollMs = 0.1;
 var mayPoll = () => Atomics.load(handoff.signals, Signal.mayPoll) === 1;
 var typicalCallMs = 0;
 var awaitResults = () => {

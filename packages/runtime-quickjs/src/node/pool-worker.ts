@@ -30,10 +30,12 @@ const post = (message: FromWorker) => handoff.send(message)
 
 /**
  * How long a worker polls for what it expects soon instead of sleeping (handoff.ts): the next run, when the
- * pool marked it hot; a tool result, while tool calls have been answering fast.
+ * pool marked it hot; a tool result, while tool calls have been answering in less than it costs to wake a
+ * sleeping thread here (35–200 µs). A slower tool (an MCP server, a process of its own) needs the core the
+ * poll would hold, so for those the worker sleeps.
  */
 const idlePollMs = 1
-const resultPollMs = 0.2
+const resultPollMs = 0.1
 const mayPoll = () => Atomics.load(handoff.signals, Signal.mayPoll) === 1
 
 /** a moving average of tool calls' round trips in this worker, in ms: polling pays only when they are short */
