@@ -7,3 +7,9 @@ it("ids are distinct UUID v7 strings that sort in the order they were made", () 
   expect(new Set(ids).size).toBe(ids.length)
   expect([...ids].sort()).toEqual(ids)
 })
+
+it("more ids in one millisecond than the counter holds still come out distinct and in order", () => {
+  const ids = Array.from({ length: 10_000 }, timeOrderedId)
+  expect(new Set(ids).size).toBe(ids.length)
+  expect([...ids].sort()).toEqual(ids)
+})

@@ -2,9 +2,24 @@
  * Ids for rows written on every execute (executions, tool_calls). They are UUID v7 (RFC 9562): a millisecond
  * timestamp first, so a new primary key lands at the end of the B-tree instead of on a random page (SQLite
  * here: one record per transaction 87 → 75 µs, 32 per transaction 24 → 10 µs each). Within one millisecond
- * the `uuid` package counts up, so ids from one process stay in order. It uses only the global
- * `crypto.getRandomValues`, on Node and on Workers alike.
+ * a 12-bit counter in `rand_a` keeps them in order (RFC 9562 §6.2, method 1); a clock that steps back keeps
+ * the last millisecond and counts on.
+ * The random part comes from crypto.randomUUID, on Node and Workers alike: Node serves it from a pool of
+ * random bytes (0.4 µs a call here), where crypto.getRandomValues costs 5.5 µs a call.
  */
-import { v7 } from "uuid"
+let lastMs = -1
+let counter = 0
 
-export const timeOrderedId = (): string => v7()
+export const timeOrderedId = (): string => {
+  const now = Date.now()
+  if (now > lastMs) {
+    lastMs = now
+    counter = 0
+  } else if (++counter > 0xfff) {
+    lastMs++
+    counter = 0
+  }
+  const time = lastMs.toString(16).padStart(12, "0")
+  // randomUUID is xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx: its variant group and last group stay (62 random bits)
+  return `${time.slice(0, 8)}-${time.slice(8)}-7${counter.toString(16).padStart(3, "0")}${crypto.randomUUID().slice(18)}`
+}
