@@ -195,7 +195,11 @@ class ScriptSession {
       }
       if (state.type === "rejected") return { ok: false, error: this.thrown(state.error, "run") }
       if (bridge.inflight === 0 && !runtime.hasPendingJob()) return { ok: false, error: runErrors.neverSettled() }
-      if (!this.signalled) this.options.awaitingResults?.()
+      if (!this.signalled && this.options.awaitingResults) {
+        // first let the host code of the calls just made run (they start after a microtask), then wait
+        await null
+        if (!this.signalled) this.options.awaitingResults()
+      }
       await this.sleep()
     }
   }

@@ -643,7 +643,10 @@ var ScriptSession = class {
       }
       if (state.type === "rejected") return { ok: false, error: this.thrown(state.error, "run") };
       if (bridge.inflight === 0 && !runtime.hasPendingJob()) return { ok: false, error: runErrors.neverSettled() };
-      if (!this.signalled) this.options.awaitingResults?.();
+      if (!this.signalled && this.options.awaitingResults) {
+        await null;
+        if (!this.signalled) this.options.awaitingResults();
+      }
       await this.sleep();
     }
   }
@@ -841,7 +844,7 @@ var run = async ({ runId, code, limits }) => {
   let nextCallId = 0;
   const invokeJson = (path, argsJson) => new Promise((resolve) => {
     const callId = ++nextCallId;
-    pending.set(callId, { resolve, sentAt: performance.now() });
+    pending.set(callId, resolve);
     post({ type: "invoke", runId, callId, path, argsJson });
   });
   const result = await runInSandbox(module, code, {
@@ -866,11 +869,11 @@ var onMessage = (message) => {
   if (message.type === "run") void run(message);
   else if (message.runId !== current?.runId) return;
   else if (message.type === "result") {
-    const call = current.pending.get(message.callId);
-    if (!call) return;
+    const resolve = current.pending.get(message.callId);
+    if (!resolve) return;
     current.pending.delete(message.callId);
-    typicalCallMs = 0.8 * typicalCallMs + 0.2 * (performance.now() - call.sentAt);
-    call.resolve(message.resultJson);
+    typicalCallMs = 0.8 * typicalCallMs + 0.2 * message.hostMs;
+    resolve(message.resultJson);
   } else current.abort.abort();
 };
 prepareSpare(false);

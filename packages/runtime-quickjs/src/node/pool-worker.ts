@@ -18,7 +18,7 @@ import type { FromWorker, PoolWorkerData, ToWorker } from "./protocol.js"
 interface CurrentRun {
   runId: number
   /** tool calls waiting for the main thread, by call id */
-  pending: Map<number, { resolve: (resultJson: string) => void; sentAt: number }>
+  pending: Map<number, (resultJson: string) => void>
   abort: AbortController
 }
 
@@ -38,7 +38,10 @@ const idlePollMs = 1
 const resultPollMs = 0.1
 const mayPoll = () => Atomics.load(handoff.signals, Signal.mayPoll) === 1
 
-/** a moving average of tool calls' round trips in this worker, in ms: polling pays only when they are short */
+/**
+ * A moving average of how long the host took to answer this worker's tool calls, in ms (the host's own time:
+ * a round trip measured here would include the wake-up that not polling costs, and never drop again).
+ */
 let typicalCallMs = 0
 
 /** Called by the run's driver when the script waits on tool results and nothing else can run. */
@@ -86,7 +89,7 @@ const run = async ({ runId, code, limits }: Extract<ToWorker, { type: "run" }>) 
   const invokeJson = (path: string, argsJson: string) =>
     new Promise<string>((resolve) => {
       const callId = ++nextCallId
-      pending.set(callId, { resolve, sentAt: performance.now() })
+      pending.set(callId, resolve)
       post({ type: "invoke", runId, callId, path, argsJson })
     })
   const result = await runInSandbox(module, code, {
@@ -113,11 +116,11 @@ const onMessage = (message: ToWorker) => {
   if (message.type === "run") void run(message)
   else if (message.runId !== current?.runId) return
   else if (message.type === "result") {
-    const call = current.pending.get(message.callId)
-    if (!call) return
+    const resolve = current.pending.get(message.callId)
+    if (!resolve) return
     current.pending.delete(message.callId)
-    typicalCallMs = 0.8 * typicalCallMs + 0.2 * (performance.now() - call.sentAt)
-    call.resolve(message.resultJson)
+    typicalCallMs = 0.8 * typicalCallMs + 0.2 * message.hostMs
+    resolve(message.resultJson)
   } else current.abort.abort()
 }
 

@@ -17,7 +17,8 @@ export interface PoolWorkerData {
 
 export type ToWorker =
   | { type: "run"; runId: number; code: string; limits: RunLimits }
-  | { type: "result"; runId: number; callId: number; resultJson: string }
+  /** `hostMs`: how long the host took to answer, which tells the worker whether polling for results pays */
+  | { type: "result"; runId: number; callId: number; resultJson: string; hostMs: number }
   | { type: "abort"; runId: number }
 
 export type FromWorker =

@@ -190,6 +190,8 @@ class WorkerPool implements WorkerPoolRuntime {
 
   /** Polls the busy workers for a while (see hotWindowMs), when allowed. */
   private stayHot() {
+    // a worker that was preparing at the last allotment may be done by now
+    this.allotPolling()
     if (!this.mainMayPoll) return
     this.hotUntil = performance.now() + hotWindowMs
     if (this.polling) return
@@ -252,7 +254,6 @@ class WorkerPool implements WorkerPoolRuntime {
     job.options.signal?.addEventListener("abort", job.onAbort)
     if (this.hotSlot === slot) this.hotSlot = undefined
     slot.post({ type: "run", runId, code: job.code, limits: { ...job.options.limits, timeoutMs: remaining } })
-    this.allotPolling()
     this.stayHot()
   }
 
@@ -277,10 +278,11 @@ class WorkerPool implements WorkerPoolRuntime {
 
   private invoke(slot: PoolSlot, job: Job, message: Extract<FromWorker, { type: "invoke" }>) {
     const { runId, callId, path, argsJson } = message
+    const received = performance.now()
     const answer = (resultJson: string) => {
       // the run may have ended while the tool worked: its result goes nowhere
       if (slot.runId !== runId) return
-      slot.post({ type: "result", runId, callId, resultJson })
+      slot.post({ type: "result", runId, callId, resultJson, hostMs: performance.now() - received })
       this.stayHot()
     }
     this.stayHot()
