@@ -23,3 +23,20 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 /** One printed line: the figure, its baseline and their ratio. */
 export const ratioLine = (name: string, value: number, unit: string, baselineName: string, baseline: number, target?: string) =>
   `${name}: ${value.toFixed(1)} ${unit} | baseline ${baselineName}: ${baseline.toFixed(1)} ${unit} | ratio ${(value / baseline).toFixed(2)}x${target ? ` (target ${target})` : ""}`
+
+/**
+ * Median µs of each of `tasks`, run in turn (1, 2, …, 1, 2, …) after `warmup` rounds, so that every figure sees
+ * the same machine: on a shared VM the cost of a thread hand-off drifts by 2x within a minute.
+ */
+export const timeInterleavedUs = async (runs: number, tasks: readonly (() => unknown)[], warmup = Math.min(200, runs)): Promise<number[]> => {
+  for (let index = 0; index < warmup; index++) for (const task of tasks) await task()
+  const samples = tasks.map((): number[] => [])
+  for (let index = 0; index < runs; index++) {
+    for (const [at, task] of tasks.entries()) {
+      const started = performance.now()
+      await task()
+      samples[at]!.push((performance.now() - started) * 1000)
+    }
+  }
+  return samples.map(median)
+}

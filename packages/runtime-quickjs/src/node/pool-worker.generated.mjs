@@ -809,11 +809,11 @@ var wasmBytes = () => module.getWasmMemory().buffer.byteLength;
 var handoff = new HandoffEnd(port, new Int32Array(signals), Signal.toMain, Signal.toWorker, (message) => onMessage(message));
 var post = (message) => handoff.send(message);
 var idlePollMs = 1;
-var resultPollMs = 0.1;
+var resultPollCapMs = 1;
 var mayPoll = () => Atomics.load(handoff.signals, Signal.mayPoll) === 1;
 var typicalCallMs = 0;
 var awaitResults = () => {
-  if (typicalCallMs < resultPollMs && mayPoll()) handoff.spin(resultPollMs, mayPoll);
+  if (typicalCallMs < resultPollCapMs && mayPoll()) handoff.spin(Math.min(resultPollCapMs, 2 * typicalCallMs + 0.05), mayPoll);
 };
 var current;
 var spare;

@@ -29,24 +29,25 @@ const handoff = new HandoffEnd<ToWorker, FromWorker>(port, new Int32Array(signal
 const post = (message: FromWorker) => handoff.send(message)
 
 /**
- * How long a worker polls for what it expects soon instead of sleeping (handoff.ts): the next run, when the
- * pool marked it hot; a tool result, while tool calls have been answering in less than it costs to wake a
- * sleeping thread here (35–200 µs). A slower tool (an MCP server, a process of its own) needs the core the
- * poll would hold, so for those the worker sleeps.
+ * Polling instead of sleeping (handoff.ts). An idle worker the pool marked hot polls this long for its next
+ * run. A worker whose script waits on tool results polls for them when the host has been answering its calls
+ * within `resultPollCapMs`, for up to twice the usual answer time: then the result finds it awake, where a
+ * sleeping thread costs 35–200 µs to wake here. Meanwhile the main thread sleeps until the tool answers (see
+ * worker-pool.ts), and the pool allows this only while the polling threads have cores of their own.
  */
 const idlePollMs = 1
-const resultPollMs = 0.1
+const resultPollCapMs = 1
 const mayPoll = () => Atomics.load(handoff.signals, Signal.mayPoll) === 1
 
 /**
  * A moving average of how long the host took to answer this worker's tool calls, in ms (the host's own time:
- * a round trip measured here would include the wake-up that not polling costs, and never drop again).
+ * a round trip measured here would include the wake-up that not polling costs).
  */
 let typicalCallMs = 0
 
 /** Called by the run's driver when the script waits on tool results and nothing else can run. */
 const awaitResults = () => {
-  if (typicalCallMs < resultPollMs && mayPoll()) handoff.spin(resultPollMs, mayPoll)
+  if (typicalCallMs < resultPollCapMs && mayPoll()) handoff.spin(Math.min(resultPollCapMs, 2 * typicalCallMs + 0.05), mayPoll)
 }
 
 let current: CurrentRun | undefined

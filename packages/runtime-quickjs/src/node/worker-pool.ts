@@ -52,6 +52,8 @@ interface Job {
   onAbort?: (() => void) | undefined
   /** the caller has its outcome */
   settled?: boolean
+  /** tool calls of this run the host is answering: while there are any, the worker is not the one to wait for */
+  callsInHost: number
   settle(outcome: RunOutcome): void
 }
 
@@ -60,6 +62,15 @@ const hostFailureJson = JSON.stringify({
   ok: false,
   error: { code: "internal_error", message: "the tool call failed in the host" },
 } satisfies ToolResult)
+/** A tool call's result as JSON text; never rejects. */
+const answerJson = async (invoke: RunOptions["invoke"], path: string, argsJson: string): Promise<string> => {
+  try {
+    return JSON.stringify(await invoke(path, JSON.parse(argsJson))) ?? hostFailureJson
+  } catch {
+    // invoke never rejects for an expected failure; a host error may carry secrets, so it stays here
+    return hostFailureJson
+  }
+}
 /** how long an aborted run's worker may take to end the run by itself before it is killed */
 const abortGraceMs = 250
 /** setTimeout's ceiling */
@@ -134,7 +145,7 @@ class WorkerPool implements WorkerPoolRuntime {
     if (options.signal?.aborted) return Promise.resolve(failed(runErrors.aborted()))
     return new Promise<RunOutcome>((resolve) => {
       const startedAt = Date.now()
-      const job: Job = { code, options, startedAt, deadline: startedAt + options.limits.timeoutMs, settle: resolve }
+      const job: Job = { code, options, startedAt, deadline: startedAt + options.limits.timeoutMs, settle: resolve, callsInHost: 0 }
       job.settle = (outcome) => {
         job.settle = () => {}
         job.settled = true
@@ -200,9 +211,14 @@ class WorkerPool implements WorkerPoolRuntime {
   }
 
   private readonly poll = () => {
-    for (const job of this.running.values()) job.slot?.handoff.drain()
+    let computing = false
+    for (const job of this.running.values()) {
+      job.slot?.handoff.drain()
+      computing ||= job.callsInHost === 0
+    }
     this.allotPolling()
-    if (this.mainMayPoll && !this.closed && performance.now() < this.hotUntil) setImmediate(this.poll)
+    // a run whose calls all wait on the host (an MCP server, say) will not answer before they do: no polling
+    if (this.mainMayPoll && computing && !this.closed && performance.now() < this.hotUntil) setImmediate(this.poll)
     else this.polling = false
   }
 
@@ -279,19 +295,16 @@ class WorkerPool implements WorkerPoolRuntime {
   private invoke(slot: PoolSlot, job: Job, message: Extract<FromWorker, { type: "invoke" }>) {
     const { runId, callId, path, argsJson } = message
     const received = performance.now()
+    job.callsInHost++
     const answer = (resultJson: string) => {
+      job.callsInHost--
       // the run may have ended while the tool worked: its result goes nowhere
       if (slot.runId !== runId) return
       slot.post({ type: "result", runId, callId, resultJson, hostMs: performance.now() - received })
       this.stayHot()
     }
     this.stayHot()
-    Promise.resolve()
-      .then(() => job.options.invoke(path, JSON.parse(argsJson)))
-      .then((result) => JSON.stringify(result) ?? hostFailureJson)
-      // invoke never rejects for an expected failure; a host error may carry secrets, so it stays here
-      .catch(() => hostFailureJson)
-      .then(answer)
+    void answerJson(job.options.invoke, path, argsJson).then(answer)
   }
 
   private onDied(slot: PoolSlot, cause: unknown) {
