@@ -69,7 +69,9 @@ export interface ExecutorOptions {
 
 export const createExecutor = ({ store, sources, runtime, plugins, logger, telemetry = store, limits, inlineCap = DEFAULT_INLINE_CAP, now = Date.now }: ExecutorOptions) => {
   const serverLimits: RunLimits = { ...defaultLimits, ...limits }
-  const records = createGroupCommit(telemetry)
+  /** executions started and not yet recording: a batch of records may wait briefly for them (group-commit.ts) */
+  let running = 0
+  const records = createGroupCommit(telemetry, { running: () => running })
   const invokeTool = createToolInvoker({ store, sources, plugins, logger, now })
 
   const parse = (body: unknown): Outcome<ExecuteRequest> => {
@@ -101,6 +103,7 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
   const execute = async (request: ExecuteRequest, signal?: AbortSignal): Promise<ExecuteResponse> => {
     const executionId = timeOrderedId()
     const startedAt = now()
+    running++
     const runLimits = limitsFor(request)
     const deadline = startedAt + runLimits.timeoutMs
     const calls: ToolCallRecord[] = []
@@ -147,6 +150,7 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
       .catch((cause) => ({ ok: false as const, error: { code: RunErrorCodes.internal, message: internalError(logger, "runtime", cause).message }, logs: [] }))
 
     ended = true
+    running--
     if (lifetime) signal?.removeEventListener("abort", onCallerAbort)
     for (const { path, startedAt: callStarted } of inflight.values()) {
       calls.push({ executionId, toolPath: path, encoding: "direct", startedAt: callStarted, durationMs: now() - callStarted, ok: false, errorCode: ToolErrorCodes.aborted, dataBytes: null, outputSchemaError: null })

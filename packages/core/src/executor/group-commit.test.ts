@@ -100,3 +100,34 @@ it("a sink that throws instead of rejecting fails its batch the same way", async
   await records.record(run("c"), [])
   expect(calls).toBe(2)
 })
+
+it("while other executions are running, a batch waits for them (up to holdMs) instead of committing each alone", async () => {
+  const { sink, batches } = manualSink()
+  let running = 2
+  const records = createGroupCommit(sink, { running: () => running, holdMs: 50 })
+  const first = records.record(run("a"), [])
+  await nextTurn()
+  // the turn ended with two executions still running: nothing written yet
+  expect(batches).toEqual([])
+  running = 1
+  const second = records.record(run("b"), [])
+  running = 0
+  const third = records.record(run("c"), [])
+  await nextTurn()
+  // the last one running has joined: the batch goes at the end of that turn, long before the hold ends
+  expect(batches.map((b) => b.ids)).toEqual([["a", "b", "c"]])
+  batches[0]!.commit()
+  await Promise.all([first, second, third])
+})
+
+it("a batch held for executions that never finish goes when the hold ends", async () => {
+  const { sink, batches } = manualSink()
+  const records = createGroupCommit(sink, { running: () => 1, holdMs: 5 })
+  const only = records.record(run("a"), [])
+  await nextTurn()
+  expect(batches).toEqual([])
+  await new Promise((resolve) => setTimeout(resolve, 30))
+  expect(batches.map((b) => b.ids)).toEqual([["a"]])
+  batches[0]!.commit()
+  await only
+})

@@ -30,6 +30,15 @@ const afterThisTurn: (run: () => void) => void = (() => {
 
 export interface GroupCommitOptions {
   maxBatch?: number
+  /**
+   * Executions still running that have not asked to record yet. While there are any, a batch whose turn has
+   * ended stays open up to `holdMs` for them: under load, executions finish one per turn (each outcome is a
+   * message of its own), so without the hold every one of them would pay a whole commit. With none running,
+   * nothing can join, and the batch is written at the end of its turn as before.
+   */
+  running?: () => number
+  /** the longest a batch waits for running executions to join it (default 1 ms) */
+  holdMs?: number
 }
 
 export interface GroupCommit {
@@ -43,7 +52,7 @@ interface Waiting {
   reject: (cause: unknown) => void
 }
 
-export const createGroupCommit = (sink: TelemetrySink, { maxBatch = DEFAULT_MAX_BATCH }: GroupCommitOptions = {}): GroupCommit => {
+export const createGroupCommit = (sink: TelemetrySink, { maxBatch = DEFAULT_MAX_BATCH, running = () => 0, holdMs = 1 }: GroupCommitOptions = {}): GroupCommit => {
   if (!Number.isSafeInteger(maxBatch) || maxBatch < 1) throw new Error(`maxBatch must be a positive whole number (got ${maxBatch})`)
   /** batches closed at `maxBatch`, oldest first */
   const full: Waiting[][] = []
@@ -53,6 +62,8 @@ export const createGroupCommit = (sink: TelemetrySink, { maxBatch = DEFAULT_MAX_
   let openClosed = false
   let turnScheduled = false
   let writing = false
+  /** the open batch is waiting for running executions (a timer closes it at `holdMs`) */
+  let holding: ReturnType<typeof setTimeout> | undefined
 
   const write = (batch: Waiting[]) => {
     let committed: Promise<void>
@@ -87,10 +98,17 @@ export const createGroupCommit = (sink: TelemetrySink, { maxBatch = DEFAULT_MAX_
     })
   }
 
-  const endOfTurn = () => {
-    turnScheduled = false
+  const close = () => {
+    if (holding !== undefined) clearTimeout(holding)
+    holding = undefined
     openClosed = true
     pump()
+  }
+
+  const endOfTurn = () => {
+    turnScheduled = false
+    if (running() === 0) return close()
+    holding ??= setTimeout(close, holdMs)
   }
 
   return {
@@ -98,6 +116,8 @@ export const createGroupCommit = (sink: TelemetrySink, { maxBatch = DEFAULT_MAX_
       return new Promise<void>((resolve, reject) => {
         open.push({ entry: { execution, calls }, resolve, reject })
         if (open.length >= maxBatch) {
+          if (holding !== undefined) clearTimeout(holding)
+          holding = undefined
           full.push(open)
           open = []
           openClosed = false
