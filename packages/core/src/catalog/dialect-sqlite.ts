@@ -3,7 +3,8 @@
  * is BEGIN IMMEDIATE … COMMIT on that connection while a lock keeps every other store call out until it
  * ends; otherwise a statement from a concurrent request would land inside (and roll back with) it.
  */
-import { sql } from "drizzle-orm"
+import { getTableColumns, sql } from "drizzle-orm"
+import type { Placeholder } from "drizzle-orm"
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core"
 import type { CatalogStore } from "./rows.js"
 import * as schema from "./schema-sqlite.js"
@@ -44,9 +45,18 @@ export const createSqliteCatalogStore = (sqliteDb: SqliteCatalogDb): CatalogStor
   const begin = fixedStatement(sqliteDb, "begin immediate")
   const commit = fixedStatement(sqliteDb, "commit")
   const rollback = fixedStatement(sqliteDb, "rollback")
+  // one placeholder per column of the schema's executions table; drizzle maps each value as the builder does
+  const executionPlaceholders = Object.fromEntries(Object.keys(getTableColumns(schema.executions)).map((key) => [key, sql.placeholder(key)])) as {
+    [column in keyof Required<typeof schema.executions.$inferInsert>]: Placeholder
+  }
+  const insertExecution = sqliteDb.insert(schema.executions).values(executionPlaceholders).prepare()
   const store = createCatalogStore({
     db,
     tables: schema,
+    insertExecution: (row) => {
+      const values: Record<string, unknown> = { ...row }
+      return insertExecution.run(values)
+    },
     transaction: async (work) => {
       begin()
       try {

@@ -27,6 +27,12 @@ export interface StoreDialect {
    * transactions already exclude each other (SQLite) does nothing.
    */
   lockKey?(tx: CatalogDb, key: string): Promise<void>
+  /**
+   * Inserts one executions row with a statement prepared once, inside the open transaction; used for a batch
+   * of one, the usual batch when executions do not overlap. A dialect whose transaction runs on another
+   * connection than `db` (Postgres) leaves it out, and the row goes through the builder like any batch.
+   */
+  insertExecution?(row: ExecutionRecord): unknown
 }
 
 /** rows per insert or upsert statement: 10 or 11 columns each stays far below either dialect's parameter limit */
@@ -70,7 +76,7 @@ function camel(column: string) {
   return column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())
 }
 
-export const createCatalogStore = ({ db, tables, transaction, lockKey }: StoreDialect): CatalogStore => {
+export const createCatalogStore = ({ db, tables, transaction, lockKey, insertExecution }: StoreDialect): CatalogStore => {
   const { sources, tools, toolShapes, executions, toolCalls, apiKeys } = tables
   const toKeyRow = (row: typeof apiKeys.$inferSelect): ApiKeyRow => ({ ...row, scopes: row.scopes as string[] })
   const toolColumns = {
@@ -187,7 +193,8 @@ export const createCatalogStore = ({ db, tables, transaction, lockKey }: StoreDi
     async recordBatch(entries: readonly ExecutionEntry[]) {
       if (entries.length === 0) return
       await transaction(async (tx) => {
-        for (const rows of executionChunks(entries)) await tx.insert(executions).values(rows)
+        if (entries.length === 1 && insertExecution) insertExecution(entries[0]!.execution)
+        else for (const rows of executionChunks(entries)) await tx.insert(executions).values(rows)
         const calls = entries.flatMap((entry) => entry.calls.map((call) => ({ id: timeOrderedId(), ...call, outputSchemaError: call.outputSchemaError ?? null })))
         // chunked: every dialect caps the parameters of one statement
         for (let i = 0; i < calls.length; i += ROW_CHUNK) await tx.insert(toolCalls).values(calls.slice(i, i + ROW_CHUNK))
