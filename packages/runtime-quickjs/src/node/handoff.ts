@@ -27,6 +27,12 @@ const always = () => true
 const descheduledMs = 0.5
 const backOffMs = 20
 
+/**
+ * How long an idle worker the pool marked hot polls for its next run (pool-worker.ts); the pool allows it only
+ * while runs have been coming that soon (worker-pool.ts).
+ */
+export const idlePollMs = 1
+
 export const signalsBytes = 4 * Int32Array.BYTES_PER_ELEMENT
 
 export class HandoffEnd<In, Out> {

@@ -735,6 +735,7 @@ var Signal = {
 var always = () => true;
 var descheduledMs = 0.5;
 var backOffMs = 20;
+var idlePollMs = 1;
 var signalsBytes = 4 * Int32Array.BYTES_PER_ELEMENT;
 var HandoffEnd = class {
   constructor(port2, signals2, sendIndex, receiveIndex, onMessage2) {
@@ -808,7 +809,6 @@ var module = await loadQuickJsModule({ memoryCapBytes });
 var wasmBytes = () => module.getWasmMemory().buffer.byteLength;
 var handoff = new HandoffEnd(port, new Int32Array(signals), Signal.toMain, Signal.toWorker, (message) => onMessage(message));
 var post = (message) => handoff.send(message);
-var idlePollMs = 1;
 var resultPollCapMs = 1;
 var mayPoll = () => Atomics.load(handoff.signals, Signal.mayPoll) === 1;
 var typicalCallMs = 0;

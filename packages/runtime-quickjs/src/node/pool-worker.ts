@@ -12,7 +12,7 @@ import { loadQuickJsModule } from "../load-module.js"
 import { runInSandbox } from "../run-script.js"
 import { createSandbox } from "../sandbox.js"
 import type { Sandbox } from "../sandbox.js"
-import { HandoffEnd, Signal } from "./handoff.js"
+import { HandoffEnd, Signal, idlePollMs } from "./handoff.js"
 import type { FromWorker, PoolWorkerData, ToWorker } from "./protocol.js"
 
 interface CurrentRun {
@@ -29,13 +29,12 @@ const handoff = new HandoffEnd<ToWorker, FromWorker>(port, new Int32Array(signal
 const post = (message: FromWorker) => handoff.send(message)
 
 /**
- * Polling instead of sleeping (handoff.ts). An idle worker the pool marked hot polls this long for its next
+ * Polling instead of sleeping (handoff.ts). An idle worker the pool marked hot polls `idlePollMs` for its next
  * run. A worker whose script waits on tool results polls for them when the host has been answering its calls
  * within `resultPollCapMs`, for up to twice the usual answer time: then the result finds it awake, where a
  * sleeping thread costs 35–200 µs to wake here. Meanwhile the main thread sleeps until the tool answers (see
  * worker-pool.ts), and the pool allows this only while the polling threads have cores of their own.
  */
-const idlePollMs = 1
 const resultPollCapMs = 1
 const mayPoll = () => Atomics.load(handoff.signals, Signal.mayPoll) === 1
 

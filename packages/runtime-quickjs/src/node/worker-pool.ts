@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os"
 import type { ResourceLimits } from "node:worker_threads"
 import type { CodeRuntime, RunError, RunOptions, RunOutcome, ToolResult } from "@switchboard/core"
 import { runErrors } from "../run-errors.js"
+import { idlePollMs } from "./handoff.js"
 import { PoolSlot } from "./pool-slot.js"
 import type { FromWorker } from "./protocol.js"
 
@@ -111,6 +112,9 @@ class WorkerPool implements WorkerPoolRuntime {
   private respawnDelayMs = 0
   /** the idle worker expected to get the next run (the last to finish) */
   private hotSlot: PoolSlot | undefined
+  /** when the hot worker went idle, and a moving average of how long runs then took to come, in ms */
+  private hotSince = 0
+  private typicalIdleMs = 0
   /** threads that may run at once without taking turns: polling past this would slow the work it waits for */
   private readonly cores = availableParallelism()
   private mainMayPoll = false
@@ -177,6 +181,8 @@ class WorkerPool implements WorkerPoolRuntime {
    * the one idle the longest: a worker that just finished may still be preparing its next sandbox.
    */
   private takeIdle(): PoolSlot | undefined {
+    // a gap is counted up to twice the polling time: one long pause must not stop polling for many runs
+    if (this.hotSlot) this.typicalIdleMs = 0.7 * this.typicalIdleMs + 0.3 * Math.min(2 * idlePollMs, performance.now() - this.hotSince)
     let index = this.hotSlot?.prepared ? this.idle.indexOf(this.hotSlot) : -1
     if (index === -1) index = this.idle.findIndex((slot) => slot.prepared)
     return this.idle.splice(Math.max(0, index), 1)[0]
@@ -196,7 +202,9 @@ class WorkerPool implements WorkerPoolRuntime {
     for (const job of this.running.values()) job.slot!.mayPoll = this.mainMayPoll
     // the hot worker polls once it is prepared: it counts as one, beside the main thread
     const othersPreparing = preparing - (this.hotSlot && !this.hotSlot.prepared ? 1 : 0)
-    for (const slot of this.idle) slot.mayPoll = slot === this.hotSlot && this.running.size + othersPreparing + 2 <= this.cores
+    // and only while runs have been coming within the worker's polling time: a sparse caller would only burn it
+    const runsComeSoon = this.typicalIdleMs < idlePollMs
+    for (const slot of this.idle) slot.mayPoll = slot === this.hotSlot && runsComeSoon && this.running.size + othersPreparing + 2 <= this.cores
   }
 
   /** Polls the busy workers for a while (see hotWindowMs), when allowed. */
@@ -348,6 +356,7 @@ class WorkerPool implements WorkerPoolRuntime {
     this.idle.push(slot)
     // the worker that just finished gets the next run: it may poll for it once its next sandbox is ready
     this.hotSlot = slot
+    this.hotSince = performance.now()
     this.allotPolling()
   }
 
