@@ -64,12 +64,14 @@ describe("source secrets over HTTP", () => {
     expectNoSecretLogged()
   })
 
-  it("URL userinfo: fetch refuses such a URL, and the refusal comes back without the password", async () => {
+  it("URL userinfo is refused when the source is added (fetch could never connect with it), naming the header to use, without the password", async () => {
     const url = upstream.url.replace("http://", `http://me:${SECRET}@`)
     const response = await server.request("POST", "/v1/sources", { namespace: "userinfo", kind: "mcp", transport: { type: "http", url, headers: {} } })
-    expect(response.status).toBe(502)
-    expect(response.body.error.message).toContain("me:<redacted>@")
+    expect(response.status).toBe(400)
+    expect(response.body.error.code).toBe("invalid_request")
+    expect(response.body.error.message).toMatch(/user or password.*authorization/)
     expect(JSON.stringify(response.body)).not.toContain(SECRET)
+    expect(JSON.stringify((await server.request("GET", "/v1/sources")).body)).not.toContain('"userinfo"')
     expectNoSecretLogged()
   })
 })

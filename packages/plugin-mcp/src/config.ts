@@ -38,6 +38,10 @@ export const checkConfig = (config: unknown, options: { allowStdio: boolean }): 
       return invalid(`transport.url is not a URL: ${JSON.stringify(url)}`)
     }
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return invalid("transport.url must be http or https")
+    // fetch refuses a URL with credentials in it, so such a source could never connect; the message never echoes them
+    if (parsed.username || parsed.password) {
+      return invalid('transport.url must not carry a user or password (user:password@host): send credentials as a header instead, e.g. transport.headers: { "authorization": "Basic <base64 of user:password>" }')
+    }
     if (!isStringMap(headers)) return invalid("transport.headers must be an object of string values")
     return { ok: true, config: { transport: { type: "http", url: parsed.toString(), headers } } }
   }

@@ -10,6 +10,8 @@ describe("checkConfig", () => {
     [{ transport: { type: "stdio", command: "node", env: { A: 1 } } }, /env must be an object of string values/],
     [{ transport: { type: "http", url: "ftp://x" } }, /must be http or https/],
     [{ transport: { type: "http", url: "http://x", headers: [] } }, /headers must be an object/],
+    [{ transport: { type: "http", url: "http://me:pw@x/mcp" } }, /must not carry a user or password/],
+    [{ transport: { type: "http", url: "http://me@x/mcp" } }, /must not carry a user or password/],
   ])("rejects %j", (config, message) => {
     const checked = checkConfig(config, { allowStdio: true })
     expect(checked.ok).toBe(false)
