@@ -81,6 +81,12 @@ const maxTimerMs = 2 ** 31 - 1
  * this long instead of sleeping until the event loop wakes it (handoff.ts); other events are served meanwhile.
  */
 const hotWindowMs = 1
+/**
+ * After answering a tool call (when allowed to poll), the main thread waits this long in place for the worker's
+ * next message: a loop turn costs more than the guest's work between two fast calls. The event loop is held
+ * no longer than this.
+ */
+const nextCallWaitMs = 0.05
 
 /**
  * A CodeRuntime on a pool of worker threads (Node only). The main thread never runs guest code: it
@@ -310,6 +316,8 @@ class WorkerPool implements WorkerPoolRuntime {
       if (slot.runId !== runId) return
       slot.post({ type: "result", runId, callId, resultJson, hostMs: performance.now() - received })
       this.stayHot()
+      // a script between fast calls makes its next one within this time: take it here, not a loop turn later
+      if (this.mainMayPoll) slot.handoff.spin(nextCallWaitMs)
     }
     this.stayHot()
     void answerJson(job.options.invoke, path, argsJson).then(answer)
