@@ -47,6 +47,7 @@ const [lifecycleUs = 0, httpUs = 0, trivialUs = 0, trivialInThreadUs = 0, trivia
   2000,
   [lifecycle, bareHttp.roundTrip, () => execute(client, "return 1+1"), () => execute(inThreadClient, "return 1+1"), () => execute(noRuntimeClient, "return 1+1")],
   1500,
+  50,
 )
 inThreadClient.close()
 noRuntimeClient.close()
