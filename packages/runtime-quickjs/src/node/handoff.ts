@@ -20,6 +20,8 @@ export const Signal = {
   mayPoll: 2,
   /** 1 while the worker is idle with a prepared sandbox */
   ready: 3,
+  /** how long the worker last took to clean up after a run and prepare its next sandbox, in µs */
+  prepareUs: 4,
 } as const
 
 const always = () => true
@@ -33,7 +35,7 @@ const backOffMs = 20
  */
 export const idlePollMs = 1
 
-export const signalsBytes = 4 * Int32Array.BYTES_PER_ELEMENT
+export const signalsBytes = 5 * Int32Array.BYTES_PER_ELEMENT
 
 export class HandoffEnd<In, Out> {
   /** the receive counter as of the last message taken */

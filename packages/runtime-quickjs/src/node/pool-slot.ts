@@ -71,6 +71,11 @@ export class PoolSlot {
     return !this.ended
   }
 
+  /** how long the worker last took between answering a run and being ready for the next, in ms */
+  get prepareMs(): number {
+    return Atomics.load(this.handoff.signals, Signal.prepareUs) / 1000
+  }
+
   /** idle with a prepared sandbox: a run sent now starts at once */
   get prepared(): boolean {
     return Atomics.load(this.handoff.signals, Signal.ready) === 1

@@ -730,13 +730,15 @@ var Signal = {
   /** 1 while the pool lets the worker poll: for tool results while it runs, for its next run while idle */
   mayPoll: 2,
   /** 1 while the worker is idle with a prepared sandbox */
-  ready: 3
+  ready: 3,
+  /** how long the worker last took to clean up after a run and prepare its next sandbox, in µs */
+  prepareUs: 4
 };
 var always = () => true;
 var descheduledMs = 0.5;
 var backOffMs = 20;
 var idlePollMs = 1;
-var signalsBytes = 4 * Int32Array.BYTES_PER_ELEMENT;
+var signalsBytes = 5 * Int32Array.BYTES_PER_ELEMENT;
 var HandoffEnd = class {
   constructor(port2, signals2, sendIndex, receiveIndex, onMessage2) {
     this.port = port2;
@@ -857,11 +859,13 @@ var run = async ({ runId, code, limits }) => {
   });
   current = void 0;
   post({ type: "done", runId, outcome: result.outcome, poisoned: result.poisoned, wasmBytes: wasmBytes() });
+  const answeredAt = performance.now();
   const clean = result.dispose();
   if (result.poisoned) poisoned = true;
   else if (!clean) poison();
   else if (!spare) prepareSpare(true);
   if (poisoned) return;
+  Atomics.store(handoff.signals, Signal.prepareUs, Math.round((performance.now() - answeredAt) * 1e3));
   Atomics.store(handoff.signals, Signal.ready, 1);
   if (mayPoll()) handoff.spin(idlePollMs, mayPoll);
 };

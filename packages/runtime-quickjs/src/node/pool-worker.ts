@@ -103,11 +103,13 @@ const run = async ({ runId, code, limits }: Extract<ToWorker, { type: "run" }>) 
   current = undefined
   // answer first; the memory figure is final (WebAssembly memory never shrinks)
   post({ type: "done", runId, outcome: result.outcome, poisoned: result.poisoned, wasmBytes: wasmBytes() })
+  const answeredAt = performance.now()
   const clean = result.dispose()
   if (result.poisoned) poisoned = true
   else if (!clean) poison()
   else if (!spare) prepareSpare(true)
   if (poisoned) return
+  Atomics.store(handoff.signals, Signal.prepareUs, Math.round((performance.now() - answeredAt) * 1000))
   Atomics.store(handoff.signals, Signal.ready, 1)
   if (mayPoll()) handoff.spin(idlePollMs, mayPoll)
 }

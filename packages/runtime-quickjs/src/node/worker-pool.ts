@@ -87,6 +87,8 @@ const hotWindowMs = 1
  * no longer than this.
  */
 const nextCallWaitMs = 0.05
+/** about what waking a sleeping worker costs here (35–200 µs): a busy worker ready sooner than that is the better pick */
+const wakeUpMs = 0.15
 
 /**
  * A CodeRuntime on a pool of worker threads (Node only). The main thread never runs guest code: it
@@ -183,13 +185,16 @@ class WorkerPool implements WorkerPoolRuntime {
   }
 
   /**
-   * The hot worker if its sandbox is ready (it is polling for this run), else one with a ready sandbox, else
-   * the one idle the longest: a worker that just finished may still be preparing its next sandbox.
+   * The hot worker (the last to finish) if its sandbox is ready, or will be sooner than a sleeping worker wakes
+   * (it took `prepareMs` last time); else one with a ready sandbox; else the one idle the longest.
    */
   private takeIdle(): PoolSlot | undefined {
     // a gap is counted up to twice the polling time: one long pause must not stop polling for many runs
     if (this.hotSlot) this.typicalIdleMs = 0.7 * this.typicalIdleMs + 0.3 * Math.min(2 * idlePollMs, performance.now() - this.hotSince)
-    let index = this.hotSlot?.prepared ? this.idle.indexOf(this.hotSlot) : -1
+    // the worker that finished last is awake: when it will be ready sooner than a sleeping one wakes, it waits less
+    const hot = this.hotSlot
+    const hotSoon = hot !== undefined && (hot.prepared || hot.prepareMs - (performance.now() - this.hotSince) < wakeUpMs)
+    let index = hotSoon ? this.idle.indexOf(hot) : -1
     if (index === -1) index = this.idle.findIndex((slot) => slot.prepared)
     return this.idle.splice(Math.max(0, index), 1)[0]
   }
