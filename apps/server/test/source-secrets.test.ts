@@ -1,6 +1,6 @@
 /** DESIGN §8 end to end: a source's secrets never come back in an API response or a log line, whatever the source prints. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startContractHttpServer } from "@switchboard/fixtures"
+import { leakyServerScript, startContractHttpServer } from "@switchboard/fixtures"
 import type { ContractHttpServer } from "@switchboard/fixtures"
 import { memoryLogger, startTestServer } from "./helpers.js"
 import type { TestServer } from "./helpers.js"
@@ -8,18 +8,7 @@ import type { TestServer } from "./helpers.js"
 const SECRET = "tok-3c2b1a0f9e8d"
 
 /** A stdio MCP server with one tool whose every call fails with an error that echoes the token (and prints it on stderr). */
-const LEAKY_SERVER = `
-const send = (m) => process.stdout.write(JSON.stringify(m) + "\\n")
-require("node:readline").createInterface({ input: process.stdin }).on("line", (line) => {
-  const m = JSON.parse(line)
-  if (m.id === undefined) return
-  if (m.method === "initialize") return send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "leaky", version: "1" } } })
-  if (m.method === "tools/list") return send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "leak", inputSchema: { type: "object" } }] } })
-  console.error("request with token " + process.env.API_TOKEN)
-  send({ jsonrpc: "2.0", id: m.id, error: { code: -32603, message: "backend refused token " + process.env.API_TOKEN } })
-})
-process.stdin.on("end", () => process.exit(0))
-`
+const LEAKY_SERVER = leakyServerScript({ listsTools: true })
 
 describe("source secrets over HTTP", () => {
   const { logger, lines } = memoryLogger()

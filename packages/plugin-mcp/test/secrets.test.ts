@@ -1,6 +1,6 @@
 /** DESIGN §8: a configured secret never reaches a message the plugin returns, whatever the source prints. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { fixtureCommand } from "@switchboard/fixtures"
+import { fixtureCommand, leakyServerScript } from "@switchboard/fixtures"
 import type { SourceHandle, SourcePlugin } from "@switchboard/core"
 import { McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js"
 import { createMcpPlugin } from "../src/index.js"
@@ -14,17 +14,7 @@ const source = (id: string, transport: unknown): SourceHandle => ({ id, namespac
 const inline = (script: string, env: Record<string, string>) => ({ type: "stdio", command: process.execPath, args: ["-e", script], env })
 
 /** A minimal stdio MCP server that answers initialize, then leaks its token on stderr and in the error of every other request. */
-const LEAKY_SERVER = `
-const send = (m) => process.stdout.write(JSON.stringify(m) + "\\n")
-require("node:readline").createInterface({ input: process.stdin }).on("line", (line) => {
-  const m = JSON.parse(line)
-  if (m.id === undefined) return
-  if (m.method === "initialize") return send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "leaky", version: "1" } } })
-  console.error("request with token " + process.env.API_TOKEN)
-  send({ jsonrpc: "2.0", id: m.id, error: { code: -32603, message: "backend refused token " + process.env.API_TOKEN } })
-})
-process.stdin.on("end", () => process.exit(0))
-`
+const LEAKY_SERVER = leakyServerScript({ listsTools: false })
 
 describe("scrubSecrets", () => {
   const http: McpSourceConfig = {

@@ -4,7 +4,8 @@
  * written with one `recordBatch`, one transaction. Each caller's promise settles when its own batch has
  * committed, or rejects with that batch's failure; the next batch is written regardless.
  *
- * A batch closes at the end of the current event-loop turn, or at `maxBatch` records. One batch is written
+ * A batch closes at the end of the current event-loop turn (or, while other executions still run, up to
+ * `holdMs` later, so they can join), or at `maxBatch` records. One batch is written
  * at a time: records that arrive while one is being written join the next, which starts when it ends. So a
  * slow database (Postgres, D1) grows the batches and a fast one keeps them small, with no timer to tune.
  * The batching sits above the store: the SQLite dialect's lock is taken once per batch, inside
@@ -98,9 +99,13 @@ export const createGroupCommit = (sink: TelemetrySink, { maxBatch = DEFAULT_MAX_
     })
   }
 
-  const close = () => {
+  const stopHolding = () => {
     if (holding !== undefined) clearTimeout(holding)
     holding = undefined
+  }
+
+  const close = () => {
+    stopHolding()
     openClosed = true
     pump()
   }
@@ -116,8 +121,7 @@ export const createGroupCommit = (sink: TelemetrySink, { maxBatch = DEFAULT_MAX_
       return new Promise<void>((resolve, reject) => {
         open.push({ entry: { execution, calls }, resolve, reject })
         if (open.length >= maxBatch) {
-          if (holding !== undefined) clearTimeout(holding)
-          holding = undefined
+          stopHolding()
           full.push(open)
           open = []
           openClosed = false

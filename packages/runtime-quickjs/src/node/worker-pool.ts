@@ -324,7 +324,6 @@ class WorkerPool implements WorkerPoolRuntime {
       // a script between fast calls makes its next one within this time: take it here, not a loop turn later
       if (this.mainMayPoll) slot.handoff.spin(nextCallWaitMs)
     }
-    this.stayHot()
     void answerJson(job.options.invoke, path, argsJson).then(answer)
   }
 
