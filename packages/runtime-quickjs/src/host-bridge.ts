@@ -31,10 +31,10 @@ export interface BridgeRun {
 
 export interface HostBridge {
   /**
-   * The host functions, in the order the prelude takes them (protocol.ts's Prelude). The caller passes them to the
-   * prelude and then disposes them; the prelude's closures keep the functions alive.
+   * The host functions the prelude pieces take as arguments (protocol.ts). They stay alive until `close`: a piece
+   * is compiled when the script first reads its global, which may be late in the run.
    */
-  readonly functions: QuickJSHandle[]
+  readonly functions: HostFunctions
   /** Binds the host functions to the one run this context serves; until then they do nothing. */
   attach(run: BridgeRun): void
   /** tool calls whose result has not yet reached the guest */
@@ -47,6 +47,13 @@ export interface HostBridge {
   detach(): void
 }
 
+export interface HostFunctions {
+  readonly invoke: QuickJSHandle
+  readonly log: QuickJSHandle
+  readonly emit: QuickJSHandle
+  readonly loadFormat: QuickJSHandle
+}
+
 const hostFailureResult: ToolResult = {
   ok: false,
   error: { code: "internal_error", message: "the tool call failed in the host" },
@@ -55,7 +62,7 @@ const hostFailureResult: ToolResult = {
 const blockShape = 'an MCP content block, an object with a string "type" (such as { type: "image", data: "<base64>", mimeType: "image/png" })'
 
 /**
- * Makes the host functions, which the prelude receives as arguments (they never sit on the global object).
+ * Makes the host functions, which the prelude pieces receive as arguments (they never sit on the global object).
  * They can be made before the run is known (a sandbox prepared ahead of time) and act once `attach` binds them.
  * `invoke(path, args)` is the only door out of the sandbox; everything crosses it as JSON text. The guest
  * makes the promise of each call and hands over its resolve function, which the host calls with the
@@ -170,9 +177,9 @@ export const installHostBridge = (ctx: QuickJSContext): HostBridge => {
     return evaluated.value.consume((makeFormat) => ctx.callFunction(makeFormat, ctx.undefined, stringifyHandle ?? ctx.undefined))
   })
 
+  const functions: HostFunctions = { invoke: invokeFunction, log: logFunction, emit: emitFunction, loadFormat: loadFormatFunction }
   return {
-    // the order of protocol.ts's Prelude parameters
-    functions: [invokeFunction, logFunction, emitFunction, loadFormatFunction],
+    functions,
     attach(next) {
       run = next
     },
@@ -190,6 +197,7 @@ export const installHostBridge = (ctx: QuickJSContext): HostBridge => {
       closed = true
       for (const resolve of unsettled) resolve.dispose()
       unsettled.clear()
+      for (const handle of Object.values(functions)) if (handle.alive) handle.dispose()
     },
   }
 }

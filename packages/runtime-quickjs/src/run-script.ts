@@ -153,7 +153,6 @@ class ScriptSession {
         },
       },
     })
-    if (sandbox.preludeFailure !== undefined) return { ok: false, error: preludeError(sandbox.preludeFailure, this.options) }
 
     // always "global": left to its heuristic, quickjs-emscripten would run a script with `import` as a module
     const evaluated = context.evalCode(this.code.source, scriptFilename, { type: "global" })
@@ -270,12 +269,6 @@ class ScriptSession {
     const dispose = () => (clean ??= !poisoned && (!sandbox || disposeSandbox(sandbox)))
     return { outcome, poisoned, dispose }
   }
-}
-
-/** The prelude ran with no limits in force, so its failure is the sandbox's own, bar running out of memory. */
-const preludeError = (thrown: ErrorDescription | null, options: RunOptions): RunError => {
-  if (thrown === null || (thrown.name === "InternalError" && thrown.message === "out of memory")) return runErrors.memoryLimit(options.limits)
-  return runErrors.internal(`the prelude failed: ${thrown.name}: ${thrown.message}`)
 }
 
 const hostError = (cause: unknown, options: RunOptions): RunError => {

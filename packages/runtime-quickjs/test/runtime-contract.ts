@@ -445,6 +445,39 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
         expect(calls).toEqual([{ path: "a.b", args: { x: 1 } }])
       })
 
+      // tools, console and emit are made on their first read (sandbox-globals.ts); a script must not be able to tell
+      test("tools, console and emit read as plain data properties, the same object every time", async () => {
+        const outcome = await run(
+          [
+            "const getter = Object.getOwnPropertyDescriptor(globalThis, 'tools').get",
+            "const first = tools",
+            "const d = Object.getOwnPropertyDescriptor(globalThis, 'tools')",
+            "const c = Object.getOwnPropertyDescriptor(globalThis, 'console')",
+            "void console, emit",
+            "const after = ['console', 'emit'].map((n) => Object.getOwnPropertyDescriptor(globalThis, n))",
+            "return [first === tools, getter() === tools, d.writable, d.enumerable, d.configurable, 'value' in d, typeof c.get,",
+            "  after.every((x) => x.writable && x.enumerable && x.configurable && 'value' in x), typeof console.log, typeof emit]",
+          ].join("\n"),
+        )
+        expect(expectValue(outcome)).toEqual([true, true, true, true, true, true, "function", true, "function", "function"])
+      })
+
+      test("a script may assign or delete tools, console and emit before reading them", async () => {
+        const outcome = await run("tools = 5; console = { log: () => 'mine' }; delete globalThis.emit\nreturn [tools, console.log(), typeof emit]")
+        expect(expectValue(outcome)).toEqual([5, "mine", "undefined"])
+      })
+
+      test("replacing Object.defineProperty or JSON before the first read does not break tools", async () => {
+        const { invoke, calls } = recordingInvoke({ "a.b": () => "fine" })
+        const outcome = await run(
+          "Object.defineProperty = () => { throw new Error('no') }; JSON.parse = () => 'garbage'\nconsole.log('x'); emit({ type: 'text', text: 't' })\nreturn (await tools.a.b({ x: 1 })).data",
+          { invoke },
+        )
+        expect(outcome).toMatchObject({ ok: true, value: "fine", emitted: [{ type: "text", text: "t" }] })
+        expect(outcome.logs.map((entry) => entry.message)).toEqual(["x"])
+        expect(calls).toEqual([{ path: "a.b", args: { x: 1 } }])
+      })
+
       test("runs do not share globals", async () => {
         await run("globalThis.leak = 'from an earlier run'")
         expect(expectValue(await run("return typeof leak"))).toBe("undefined")

@@ -366,7 +366,9 @@ var createLogBuffer = (limits) => {
 };
 
 // src/prelude/prelude.generated.ts
-var preludeSource = '{let l=["log","info","warn","error","debug"];let y=(g,c,u,p)=>{let e=globalThis,s=JSON.stringify,m=JSON.parse,i=o=>{try{return[s(o),`got ${typeof o}`]}catch(n){return[void 0,n.message]}},r=(o,n)=>new Promise(t=>g(t,o,...i(n===void 0?{}:n))).then(m),d=o=>new Proxy({},{get:(n,t)=>typeof t=="string"&&t!=="then"?o(t):void 0}),f=o=>r("$describe",{paths:Array.isArray(o)?o:[o]}),v=(o,n)=>r("$search",{query:o,limit:n});e.tools=d(o=>o==="$describe"?f:o==="$search"?v:d(n=>t=>r(`${o}.${n}`,t)));let w,a={};for(let o of l)a[o]=(...n)=>c(o,n.map(w??=p(s)).join(" "));e.console=a,e.emit=o=>{let n=u(...i(o));if(n)throw new TypeError(n)}},x=y;x}';
+var toolsSource = '{let u=(t,e)=>{try{return[t(e),`got ${typeof e}`]}catch(s){return[void 0,s.message]}};let l=(t,e,s)=>{let i=(o,n)=>new Promise(r=>t(r,o,...u(e,n===void 0?{}:n))).then(s),c=o=>new Proxy({},{get:(n,r)=>typeof r=="string"&&r!=="then"?o(r):void 0}),d=o=>i("$describe",{paths:Array.isArray(o)?o:[o]}),f=(o,n)=>i("$search",{query:o,limit:n});return c(o=>o==="$describe"?d:o==="$search"?f:c(n=>r=>i(`${o}.${n}`,r)))},a=l;a}';
+var consoleSource = '{let e=["log","info","warn","error","debug"];let l=(n,r,s)=>{let i,o={};for(let t of e)o[t]=(...a)=>n(t,a.map(i??=r(s)).join(" "));return o},d=l;d}';
+var emitSource = "{let n=(o,r)=>{try{return[o(r),`got ${typeof r}`]}catch(t){return[void 0,t.message]}};let i=(o,r)=>t=>{let e=o(...n(r,t));if(e)throw new TypeError(e)},m=i;m}";
 var formatSource = '{let r=n=>t=>{if(typeof t=="string")return t;try{if(t instanceof Error)return`${t.name}: ${t.message}\n${t.stack??""}`.trimEnd();if(typeof t=="object"&&t)return n(t);if(typeof t=="bigint")return`${t}n`;if(typeof t=="function")return`[Function ${t.name||"(anonymous)"}]`}catch{}try{return String(t)}catch{return"[unprintable]"}},i=r;i}';
 
 // src/prelude/protocol.ts
@@ -374,6 +376,7 @@ var invokeFunctionName = "__switchboard_invoke";
 var logFunctionName = "__switchboard_log";
 var emitFunctionName = "__switchboard_emit";
 var loadFormatFunctionName = "__switchboard_load_format";
+var sandboxGlobals = ["tools", "console", "emit"];
 var logLevels = ["log", "info", "warn", "error", "debug"];
 
 // src/host-bridge.ts
@@ -470,9 +473,9 @@ var installHostBridge = (ctx) => {
     if (evaluated.error) return evaluated;
     return evaluated.value.consume((makeFormat) => ctx.callFunction(makeFormat, ctx.undefined, stringifyHandle ?? ctx.undefined));
   });
+  const functions = { invoke: invokeFunction, log: logFunction, emit: emitFunction, loadFormat: loadFormatFunction };
   return {
-    // the order of protocol.ts's Prelude parameters
-    functions: [invokeFunction, logFunction, emitFunction, loadFormatFunction],
+    functions,
     attach(next) {
       run2 = next;
     },
@@ -490,6 +493,7 @@ var installHostBridge = (ctx) => {
       closed = true;
       for (const resolve of unsettled) resolve.dispose();
       unsettled.clear();
+      for (const handle of Object.values(functions)) if (handle.alive) handle.dispose();
     }
   };
 };
@@ -502,30 +506,76 @@ var describeValue = (value) => {
   return `a ${typeof value}`;
 };
 
+// src/sandbox-globals.ts
+var installSandboxGlobals = (ctx, host, builtins) => {
+  const pieces = {
+    tools: { source: toolsSource, args: () => [host.invoke, builtins.stringify, builtins.parse] },
+    console: { source: consoleSource, args: () => [host.log, host.loadFormat, builtins.stringify] },
+    emit: { source: emitSource, args: () => [host.emit, builtins.stringify] }
+  };
+  const made = /* @__PURE__ */ new Map();
+  const defineData = (name, value) => {
+    const descriptor = ctx.newObject();
+    ctx.setProp(descriptor, "value", value);
+    for (const flag of ["writable", "enumerable", "configurable"]) ctx.setProp(descriptor, flag, ctx.true);
+    const defined = ctx.newString(name).consume((key) => ctx.callFunction(builtins.defineProperty, ctx.undefined, ctx.global, key, descriptor));
+    descriptor.dispose();
+    return defined;
+  };
+  const make = (name) => {
+    const known = made.get(name);
+    if (known) return known.dup();
+    const { source, args } = pieces[name];
+    const evaluated = ctx.evalCode(source, `${name}.js`, { type: "global", strict: true });
+    if (evaluated.error) return evaluated;
+    const value = evaluated.value.consume((piece) => ctx.callFunction(piece, ctx.undefined, ...args()));
+    if (value.error) return value;
+    made.set(name, value.value);
+    const defined = defineData(name, value.value);
+    if (defined.error) return defined;
+    defined.value.dispose();
+    return value.value.dup();
+  };
+  const set = (name, value) => {
+    const defined = defineData(name, value);
+    if (defined.error) return defined;
+    defined.value.dispose();
+    return void 0;
+  };
+  for (const name of sandboxGlobals) {
+    ctx.defineProp(ctx.global, name, {
+      configurable: true,
+      enumerable: true,
+      get: () => make(name),
+      set: ((value) => set(name, value))
+    });
+  }
+  return {
+    close() {
+      for (const value of made.values()) if (value.alive) value.dispose();
+      made.clear();
+    }
+  };
+};
+
 // src/sandbox.ts
 var createSandbox = (module2) => {
   const runtime = module2.newRuntime();
   const context = runtime.newContext();
   const bridge = installHostBridge(context);
-  const stringify = context.getProp(context.global, "JSON").consume((json) => context.getProp(json, "stringify"));
-  const ran = runPrelude(context, bridge.functions);
-  for (const handle of bridge.functions) handle.dispose();
-  if (!ran.error) {
-    ran.value.dispose();
-    return { runtime, context, bridge, stringify };
-  }
-  const preludeFailure = ran.error.consume((thrown) => describeThrown(context, stringify, thrown));
-  return { runtime, context, bridge, stringify, preludeFailure };
-};
-var runPrelude = (context, hostFunctions) => {
-  const evaluated = context.evalCode(preludeSource, "prelude.js", { type: "global", strict: true });
-  if (evaluated.error) return evaluated;
-  return evaluated.value.consume((prelude) => context.callFunction(prelude, context.undefined, ...hostFunctions));
+  const member = (object, name) => context.getProp(context.global, object).consume((owner) => context.getProp(owner, name));
+  const stringify = member("JSON", "stringify");
+  const parse2 = member("JSON", "parse");
+  const defineProperty = member("Object", "defineProperty");
+  const globals = installSandboxGlobals(context, bridge.functions, { stringify, parse: parse2, defineProperty });
+  return { runtime, context, bridge, stringify, globals, held: [parse2, defineProperty] };
 };
 var disposeSandbox = (sandbox) => {
   try {
     sandbox.bridge.close();
+    sandbox.globals.close();
     sandbox.stringify.dispose();
+    for (const handle of sandbox.held) handle.dispose();
     sandbox.context.dispose();
     sandbox.runtime.dispose();
     return true;
@@ -611,7 +661,6 @@ var ScriptSession = class {
         }
       }
     });
-    if (sandbox.preludeFailure !== void 0) return { ok: false, error: preludeError(sandbox.preludeFailure, this.options) };
     const evaluated = context.evalCode(this.code.source, scriptFilename, { type: "global" });
     if (evaluated.error) return { ok: false, error: this.thrown(evaluated.error, "compile") };
     const promise = evaluated.value;
@@ -710,10 +759,6 @@ var ScriptSession = class {
     const dispose = () => clean ??= !poisoned2 && (!sandbox || disposeSandbox(sandbox));
     return { outcome, poisoned: poisoned2, dispose };
   }
-};
-var preludeError = (thrown, options) => {
-  if (thrown === null || thrown.name === "InternalError" && thrown.message === "out of memory") return runErrors.memoryLimit(options.limits);
-  return runErrors.internal(`the prelude failed: ${thrown.name}: ${thrown.message}`);
 };
 var hostError = (cause, options) => {
   if (cause instanceof RangeError && /call stack/i.test(cause.message)) return runErrors.stackOverflow(options.limits);
@@ -859,14 +904,16 @@ var run = async ({ runId, code, limits }) => {
   });
   current = void 0;
   post({ type: "done", runId, outcome: result.outcome, poisoned: result.poisoned, wasmBytes: wasmBytes() });
+  if (result.poisoned) {
+    poisoned = true;
+    return;
+  }
   const answeredAt = performance.now();
-  const clean = result.dispose();
-  if (result.poisoned) poisoned = true;
-  else if (!clean) poison();
-  else if (!spare) prepareSpare(true);
+  if (!spare) prepareSpare(true);
   if (poisoned) return;
   Atomics.store(handoff.signals, Signal.prepareUs, Math.round((performance.now() - answeredAt) * 1e3));
   Atomics.store(handoff.signals, Signal.ready, 1);
+  if (!result.dispose()) return poison();
   if (mayPoll()) handoff.spin(idlePollMs, mayPoll);
 };
 var onMessage = (message) => {

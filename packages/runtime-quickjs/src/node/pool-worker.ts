@@ -2,7 +2,7 @@
  * The code of one pool worker thread. It holds one QuickJS module and runs one script at a time in it,
  * each in a fresh sandbox (runtime and context) used by that run only. Tool calls go to the main thread
  * as messages. Between runs the worker does the fixed work off the request path: after posting a run's
- * outcome it disposes that run's sandbox and prepares the next one (context, host functions, prelude).
+ * outcome it prepares the next sandbox (runtime, context, host functions) and then disposes that run's.
  * Bundled by scripts/build-worker.mjs into pool-worker.generated.mjs, which is what a Worker loads: a
  * worker thread cannot load TypeScript on its own.
  */
@@ -103,14 +103,17 @@ const run = async ({ runId, code, limits }: Extract<ToWorker, { type: "run" }>) 
   current = undefined
   // answer first; the memory figure is final (WebAssembly memory never shrinks)
   post({ type: "done", runId, outcome: result.outcome, poisoned: result.poisoned, wasmBytes: wasmBytes() })
+  if (result.poisoned) {
+    poisoned = true
+    return
+  }
+  // the next sandbox first, then the clean-up: a run that comes meanwhile waits for the one, not both
   const answeredAt = performance.now()
-  const clean = result.dispose()
-  if (result.poisoned) poisoned = true
-  else if (!clean) poison()
-  else if (!spare) prepareSpare(true)
+  if (!spare) prepareSpare(true)
   if (poisoned) return
   Atomics.store(handoff.signals, Signal.prepareUs, Math.round((performance.now() - answeredAt) * 1000))
   Atomics.store(handoff.signals, Signal.ready, 1)
+  if (!result.dispose()) return poison()
   if (mayPoll()) handoff.spin(idlePollMs, mayPoll)
 }
 

@@ -1,8 +1,8 @@
 /**
- * How `console` prints a value inside QuickJS. Part of the prelude, but compiled only on a run's first
- * console call, since most runs never log and compiling it costs about as much as the rest of the prelude's
- * functions together (sandbox.ts). Bundled by scripts/build-prelude.mjs into prelude.generated.ts.
- * `stringify` is the JSON.stringify the prelude captured before the script ran.
+ * How `console` prints a value inside QuickJS. A piece of the prelude compiled only on a run's first
+ * console call that logs (console.ts), since compiling it costs more than console itself. Bundled by
+ * scripts/build-prelude.mjs into prelude.generated.ts. `stringify` is the JSON.stringify the host captured
+ * before the script ran.
  */
 const makeFormat =
   (stringify: typeof JSON.stringify) =>

@@ -1,11 +1,12 @@
 /**
- * The contract between the host bridge and the prelude that runs inside QuickJS. Both sides import it;
- * the prelude bundle inlines what it uses, so the names and the order have one source.
+ * The contract between the host (host-bridge.ts, sandbox-globals.ts) and the prelude pieces that run inside
+ * QuickJS. Both sides import it; each bundled piece inlines what it uses, so the names and the order have
+ * one source.
  */
 import type { LogEntry } from "@switchboard/core"
 
-// The host functions. The host passes them to the prelude as arguments, in the order of `Prelude`'s
-// parameters; they are never put on the global object. The names show in stack traces only.
+// The host functions. The host passes them to the prelude pieces as arguments, in the order of the
+// pieces' parameters; they are never put on the global object. The names show in stack traces only.
 
 /**
  * `(resolve: (resultJson: string) => void, path: string, argsJson: string | undefined, reason: string) => void`:
@@ -27,8 +28,18 @@ export type LogHost = (level: LogLevel, text: string) => void
 export type EmitHost = (blockJson: string | undefined, reason: string) => string | undefined
 export type LoadFormat = (stringify: typeof JSON.stringify) => (value: unknown) => string
 
-/** The value of the prelude script: the host calls it once, before the user's script. */
-export type Prelude = (invokeHost: InvokeHost, logHost: LogHost, emitHost: EmitHost, loadFormat: LoadFormat) => void
+/**
+ * The globals a script gets besides plain ECMAScript. Each is made by a piece of the prelude (tools.ts,
+ * console.ts, emit.ts), compiled on the script's first read of that global. A piece's script evaluates to
+ * a function, which the host calls with these arguments; `stringify` and `parse` are the context's own
+ * JSON functions, captured before any script ran.
+ */
+export const sandboxGlobals = ["tools", "console", "emit"] as const
+export type SandboxGlobal = (typeof sandboxGlobals)[number]
+
+export type MakeTools = (invokeHost: InvokeHost, stringify: typeof JSON.stringify, parse: typeof JSON.parse) => unknown
+export type MakeConsole = (logHost: LogHost, loadFormat: LoadFormat, stringify: typeof JSON.stringify) => Record<string, (...args: unknown[]) => void>
+export type MakeEmit = (emitHost: EmitHost, stringify: typeof JSON.stringify) => (block: unknown) => void
 
 export type LogLevel = LogEntry["level"]
 

@@ -1,0 +1,40 @@
+/**
+ * Runs inside QuickJS: makes the `tools` global, on the script's first read of it (sandbox-globals.ts).
+ * Bundled by scripts/build-prelude.mjs into prelude.generated.ts; never import it from host code.
+ * QuickJS compiles it in the run's context (about 0.3 µs per byte of minified source, and about 2–5 µs
+ * per function here), so it stays small, with few functions: reading results and errors, and checking
+ * tool arguments, is done by the host.
+ */
+import type { ToolResult } from "@switchboard/core"
+import { copy } from "./copy.js"
+import type { MakeTools } from "./protocol.js"
+
+const makeTools: MakeTools = (invokeHost, stringify, parse) => {
+  /**
+   * The promise is the guest's own: the host keeps its resolve function and calls it with the result's JSON
+   * (arguments without a JSON copy get an `invalid_arguments` result, and no tool is called).
+   */
+  const callTool = (path: string, args: unknown): Promise<ToolResult> =>
+    new Promise<string>((resolve) => invokeHost(resolve, path, ...copy(stringify, args === undefined ? {} : args))).then(parse)
+
+  /**
+   * `then` and symbols resolve to undefined, so `await tools.ns` or `await tools.ns.tool` never calls the host.
+   * A tool literally named `then` is therefore unreachable through the proxy.
+   */
+  const proxy = (get: (name: string) => unknown) =>
+    new Proxy({}, { get: (_target, key) => (typeof key === "string" && key !== "then" ? get(key) : undefined) })
+
+  /** Discovery from inside a script: the same TypeScript and ranking the describe API serves. */
+  const describe = (paths: unknown) => callTool("$describe", { paths: Array.isArray(paths) ? paths : [paths] })
+  const search = (query: unknown, limit: unknown) => callTool("$search", { query, limit })
+
+  return proxy((namespace) =>
+    namespace === "$describe"
+      ? describe
+      : namespace === "$search"
+        ? search
+        : proxy((tool) => (args?: unknown) => callTool(`${namespace}.${tool}`, args)),
+  )
+}
+
+export default makeTools
