@@ -144,7 +144,7 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
       await store.recordBatch([{ execution: run("taken"), calls: [] }])
       await expect(store.recordBatch([{ execution: run("fresh"), calls: [call("fresh", 0)] }, { execution: run("taken"), calls: [] }])).rejects.toThrow()
       expect(await store.getExecution("fresh")).toBeNull()
-      // a batch of one takes the dialect's prepared insert, if it has one: it fails and rolls back the same way
+      // rows go through the dialect's prepared insert, if it has one: it fails and rolls back the same way
       await expect(store.recordBatch([{ execution: run("taken"), calls: [call("taken", 1)] }])).rejects.toThrow()
       expect((await store.getExecution("taken"))?.calls).toEqual([])
       await store.recordBatch([{ execution: run("after"), calls: [call("after", 0)] }])

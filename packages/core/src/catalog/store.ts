@@ -28,9 +28,10 @@ export interface StoreDialect {
    */
   lockKey?(tx: CatalogDb, key: string): Promise<void>
   /**
-   * Inserts one executions row with a statement prepared once, inside the open transaction; used for a batch
-   * of one, the usual batch when executions do not overlap. A dialect whose transaction runs on another
-   * connection than `db` (Postgres) leaves it out, and the row goes through the builder like any batch.
+   * Inserts one executions row with a statement prepared once, inside the open transaction; used for every row
+   * of a batch (on SQLite a prepared statement run per row costs a few µs, where the builder's multi-row insert
+   * cost about 45 µs to build and prepare). A dialect whose transaction runs on another connection than `db`
+   * (Postgres) leaves it out, and the rows go through the builder, many per statement.
    */
   insertExecution?(row: ExecutionRecord): unknown
 }
@@ -193,7 +194,7 @@ export const createCatalogStore = ({ db, tables, transaction, lockKey, insertExe
     async recordBatch(entries: readonly ExecutionEntry[]) {
       if (entries.length === 0) return
       await transaction(async (tx) => {
-        if (entries.length === 1 && insertExecution) insertExecution(entries[0]!.execution)
+        if (insertExecution) for (const { execution } of entries) insertExecution(execution)
         else for (const rows of executionChunks(entries)) await tx.insert(executions).values(rows)
         const calls = entries.flatMap((entry) => entry.calls.map((call) => ({ id: timeOrderedId(), ...call, outputSchemaError: call.outputSchemaError ?? null })))
         // chunked: every dialect caps the parameters of one statement
