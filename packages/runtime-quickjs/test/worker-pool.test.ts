@@ -178,3 +178,68 @@ describe("worker pool: queueing and fairness", () => {
     expect(expectValue(await runWith(pool, "return (await tools.a.mine({})).data", { invoke }))).toBe("for the second run")
   })
 })
+
+// With every worker busy, a run is sent to a busy worker to start after its current run (sendWaiting in
+// worker-pool.ts); until the worker starts it, the pool can take it back.
+describe("worker pool: runs sent to a busy worker to wait", () => {
+  /** a tool that answers only when the test opens the gate */
+  const gated = () => {
+    let open: (() => void) | undefined
+    const gate = new Promise<void>((resolve) => (open = resolve))
+    const invoke: InvokeTool = async () => {
+      await gate
+      return { ok: true, data: "opened" }
+    }
+    return { invoke, open: () => open?.() }
+  }
+
+  test("many more runs than workers each get their own result", async () => {
+    const pool = await makePool({ size: 2, queueLimit: 256 })
+    const outcomes = await Promise.all(Array.from({ length: 200 }, (_, index) => runWith(pool, `return ${index} * 2`)))
+    expect(outcomes.map(expectValue)).toEqual(Array.from({ length: 200 }, (_, index) => index * 2))
+    expect(pool.stats()).toMatchObject({ queued: 0, busy: 0, replaced: 0 })
+  })
+
+  test("a run waiting behind a long run is taken back by the worker that frees up first", async () => {
+    const pool = await makePool({ size: 2 })
+    await settled(pool)
+    const { invoke, open } = gated()
+    const long = runWith(pool, "return (await tools.a.wait({})).data", { invoke })
+    const short = runWith(pool, "let s = 0\nfor (let i = 0; i < 1e5; i++) s += i\nreturn s")
+    // both workers are busy: this one waits behind the run that started first, the long one
+    const behind = runWith(pool, "return 'not held up'")
+    expect(expectValue(await short)).toBe(4999950000)
+    expect(expectValue(await behind)).toBe("not held up")
+    open()
+    expect(expectValue(await long)).toBe("opened")
+    expect(pool.stats().replaced).toBe(0)
+  })
+
+  test("a waiting run's deadline and an abort end it without running it, and the busy worker carries on", async () => {
+    const pool = await makePool({ size: 1 })
+    await settled(pool)
+    const { invoke, open } = gated()
+    const long = runWith(pool, "return (await tools.a.wait({})).data", { invoke })
+    const { invoke: recording, calls } = recordingInvoke({ "a.b": () => 1 })
+    const timedOut = expectError(await runWith(pool, "await tools.a.b({})", { invoke: recording, limits: { timeoutMs: 100 } }))
+    expect(timedOut.code).toBe("timeout")
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 50)
+    expect(expectError(await runWith(pool, "await tools.a.b({})", { invoke: recording, signal: controller.signal })).code).toBe("aborted")
+    expect(calls).toEqual([])
+    open()
+    expect(expectValue(await long)).toBe("opened")
+    expect(expectValue(await runWith(pool, "return 'same worker'"))).toBe("same worker")
+    expect(pool.stats().replaced).toBe(0)
+  })
+
+  test("when the busy worker is killed, the run waiting behind it runs on the replacement", async () => {
+    const pool = await makePool({ size: 1 })
+    await settled(pool)
+    const hostile = runWith(pool, "for (;;) 'x'.repeat(1e7)", { limits: { timeoutMs: 300 } })
+    const behind = runWith(pool, "return 'ran on the replacement'", { limits: { timeoutMs: 10_000 } })
+    expect(expectError(await hostile).code).toBe("timeout")
+    expect(expectValue(await behind)).toBe("ran on the replacement")
+    expect(pool.stats().replaced).toBe(1)
+  })
+})

@@ -20,8 +20,16 @@ export const Signal = {
   mayPoll: 2,
   /** 1 while the worker is idle with a prepared sandbox */
   ready: 3,
-  /** how long the worker last took to clean up after a run and prepare its next sandbox, in µs */
+  /** how long the worker last took to prepare its next sandbox after a run, in µs */
   prepareUs: 4,
+  /**
+   * Two claim words for runs the pool sent a busy worker to start after its current one (worker-pool.ts). Each
+   * holds such a run's id until one side claims it with a compare-and-swap to 0: the worker when it starts the
+   * run, the pool when it takes the run back (to start it elsewhere, or to end it). Whoever swaps first owns
+   * it. Two, because a worker may hold two such runs: the one the pool already counts as its current run
+   * (the run ahead of it is done) and one waiting behind that.
+   */
+  claims: [5, 6],
 } as const
 
 const always = () => true
@@ -35,7 +43,7 @@ const backOffMs = 20
  */
 export const idlePollMs = 1
 
-export const signalsBytes = 5 * Int32Array.BYTES_PER_ELEMENT
+export const signalsBytes = 7 * Int32Array.BYTES_PER_ELEMENT
 
 export class HandoffEnd<In, Out> {
   /** the receive counter as of the last message taken */

@@ -28,7 +28,7 @@ export class PoolSlot {
   private readonly worker: Worker
   private ended = false
 
-  constructor(data: Pick<PoolWorkerData, "memoryCapBytes">, resourceLimits: ResourceLimits | undefined, events: SlotEvents) {
+  constructor(data: Pick<PoolWorkerData, "memoryCapBytes" | "recycleAboveBytes">, resourceLimits: ResourceLimits | undefined, events: SlotEvents) {
     const { port1, port2 } = new MessageChannel()
     const signals = new SharedArrayBuffer(signalsBytes)
     this.worker = new Worker(poolWorkerFile, {
@@ -87,6 +87,26 @@ export class PoolSlot {
    */
   set mayPoll(allowed: boolean) {
     Atomics.store(this.handoff.signals, Signal.mayPoll, allowed ? 1 : 0)
+  }
+
+  /**
+   * Marks `runId` as a run this busy worker is to start later, in a free claim word (Signal.claims); post it
+   * with the word's index this returns. Undefined when both words hold runs the worker has not started.
+   */
+  markWaiting(runId: number): number | undefined {
+    // only the pool writes a run id (the worker only clears): a word seen free stays free until the pool fills it
+    for (const claim of Signal.claims) if (Atomics.compareExchange(this.handoff.signals, claim, 0, runId) === 0) return claim
+    return undefined
+  }
+
+  /** a claim word is free: the pool may send this worker one more run to wait */
+  get mayTakeWaiting(): boolean {
+    return Signal.claims.some((claim) => Atomics.load(this.handoff.signals, claim) === 0)
+  }
+
+  /** Takes a run sent to wait back; false when the worker already started it. */
+  takeBack(runId: number, claim: number): boolean {
+    return Atomics.compareExchange(this.handoff.signals, claim, runId, 0) === runId
   }
 
   post(message: ToWorker): void {

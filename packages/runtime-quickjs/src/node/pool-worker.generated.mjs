@@ -776,14 +776,22 @@ var Signal = {
   mayPoll: 2,
   /** 1 while the worker is idle with a prepared sandbox */
   ready: 3,
-  /** how long the worker last took to clean up after a run and prepare its next sandbox, in µs */
-  prepareUs: 4
+  /** how long the worker last took to prepare its next sandbox after a run, in µs */
+  prepareUs: 4,
+  /**
+   * Two claim words for runs the pool sent a busy worker to start after its current one (worker-pool.ts). Each
+   * holds such a run's id until one side claims it with a compare-and-swap to 0: the worker when it starts the
+   * run, the pool when it takes the run back (to start it elsewhere, or to end it). Whoever swaps first owns
+   * it. Two, because a worker may hold two such runs: the one the pool already counts as its current run
+   * (the run ahead of it is done) and one waiting behind that.
+   */
+  claims: [5, 6]
 };
 var always = () => true;
 var descheduledMs = 0.5;
 var backOffMs = 20;
 var idlePollMs = 1;
-var signalsBytes = 5 * Int32Array.BYTES_PER_ELEMENT;
+var signalsBytes = 7 * Int32Array.BYTES_PER_ELEMENT;
 var HandoffEnd = class {
   constructor(port2, signals2, sendIndex, receiveIndex, onMessage2) {
     this.port = port2;
@@ -851,7 +859,7 @@ var HandoffEnd = class {
 };
 
 // src/node/pool-worker.ts
-var { memoryCapBytes, port, signals } = workerData;
+var { memoryCapBytes, recycleAboveBytes, port, signals } = workerData;
 var module = await loadQuickJsModule({ memoryCapBytes });
 var wasmBytes = () => module.getWasmMemory().buffer.byteLength;
 var handoff = new HandoffEnd(port, new Int32Array(signals), Signal.toMain, Signal.toWorker, (message) => onMessage(message));
@@ -863,6 +871,8 @@ var awaitResults = () => {
   if (typicalCallMs < resultPollCapMs && mayPoll()) handoff.spin(Math.min(resultPollCapMs, 2 * typicalCallMs + 0.05), mayPoll);
 };
 var current;
+var busy = false;
+var waiting = [];
 var spare;
 var poisoned = false;
 var unused = () => Promise.reject(new Error("the pool worker calls tools through invokeJson"));
@@ -882,8 +892,19 @@ var prepareSpare = (afterRun) => {
     if (afterRun) poison();
   }
 };
+var start = (message) => {
+  if (poisoned) return false;
+  const { claim, runId, sentAt } = message;
+  if (claim !== void 0) {
+    if (Atomics.compareExchange(handoff.signals, claim, runId, 0) !== runId) return false;
+    if (sentAt !== void 0) message.limits = { ...message.limits, timeoutMs: message.limits.timeoutMs - Math.max(0, Date.now() - sentAt) };
+  }
+  void run(message);
+  return true;
+};
 var run = async ({ runId, code, limits }) => {
   if (poisoned) return;
+  busy = true;
   Atomics.store(handoff.signals, Signal.ready, 0);
   const pending = /* @__PURE__ */ new Map();
   const abort = new AbortController();
@@ -903,7 +924,8 @@ var run = async ({ runId, code, limits }) => {
     awaitingResults: awaitResults
   });
   current = void 0;
-  post({ type: "done", runId, outcome: result.outcome, poisoned: result.poisoned, wasmBytes: wasmBytes() });
+  const reportedBytes = wasmBytes();
+  post({ type: "done", runId, outcome: result.outcome, poisoned: result.poisoned, wasmBytes: reportedBytes });
   if (result.poisoned) {
     poisoned = true;
     return;
@@ -914,11 +936,17 @@ var run = async ({ runId, code, limits }) => {
   Atomics.store(handoff.signals, Signal.prepareUs, Math.round((performance.now() - answeredAt) * 1e3));
   Atomics.store(handoff.signals, Signal.ready, 1);
   if (!result.dispose()) return poison();
+  busy = false;
+  if (reportedBytes <= recycleAboveBytes) {
+    while (waiting.length > 0) if (start(waiting.shift())) return;
+  }
   if (mayPoll()) handoff.spin(idlePollMs, mayPoll);
 };
 var onMessage = (message) => {
-  if (message.type === "run") void run(message);
-  else if (message.runId !== current?.runId) return;
+  if (message.type === "run") {
+    if (busy) waiting.push(message);
+    else start(message);
+  } else if (message.runId !== current?.runId) return;
   else if (message.type === "result") {
     const resolve = current.pending.get(message.callId);
     if (!resolve) return;

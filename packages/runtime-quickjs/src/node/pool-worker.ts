@@ -22,7 +22,7 @@ interface CurrentRun {
   abort: AbortController
 }
 
-const { memoryCapBytes, port, signals } = workerData as PoolWorkerData
+const { memoryCapBytes, recycleAboveBytes, port, signals } = workerData as PoolWorkerData
 const module = await loadQuickJsModule({ memoryCapBytes })
 const wasmBytes = () => module.getWasmMemory().buffer.byteLength
 const handoff = new HandoffEnd<ToWorker, FromWorker>(port, new Int32Array(signals), Signal.toMain, Signal.toWorker, (message) => onMessage(message))
@@ -50,6 +50,9 @@ const awaitResults = () => {
 }
 
 let current: CurrentRun | undefined
+/** from a run's start until its sandbox is replaced: runs sent meanwhile wait here, in order (Signal.claims) */
+let busy = false
+const waiting: RunMessage[] = []
 /** the sandbox the next run gets, prepared while the worker was idle */
 let spare: Sandbox | undefined
 /** the module can no longer be trusted: the pool replaces this worker and runs nothing more here */
@@ -79,8 +82,24 @@ const prepareSpare = (afterRun: boolean) => {
   }
 }
 
-const run = async ({ runId, code, limits }: Extract<ToWorker, { type: "run" }>) => {
+type RunMessage = Extract<ToWorker, { type: "run" }>
+
+/** Starts a run, unless it was sent to wait and the pool took it back first. False when it did not start. */
+const start = (message: RunMessage): boolean => {
+  if (poisoned) return false
+  const { claim, runId, sentAt } = message
+  if (claim !== undefined) {
+    if (Atomics.compareExchange(handoff.signals, claim, runId, 0) !== runId) return false
+    // the deadline counts from the moment the run reached the pool
+    if (sentAt !== undefined) message.limits = { ...message.limits, timeoutMs: message.limits.timeoutMs - Math.max(0, Date.now() - sentAt) }
+  }
+  void run(message)
+  return true
+}
+
+const run = async ({ runId, code, limits }: RunMessage) => {
   if (poisoned) return
+  busy = true
   Atomics.store(handoff.signals, Signal.ready, 0)
   const pending: CurrentRun["pending"] = new Map()
   const abort = new AbortController()
@@ -102,7 +121,8 @@ const run = async ({ runId, code, limits }: Extract<ToWorker, { type: "run" }>) 
   })
   current = undefined
   // answer first; the memory figure is final (WebAssembly memory never shrinks)
-  post({ type: "done", runId, outcome: result.outcome, poisoned: result.poisoned, wasmBytes: wasmBytes() })
+  const reportedBytes = wasmBytes()
+  post({ type: "done", runId, outcome: result.outcome, poisoned: result.poisoned, wasmBytes: reportedBytes })
   if (result.poisoned) {
     poisoned = true
     return
@@ -114,12 +134,17 @@ const run = async ({ runId, code, limits }: Extract<ToWorker, { type: "run" }>) 
   Atomics.store(handoff.signals, Signal.prepareUs, Math.round((performance.now() - answeredAt) * 1000))
   Atomics.store(handoff.signals, Signal.ready, 1)
   if (!result.dispose()) return poison()
+  busy = false
+  // the pool replaces a worker that reported memory past this: waiting runs are left for it to take back
+  if (reportedBytes <= recycleAboveBytes) while (waiting.length > 0) if (start(waiting.shift()!)) return
   if (mayPoll()) handoff.spin(idlePollMs, mayPoll)
 }
 
 const onMessage = (message: ToWorker) => {
-  if (message.type === "run") void run(message)
-  else if (message.runId !== current?.runId) return
+  if (message.type === "run") {
+    if (busy) waiting.push(message)
+    else start(message)
+  } else if (message.runId !== current?.runId) return
   else if (message.type === "result") {
     const resolve = current.pending.get(message.callId)
     if (!resolve) return

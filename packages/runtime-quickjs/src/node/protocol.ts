@@ -9,6 +9,8 @@ import type { RunLimits, RunOutcome } from "@switchboard/core"
 export interface PoolWorkerData {
   /** the hard ceiling of the worker's WebAssembly memory */
   memoryCapBytes: number
+  /** after a run that grew WebAssembly memory past this, the pool replaces the worker: it starts no waiting run */
+  recycleAboveBytes: number
   /** the worker's end of the channel every message of the pool travels on (see handoff.ts) */
   port: MessagePort
   /** an Int32Array over it is indexed by `Signal` */
@@ -16,7 +18,11 @@ export interface PoolWorkerData {
 }
 
 export type ToWorker =
-  | { type: "run"; runId: number; code: string; limits: RunLimits }
+  /**
+   * `claim`: sent while the worker is busy, to start when it is done unless the pool takes it back first (the
+   * index of its claim word, Signal.claims); `sentAt` (Date.now()) lets the worker count the wait in the deadline
+   */
+  | { type: "run"; runId: number; code: string; limits: RunLimits; claim?: number; sentAt?: number }
   /** `hostMs`: how long the host took to answer, which tells the worker whether polling for results pays */
   | { type: "result"; runId: number; callId: number; resultJson: string; hostMs: number }
   | { type: "abort"; runId: number }

@@ -55,6 +55,8 @@ interface Job {
   settled?: boolean
   /** tool calls of this run the host is answering: while there are any, the worker is not the one to wait for */
   callsInHost: number
+  /** sent to a busy worker to start later: the index of its claim word (Signal.claims) */
+  claim?: number | undefined
   settle(outcome: RunOutcome): void
 }
 
@@ -110,7 +112,10 @@ class WorkerPool implements WorkerPoolRuntime {
   private readonly killGraceMs: number
   private readonly slots = new Set<PoolSlot>()
   private readonly idle: PoolSlot[] = []
+  /** runs started or sent to a worker, by run id (a waiting run too) */
   private readonly running = new Map<number, Job>()
+  /** the run each busy worker is to start after its current one (see sendWaiting) */
+  private readonly waiting = new Map<PoolSlot, Job>()
   private readonly queue: Job[] = []
   private nextRunId = 0
   private replaced = 0
@@ -149,7 +154,8 @@ class WorkerPool implements WorkerPoolRuntime {
 
   stats(): WorkerPoolStats {
     const starting = [...this.slots].filter((slot) => slot.runId === undefined && !this.idle.includes(slot)).length
-    return { size: this.size, idle: this.idle.length, busy: this.running.size, starting, queued: this.queue.length, replaced: this.replaced }
+    const waiting = this.waiting.size
+    return { size: this.size, idle: this.idle.length, busy: this.running.size - waiting, starting, queued: this.queue.length + waiting, replaced: this.replaced }
   }
 
   run(code: string, options: RunOptions): Promise<RunOutcome> {
@@ -168,7 +174,9 @@ class WorkerPool implements WorkerPoolRuntime {
       }
       const slot = this.takeIdle()
       if (slot) return this.begin(slot, job)
-      if (this.queue.length >= this.queueLimit) return job.settle(failed(this.overloaded()))
+      // runs sent to busy workers to wait count against the queue's bound
+      if (this.queue.length + this.waiting.size >= this.queueLimit) return job.settle(failed(this.overloaded()))
+      if (this.queue.length === 0 && this.sendWaiting(job)) return
       this.enqueue(job)
     })
   }
@@ -178,6 +186,7 @@ class WorkerPool implements WorkerPoolRuntime {
     for (const job of this.queue.splice(0)) job.settle(failed(runErrors.aborted()))
     for (const job of this.running.values()) job.settle(failed(runErrors.aborted()))
     this.running.clear()
+    this.waiting.clear()
     this.idle.length = 0
     const kills = [...this.slots].map((slot) => slot.kill())
     this.slots.clear()
@@ -242,11 +251,12 @@ class WorkerPool implements WorkerPoolRuntime {
   }
 
   private overloaded(): RunError {
-    const drainMs = (this.averageRunMs * (this.queue.length + 1)) / this.size
+    const waitingRuns = this.queue.length + this.waiting.size
+    const drainMs = (this.averageRunMs * (waitingRuns + 1)) / this.size
     const retryAfterSeconds = Math.min(60, Math.max(1, Math.ceil(drainMs / 1000)))
     return {
       code: "overloaded",
-      message: `every sandbox is busy and ${this.queue.length} executions are waiting (the queue limit): retry in ${retryAfterSeconds} s`,
+      message: `every sandbox is busy and ${waitingRuns} executions are waiting (the queue limit): retry in ${retryAfterSeconds} s`,
       retryAfterSeconds,
     }
   }
@@ -264,22 +274,65 @@ class WorkerPool implements WorkerPoolRuntime {
     job.options.signal?.addEventListener("abort", job.onAbort)
   }
 
-  private begin(slot: PoolSlot, job: Job) {
+  /**
+   * With every worker busy, a run goes to a busy worker that has none waiting, to start when its current run is
+   * done: the message is then there when the worker finishes, so it never goes to sleep between runs, and the
+   * main thread never pays for waking it (under load that wake-up cost the main thread about 60 µs a run here).
+   * Until the worker starts it, the pool can take it back (Signal.waitingRun): for a worker that frees up first,
+   * at its deadline, on an abort, or when the busy worker is replaced.
+   */
+  private sendWaiting(job: Job): boolean {
+    let target: PoolSlot | undefined
+    let targetStarted = Infinity
+    for (const slot of this.slots) {
+      const current = slot.runId === undefined ? undefined : this.running.get(slot.runId)
+      if (!current || this.waiting.has(slot) || !slot.alive || !slot.mayTakeWaiting) continue
+      // the run that started first is likely to end first
+      if (current.startedAt < targetStarted) [target, targetStarted] = [slot, current.startedAt]
+    }
+    if (!target) return false
+    this.begin(target, job, true)
+    return true
+  }
+
+  /**
+   * Takes back a run sent to a busy worker to start later, waiting or already counted as the worker's current
+   * run, unless the worker started it: false then. A worker whose current run it was is free again.
+   */
+  private takeBack(job: Job): boolean {
+    const { slot, runId, claim } = job
+    if (!slot || runId === undefined || claim === undefined || !slot.takeBack(runId, claim)) return false
+    if (this.waiting.get(slot) === job) this.waiting.delete(slot)
+    const wasCurrent = slot.runId === runId
+    if (wasCurrent) slot.runId = undefined
+    this.running.delete(runId)
+    clearTimeout(job.timer)
+    if (job.onAbort) job.options.signal?.removeEventListener("abort", job.onAbort)
+    job.runId = job.slot = job.timer = job.onAbort = job.claim = undefined
+    // the worker skips it when it gets there; the next run for that worker may go now
+    if (wasCurrent && this.slots.has(slot)) this.release(slot)
+    return true
+  }
+
+  private begin(slot: PoolSlot, job: Job, waiting = false) {
     if (job.timer) clearTimeout(job.timer)
     if (job.onAbort) job.options.signal?.removeEventListener("abort", job.onAbort)
     const remaining = job.deadline - Date.now()
     if (remaining <= 0) {
-      this.idle.push(slot)
+      if (!waiting) this.idle.push(slot)
       return job.settle(failed(runErrors.timeout(job.options.limits)))
     }
     const runId = ++this.nextRunId
     job.runId = runId
     job.slot = slot
-    slot.runId = runId
+    if (waiting) this.waiting.set(slot, job)
+    else slot.runId = runId
     this.running.set(runId, job)
     // Past the deadline plus a grace the worker is killed: an interrupt handler cannot stop a builtin.
     job.timer = setTimeout(() => this.kill(job, runErrors.timeout(job.options.limits)), Math.min(maxTimerMs, remaining + this.killGraceMs))
     job.onAbort = () => {
+      // a run the worker has not started is only taken back
+      if (this.takeBack(job)) return job.settle(failed(runErrors.aborted()))
       // The caller is gone: it hears `aborted` now. The worker gets a while to end the run by itself
       // (a run waiting on a tool does at once) before it is killed, since a kill costs a respawn.
       slot.post({ type: "abort", runId })
@@ -287,8 +340,14 @@ class WorkerPool implements WorkerPoolRuntime {
       job.timer = setTimeout(() => this.kill(job, runErrors.aborted()), abortGraceMs)
     }
     job.options.signal?.addEventListener("abort", job.onAbort)
+    const limits = { ...job.options.limits, timeoutMs: remaining }
+    if (waiting) {
+      // the callers checked mayTakeWaiting
+      job.claim = slot.markWaiting(runId)!
+      return slot.post({ type: "run", runId, code: job.code, limits, claim: job.claim, sentAt: Date.now() })
+    }
     if (this.hotSlot === slot) this.hotSlot = undefined
-    slot.post({ type: "run", runId, code: job.code, limits: { ...job.options.limits, timeoutMs: remaining } })
+    slot.post({ type: "run", runId, code: job.code, limits })
     this.stayHot()
   }
 
@@ -307,8 +366,16 @@ class WorkerPool implements WorkerPoolRuntime {
     // the worker saw what was left of the deadline; the error names the limit the caller set
     if (!outcome.ok && outcome.error.code === "timeout") outcome.error = runErrors.timeout(job.options.limits)
     job.settle(outcome)
-    if (message.poisoned || message.wasmBytes > this.recycleAboveBytes) this.replace(slot)
-    else this.release(slot)
+    if (message.poisoned || message.wasmBytes > this.recycleAboveBytes) return this.replace(slot)
+    const next = this.waiting.get(slot)
+    if (!next) return this.release(slot)
+    // the worker starts its waiting run by itself once its next sandbox is ready (the pool may still take it
+    // back until then: a claim word each); the next run in the queue may wait behind it
+    this.waiting.delete(slot)
+    slot.runId = next.runId
+    if (!slot.mayTakeWaiting) return
+    const queued = this.queue.shift()
+    if (queued) this.begin(slot, queued, true)
   }
 
   private invoke(slot: PoolSlot, job: Job, message: Extract<FromWorker, { type: "invoke" }>) {
@@ -329,10 +396,12 @@ class WorkerPool implements WorkerPoolRuntime {
 
   private onDied(slot: PoolSlot, cause: unknown) {
     const job = slot.runId === undefined ? undefined : this.running.get(slot.runId)
-    if (job) {
-      const outOfMemory = (cause as { code?: unknown } | null)?.code === "ERR_WORKER_OUT_OF_MEMORY"
-      this.kill(job, outOfMemory ? runErrors.memoryLimit(job.options.limits) : runErrors.internal("the sandbox worker stopped unexpectedly"))
-    } else this.replace(slot)
+    if (!job) return this.replace(slot)
+    const outOfMemory = (cause as { code?: unknown } | null)?.code === "ERR_WORKER_OUT_OF_MEMORY"
+    const error = outOfMemory ? runErrors.memoryLimit(job.options.limits) : runErrors.internal("the sandbox worker stopped unexpectedly")
+    // a run sent to wait may not have started: replace() then puts it back in the queue, else it fails with this
+    if (job.claim === undefined) this.kill(job, error)
+    else this.replace(slot, error)
   }
 
   /**
@@ -341,20 +410,27 @@ class WorkerPool implements WorkerPoolRuntime {
    */
   private onPoisoned(slot: PoolSlot) {
     const job = slot.runId === undefined ? undefined : this.running.get(slot.runId)
+    // replace() first: it puts a run waiting behind this one back at the head of the queue, and this one goes before it
+    this.replace(slot)
     if (job && job.slot === slot) {
-      this.running.delete(slot.runId!)
+      this.running.delete(job.runId!)
       clearTimeout(job.timer)
       if (job.onAbort) job.options.signal?.removeEventListener("abort", job.onAbort)
-      job.runId = job.slot = job.timer = job.onAbort = undefined
+      job.runId = job.slot = job.timer = job.onAbort = job.claim = undefined
       if (!job.settled) this.enqueue(job, true)
     }
-    this.replace(slot)
     const idle = this.idle.shift()
     if (idle) this.release(idle)
   }
 
-  /** Ends a run at once and replaces its worker. */
+  /** Ends a run at once and replaces its worker (a run the worker has not started is only taken back). */
   private kill(job: Job, error: RunError) {
+    if (this.takeBack(job)) return job.settle(failed(error))
+    if (job.slot && this.waiting.get(job.slot) === job) {
+      // the worker started it just now, before the pool heard that the run ahead of it was done
+      this.waiting.delete(job.slot)
+      job.slot.runId = job.runId
+    }
     if (job.runId !== undefined) this.running.delete(job.runId)
     this.allotPolling()
     job.settle(failed(error))
@@ -363,6 +439,11 @@ class WorkerPool implements WorkerPoolRuntime {
 
   private release(slot: PoolSlot) {
     if (this.closed || !slot.alive) return
+    // a run waiting behind another worker's run came before any queued one: it goes first, here
+    for (const job of this.waiting.values()) {
+      if (this.queue.length > 0 && this.queue[0]!.startedAt < job.startedAt) break
+      if (this.takeBack(job)) return this.begin(slot, job)
+    }
     const next = this.queue.shift()
     if (next) return this.begin(slot, next)
     this.idle.push(slot)
@@ -372,8 +453,22 @@ class WorkerPool implements WorkerPoolRuntime {
     this.allotPolling()
   }
 
-  private replace(slot: PoolSlot) {
+  private replace(slot: PoolSlot, lost: RunError = runErrors.internal("the sandbox worker stopped unexpectedly")) {
     if (!this.slots.delete(slot)) return
+    // runs the worker had not started go back to the head of the queue, in order; one it did start (it began
+    // just as the run ahead of it ended) is lost with the worker
+    const unstarted: Job[] = []
+    for (const [runId, job] of [...this.running]) {
+      if (job.slot !== slot) continue
+      if (this.takeBack(job)) unstarted.push(job)
+      else {
+        this.running.delete(runId)
+        clearTimeout(job.timer)
+        job.settle(failed(lost))
+      }
+    }
+    this.waiting.delete(slot)
+    for (const job of unstarted.reverse()) if (!job.settled) this.enqueue(job, true)
     const index = this.idle.indexOf(slot)
     if (index !== -1) this.idle.splice(index, 1)
     if (this.hotSlot === slot) this.hotSlot = undefined
@@ -383,7 +478,7 @@ class WorkerPool implements WorkerPoolRuntime {
   }
 
   private spawn(replacement: boolean): Promise<void> {
-    const slot = new PoolSlot({ memoryCapBytes: this.memoryCapBytes }, this.options.resourceLimits, {
+    const slot = new PoolSlot({ memoryCapBytes: this.memoryCapBytes, recycleAboveBytes: this.recycleAboveBytes }, this.options.resourceLimits, {
       message: (from, message) => this.onMessage(from, message),
       died: (from, cause) => this.onDied(from, cause),
     })
