@@ -366,7 +366,7 @@ var createLogBuffer = (limits) => {
 };
 
 // src/prelude/prelude.generated.ts
-var toolsSource = '{let u=(t,e)=>{try{return[t(e),`got ${typeof e}`]}catch(s){return[void 0,s.message]}};let l=(t,e,s)=>{let i=(o,n)=>new Promise(r=>t(r,o,...u(e,n===void 0?{}:n))).then(s),c=o=>new Proxy({},{get:(n,r)=>typeof r=="string"&&r!=="then"?o(r):void 0}),d=o=>i("$describe",{paths:Array.isArray(o)?o:[o]}),f=(o,n)=>i("$search",{query:o,limit:n});return c(o=>o==="$describe"?d:o==="$search"?f:c(n=>r=>i(`${o}.${n}`,r)))},a=l;a}';
+var toolsSource = '{let u=(t,e)=>{try{return[t(e),`got ${typeof e}`]}catch(s){return[void 0,s.message]}};let g=(t,e,s)=>{let c=(n,r)=>new Promise(o=>t(o,n,...u(e,r===void 0?{}:r))).then(s),i=n=>new Proxy({},{get:(r,o)=>typeof o=="string"&&o!=="then"?n(o):void 0}),a=n=>c("$describe",{paths:Array.isArray(n)?n:[n]}),p=(n,r)=>c("$search",{query:n,limit:r}),d=n=>{let r={__proto__:null};return i(o=>r[o]??=f=>c(`${n}.${o}`,f))},l={__proto__:null,$describe:a,$search:p};return i(n=>l[n]??=d(n))},y=g;y}';
 var consoleSource = '{let e=["log","info","warn","error","debug"];let l=(n,r,s)=>{let i,o={};for(let t of e)o[t]=(...a)=>n(t,a.map(i??=r(s)).join(" "));return o},d=l;d}';
 var emitSource = "{let n=(o,r)=>{try{return[o(r),`got ${typeof r}`]}catch(t){return[void 0,t.message]}};let i=(o,r)=>t=>{let e=o(...n(r,t));if(e)throw new TypeError(e)},m=i;m}";
 var formatSource = '{let r=n=>t=>{if(typeof t=="string")return t;try{if(t instanceof Error)return`${t.name}: ${t.message}\n${t.stack??""}`.trimEnd();if(typeof t=="object"&&t)return n(t);if(typeof t=="bigint")return`${t}n`;if(typeof t=="function")return`[Function ${t.name||"(anonymous)"}]`}catch{}try{return String(t)}catch{return"[unprintable]"}},i=r;i}';

@@ -28,13 +28,13 @@ const makeTools: MakeTools = (invokeHost, stringify, parse) => {
   const describe = (paths: unknown) => callTool("$describe", { paths: Array.isArray(paths) ? paths : [paths] })
   const search = (query: unknown, limit: unknown) => callTool("$search", { query, limit })
 
-  return proxy((namespace) =>
-    namespace === "$describe"
-      ? describe
-      : namespace === "$search"
-        ? search
-        : proxy((tool) => (args?: unknown) => callTool(`${namespace}.${tool}`, args)),
-  )
+  // each namespace's proxy and each tool's function is made once: a script calls the same tools in a loop
+  const namespace = (name: string) => {
+    const functions: Record<string, unknown> = { __proto__: null }
+    return proxy((tool) => (functions[tool] ??= (args?: unknown) => callTool(`${name}.${tool}`, args)))
+  }
+  const namespaces: Record<string, unknown> = { __proto__: null, $describe: describe, $search: search }
+  return proxy((name) => (namespaces[name] ??= namespace(name)))
 }
 
 export default makeTools
