@@ -233,6 +233,59 @@ describe("worker pool: runs sent to a busy worker to wait", () => {
     expect(pool.stats().replaced).toBe(0)
   })
 
+  test("a run sent to a worker that then fails cleaning up never started there: it runs on the replacement", async () => {
+    const pool = await makePool({ size: 1 })
+    await settled(pool)
+    const poisoning = "Promise.resolve().then(() => { const a = []; for (let i = 0; i < 2e5; i++) a.push({ i }) })\nreturn 'done'"
+    expect(expectValue(await runWith(pool, poisoning, { limits: { memoryBytes: 64 << 20, timeoutMs: 10_000 } }))).toBe("done")
+    // sent the moment the outcome came, before the worker reported that its module failed
+    expect(expectValue(await runWith(pool, "return 1 + 1"))).toBe(2)
+    expect(pool.stats().replaced).toBe(1)
+  })
+
+  test("aborting a run the worker has not started, with another waiting behind it, loses neither", async () => {
+    const pool = await makePool({ size: 2 })
+    await settled(pool)
+    const { invoke: wait, open } = gated()
+    const long = runWith(pool, "return (await tools.a.wait({})).data", { invoke: wait, limits: { timeoutMs: 20_000 } })
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    // many objects: disposing this run's sandbox is slow, the window in which the runs behind it are not started yet
+    const heavy = runWith(pool, "globalThis.keep = []; for (let i = 0; i < 3e5; i++) keep.push({ i, s: [i] }); return 'a'", {
+      limits: { memoryBytes: 256 << 20, timeoutMs: 10_000 },
+    })
+    const { invoke } = recordingInvoke({ "a.b": () => "answered" })
+    const first = runWith(pool, "return (await tools.a.b({})).data + ' first'", { invoke, limits: { timeoutMs: 1_500 } })
+    const controller = new AbortController()
+    const aborted = runWith(pool, "return 'aborted one'", { signal: controller.signal })
+    const last = runWith(pool, "return (await tools.a.b({})).data + ' last'", { invoke, limits: { timeoutMs: 1_500 } })
+    await heavy.then(() => controller.abort())
+    const [firstOutcome, , lastOutcome] = await Promise.all([first, aborted, last])
+    open()
+    await long
+    expect(expectValue(firstOutcome)).toBe("answered first")
+    expect(expectValue(lastOutcome)).toBe("answered last")
+  })
+
+  test("a waiting run's deadline never leaves a worker idle while a run is queued", async () => {
+    const pool = await makePool({ size: 2 })
+    await settled(pool)
+    const x = gated()
+    const a = gated()
+    const first = runWith(pool, "return (await tools.a.wait({})).data", { invoke: x.invoke, limits: { timeoutMs: 20_000 } })
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    const second = runWith(pool, "return (await tools.a.wait({})).data", { invoke: a.invoke, limits: { timeoutMs: 20_000 } })
+    const expiring = runWith(pool, "return 'expiring'", { limits: { timeoutMs: 100 } })
+    const controller = new AbortController()
+    const abortedRun = runWith(pool, "return 'aborted'", { signal: controller.signal })
+    const queued = runWith(pool, "return 'queued'", { limits: { timeoutMs: 1_000 } })
+    controller.abort()
+    setTimeout(() => a.open(), 108)
+    expect(expectValue(await queued)).toBe("queued")
+    expect(expectError(await expiring).code).toBe("timeout")
+    x.open()
+    await Promise.all([first, second, abortedRun])
+  })
+
   test("when the busy worker is killed, the run waiting behind it runs on the replacement", async () => {
     const pool = await makePool({ size: 1 })
     await settled(pool)

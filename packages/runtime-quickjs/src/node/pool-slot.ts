@@ -59,6 +59,8 @@ export class PoolSlot {
     this.handoff.unref()
     const onEnd = (cause: unknown) => {
       if (this.ended) return
+      // what the worker sent before it ended (a run's outcome) is heard first
+      if (started) this.handoff.drain()
       this.ended = true
       if (!started) failStart(cause)
       else events.died(this, cause)

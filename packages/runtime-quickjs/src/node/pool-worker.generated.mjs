@@ -895,10 +895,9 @@ var prepareSpare = (afterRun) => {
 var start = (message) => {
   if (poisoned) return false;
   const { claim, runId, sentAt } = message;
-  if (claim !== void 0) {
-    if (Atomics.compareExchange(handoff.signals, claim, runId, 0) !== runId) return false;
-    if (sentAt !== void 0) message.limits = { ...message.limits, timeoutMs: message.limits.timeoutMs - Math.max(0, Date.now() - sentAt) };
-  }
+  if (claim !== void 0 && Atomics.compareExchange(handoff.signals, claim, runId, 0) !== runId) return false;
+  const waited = sentAt === void 0 ? 0 : Date.now() - sentAt;
+  if (waited > 0) message.limits = { ...message.limits, timeoutMs: message.limits.timeoutMs - waited };
   void run(message);
   return true;
 };

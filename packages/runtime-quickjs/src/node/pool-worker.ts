@@ -88,11 +88,10 @@ type RunMessage = Extract<ToWorker, { type: "run" }>
 const start = (message: RunMessage): boolean => {
   if (poisoned) return false
   const { claim, runId, sentAt } = message
-  if (claim !== undefined) {
-    if (Atomics.compareExchange(handoff.signals, claim, runId, 0) !== runId) return false
-    // the deadline counts from the moment the run reached the pool
-    if (sentAt !== undefined) message.limits = { ...message.limits, timeoutMs: message.limits.timeoutMs - Math.max(0, Date.now() - sentAt) }
-  }
+  if (claim !== undefined && Atomics.compareExchange(handoff.signals, claim, runId, 0) !== runId) return false
+  // the deadline counts from the moment the run reached the pool: a run that waited here has less left
+  const waited = sentAt === undefined ? 0 : Date.now() - sentAt
+  if (waited > 0) message.limits = { ...message.limits, timeoutMs: message.limits.timeoutMs - waited }
   void run(message)
   return true
 }

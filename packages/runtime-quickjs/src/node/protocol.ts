@@ -20,7 +20,7 @@ export interface PoolWorkerData {
 export type ToWorker =
   /**
    * `claim`: sent while the worker is busy, to start when it is done unless the pool takes it back first (the
-   * index of its claim word, Signal.claims); `sentAt` (Date.now()) lets the worker count the wait in the deadline
+   * index of its claim word, Signal.claims); `sentAt` (Date.now()) lets the worker count a wait in the deadline
    */
   | { type: "run"; runId: number; code: string; limits: RunLimits; claim?: number; sentAt?: number }
   /** `hostMs`: how long the host took to answer, which tells the worker whether polling for results pays */

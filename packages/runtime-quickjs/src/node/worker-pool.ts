@@ -303,14 +303,18 @@ class WorkerPool implements WorkerPoolRuntime {
     const { slot, runId, claim } = job
     if (!slot || runId === undefined || claim === undefined || !slot.takeBack(runId, claim)) return false
     if (this.waiting.get(slot) === job) this.waiting.delete(slot)
-    const wasCurrent = slot.runId === runId
-    if (wasCurrent) slot.runId = undefined
+    else if (slot.runId === runId) {
+      // the worker skips it when it gets there, and starts the run waiting behind it, if any, as the pool must know
+      const behind = this.waiting.get(slot)
+      this.waiting.delete(slot)
+      slot.runId = behind?.runId
+    }
     this.running.delete(runId)
     clearTimeout(job.timer)
     if (job.onAbort) job.options.signal?.removeEventListener("abort", job.onAbort)
     job.runId = job.slot = job.timer = job.onAbort = job.claim = undefined
-    // the worker skips it when it gets there; the next run for that worker may go now
-    if (wasCurrent && this.slots.has(slot)) this.release(slot)
+    // with nothing left for it, the worker is free: the next run may go there now
+    if (slot.runId === undefined && this.slots.has(slot) && !this.idle.includes(slot)) this.release(slot)
     return true
   }
 
@@ -319,8 +323,9 @@ class WorkerPool implements WorkerPoolRuntime {
     if (job.onAbort) job.options.signal?.removeEventListener("abort", job.onAbort)
     const remaining = job.deadline - Date.now()
     if (remaining <= 0) {
-      if (!waiting) this.idle.push(slot)
-      return job.settle(failed(runErrors.timeout(job.options.limits)))
+      job.settle(failed(runErrors.timeout(job.options.limits)))
+      if (!waiting) this.release(slot)
+      return
     }
     const runId = ++this.nextRunId
     job.runId = runId
@@ -328,8 +333,11 @@ class WorkerPool implements WorkerPoolRuntime {
     if (waiting) this.waiting.set(slot, job)
     else slot.runId = runId
     this.running.set(runId, job)
-    // Past the deadline plus a grace the worker is killed: an interrupt handler cannot stop a builtin.
-    job.timer = setTimeout(() => this.kill(job, runErrors.timeout(job.options.limits)), Math.min(maxTimerMs, remaining + this.killGraceMs))
+    // Past the deadline plus a grace the worker is killed: an interrupt handler cannot stop a builtin. A run
+    // sent to wait that has not started by its deadline is only taken back, at the deadline.
+    const killLater = () => (job.timer = setTimeout(() => this.kill(job, runErrors.timeout(job.options.limits)), this.killGraceMs))
+    if (waiting) job.timer = setTimeout(() => (this.takeBack(job) ? job.settle(failed(runErrors.timeout(job.options.limits))) : killLater()), Math.min(maxTimerMs, remaining))
+    else job.timer = setTimeout(() => this.kill(job, runErrors.timeout(job.options.limits)), Math.min(maxTimerMs, remaining + this.killGraceMs))
     job.onAbort = () => {
       // a run the worker has not started is only taken back
       if (this.takeBack(job)) return job.settle(failed(runErrors.aborted()))
@@ -347,7 +355,8 @@ class WorkerPool implements WorkerPoolRuntime {
       return slot.post({ type: "run", runId, code: job.code, limits, claim: job.claim, sentAt: Date.now() })
     }
     if (this.hotSlot === slot) this.hotSlot = undefined
-    slot.post({ type: "run", runId, code: job.code, limits })
+    // a worker still preparing its next sandbox holds the run until then: sentAt lets it count that wait
+    slot.post({ type: "run", runId, code: job.code, limits, sentAt: Date.now() })
     this.stayHot()
   }
 
@@ -410,21 +419,27 @@ class WorkerPool implements WorkerPoolRuntime {
    */
   private onPoisoned(slot: PoolSlot) {
     const job = slot.runId === undefined ? undefined : this.running.get(slot.runId)
-    // replace() first: it puts a run waiting behind this one back at the head of the queue, and this one goes before it
-    this.replace(slot)
-    if (job && job.slot === slot) {
-      this.running.delete(job.runId!)
-      clearTimeout(job.timer)
-      if (job.onAbort) job.options.signal?.removeEventListener("abort", job.onAbort)
-      job.runId = job.slot = job.timer = job.onAbort = job.claim = undefined
-      if (!job.settled) this.enqueue(job, true)
+    // the current run never started (the worker failed after answering the run before it); one sent to wait is
+    // put back by replace(), with any waiting behind it, and this one goes ahead of them
+    const unstarted = job && job.slot === slot && job.claim === undefined ? job : undefined
+    if (unstarted) {
+      this.running.delete(unstarted.runId!)
+      clearTimeout(unstarted.timer)
+      if (unstarted.onAbort) unstarted.options.signal?.removeEventListener("abort", unstarted.onAbort)
+      unstarted.runId = unstarted.slot = unstarted.timer = unstarted.onAbort = undefined
+      slot.runId = undefined
     }
+    this.replace(slot)
+    if (unstarted && !unstarted.settled) this.enqueue(unstarted, true)
     const idle = this.idle.shift()
     if (idle) this.release(idle)
   }
 
   /** Ends a run at once and replaces its worker (a run the worker has not started is only taken back). */
   private kill(job: Job, error: RunError) {
+    // what the worker already sent is heard first: the run ahead of this one, or this one, may have ended
+    job.slot?.handoff.drain()
+    if (job.runId === undefined || this.running.get(job.runId) !== job) return
     if (this.takeBack(job)) return job.settle(failed(error))
     if (job.slot && this.waiting.get(job.slot) === job) {
       // the worker started it just now, before the pool heard that the run ahead of it was done
