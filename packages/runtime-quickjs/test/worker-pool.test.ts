@@ -286,6 +286,24 @@ describe("worker pool: runs sent to a busy worker to wait", () => {
     await Promise.all([first, second, abortedRun])
   })
 
+  test("a run sent to wait at a worker that is to be recycled runs on the replacement", async () => {
+    // every run grows memory past the threshold, so each worker serves one run
+    const pool = await makePool({ size: 1, recycleAboveBytes: 1 })
+    await settled(pool)
+    const hold = (ms: number) => {
+      const until = performance.now() + ms
+      while (performance.now() < until);
+    }
+    const first = runWith(pool, "return 'first'")
+    // the main thread is held: the worker answers, cleans up and goes idle before the pool hears of it
+    hold(150)
+    // as far as the pool knows the worker is busy: this run is sent to wait there, and reaches it idle
+    const second = runWith(pool, "return 'second'")
+    hold(50)
+    expect(expectValue(await first)).toBe("first")
+    expect(expectValue(await second)).toBe("second")
+  })
+
   test("when the busy worker is killed, the run waiting behind it runs on the replacement", async () => {
     const pool = await makePool({ size: 1 })
     await settled(pool)

@@ -27,6 +27,8 @@ export class PoolSlot {
   readonly handoff: HandoffEnd<FromWorker, ToWorker>
   private readonly worker: Worker
   private ended = false
+  /** the thread ended and what it sent before is being heard: no run may go to it meanwhile */
+  private dying = false
 
   constructor(data: Pick<PoolWorkerData, "memoryCapBytes" | "recycleAboveBytes">, resourceLimits: ResourceLimits | undefined, events: SlotEvents) {
     const { port1, port2 } = new MessageChannel()
@@ -60,6 +62,7 @@ export class PoolSlot {
     const onEnd = (cause: unknown) => {
       if (this.ended) return
       // what the worker sent before it ended (a run's outcome) is heard first
+      this.dying = true
       if (started) this.handoff.drain()
       this.ended = true
       if (!started) failStart(cause)
@@ -70,7 +73,7 @@ export class PoolSlot {
   }
 
   get alive(): boolean {
-    return !this.ended
+    return !this.ended && !this.dying
   }
 
   /** how long the worker last took between answering a run and being ready for the next, in ms */

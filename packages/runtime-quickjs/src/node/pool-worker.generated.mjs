@@ -875,6 +875,7 @@ var busy = false;
 var waiting = [];
 var spare;
 var poisoned = false;
+var retiring = false;
 var unused = () => Promise.reject(new Error("the pool worker calls tools through invokeJson"));
 var takeSpare = () => {
   const sandbox = spare;
@@ -893,7 +894,7 @@ var prepareSpare = (afterRun) => {
   }
 };
 var start = (message) => {
-  if (poisoned) return false;
+  if (poisoned || retiring) return false;
   const { claim, runId, sentAt } = message;
   if (claim !== void 0 && Atomics.compareExchange(handoff.signals, claim, runId, 0) !== runId) return false;
   const waited = sentAt === void 0 ? 0 : Date.now() - sentAt;
@@ -936,9 +937,8 @@ var run = async ({ runId, code, limits }) => {
   Atomics.store(handoff.signals, Signal.ready, 1);
   if (!result.dispose()) return poison();
   busy = false;
-  if (reportedBytes <= recycleAboveBytes) {
-    while (waiting.length > 0) if (start(waiting.shift())) return;
-  }
+  retiring = reportedBytes > recycleAboveBytes;
+  while (waiting.length > 0) if (start(waiting.shift())) return;
   if (mayPoll()) handoff.spin(idlePollMs, mayPoll);
 };
 var onMessage = (message) => {

@@ -57,6 +57,8 @@ const waiting: RunMessage[] = []
 let spare: Sandbox | undefined
 /** the module can no longer be trusted: the pool replaces this worker and runs nothing more here */
 let poisoned = false
+/** the last run grew memory past recycleAboveBytes: the pool replaces this worker, which starts nothing more */
+let retiring = false
 
 // invokeJson is always given, so invoke is never called
 const unused: InvokeTool = () => Promise.reject(new Error("the pool worker calls tools through invokeJson"))
@@ -86,7 +88,7 @@ type RunMessage = Extract<ToWorker, { type: "run" }>
 
 /** Starts a run, unless it was sent to wait and the pool took it back first. False when it did not start. */
 const start = (message: RunMessage): boolean => {
-  if (poisoned) return false
+  if (poisoned || retiring) return false
   const { claim, runId, sentAt } = message
   if (claim !== undefined && Atomics.compareExchange(handoff.signals, claim, runId, 0) !== runId) return false
   // the deadline counts from the moment the run reached the pool: a run that waited here has less left
@@ -134,8 +136,9 @@ const run = async ({ runId, code, limits }: RunMessage) => {
   Atomics.store(handoff.signals, Signal.ready, 1)
   if (!result.dispose()) return poison()
   busy = false
-  // the pool replaces a worker that reported memory past this: waiting runs are left for it to take back
-  if (reportedBytes <= recycleAboveBytes) while (waiting.length > 0) if (start(waiting.shift()!)) return
+  // the pool replaces a worker that reported memory past this: runs sent to it are left for the pool to take back
+  retiring = reportedBytes > recycleAboveBytes
+  while (waiting.length > 0) if (start(waiting.shift()!)) return
   if (mayPoll()) handoff.spin(idlePollMs, mayPoll)
 }
 
