@@ -278,7 +278,7 @@ class WorkerPool implements WorkerPoolRuntime {
    * With every worker busy, a run goes to a busy worker that has none waiting, to start when its current run is
    * done: the message is then there when the worker finishes, so it never goes to sleep between runs, and the
    * main thread never pays for waking it (under load that wake-up cost the main thread about 60 µs a run here).
-   * Until the worker starts it, the pool can take it back (Signal.waitingRun): for a worker that frees up first,
+   * Until the worker starts it, the pool can take it back (Signal.claims): for a worker that frees up first,
    * at its deadline, on an abort, or when the busy worker is replaced.
    */
   private sendWaiting(job: Job): boolean {
