@@ -25,21 +25,24 @@ export interface SandboxGlobals {
  * compile that fails, out of memory or past the deadline, is thrown at the read, in the script).
  */
 export const installSandboxGlobals = (ctx: QuickJSContext, host: HostFunctions, builtins: CapturedBuiltins): SandboxGlobals => {
-  const pieces: Record<SandboxGlobal, { source: string; args: () => QuickJSHandle[] }> = {
-    tools: { source: toolsSource, args: () => [host.invoke, builtins.stringify, builtins.parse] },
-    console: { source: consoleSource, args: () => [host.log, host.loadFormat, builtins.stringify] },
-    emit: { source: emitSource, args: () => [host.emit, builtins.stringify] },
+  const pieces: Record<SandboxGlobal, { source: string; args: QuickJSHandle[] }> = {
+    tools: { source: toolsSource, args: [host.invoke, builtins.stringify, builtins.parse] },
+    console: { source: consoleSource, args: [host.log, host.loadFormat, builtins.stringify] },
+    emit: { source: emitSource, args: [host.emit, builtins.stringify] },
   }
   /** each global's value once made: a getter the script kept and calls again gives the same object */
   const made = new Map<SandboxGlobal, QuickJSHandle>()
 
+  /** Makes `name` a plain data property holding `value`; a failure (out of memory) is returned, to throw in the guest. */
   const defineData = (name: SandboxGlobal, value: QuickJSHandle) => {
     const descriptor = ctx.newObject()
     ctx.setProp(descriptor, "value", value)
     for (const flag of ["writable", "enumerable", "configurable"]) ctx.setProp(descriptor, flag, ctx.true)
     const defined = ctx.newString(name).consume((key) => ctx.callFunction(builtins.defineProperty, ctx.undefined, ctx.global, key, descriptor))
     descriptor.dispose()
-    return defined
+    if (defined.error) return defined
+    defined.value.dispose()
+    return undefined
   }
 
   const make = (name: SandboxGlobal) => {
@@ -48,21 +51,11 @@ export const installSandboxGlobals = (ctx: QuickJSContext, host: HostFunctions, 
     const { source, args } = pieces[name]
     const evaluated = ctx.evalCode(source, `${name}.js`, { type: "global", strict: true })
     if (evaluated.error) return evaluated
-    const value = evaluated.value.consume((piece) => ctx.callFunction(piece, ctx.undefined, ...args()))
+    const value = evaluated.value.consume((piece) => ctx.callFunction(piece, ctx.undefined, ...args))
     if (value.error) return value
     made.set(name, value.value)
-    const defined = defineData(name, value.value)
-    if (defined.error) return defined
-    defined.value.dispose()
     // the callback's return value is disposed by quickjs-emscripten: hand it a reference of its own
-    return value.value.dup()
-  }
-
-  const set = (name: SandboxGlobal, value: QuickJSHandle) => {
-    const defined = defineData(name, value)
-    if (defined.error) return defined
-    defined.value.dispose()
-    return undefined
+    return defineData(name, value.value) ?? value.value.dup()
   }
 
   for (const name of sandboxGlobals) {
@@ -72,7 +65,7 @@ export const installSandboxGlobals = (ctx: QuickJSContext, host: HostFunctions, 
       configurable: true,
       enumerable: true,
       get: () => make(name) as QuickJSHandle,
-      set: ((value: QuickJSHandle) => set(name, value)) as (value: QuickJSHandle) => void,
+      set: ((value: QuickJSHandle) => defineData(name, value)) as (value: QuickJSHandle) => void,
     })
   }
 

@@ -509,9 +509,9 @@ var describeValue = (value) => {
 // src/sandbox-globals.ts
 var installSandboxGlobals = (ctx, host, builtins) => {
   const pieces = {
-    tools: { source: toolsSource, args: () => [host.invoke, builtins.stringify, builtins.parse] },
-    console: { source: consoleSource, args: () => [host.log, host.loadFormat, builtins.stringify] },
-    emit: { source: emitSource, args: () => [host.emit, builtins.stringify] }
+    tools: { source: toolsSource, args: [host.invoke, builtins.stringify, builtins.parse] },
+    console: { source: consoleSource, args: [host.log, host.loadFormat, builtins.stringify] },
+    emit: { source: emitSource, args: [host.emit, builtins.stringify] }
   };
   const made = /* @__PURE__ */ new Map();
   const defineData = (name, value) => {
@@ -520,7 +520,9 @@ var installSandboxGlobals = (ctx, host, builtins) => {
     for (const flag of ["writable", "enumerable", "configurable"]) ctx.setProp(descriptor, flag, ctx.true);
     const defined = ctx.newString(name).consume((key) => ctx.callFunction(builtins.defineProperty, ctx.undefined, ctx.global, key, descriptor));
     descriptor.dispose();
-    return defined;
+    if (defined.error) return defined;
+    defined.value.dispose();
+    return void 0;
   };
   const make = (name) => {
     const known = made.get(name);
@@ -528,26 +530,17 @@ var installSandboxGlobals = (ctx, host, builtins) => {
     const { source, args } = pieces[name];
     const evaluated = ctx.evalCode(source, `${name}.js`, { type: "global", strict: true });
     if (evaluated.error) return evaluated;
-    const value = evaluated.value.consume((piece) => ctx.callFunction(piece, ctx.undefined, ...args()));
+    const value = evaluated.value.consume((piece) => ctx.callFunction(piece, ctx.undefined, ...args));
     if (value.error) return value;
     made.set(name, value.value);
-    const defined = defineData(name, value.value);
-    if (defined.error) return defined;
-    defined.value.dispose();
-    return value.value.dup();
-  };
-  const set = (name, value) => {
-    const defined = defineData(name, value);
-    if (defined.error) return defined;
-    defined.value.dispose();
-    return void 0;
+    return defineData(name, value.value) ?? value.value.dup();
   };
   for (const name of sandboxGlobals) {
     ctx.defineProp(ctx.global, name, {
       configurable: true,
       enumerable: true,
       get: () => make(name),
-      set: ((value) => set(name, value))
+      set: ((value) => defineData(name, value))
     });
   }
   return {
