@@ -95,6 +95,27 @@ const rows: Row[] = [
     code: "(Object.prototype as any).polluted = 'yes';\n(Array.prototype as any).polluted = 1;\nArray.prototype.map = () => [];\nJSON.stringify = () => 'x';\nObject.freeze(Object.prototype);\nreturn 'polluted'",
     value: "polluted",
   },
+  // tools, console and emit are made on their first read (runtime-quickjs sandbox-globals.ts)
+  {
+    name: "the first read of tools at the stack limit",
+    code: "function f(): any { try { return f() } catch { return typeof tools } }\nreturn f()",
+    value: "object",
+  },
+  {
+    name: "Proxy replaced before the first read of tools (the script breaks only its own tools)",
+    code: "globalThis.Proxy = function () { return { echo: () => 'fake' } } as any\nreturn [typeof tools, (tools as any).echo()]",
+    value: ["object", "fake"],
+  },
+  {
+    name: "the tools accessor taken before the first read, its setter given a trap",
+    code: [
+      "const { get, set } = Object.getOwnPropertyDescriptor(globalThis, 'tools')!",
+      "const real = get!.call({})",
+      "set!.call({}, new Proxy({}, { get: () => { throw new Error('trap') } }))",
+      "return [typeof real.fx.echo, get!() === real, (await real.fx.echo({ message: 'still' })).data]",
+    ].join("\n"),
+    value: ["function", true, "still"],
+  },
   { name: "replacing tools, console and globalThis properties", code: "(globalThis as any).tools = null;\n(globalThis as any).console = null;\n(globalThis as any).extra = 1;\nreturn 'replaced'", value: "replaced" },
   {
     name: "__proto__ in a tool argument",
