@@ -3,7 +3,6 @@ import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule }
 import { classifyThrown } from "./classify-error.js"
 import type { ThrowPhase } from "./classify-error.js"
 import { describeThrown, serializeResult } from "./guest-calls.js"
-import type { ErrorDescription } from "./guest-calls.js"
 import type { HostBridge, InvokeJson } from "./host-bridge.js"
 import { createLogBuffer } from "./log-buffer.js"
 import type { LogBuffer } from "./log-buffer.js"

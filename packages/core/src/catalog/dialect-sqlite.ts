@@ -53,10 +53,8 @@ export const createSqliteCatalogStore = (sqliteDb: SqliteCatalogDb): CatalogStor
   const store = createCatalogStore({
     db,
     tables: schema,
-    insertExecution: (row) => {
-      const values: Record<string, unknown> = { ...row }
-      return insertExecution.run(values)
-    },
+    // the record's keys are the placeholders' names: it is the statement's parameters as it is
+    insertExecution: (row) => insertExecution.run(row as unknown as Record<string, unknown>),
     transaction: async (work) => {
       begin()
       try {

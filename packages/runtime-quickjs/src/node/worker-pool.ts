@@ -309,13 +309,18 @@ class WorkerPool implements WorkerPoolRuntime {
       this.waiting.delete(slot)
       slot.runId = behind?.runId
     }
-    this.running.delete(runId)
-    clearTimeout(job.timer)
-    if (job.onAbort) job.options.signal?.removeEventListener("abort", job.onAbort)
-    job.runId = job.slot = job.timer = job.onAbort = job.claim = undefined
+    this.detach(job)
     // with nothing left for it, the worker is free: the next run may go there now
     if (slot.runId === undefined && this.slots.has(slot) && !this.idle.includes(slot)) this.release(slot)
     return true
+  }
+
+  /** Forgets which worker a run was given to, so that it can go back to the queue or end. */
+  private detach(job: Job) {
+    if (job.runId !== undefined) this.running.delete(job.runId)
+    clearTimeout(job.timer)
+    if (job.onAbort) job.options.signal?.removeEventListener("abort", job.onAbort)
+    job.runId = job.slot = job.timer = job.onAbort = job.claim = undefined
   }
 
   private begin(slot: PoolSlot, job: Job, waiting = false) {
@@ -333,11 +338,14 @@ class WorkerPool implements WorkerPoolRuntime {
     if (waiting) this.waiting.set(slot, job)
     else slot.runId = runId
     this.running.set(runId, job)
-    // Past the deadline plus a grace the worker is killed: an interrupt handler cannot stop a builtin. A run
-    // sent to wait that has not started by its deadline is only taken back, at the deadline.
-    const killLater = () => (job.timer = setTimeout(() => this.kill(job, runErrors.timeout(job.options.limits)), this.killGraceMs))
-    if (waiting) job.timer = setTimeout(() => (this.takeBack(job) ? job.settle(failed(runErrors.timeout(job.options.limits))) : killLater()), Math.min(maxTimerMs, remaining))
-    else job.timer = setTimeout(() => this.kill(job, runErrors.timeout(job.options.limits)), Math.min(maxTimerMs, remaining + this.killGraceMs))
+    // At the deadline a run the worker has not started is taken back; one it has gets a grace to end by itself,
+    // then the worker is killed: an interrupt handler cannot stop a builtin.
+    const timeout = () => runErrors.timeout(job.options.limits)
+    const atDeadline = () => {
+      if (this.takeBack(job)) return job.settle(failed(timeout()))
+      job.timer = setTimeout(() => this.kill(job, timeout()), this.killGraceMs)
+    }
+    job.timer = setTimeout(atDeadline, Math.min(maxTimerMs, remaining))
     job.onAbort = () => {
       // a run the worker has not started is only taken back
       if (this.takeBack(job)) return job.settle(failed(runErrors.aborted()))
@@ -423,10 +431,7 @@ class WorkerPool implements WorkerPoolRuntime {
     // put back by replace(), with any waiting behind it, and this one goes ahead of them
     const unstarted = job && job.slot === slot && job.claim === undefined ? job : undefined
     if (unstarted) {
-      this.running.delete(unstarted.runId!)
-      clearTimeout(unstarted.timer)
-      if (unstarted.onAbort) unstarted.options.signal?.removeEventListener("abort", unstarted.onAbort)
-      unstarted.runId = unstarted.slot = unstarted.timer = unstarted.onAbort = undefined
+      this.detach(unstarted)
       slot.runId = undefined
     }
     this.replace(slot)
@@ -446,7 +451,7 @@ class WorkerPool implements WorkerPoolRuntime {
       this.waiting.delete(job.slot)
       job.slot.runId = job.runId
     }
-    if (job.runId !== undefined) this.running.delete(job.runId)
+    this.running.delete(job.runId)
     this.allotPolling()
     job.settle(failed(error))
     if (job.slot) this.replace(job.slot)
