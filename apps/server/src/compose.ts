@@ -45,7 +45,9 @@ const createRuntime = async (options: HostOptions): Promise<CodeRuntime & { clos
   const runtime = options.runtime ?? "pool"
   if (runtime === "in-thread") return createQuickJsRuntime({ memoryCapBytes: wasmCeiling(options.limits) })
   if (runtime !== "pool") return runtime
-  return createWorkerPoolRuntime({ size: options.workers, queueLimit: options.queue, memoryCapBytes: wasmCeiling(options.limits) })
+  // each worker keeps a copy of its run's log as large as the server's log limits, for runs it is killed in
+  const logLimits = { ...defaultLimits, ...options.limits }
+  return createWorkerPoolRuntime({ size: options.workers, queueLimit: options.queue, memoryCapBytes: wasmCeiling(options.limits), logLimits })
 }
 
 export const createHost = async (options: HostOptions) => {

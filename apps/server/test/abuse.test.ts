@@ -41,6 +41,13 @@ const rows: Row[] = [
   // the research cases
   { name: "while (true) {}", code: "while (true) {}", timeoutMs: short, error: "timeout" },
   { name: "a loop inside one builtin: 'x'.repeat(1e7)", code: "for (;;) 'x'.repeat(1e7)", timeoutMs: short, error: "timeout" },
+  {
+    name: "a builtin loop after logging: the worker is killed, the log comes back",
+    code: "console.log('before the loop')\nconsole.error({ step: 1 })\nfor (;;) 'x'.repeat(1e7)",
+    timeoutMs: short,
+    error: "timeout",
+    check: (body) => expect(body.logs).toEqual([{ level: "log", message: "before the loop" }, { level: "error", message: `{"step":1}` }]),
+  },
   { name: "JSON.parse of 2 MB in a loop", code: "const s = '[' + '1,'.repeat(1e6) + '1]'\nfor (;;) JSON.parse(s)", timeoutMs: short, error: "timeout" },
   { name: "new Array(1e5).fill(1) in a loop", code: "for (;;) new Array(1e5).fill(1)", timeoutMs: short, error: "timeout" },
   { name: "ReDoS /(a+)+$/", code: "/(a+)+$/.test('a'.repeat(40) + 'b')", timeoutMs: short, error: "timeout" },

@@ -8,5 +8,6 @@ export type { QuickJsRuntime, QuickJsRuntimeOptions } from "./create-quickjs-run
 export { runScript } from "./run-script.js"
 export type { ScriptRun, ScriptRunOptions } from "./run-script.js"
 export type { InvokeJson } from "./host-bridge.js"
+export type { LogSink } from "./log-buffer.js"
 export { defaultMemoryCapBytes, loadQuickJsModule } from "./load-module.js"
 export type { QuickJsModuleOptions } from "./load-module.js"

@@ -5,7 +5,7 @@ import type { ThrowPhase } from "./classify-error.js"
 import { describeThrown, serializeResult } from "./guest-calls.js"
 import type { HostBridge, InvokeJson } from "./host-bridge.js"
 import { createLogBuffer } from "./log-buffer.js"
-import type { LogBuffer } from "./log-buffer.js"
+import type { LogBuffer, LogSink } from "./log-buffer.js"
 import { prepareCode, scriptFilename } from "./prepare-code.js"
 import type { PreparedCode } from "./prepare-code.js"
 import { runErrors } from "./run-errors.js"
@@ -40,6 +40,8 @@ export interface ScriptRunOptions extends RunOptions {
    * polls briefly: waking a sleeping thread costs more than a fast tool call).
    */
   awaitingResults?: () => void
+  /** told of every log line as the run keeps or drops it (see LogSink) */
+  logSink?: LogSink
 }
 
 /** A run whose sandbox is not yet disposed: the caller answers first, then calls `dispose`. */
@@ -95,7 +97,7 @@ class ScriptSession {
     private readonly code: PreparedCode,
     private readonly options: ScriptRunOptions,
   ) {
-    this.logs = createLogBuffer(options.limits)
+    this.logs = createLogBuffer(options.limits, options.logSink)
     this.deadline = Date.now() + options.limits.timeoutMs
     this.interruptAt = this.deadline
   }

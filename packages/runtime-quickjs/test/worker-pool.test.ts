@@ -123,6 +123,44 @@ describe("worker pool: hard limits by killing the worker", () => {
   })
 })
 
+describe("worker pool: a run whose worker is killed keeps its log", () => {
+  test("the lines logged before a builtin overran the deadline come back with the timeout", async () => {
+    const pool = await makePool({ size: 1 })
+    const code = "console.log('started', 1)\nconsole.warn('délai 🚀')\nfor (;;) 'x'.repeat(1e7)"
+    const outcome = await runWith(pool, code, { limits: { timeoutMs: 300 } })
+    expect(expectError(outcome).code).toBe("timeout")
+    expect(pool.stats().replaced).toBe(1)
+    expect(outcome.logs).toEqual([
+      { level: "log", message: "started 1" },
+      { level: "warn", message: "délai 🚀" },
+    ])
+  })
+
+  test("past the log limit, a killed run's log ends in the same marker as a finished run's", async () => {
+    const pool = await makePool({ size: 1 })
+    const lines = "for (let i = 0; i < 5; i++) console.log('line ' + i)\n"
+    const limits = { maxLogLines: 3, timeoutMs: 300 }
+    const finished = await runWith(pool, `${lines}return 1`, { limits })
+    const killed = await runWith(pool, `${lines}for (;;) 'x'.repeat(1e7)`, { limits })
+    expect(expectError(killed).code).toBe("timeout")
+    expect(killed.logs).toHaveLength(4)
+    expect(killed.logs.at(-1)?.message).toMatch(/^\[switchboard\] 2 more log lines \(\d+ bytes\) dropped/)
+    expect(killed.logs).toEqual(finished.logs)
+  })
+
+  test("a killed run's log never reaches another run, and the next run's log is its own", async () => {
+    const pool = await makePool({ size: 1 })
+    await settled(pool)
+    const killed = runWith(pool, "console.log('killed run')\nfor (;;) 'x'.repeat(1e7)", { limits: { timeoutMs: 300 } })
+    // sent while the first runs: it waits for that worker, then starts on the replacement
+    const next = runWith(pool, "console.log('next run')\nreturn 2")
+    expect((await killed).logs).toEqual([{ level: "log", message: "killed run" }])
+    const outcome = await next
+    expect(expectValue(outcome)).toBe(2)
+    expect(outcome.logs).toEqual([{ level: "log", message: "next run" }])
+  })
+})
+
 describe("worker pool: queueing and fairness", () => {
   test("runs beyond the pool wait in the queue; past its bound the pool answers overloaded at once", async () => {
     const pool = await makePool({ size: 1, queueLimit: 1 })

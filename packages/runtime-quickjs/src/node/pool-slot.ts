@@ -1,6 +1,8 @@
 import { MessageChannel, Worker } from "node:worker_threads"
 import type { ResourceLimits } from "node:worker_threads"
+import type { LogEntry, RunLimits } from "@switchboard/core"
 import { HandoffEnd, Signal, signalsBytes } from "./handoff.js"
+import { readLogMirror } from "./log-mirror.js"
 import type { FromWorker, PoolWorkerData, ToWorker } from "./protocol.js"
 
 /** The bundled worker (plain JavaScript: a worker thread cannot load TypeScript by itself). */
@@ -26,15 +28,22 @@ export class PoolSlot {
   /** messages to and from the worker; the pool polls it while a run is expected to answer soon */
   readonly handoff: HandoffEnd<FromWorker, ToWorker>
   private readonly worker: Worker
+  private readonly logs: SharedArrayBuffer
   private ended = false
   /** the thread ended and what it sent before is being heard: no run may go to it meanwhile */
   private dying = false
 
-  constructor(data: Pick<PoolWorkerData, "memoryCapBytes" | "recycleAboveBytes">, resourceLimits: ResourceLimits | undefined, events: SlotEvents) {
+  constructor(
+    data: Pick<PoolWorkerData, "memoryCapBytes" | "recycleAboveBytes"> & { logMirrorBytes: number },
+    resourceLimits: ResourceLimits | undefined,
+    events: SlotEvents,
+  ) {
     const { port1, port2 } = new MessageChannel()
     const signals = new SharedArrayBuffer(signalsBytes)
+    const { logMirrorBytes, ...shared } = data
+    this.logs = new SharedArrayBuffer(logMirrorBytes)
     this.worker = new Worker(poolWorkerFile, {
-      workerData: { ...data, port: port2, signals } satisfies PoolWorkerData,
+      workerData: { ...shared, port: port2, signals, logs: this.logs } satisfies PoolWorkerData,
       transferList: [port2],
       ...(resourceLimits ? { resourceLimits } : {}),
       // the worker writes nothing; never let a stray write reach the host's stdio
@@ -112,6 +121,11 @@ export class PoolSlot {
   /** Takes a run sent to wait back; false when the worker already started it. */
   takeBack(runId: number, claim: number): boolean {
     return Atomics.compareExchange(this.handoff.signals, claim, runId, 0) === runId
+  }
+
+  /** What run `runId` logged so far, read from the worker's log mirror (it may be dead); undefined for another run. */
+  logsOf(runId: number, limits: Pick<RunLimits, "maxLogLines" | "maxLogBytes">): LogEntry[] | undefined {
+    return readLogMirror(this.logs, runId, limits)
   }
 
   post(message: ToWorker): void {

@@ -331,14 +331,15 @@ var utf8Length = (text) => {
 };
 
 // src/log-buffer.ts
-var createLogBuffer = (limits) => {
+var createLogBuffer = (limits, sink) => {
   const kept = [];
   let keptBytes = 0;
   let droppedLines = 0;
   let droppedBytes = 0;
-  const drop = (bytes) => {
-    droppedLines++;
+  const drop = (bytes, lines = 1) => {
+    droppedLines += lines;
     droppedBytes += bytes;
+    sink?.dropped(bytes);
   };
   return {
     push(level, message) {
@@ -346,6 +347,7 @@ var createLogBuffer = (limits) => {
       if (droppedLines === 0 && kept.length < limits.maxLogLines && keptBytes + bytes <= limits.maxLogBytes) {
         kept.push({ level, message });
         keptBytes += bytes;
+        sink?.kept(level, message, bytes);
         return;
       }
       drop(bytes);
@@ -441,12 +443,12 @@ var installHostBridge = (ctx) => {
     return void 0;
   });
   const logFunction = ctx.newFunction(logFunctionName, (levelHandle, textHandle) => {
-    const logs = run2?.logs;
-    if (!logs) return void 0;
+    const logs2 = run2?.logs;
+    if (!logs2) return void 0;
     const level = levelHandle ? ctx.getString(levelHandle) : "log";
     const units = textHandle && ctx.typeof(textHandle) === "string" ? stringLength(ctx, textHandle) : 0;
-    if (!logs.fits(units)) logs.drop(units);
-    else logs.push(isLogLevel(level) ? level : "log", textHandle ? ctx.getString(textHandle) : "");
+    if (!logs2.fits(units)) logs2.drop(units);
+    else logs2.push(isLogLevel(level) ? level : "log", textHandle ? ctx.getString(textHandle) : "");
     return void 0;
   });
   const emitFunction = ctx.newFunction(emitFunctionName, (jsonHandle, reasonHandle) => {
@@ -591,7 +593,7 @@ var ScriptSession = class {
     this.module = module2;
     this.code = code;
     this.options = options;
-    this.logs = createLogBuffer(options.limits);
+    this.logs = createLogBuffer(options.limits, options.logSink);
     this.deadline = Date.now() + options.limits.timeoutMs;
     this.interruptAt = this.deadline;
   }
@@ -741,12 +743,12 @@ var ScriptSession = class {
     this.signalled = false;
   }
   finish(result, poisoned2) {
-    const logs = this.logs.entries();
+    const logs2 = this.logs.entries();
     let outcome;
     if (result.ok) {
       const emitted = this.sandbox?.bridge.emitted;
-      outcome = emitted?.length ? { ok: true, value: result.value, logs, emitted } : { ok: true, value: result.value, logs };
-    } else outcome = { ok: false, error: result.error, logs };
+      outcome = emitted?.length ? { ok: true, value: result.value, logs: logs2, emitted } : { ok: true, value: result.value, logs: logs2 };
+    } else outcome = { ok: false, error: result.error, logs: logs2 };
     const sandbox = this.sandbox;
     let clean;
     const dispose = () => clean ??= !poisoned2 && (!sandbox || disposeSandbox(sandbox));
@@ -851,12 +853,58 @@ var HandoffEnd = class {
   }
 };
 
+// src/node/log-mirror.ts
+var Word = { runId: 0, lines: 1, bytes: 2, droppedLines: 3 };
+var droppedBytesAt = 16;
+var linesAt = 24;
+var lineHeaderBytes = 5;
+var LogMirrorWriter = class {
+  words;
+  droppedBytes;
+  bytes;
+  lines = 0;
+  used = linesAt;
+  droppedLines = 0;
+  droppedTotal = 0;
+  constructor(shared) {
+    this.words = new Int32Array(shared, 0, 4);
+    this.droppedBytes = new BigInt64Array(shared, droppedBytesAt, 1);
+    this.bytes = Buffer.from(shared);
+  }
+  /** Starts the copy of a new run's log; what the last run logged is forgotten. */
+  begin(runId) {
+    this.lines = this.droppedLines = this.droppedTotal = 0;
+    this.used = linesAt;
+    Atomics.store(this.words, Word.lines, 0);
+    Atomics.store(this.words, Word.bytes, linesAt);
+    Atomics.store(this.words, Word.droppedLines, 0);
+    Atomics.store(this.droppedBytes, 0, 0n);
+    Atomics.store(this.words, Word.runId, runId);
+  }
+  kept(level, message, bytes) {
+    if (this.droppedLines > 0 || this.used + lineHeaderBytes + bytes > this.bytes.length) return this.dropped(bytes);
+    const at = this.used;
+    this.bytes[at] = logLevels.indexOf(level);
+    const written = this.bytes.write(message, at + lineHeaderBytes, bytes, "utf8");
+    this.bytes.writeUInt32LE(written, at + 1);
+    this.used = at + lineHeaderBytes + written;
+    Atomics.store(this.words, Word.bytes, this.used);
+    Atomics.store(this.words, Word.lines, ++this.lines);
+  }
+  dropped(bytes) {
+    this.droppedTotal += bytes;
+    Atomics.store(this.droppedBytes, 0, BigInt(this.droppedTotal));
+    Atomics.store(this.words, Word.droppedLines, ++this.droppedLines);
+  }
+};
+
 // src/node/pool-worker.ts
-var { memoryCapBytes, recycleAboveBytes, port, signals } = workerData;
+var { memoryCapBytes, recycleAboveBytes, port, signals, logs } = workerData;
 var module = await loadQuickJsModule({ memoryCapBytes });
 var wasmBytes = () => module.getWasmMemory().buffer.byteLength;
 var handoff = new HandoffEnd(port, new Int32Array(signals), Signal.toMain, Signal.toWorker, (message) => onMessage(message));
 var post = (message) => handoff.send(message);
+var logMirror = new LogMirrorWriter(logs);
 var resultPollCapMs = 1;
 var mayPoll = () => Atomics.load(handoff.signals, Signal.mayPoll) === 1;
 var typicalCallMs = 0;
@@ -902,6 +950,7 @@ var run = async ({ runId, code, limits }) => {
   const pending = /* @__PURE__ */ new Map();
   const abort = new AbortController();
   current = { runId, pending, abort };
+  logMirror.begin(runId);
   let nextCallId = 0;
   const invokeJson = (path, argsJson) => new Promise((resolve) => {
     const callId = ++nextCallId;
@@ -914,7 +963,8 @@ var run = async ({ runId, code, limits }) => {
     limits,
     signal: abort.signal,
     takeSandbox: takeSpare,
-    awaitingResults: awaitResults
+    awaitingResults: awaitResults,
+    logSink: logMirror
   });
   current = void 0;
   const reportedBytes = wasmBytes();

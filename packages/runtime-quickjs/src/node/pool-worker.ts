@@ -13,6 +13,7 @@ import { runInSandbox } from "../run-script.js"
 import { createSandbox } from "../sandbox.js"
 import type { Sandbox } from "../sandbox.js"
 import { HandoffEnd, Signal, idlePollMs } from "./handoff.js"
+import { LogMirrorWriter } from "./log-mirror.js"
 import type { FromWorker, PoolWorkerData, ToWorker } from "./protocol.js"
 
 interface CurrentRun {
@@ -22,11 +23,13 @@ interface CurrentRun {
   abort: AbortController
 }
 
-const { memoryCapBytes, recycleAboveBytes, port, signals } = workerData as PoolWorkerData
+const { memoryCapBytes, recycleAboveBytes, port, signals, logs } = workerData as PoolWorkerData
 const module = await loadQuickJsModule({ memoryCapBytes })
 const wasmBytes = () => module.getWasmMemory().buffer.byteLength
 const handoff = new HandoffEnd<ToWorker, FromWorker>(port, new Int32Array(signals), Signal.toMain, Signal.toWorker, (message) => onMessage(message))
 const post = (message: FromWorker) => handoff.send(message)
+/** each run's log as it is written, for the pool to read if it has to kill this thread */
+const logMirror = new LogMirrorWriter(logs)
 
 /**
  * Polling instead of sleeping (handoff.ts). An idle worker the pool marked hot polls `idlePollMs` for its next
@@ -105,6 +108,7 @@ const run = async ({ runId, code, limits }: RunMessage) => {
   const pending: CurrentRun["pending"] = new Map()
   const abort = new AbortController()
   current = { runId, pending, abort }
+  logMirror.begin(runId)
   let nextCallId = 0
   const invokeJson = (path: string, argsJson: string) =>
     new Promise<string>((resolve) => {
@@ -119,6 +123,7 @@ const run = async ({ runId, code, limits }: RunMessage) => {
     signal: abort.signal,
     takeSandbox: takeSpare,
     awaitingResults: awaitResults,
+    logSink: logMirror,
   })
   current = undefined
   // answer first; the memory figure is final (WebAssembly memory never shrinks)

@@ -15,6 +15,8 @@ export interface PoolWorkerData {
   port: MessagePort
   /** an Int32Array over it is indexed by `Signal` */
   signals: SharedArrayBuffer
+  /** the copy of the current run's log, which the pool reads when it kills the worker (log-mirror.ts) */
+  logs: SharedArrayBuffer
 }
 
 export type ToWorker =

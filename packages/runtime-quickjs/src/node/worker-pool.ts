@@ -1,8 +1,10 @@
 import { availableParallelism } from "node:os"
 import type { ResourceLimits } from "node:worker_threads"
-import type { CodeRuntime, RunError, RunOptions, RunOutcome, ToolResult } from "@switchboard/core"
+import { defaultLimits } from "@switchboard/core"
+import type { CodeRuntime, RunError, RunLimits, RunOptions, RunOutcome, ToolResult } from "@switchboard/core"
 import { runErrors } from "../run-errors.js"
 import { idlePollMs } from "./handoff.js"
+import { logMirrorBytes } from "./log-mirror.js"
 import { PoolSlot } from "./pool-slot.js"
 import type { FromWorker } from "./protocol.js"
 
@@ -23,6 +25,11 @@ export interface WorkerPoolOptions {
   killGraceMs?: number
   /** V8 limits of each worker thread (its own heap, not the QuickJS memory) */
   resourceLimits?: ResourceLimits
+  /**
+   * The largest log a run may keep (default: the default limits). Each worker keeps a copy of its run's log
+   * this big in memory shared with the pool, so a run whose worker is killed still returns what it logged.
+   */
+  logLimits?: Pick<RunLimits, "maxLogLines" | "maxLogBytes">
 }
 
 export interface WorkerPoolStats {
@@ -110,6 +117,7 @@ class WorkerPool implements WorkerPoolRuntime {
   private readonly memoryCapBytes: number
   private readonly recycleAboveBytes: number
   private readonly killGraceMs: number
+  private readonly logMirrorBytes: number
   private readonly slots = new Set<PoolSlot>()
   private readonly idle: PoolSlot[] = []
   /** runs started or sent to a worker, by run id (a waiting run too) */
@@ -140,6 +148,7 @@ class WorkerPool implements WorkerPoolRuntime {
     this.memoryCapBytes = options.memoryCapBytes ?? 128 << 20
     this.recycleAboveBytes = options.recycleAboveBytes ?? this.memoryCapBytes / 2
     this.killGraceMs = options.killGraceMs ?? 20
+    this.logMirrorBytes = logMirrorBytes(options.logLimits ?? defaultLimits)
   }
 
   async start(): Promise<void> {
@@ -453,8 +462,14 @@ class WorkerPool implements WorkerPoolRuntime {
     }
     this.running.delete(job.runId)
     this.allotPolling()
-    job.settle(failed(error))
+    job.settle(this.stopped(job, error))
     if (job.slot) this.replace(job.slot)
+  }
+
+  /** A run its worker was killed in fails with what it had logged by then (the worker's log mirror). */
+  private stopped(job: Job, error: RunError): RunOutcome {
+    const logs = job.slot && job.runId !== undefined ? job.slot.logsOf(job.runId, job.options.limits) : undefined
+    return { ok: false, error, logs: logs ?? [] }
   }
 
   private release(slot: PoolSlot) {
@@ -484,7 +499,7 @@ class WorkerPool implements WorkerPoolRuntime {
       else {
         this.running.delete(runId)
         clearTimeout(job.timer)
-        job.settle(failed(lost))
+        job.settle(this.stopped(job, lost))
       }
     }
     this.waiting.delete(slot)
@@ -498,7 +513,8 @@ class WorkerPool implements WorkerPoolRuntime {
   }
 
   private spawn(replacement: boolean): Promise<void> {
-    const slot = new PoolSlot({ memoryCapBytes: this.memoryCapBytes, recycleAboveBytes: this.recycleAboveBytes }, this.options.resourceLimits, {
+    const data = { memoryCapBytes: this.memoryCapBytes, recycleAboveBytes: this.recycleAboveBytes, logMirrorBytes: this.logMirrorBytes }
+    const slot = new PoolSlot(data, this.options.resourceLimits, {
       message: (from, message) => this.onMessage(from, message),
       died: (from, cause) => this.onDied(from, cause),
     })
