@@ -41,10 +41,17 @@ export interface HostBridge {
   readonly inflight: number
   /** the content blocks the script passed to `emit`, in order (JSON copies) */
   readonly emitted: ContentBlock[]
-  /** From now on results are dropped; frees every handle the bridge holds. Call before disposing the context. */
+  /** Ends the run: from now on results are dropped, and the resolve functions of calls still out are freed. */
   close(): void
   /** From now on results are dropped; touches nothing in QuickJS (for a module that can no longer be trusted). */
   detach(): void
+  /** Frees the host functions. Call after `close`, before disposing the context. */
+  dispose(): void
+  /**
+   * Makes the bridge as it was before its first run, freeing nothing: for a sandbox whose memory was just put
+   * back as it was when it was made (sandbox-snapshot.ts), where the handles of the last run no longer exist.
+   */
+  reset(): void
 }
 
 export interface HostFunctions {
@@ -72,7 +79,7 @@ export const installHostBridge = (ctx: QuickJSContext): HostBridge => {
   let run: BridgeRun | undefined
   /** the resolve function of every call still waiting for its result */
   const unsettled = new Set<QuickJSHandle>()
-  const emitted: ContentBlock[] = []
+  let emitted: ContentBlock[] = []
   let emittedBytes = 0
   let calls = 0
   let inflight = 0
@@ -197,7 +204,16 @@ export const installHostBridge = (ctx: QuickJSContext): HostBridge => {
       closed = true
       for (const resolve of unsettled) resolve.dispose()
       unsettled.clear()
+    },
+    dispose() {
       for (const handle of Object.values(functions)) if (handle.alive) handle.dispose()
+    },
+    reset() {
+      run = undefined
+      unsettled.clear()
+      emitted = []
+      emittedBytes = calls = inflight = 0
+      closed = over = false
     },
   }
 }

@@ -14,6 +14,8 @@ export interface CapturedBuiltins {
 export interface SandboxGlobals {
   /** Frees the globals' values the host keeps. Call before disposing the context. */
   close(): void
+  /** Forgets the values made, freeing nothing: the context's memory was put back as it was before they were made. */
+  reset(): void
 }
 
 /**
@@ -70,6 +72,9 @@ export const installSandboxGlobals = (ctx: QuickJSContext, host: HostFunctions, 
   }
 
   return {
+    reset() {
+      made.clear()
+    },
     close() {
       for (const value of made.values()) if (value.alive) value.dispose()
       made.clear()

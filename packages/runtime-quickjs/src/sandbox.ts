@@ -38,6 +38,7 @@ export const createSandbox = (module: QuickJSWASMModule): Sandbox => {
 export const disposeSandbox = (sandbox: Sandbox): boolean => {
   try {
     sandbox.bridge.close()
+    sandbox.bridge.dispose()
     sandbox.globals.close()
     sandbox.stringify.dispose()
     for (const handle of sandbox.held) handle.dispose()

@@ -14,6 +14,7 @@ const makePool = async (options: WorkerPoolOptions = {}) => {
 afterAll(() => Promise.all(pools.map((pool) => pool.close())))
 
 describeCodeRuntimeContract("worker pool", () => makePool())
+describeCodeRuntimeContract("worker pool, a fresh sandbox per run", () => makePool({ snapshots: false }))
 
 /** Waits until every replaced worker has started again. */
 const settled = async (pool: WorkerPoolRuntime) => {
@@ -78,7 +79,8 @@ describe("worker pool: hard limits by killing the worker", () => {
   }, 60_000)
 
   test("a dispose that aborts the module keeps the outcome and replaces the worker", async () => {
-    const pool = await makePool({ size: 1 })
+    // only a worker that disposes its sandboxes meets the abort: with snapshots nothing is disposed (below)
+    const pool = await makePool({ size: 1, snapshots: false })
     const code = "Promise.resolve().then(() => { const a = []; for (let i = 0; i < 2e5; i++) a.push({ i }) })\nreturn 'done'"
     // The worker answers before it disposes the sandbox, so the queued run is first sent to the worker whose
     // module then aborts; it never starts there and goes back to the queue for the replacement.
@@ -88,6 +90,26 @@ describe("worker pool: hard limits by killing the worker", () => {
     expect(expectValue(await queued)).toBe(2)
     expect(pool.stats().replaced).toBe(1)
     expect(expectValue(await runWith(pool, "return 'next'"))).toBe("next")
+  })
+
+  test("with snapshots nothing is disposed: the run that made disposing abort replaces no worker", async () => {
+    const pool = await makePool({ size: 1 })
+    await settled(pool)
+    const code = "Promise.resolve().then(() => { const a = []; for (let i = 0; i < 2e5; i++) a.push({ i }) })\nreturn 'done'"
+    expect(expectValue(await runWith(pool, code, { limits: { memoryBytes: 64 << 20, timeoutMs: 10_000 } }))).toBe("done")
+    expect(expectValue(await runWith(pool, "return [typeof globalThis.a, 1 + 1]"))).toEqual(["undefined", 2])
+    expect(pool.stats().replaced).toBe(0)
+  })
+
+  test("each execution on a worker starts pristine and draws its own random numbers", async () => {
+    const pool = await makePool({ size: 1 })
+    const seen = new Set<unknown>()
+    for (let run = 0; run < 20; run++) {
+      const value = expectValue(await runWith(pool, "const first = [typeof (globalThis as any).marker, ({} as any).p]; (globalThis as any).marker = 1; Object.prototype.p = 1; return [first, Math.random()]")) as [unknown, number]
+      expect(value[0]).toEqual(["undefined", null])
+      seen.add(value[1])
+    }
+    expect(seen.size).toBe(20)
   })
 
   test("an abort answers at once; a worker stuck in a builtin is then killed and replaced", async () => {
@@ -272,7 +294,7 @@ describe("worker pool: runs sent to a busy worker to wait", () => {
   })
 
   test("a run sent to a worker that then fails cleaning up never started there: it runs on the replacement", async () => {
-    const pool = await makePool({ size: 1 })
+    const pool = await makePool({ size: 1, snapshots: false })
     await settled(pool)
     const poisoning = "Promise.resolve().then(() => { const a = []; for (let i = 0; i < 2e5; i++) a.push({ i }) })\nreturn 'done'"
     expect(expectValue(await runWith(pool, poisoning, { limits: { memoryBytes: 64 << 20, timeoutMs: 10_000 } }))).toBe("done")

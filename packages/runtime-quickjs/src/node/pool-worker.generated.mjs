@@ -390,7 +390,7 @@ var blockShape = 'an MCP content block, an object with a string "type" (such as 
 var installHostBridge = (ctx) => {
   let run2;
   const unsettled = /* @__PURE__ */ new Set();
-  const emitted = [];
+  let emitted = [];
   let emittedBytes = 0;
   let calls = 0;
   let inflight = 0;
@@ -495,7 +495,16 @@ var installHostBridge = (ctx) => {
       closed = true;
       for (const resolve of unsettled) resolve.dispose();
       unsettled.clear();
+    },
+    dispose() {
       for (const handle of Object.values(functions)) if (handle.alive) handle.dispose();
+    },
+    reset() {
+      run2 = void 0;
+      unsettled.clear();
+      emitted = [];
+      emittedBytes = calls = inflight = 0;
+      closed = over = false;
     }
   };
 };
@@ -546,6 +555,9 @@ var installSandboxGlobals = (ctx, host, builtins) => {
     });
   }
   return {
+    reset() {
+      made.clear();
+    },
     close() {
       for (const value of made.values()) if (value.alive) value.dispose();
       made.clear();
@@ -568,6 +580,7 @@ var createSandbox = (module2) => {
 var disposeSandbox = (sandbox) => {
   try {
     sandbox.bridge.close();
+    sandbox.bridge.dispose();
     sandbox.globals.close();
     sandbox.stringify.dispose();
     for (const handle of sandbox.held) handle.dispose();
@@ -760,6 +773,91 @@ var hostError = (cause, options) => {
   return runErrors.internal(cause instanceof Error ? cause.message : String(cause));
 };
 
+// src/sandbox-snapshot.ts
+var stackGapBytes = 1 << 20;
+var staticMarginBytes = 64 << 10;
+var heapMarginBytes = 16 << 10;
+var contextScanBytes = 4096;
+var isHostRefTable = (value) => {
+  const table = value;
+  return typeof table?.nextId === "number" && Array.isArray(table.freelist) && table.groups instanceof Map;
+};
+var lazyContextHandles = ["_BigInt", "_Symbol", "_SymbolIterator", "_SymbolAsyncIterator"];
+var xorshift64 = (x) => {
+  const mask = (1n << 64n) - 1n;
+  x ^= x >> 12n;
+  x ^= x << 25n & mask;
+  x ^= x >> 27n;
+  return x;
+};
+var randomSeed = () => {
+  const words = crypto.getRandomValues(new Uint32Array(2));
+  return BigInt(words[0]) << 32n | BigInt(words[1] | 1);
+};
+var snapshotSandbox = (module2, sandbox) => {
+  const context = sandbox.context;
+  const hostRefs = sandbox.runtime.hostRefs;
+  const contextPointer = context.ctx?.value;
+  if (!isHostRefTable(hostRefs) || typeof contextPointer !== "number") return void 0;
+  if (lazyContextHandles.some((name) => context[name] !== void 0)) return void 0;
+  const memory = () => new Uint8Array(module2.getWasmMemory().buffer);
+  const before = memory().slice(contextPointer, contextPointer + contextScanBytes);
+  const stepped = sandbox.context.evalCode("Math.random()");
+  if (stepped.error) {
+    stepped.error.dispose();
+    return void 0;
+  }
+  stepped.value.dispose();
+  const after = new DataView(memory().buffer, contextPointer, contextScanBytes);
+  const was = new DataView(before.buffer);
+  const candidates = [];
+  for (let offset = 0; offset + 8 <= contextScanBytes; offset += 8) {
+    const old = was.getBigUint64(offset, true);
+    if (old !== 0n && after.getBigUint64(offset, true) === xorshift64(old)) candidates.push(offset);
+  }
+  if (candidates.length !== 1) return void 0;
+  const randomStateAt = contextPointer + candidates[0];
+  const words = new Uint32Array(module2.getWasmMemory().buffer);
+  let gapStart = -1;
+  let heapStart = -1;
+  for (let index = 1024 / 4; index < words.length; index++) {
+    if (words[index] === 0) {
+      if (gapStart < 0) gapStart = index;
+    } else if (gapStart >= 0 && (index - gapStart) * 4 >= stackGapBytes) {
+      heapStart = index * 4;
+      break;
+    } else gapStart = -1;
+  }
+  if (heapStart < 0) return void 0;
+  const staticEnd = gapStart * 4 + staticMarginBytes;
+  let last = words.length - 1;
+  while (last > 0 && words[last] === 0) last--;
+  const heapEnd = (last + 1) * 4;
+  const whole = memory();
+  const regions = [
+    { start: 0, saved: whole.slice(0, staticEnd) },
+    { start: heapStart - heapMarginBytes, saved: whole.slice(heapStart - heapMarginBytes, heapEnd) }
+  ];
+  const refs = { nextId: hostRefs.nextId, freelist: [...hostRefs.freelist], groups: [...hostRefs.groups].map(([id, group]) => [id, [...group]]) };
+  return {
+    sandbox,
+    bytes: regions.reduce((total, region) => total + region.saved.length, 0),
+    restore() {
+      const made = lazyContextHandles.find((name) => context[name] !== void 0);
+      if (made) throw new Error(`the sandbox snapshot cannot be restored: quickjs-emscripten made ${made} during the run`);
+      sandbox.runtime.removeInterruptHandler();
+      const now = memory();
+      for (const region of regions) now.set(region.saved, region.start);
+      new DataView(now.buffer).setBigUint64(randomStateAt, randomSeed(), true);
+      hostRefs.nextId = refs.nextId;
+      hostRefs.freelist = [...refs.freelist];
+      hostRefs.groups = new Map(refs.groups.map(([id, group]) => [id, new Map(group)]));
+      sandbox.bridge.reset();
+      sandbox.globals.reset();
+    }
+  };
+};
+
 // src/node/handoff.ts
 import { receiveMessageOnPort } from "node:worker_threads";
 var Signal = {
@@ -899,7 +997,7 @@ var LogMirrorWriter = class {
 };
 
 // src/node/pool-worker.ts
-var { memoryCapBytes, recycleAboveBytes, port, signals, logs } = workerData;
+var { memoryCapBytes, recycleAboveBytes, snapshots, port, signals, logs } = workerData;
 var module = await loadQuickJsModule({ memoryCapBytes });
 var wasmBytes = () => module.getWasmMemory().buffer.byteLength;
 var handoff = new HandoffEnd(port, new Int32Array(signals), Signal.toMain, Signal.toWorker, (message) => onMessage(message));
@@ -918,6 +1016,16 @@ var spare;
 var poisoned = false;
 var retiring = false;
 var unused = () => Promise.reject(new Error("the pool worker calls tools through invokeJson"));
+var snapshot;
+var restoreSnapshot = (from) => {
+  try {
+    from.restore();
+    spare = from.sandbox;
+    return true;
+  } catch {
+    return false;
+  }
+};
 var takeSpare = () => {
   const sandbox = spare;
   spare = void 0;
@@ -974,11 +1082,15 @@ var run = async ({ runId, code, limits }) => {
     return;
   }
   const answeredAt = performance.now();
-  if (!spare) prepareSpare(true);
-  if (poisoned) return;
+  if (snapshot) {
+    if (!spare && !restoreSnapshot(snapshot)) return poison();
+  } else {
+    if (!spare) prepareSpare(true);
+    if (poisoned) return;
+  }
   Atomics.store(handoff.signals, Signal.prepareUs, Math.round((performance.now() - answeredAt) * 1e3));
   Atomics.store(handoff.signals, Signal.ready, 1);
-  if (!result.dispose()) return poison();
+  if (!snapshot && !result.dispose()) return poison();
   busy = false;
   retiring = reportedBytes > recycleAboveBytes;
   while (waiting.length > 0) if (start(waiting.shift())) return;
@@ -998,5 +1110,6 @@ var onMessage = (message) => {
   } else current.abort.abort();
 };
 prepareSpare(false);
+if (spare && snapshots) snapshot = snapshotSandbox(module, spare);
 Atomics.store(handoff.signals, Signal.ready, 1);
 post({ type: "ready", wasmBytes: wasmBytes() });

@@ -11,6 +11,8 @@ export interface PoolWorkerData {
   memoryCapBytes: number
   /** after a run that grew WebAssembly memory past this, the pool replaces the worker: it starts no waiting run */
   recycleAboveBytes: number
+  /** put one sandbox back as it was made after each run, where the module allows (sandbox-snapshot.ts) */
+  snapshots: boolean
   /** the worker's end of the channel every message of the pool travels on (see handoff.ts) */
   port: MessagePort
   /** an Int32Array over it is indexed by `Signal` */

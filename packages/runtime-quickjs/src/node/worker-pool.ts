@@ -30,6 +30,12 @@ export interface WorkerPoolOptions {
    * this big in memory shared with the pool, so a run whose worker is killed still returns what it logged.
    */
   logLimits?: Pick<RunLimits, "maxLogLines" | "maxLogBytes">
+  /**
+   * Each worker runs every script in one sandbox that it puts back, byte for byte, into the state it was made
+   * in after each run, instead of making and disposing a sandbox per run (sandbox-snapshot.ts; default true).
+   * A worker whose module does not allow it makes a fresh one per run, as with false.
+   */
+  snapshots?: boolean
 }
 
 export interface WorkerPoolStats {
@@ -513,7 +519,7 @@ class WorkerPool implements WorkerPoolRuntime {
   }
 
   private spawn(replacement: boolean): Promise<void> {
-    const data = { memoryCapBytes: this.memoryCapBytes, recycleAboveBytes: this.recycleAboveBytes, logMirrorBytes: this.logMirrorBytes }
+    const data = { memoryCapBytes: this.memoryCapBytes, recycleAboveBytes: this.recycleAboveBytes, snapshots: this.options.snapshots ?? true, logMirrorBytes: this.logMirrorBytes }
     const slot = new PoolSlot(data, this.options.resourceLimits, {
       message: (from, message) => this.onMessage(from, message),
       died: (from, cause) => this.onDied(from, cause),
