@@ -86,6 +86,8 @@ export const installHostBridge = (ctx: QuickJSContext): HostBridge => {
   let closed = false
   /** past a limit the bridge enforces: later calls are not even read */
   let over = false
+  /** how many times the bridge was reset: a call belongs to the run of its generation */
+  let resets = 0
 
   const callHost = async ({ invoke, invokeJson }: BridgeRun, path: string, argsJson: string): Promise<string> => {
     try {
@@ -100,7 +102,9 @@ export const installHostBridge = (ctx: QuickJSContext): HostBridge => {
     return JSON.stringify(hostFailureResult)
   }
 
-  const settle = (events: BridgeEvents, resolve: QuickJSHandle, resultJson: string) => {
+  const settle = (generation: number, events: BridgeEvents, resolve: QuickJSHandle, resultJson: string) => {
+    // a result for an earlier run of a sandbox that was put back since (sandbox-snapshot.ts) has no promise here
+    if (generation !== resets) return
     inflight--
     // a result that arrives after the run ended must never touch the (disposed) context
     if (closed) return
@@ -141,7 +145,8 @@ export const installHostBridge = (ctx: QuickJSContext): HostBridge => {
     const resolve = resolveHandle.dup()
     unsettled.add(resolve)
     inflight++
-    void callHost(current, path, argsJson).then((resultJson) => settle(current.events, resolve, resultJson))
+    const generation = resets
+    void callHost(current, path, argsJson).then((resultJson) => settle(generation, current.events, resolve, resultJson))
     return undefined
   })
 
@@ -209,6 +214,7 @@ export const installHostBridge = (ctx: QuickJSContext): HostBridge => {
       for (const handle of Object.values(functions)) if (handle.alive) handle.dispose()
     },
     reset() {
+      resets++
       run = undefined
       unsettled.clear()
       emitted = []

@@ -2,14 +2,16 @@
  * One sandbox for every run of a module, put back before each run into the very state it was made in: the
  * parts of the module's WebAssembly memory that hold QuickJS's state are copied back from a snapshot taken
  * when the sandbox was new. Making a runtime and a context and freeing them cost 200–400 µs a run here; the
- * copy (about 200 KB) costs a tenth of that. Each run still starts from a runtime and context that no script
- * has touched, byte for byte; nothing a run did survives it.
+ * copy (about 250 KB) costs a tenth of that. Each run starts from a runtime and context whose state no script
+ * has touched, byte for byte.
  *
  * What the copy covers, and why that is all the state there is:
- * - QuickJS keeps every bit of its state in the module's linear memory: its static data (the C globals,
- *   among them the allocator's own state) at the bottom, then the C stack, then the heap. The copy holds
- *   the static data and the heap up to its highest byte in use. The stack holds nothing between two calls
- *   into the module, and memory above the heap is free space to the allocator, whatever it contains.
+ * - QuickJS keeps all of its state in the module's linear memory: its static data (the C globals, among them
+ *   the allocator's own state and its end of heap) at the bottom, then the C stack, then the heap. The copy
+ *   holds the static data and the heap up to its highest byte in use. The stack holds nothing between two
+ *   calls into the module, and memory above the heap is free space to the allocator. Both keep whatever a
+ *   run left there, as freed memory did when each run had a runtime of its own: QuickJS clears what it
+ *   hands a script, so a script never reads such bytes.
  * - The host side keeps a little state too: quickjs-emscripten's table of host functions (a run that turns a
  *   global's accessor into a data property frees the accessor, and with it its entry), the bridge's and the
  *   globals' bookkeeping, and the runtime's interrupt handler. Each is put back as well.
@@ -17,8 +19,12 @@
  *   restore seeds it afresh. Its place is found when the snapshot is taken, by watching one call step it.
  *
  * The layout is read off the memory itself (the long run of zeros that is the unused stack), so a module
- * with another layout gets no snapshot (undefined) and its host makes a sandbox per run as before.
- * Host-neutral: nothing here needs Node.
+ * with another layout gets no snapshot (undefined) and its host makes a sandbox per run as before. The
+ * host side must make no lasting QuickJS object during a run (a cached handle, a context, a managed
+ * lifetime): the copy would take back the memory it points to. restore() checks for each such thing and
+ * refuses. Two quickjs-emscripten calls must not be used on a snapshot's sandbox at all, getLength and
+ * getOwnPropertyNames: they read through a view of the memory made with the context, which goes stale
+ * once a run grows the memory. Host-neutral: nothing here needs Node.
  */
 import type { QuickJSWASMModule } from "quickjs-emscripten-core"
 import type { Sandbox } from "./sandbox.js"
@@ -59,6 +65,26 @@ const isHostRefTable = (value: unknown): value is HostRefTable => {
 /** handles quickjs-emscripten makes on first use and keeps; one made during a run would point at freed memory */
 const lazyContextHandles = ["_BigInt", "_Symbol", "_SymbolIterator", "_SymbolAsyncIterator"] as const
 
+/** quickjs-emscripten's internals that grow when the host makes a lasting QuickJS object; internal, hence optional */
+interface HostSide {
+  contextMap?: Map<unknown, unknown>
+  context?: unknown
+  scope?: { _disposables?: { value?: Set<unknown> } }
+}
+
+/** What of the host side must not change between the snapshot and a restore, as a string to compare. */
+const hostSideShape = (sandbox: Sandbox): string => {
+  const runtime = sandbox.runtime as unknown as HostSide
+  const context = sandbox.context as unknown as { memory?: HostSide } & Record<string, unknown>
+  return JSON.stringify([
+    runtime.contextMap?.size,
+    runtime.context === undefined,
+    runtime.scope?._disposables?.value?.size,
+    context.memory?.scope?._disposables?.value?.size,
+    lazyContextHandles.map((name) => context[name] === undefined),
+  ])
+}
+
 /** Math.random in QuickJS: xorshift64* on a 64-bit state in the context */
 const xorshift64 = (x: bigint) => {
   const mask = (1n << 64n) - 1n
@@ -68,11 +94,8 @@ const xorshift64 = (x: bigint) => {
   return x
 }
 
-const randomSeed = () => {
-  const words = crypto.getRandomValues(new Uint32Array(2))
-  // the state must never be zero
-  return (BigInt(words[0]!) << 32n) | BigInt(words[1]! | 1)
-}
+// the state must never be zero
+const randomSeed = () => crypto.getRandomValues(new BigUint64Array(1))[0]! || 1n
 
 /**
  * Takes the snapshot of a sandbox just made in `module`, before any run used it. Undefined when this module's
@@ -129,19 +152,20 @@ export const snapshotSandbox = (module: QuickJSWASMModule, sandbox: Sandbox): Sa
   ]
 
   const refs = { nextId: hostRefs.nextId, freelist: [...hostRefs.freelist], groups: [...hostRefs.groups].map(([id, group]) => [id, [...group]] as const) }
+  const shape = hostSideShape(sandbox)
 
   return {
     sandbox,
     bytes: regions.reduce((total, region) => total + region.saved.length, 0),
     restore() {
-      // a run that made one of these left a handle to memory the copy is about to take back
-      const made = lazyContextHandles.find((name) => context[name] !== undefined)
-      if (made) throw new Error(`the sandbox snapshot cannot be restored: quickjs-emscripten made ${made} during the run`)
+      // the host made a lasting QuickJS object during the run: it points at memory the copy is about to take back
+      const now = hostSideShape(sandbox)
+      if (now !== shape) throw new Error(`the sandbox snapshot cannot be restored: the host side changed during the run (${shape} -> ${now})`)
       // the handler is set again by the next run; removing it writes what the snapshot holds anyway
       sandbox.runtime.removeInterruptHandler()
-      const now = memory()
-      for (const region of regions) now.set(region.saved, region.start)
-      new DataView(now.buffer).setBigUint64(randomStateAt, randomSeed(), true)
+      const bytes = memory()
+      for (const region of regions) bytes.set(region.saved, region.start)
+      new DataView(bytes.buffer).setBigUint64(randomStateAt, randomSeed(), true)
       hostRefs.nextId = refs.nextId
       hostRefs.freelist = [...refs.freelist]
       hostRefs.groups = new Map(refs.groups.map(([id, group]) => [id, new Map(group)]))

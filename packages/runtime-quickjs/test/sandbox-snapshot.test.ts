@@ -80,11 +80,29 @@ describe("sandbox snapshot", () => {
     expect(values.size).toBe(50)
   })
 
-  test("a restore refuses when the host side made a handle the copy would take back", async () => {
-    const { snapshot } = await snapshotted()
+  test.each([
     // newBigInt keeps a handle on the BigInt constructor, made in memory the restore overwrites
-    snapshot.sandbox.context.newBigInt(1n).dispose()
+    ["a cached handle", (snapshot: SandboxSnapshot) => snapshot.sandbox.context.newBigInt(1n).dispose()],
+    // the runtime makes and keeps a context of its own for this
+    ["a context", (snapshot: SandboxSnapshot) => snapshot.sandbox.runtime.computeMemoryUsage().dispose()],
+  ])("a restore refuses when the host side made %s the copy would take back", async (_name, make) => {
+    const { snapshot } = await snapshotted()
+    make(snapshot)
     expect(() => snapshot.restore()).toThrow(/cannot be restored/)
+  })
+
+  test("a tool result that comes back after its run ended never reaches the next run", async () => {
+    const { module, snapshot } = await snapshotted()
+    const later = (ms: number, data: unknown) => new Promise((resolve) => setTimeout(() => resolve({ ok: true, data }), ms))
+    const answers: Record<string, [number, string]> = { "svc.late": [20, "late"], "svc.fast": [40, "fast"], "svc.slow": [80, "slow"] }
+    const timed = (path: string) => later(...answers[path]!)
+    const run = (code: string) => runInSandbox(module, code, { invoke: timed as never, limits: testLimits, takeSandbox: () => snapshot.sandbox })
+    // the first run ends with a call still out; its result lands while the second run waits on its own calls
+    expect(expectValue((await run("tools.svc.late({})\nreturn 'first'")).outcome)).toBe("first")
+    snapshot.restore()
+    const second = await run("const fast = tools.svc.fast({})\nconst slow = tools.svc.slow({})\nawait fast\nreturn (await slow).data")
+    expect(expectValue(second.outcome)).toBe("slow")
+    snapshot.restore()
   })
 
   test("it copies back a small part of the module's memory", async () => {

@@ -396,6 +396,7 @@ var installHostBridge = (ctx) => {
   let inflight = 0;
   let closed = false;
   let over = false;
+  let resets = 0;
   const callHost = async ({ invoke, invokeJson }, path, argsJson) => {
     try {
       await null;
@@ -405,7 +406,8 @@ var installHostBridge = (ctx) => {
     }
     return JSON.stringify(hostFailureResult);
   };
-  const settle = (events, resolve, resultJson) => {
+  const settle = (generation, events, resolve, resultJson) => {
+    if (generation !== resets) return;
     inflight--;
     if (closed) return;
     unsettled.delete(resolve);
@@ -439,7 +441,8 @@ var installHostBridge = (ctx) => {
     const resolve = resolveHandle.dup();
     unsettled.add(resolve);
     inflight++;
-    void callHost(current2, path, argsJson).then((resultJson) => settle(current2.events, resolve, resultJson));
+    const generation = resets;
+    void callHost(current2, path, argsJson).then((resultJson) => settle(generation, current2.events, resolve, resultJson));
     return void 0;
   });
   const logFunction = ctx.newFunction(logFunctionName, (levelHandle, textHandle) => {
@@ -500,6 +503,7 @@ var installHostBridge = (ctx) => {
       for (const handle of Object.values(functions)) if (handle.alive) handle.dispose();
     },
     reset() {
+      resets++;
       run2 = void 0;
       unsettled.clear();
       emitted = [];
@@ -783,6 +787,17 @@ var isHostRefTable = (value) => {
   return typeof table?.nextId === "number" && Array.isArray(table.freelist) && table.groups instanceof Map;
 };
 var lazyContextHandles = ["_BigInt", "_Symbol", "_SymbolIterator", "_SymbolAsyncIterator"];
+var hostSideShape = (sandbox) => {
+  const runtime = sandbox.runtime;
+  const context = sandbox.context;
+  return JSON.stringify([
+    runtime.contextMap?.size,
+    runtime.context === void 0,
+    runtime.scope?._disposables?.value?.size,
+    context.memory?.scope?._disposables?.value?.size,
+    lazyContextHandles.map((name) => context[name] === void 0)
+  ]);
+};
 var xorshift64 = (x) => {
   const mask = (1n << 64n) - 1n;
   x ^= x >> 12n;
@@ -790,10 +805,7 @@ var xorshift64 = (x) => {
   x ^= x >> 27n;
   return x;
 };
-var randomSeed = () => {
-  const words = crypto.getRandomValues(new Uint32Array(2));
-  return BigInt(words[0]) << 32n | BigInt(words[1] | 1);
-};
+var randomSeed = () => crypto.getRandomValues(new BigUint64Array(1))[0] || 1n;
 var snapshotSandbox = (module2, sandbox) => {
   const context = sandbox.context;
   const hostRefs = sandbox.runtime.hostRefs;
@@ -839,16 +851,17 @@ var snapshotSandbox = (module2, sandbox) => {
     { start: heapStart - heapMarginBytes, saved: whole.slice(heapStart - heapMarginBytes, heapEnd) }
   ];
   const refs = { nextId: hostRefs.nextId, freelist: [...hostRefs.freelist], groups: [...hostRefs.groups].map(([id, group]) => [id, [...group]]) };
+  const shape = hostSideShape(sandbox);
   return {
     sandbox,
     bytes: regions.reduce((total, region) => total + region.saved.length, 0),
     restore() {
-      const made = lazyContextHandles.find((name) => context[name] !== void 0);
-      if (made) throw new Error(`the sandbox snapshot cannot be restored: quickjs-emscripten made ${made} during the run`);
+      const now = hostSideShape(sandbox);
+      if (now !== shape) throw new Error(`the sandbox snapshot cannot be restored: the host side changed during the run (${shape} -> ${now})`);
       sandbox.runtime.removeInterruptHandler();
-      const now = memory();
-      for (const region of regions) now.set(region.saved, region.start);
-      new DataView(now.buffer).setBigUint64(randomStateAt, randomSeed(), true);
+      const bytes = memory();
+      for (const region of regions) bytes.set(region.saved, region.start);
+      new DataView(bytes.buffer).setBigUint64(randomStateAt, randomSeed(), true);
       hostRefs.nextId = refs.nextId;
       hostRefs.freelist = [...refs.freelist];
       hostRefs.groups = new Map(refs.groups.map(([id, group]) => [id, new Map(group)]));
