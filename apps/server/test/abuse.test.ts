@@ -58,7 +58,7 @@ const rows: Row[] = [
   { name: "deep recursion", code: "function f(n: number): number { return f(n + 1) + 1 }\nf(0)", error: "stack_overflow" },
   { name: "recursion through a getter", code: "const o = { get x(): any { return this.x } }\nreturn o.x", error: "stack_overflow" },
   {
-    name: "200k objects allocated in a promise job (dispose aborts the module)",
+    name: "200k objects allocated in a promise job (once made dispose abort the module)",
     code: "Promise.resolve().then(() => { const a = []; for (let i = 0; i < 2e5; i++) a.push({ i }) })\nreturn 'done'",
     value: "done",
   },

@@ -6,6 +6,7 @@ import { describeThrown, serializeResult } from "./guest-calls.js"
 import type { HostBridge, InvokeJson } from "./host-bridge.js"
 import { createLogBuffer } from "./log-buffer.js"
 import type { LogBuffer, LogSink } from "./log-buffer.js"
+import { executePendingJobs } from "./pending-jobs.js"
 import { prepareCode, scriptFilename } from "./prepare-code.js"
 import type { PreparedCode } from "./prepare-code.js"
 import { runErrors } from "./run-errors.js"
@@ -177,8 +178,8 @@ class ScriptSession {
     for (;;) {
       if (this.hostFailure) throw this.hostFailure.cause
       if (this.failure) return { ok: false, error: this.failure }
-      const jobs = runtime.executePendingJobs()
-      if (jobs.error) {
+      const jobs = executePendingJobs(this.module, runtime, context)
+      if (!jobs.ok) {
         if (!this.failure) return { ok: false, error: this.thrown(jobs.error, "run") }
         jobs.error.dispose()
       }

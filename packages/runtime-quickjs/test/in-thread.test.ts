@@ -17,21 +17,24 @@ describe("in-thread runner", () => {
     expect(JSON.parse(bare).filter((name: string) => !names.includes(name))).toEqual([])
   })
 
-  test("a dispose that aborts (allocation inside a promise job) keeps the outcome and replaces the module", async () => {
+  test("allocating in a promise job keeps the outcome and the module (it once made dispose abort)", async () => {
+    // quickjs-emscripten's executePendingJobs read the job's context through a stale view once a job grew the
+    // memory, and disposing the runtime then freed a context that did not exist (pending-jobs.ts)
     const runtime = await createQuickJsRuntime()
-    // upstream quickjs-emscripten #269: JS_FreeRuntime asserts list_empty(&rt->gc_obj_list)
     const code = "Promise.resolve().then(() => { const a = []; for (let i = 0; i < 2e5; i++) a.push({ i }) })\nreturn 'done'"
     const outcome = await runWith(runtime, code, { limits: { memoryBytes: 64 << 20, timeoutMs: 10_000 } })
     expect(expectValue(outcome)).toBe("done")
-    expect(runtime.replacedModules).toBe(1)
+    expect(runtime.replacedModules).toBe(0)
     expect(expectValue(await runWith(runtime, "return 1 + 1"))).toBe(2)
   })
 
   test("runScript reports the poisoned module to its caller (the seam a worker pool uses)", async () => {
     const module = await loadQuickJsModule()
-    const code = "Promise.resolve().then(() => { const a = []; for (let i = 0; i < 2e5; i++) a.push({ i }) })"
-    const run = await runScript(module, code, { invoke: noTools, limits: { ...testLimits, memoryBytes: 64 << 20, timeoutMs: 10_000 } })
-    expect(run).toEqual({ outcome: { ok: true, value: undefined, logs: [] }, poisoned: true })
+    // deeper than V8's own stack on this thread: V8 throws through the wasm frames (below)
+    const code = "function f(n: number): number { return f(n + 1) + 1 }\nreturn f(0)"
+    const run = await runScript(module, code, { invoke: noTools, limits: { ...testLimits, stackBytes: 1 << 20 } })
+    expect(run.poisoned).toBe(true)
+    expect(expectError(run.outcome).code).toBe("stack_overflow")
     const clean = await runScript(await loadQuickJsModule(), "return 1", { invoke: noTools, limits: testLimits })
     expect(clean.poisoned).toBe(false)
   })

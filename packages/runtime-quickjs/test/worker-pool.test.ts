@@ -78,27 +78,25 @@ describe("worker pool: hard limits by killing the worker", () => {
     expect(expectValue(await runWith(pool, "return 'x'.repeat(1 << 20).length"))).toBe(1 << 20)
   }, 60_000)
 
-  test("a dispose that aborts the module keeps the outcome and replaces the worker", async () => {
-    // only a worker that disposes its sandboxes meets the abort: with snapshots nothing is disposed (below)
-    const pool = await makePool({ size: 1, snapshots: false })
-    const code = "Promise.resolve().then(() => { const a = []; for (let i = 0; i < 2e5; i++) a.push({ i }) })\nreturn 'done'"
-    // The worker answers before it disposes the sandbox, so the queued run is first sent to the worker whose
-    // module then aborts; it never starts there and goes back to the queue for the replacement.
-    const poisoning = runWith(pool, code, { limits: { memoryBytes: 64 << 20, timeoutMs: 10_000 } })
-    const queued = runWith(pool, "return 1 + 1")
-    expect(expectValue(await poisoning)).toBe("done")
-    expect(expectValue(await queued)).toBe(2)
-    expect(pool.stats().replaced).toBe(1)
-    expect(expectValue(await runWith(pool, "return 'next'"))).toBe("next")
-  })
-
-  test("with snapshots nothing is disposed: the run that made disposing abort replaces no worker", async () => {
-    const pool = await makePool({ size: 1 })
+  test.each([true, false])("allocating in a promise job keeps the outcome and the worker (snapshots: %s)", async (snapshots) => {
+    const pool = await makePool({ size: 1, snapshots })
     await settled(pool)
     const code = "Promise.resolve().then(() => { const a = []; for (let i = 0; i < 2e5; i++) a.push({ i }) })\nreturn 'done'"
     expect(expectValue(await runWith(pool, code, { limits: { memoryBytes: 64 << 20, timeoutMs: 10_000 } }))).toBe("done")
     expect(expectValue(await runWith(pool, "return [typeof globalThis.a, 1 + 1]"))).toEqual(["undefined", 2])
     expect(pool.stats().replaced).toBe(0)
+  })
+
+  test("a run that poisons its module keeps its outcome, and a run queued behind it runs on the replacement", async () => {
+    // a 1 MiB V8 stack overflows before QuickJS's 1 MiB limit: V8 throws through the wasm frames
+    const pool = await makePool({ size: 1, resourceLimits: { stackSizeMb: 1 } })
+    await settled(pool)
+    const poisoning = runWith(pool, "function f(n: number): number { return f(n + 1) + 1 }\nreturn f(0)", { limits: { stackBytes: 1 << 20 } })
+    const queued = runWith(pool, "return 1 + 1")
+    expect(expectError(await poisoning).code).toBe("stack_overflow")
+    expect(expectValue(await queued)).toBe(2)
+    expect(pool.stats().replaced).toBe(1)
+    expect(expectValue(await runWith(pool, "return 'next'"))).toBe("next")
   })
 
   test("each execution on a worker starts pristine and draws its own random numbers", async () => {
@@ -294,13 +292,13 @@ describe("worker pool: runs sent to a busy worker to wait", () => {
   })
 
   test("a run sent to a worker that then fails cleaning up never started there: it runs on the replacement", async () => {
-    const pool = await makePool({ size: 1, snapshots: false })
+    // no script can make putting the sandbox back fail: the pool's test option does, right after each answer
+    const pool = await makePool({ size: 1, failAfterAnswer: true })
     await settled(pool)
-    const poisoning = "Promise.resolve().then(() => { const a = []; for (let i = 0; i < 2e5; i++) a.push({ i }) })\nreturn 'done'"
-    expect(expectValue(await runWith(pool, poisoning, { limits: { memoryBytes: 64 << 20, timeoutMs: 10_000 } }))).toBe("done")
+    expect(expectValue(await runWith(pool, "return 'first'"))).toBe("first")
     // sent the moment the outcome came, before the worker reported that its module failed
     expect(expectValue(await runWith(pool, "return 1 + 1"))).toBe(2)
-    expect(pool.stats().replaced).toBe(1)
+    expect(pool.stats().replaced).toBeGreaterThanOrEqual(1)
   })
 
   test("aborting a run the worker has not started, with another waiting behind it, loses neither", async () => {

@@ -367,6 +367,38 @@ var createLogBuffer = (limits, sink) => {
   };
 };
 
+// src/pending-jobs.ts
+var executePendingJobs = (module2, runtime, context) => {
+  const { ffi, rt, module: emscripten } = runtime;
+  const { ctx, getMemory } = context;
+  const run2 = ffi?.QTS_ExecutePendingJob;
+  const free = ffi?.QTS_FreeValuePointerRuntime;
+  const rtPointer = rt?.value;
+  const contextPointer = ctx?.value;
+  if (!run2 || !free || typeof rtPointer !== "number" || typeof contextPointer !== "number" || !getMemory || !emscripten?._malloc || !emscripten._free) {
+    throw new Error("quickjs-emscripten's runtime is not laid out as this version expects");
+  }
+  const out = emscripten._malloc(4);
+  new Int32Array(module2.getWasmMemory().buffer, out, 1)[0] = 0;
+  try {
+    const value = run2(rtPointer, -1, out);
+    const jobContext = new Int32Array(module2.getWasmMemory().buffer, out, 1)[0];
+    if (jobContext === 0) {
+      free(rtPointer, value);
+      return { ok: true };
+    }
+    if (jobContext !== contextPointer) throw new Error(`a pending job ran in an unknown context (${jobContext})`);
+    const result = getMemory.call(context, rtPointer).heapValueHandle(value);
+    if (context.typeof(result) === "number") {
+      result.dispose();
+      return { ok: true };
+    }
+    return { ok: false, error: result };
+  } finally {
+    emscripten._free(out);
+  }
+};
+
 // src/prelude/prelude.generated.ts
 var toolsSource = '{let u=(t,e)=>{try{return[t(e),`got ${typeof e}`]}catch(s){return[void 0,s.message]}};let g=(t,e,s)=>{let c=(n,r)=>new Promise(o=>t(o,n,...u(e,r===void 0?{}:r))).then(s),i=n=>new Proxy({},{get:(r,o)=>typeof o=="string"&&o!=="then"?n(o):void 0}),a=n=>c("$describe",{paths:Array.isArray(n)?n:[n]}),p=(n,r)=>c("$search",{query:n,limit:r}),d=n=>{let r={__proto__:null};return i(o=>r[o]??=f=>c(`${n}.${o}`,f))},l={__proto__:null,$describe:a,$search:p};return i(n=>l[n]??=d(n))},y=g;y}';
 var consoleSource = '{let e=["log","info","warn","error","debug"];let l=(n,r,s)=>{let i,o={};for(let t of e)o[t]=(...a)=>n(t,a.map(i??=r(s)).join(" "));return o},d=l;d}';
@@ -687,8 +719,8 @@ var ScriptSession = class {
     for (; ; ) {
       if (this.hostFailure) throw this.hostFailure.cause;
       if (this.failure) return { ok: false, error: this.failure };
-      const jobs = runtime.executePendingJobs();
-      if (jobs.error) {
+      const jobs = executePendingJobs(this.module, runtime, context);
+      if (!jobs.ok) {
         if (!this.failure) return { ok: false, error: this.thrown(jobs.error, "run") };
         jobs.error.dispose();
       }
@@ -1010,7 +1042,7 @@ var LogMirrorWriter = class {
 };
 
 // src/node/pool-worker.ts
-var { memoryCapBytes, recycleAboveBytes, snapshots, port, signals, logs } = workerData;
+var { memoryCapBytes, recycleAboveBytes, snapshots, failAfterAnswer, port, signals, logs } = workerData;
 var module = await loadQuickJsModule({ memoryCapBytes });
 var wasmBytes = () => module.getWasmMemory().buffer.byteLength;
 var handoff = new HandoffEnd(port, new Int32Array(signals), Signal.toMain, Signal.toWorker, (message) => onMessage(message));
@@ -1094,6 +1126,7 @@ var run = async ({ runId, code, limits }) => {
     poisoned = true;
     return;
   }
+  if (failAfterAnswer) return poison();
   const answeredAt = performance.now();
   if (snapshot) {
     if (!spare && !restoreSnapshot(snapshot)) return poison();

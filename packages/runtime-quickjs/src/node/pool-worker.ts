@@ -25,7 +25,7 @@ interface CurrentRun {
   abort: AbortController
 }
 
-const { memoryCapBytes, recycleAboveBytes, snapshots, port, signals, logs } = workerData as PoolWorkerData
+const { memoryCapBytes, recycleAboveBytes, snapshots, failAfterAnswer, port, signals, logs } = workerData as PoolWorkerData
 const module = await loadQuickJsModule({ memoryCapBytes })
 const wasmBytes = () => module.getWasmMemory().buffer.byteLength
 const handoff = new HandoffEnd<ToWorker, FromWorker>(port, new Int32Array(signals), Signal.toMain, Signal.toWorker, (message) => onMessage(message))
@@ -152,6 +152,7 @@ const run = async ({ runId, code, limits }: RunMessage) => {
     poisoned = true
     return
   }
+  if (failAfterAnswer) return poison()
   const answeredAt = performance.now()
   if (snapshot) {
     // the run took the snapshot's sandbox unless its script did not compile: put it back as it was made

@@ -36,6 +36,11 @@ export interface WorkerPoolOptions {
    * A worker whose module does not allow it makes a fresh one per run, as with false.
    */
   snapshots?: boolean
+  /**
+   * For tests of the pool's recovery only: each worker, right after answering a run, fails as if putting its
+   * sandbox back (or disposing it) had failed. No script can cause that, so nothing else reaches the path.
+   */
+  failAfterAnswer?: boolean
 }
 
 export interface WorkerPoolStats {
@@ -519,7 +524,7 @@ class WorkerPool implements WorkerPoolRuntime {
   }
 
   private spawn(replacement: boolean): Promise<void> {
-    const data = { memoryCapBytes: this.memoryCapBytes, recycleAboveBytes: this.recycleAboveBytes, snapshots: this.options.snapshots ?? true, logMirrorBytes: this.logMirrorBytes }
+    const data = { memoryCapBytes: this.memoryCapBytes, recycleAboveBytes: this.recycleAboveBytes, snapshots: this.options.snapshots ?? true, failAfterAnswer: this.options.failAfterAnswer ?? false, logMirrorBytes: this.logMirrorBytes }
     const slot = new PoolSlot(data, this.options.resourceLimits, {
       message: (from, message) => this.onMessage(from, message),
       died: (from, cause) => this.onDied(from, cause),
