@@ -3,6 +3,7 @@
  * `mcp` and `run`. Each limit flag sets the server's ceiling; a request may lower it, never raise it.
  */
 import type { RunLimits } from "@switchboard/core"
+import { maxStackBytes } from "@switchboard/runtime-quickjs"
 import type { HostOptions } from "./compose.js"
 
 export const runtimeFlagOptions = {
@@ -49,6 +50,10 @@ export const runtimeTuning = (
     const value = read(flag, 1)
     if (typeof value === "string") return { ok: false, message: value }
     if (value !== undefined) limits[limit] = value * unit
+  }
+  if (limits.stackBytes !== undefined && limits.stackBytes > maxStackBytes) {
+    const most = maxStackBytes / 1024
+    return { ok: false, message: `--stack-kb must be at most ${most}: the QuickJS build's C stack is 5 MiB, and past it every script fails (got "${values["stack-kb"]}")` }
   }
   const workers = read("workers", 1)
   const queue = read("queue", 0)

@@ -56,6 +56,13 @@ export interface SandboxRun {
 
 type Settled = { ok: true; value: unknown } | { ok: false; error: RunError }
 
+/**
+ * The deepest stack a script may have. The module's C stack is 5 MiB (its layout, sandbox-snapshot.ts); past
+ * about that, QuickJS's limit falls below the stack's end and every script, even its compilation, fails with
+ * "stack overflow". A host that asks for more gets this much (the server refuses such a setting outright).
+ */
+export const maxStackBytes = 4 << 20
+
 /** Reading an error is the host's own work, so it gets a fresh slice of time even after the deadline. */
 const describeBudgetMs = 50
 /** setTimeout's ceiling; a longer limit would fire at once */
@@ -139,7 +146,7 @@ class ScriptSession {
     const sandbox = (this.sandbox = takeSandbox?.() ?? createSandbox(this.module))
     const { runtime, context, bridge, stringify } = sandbox
     runtime.setMemoryLimit(limits.memoryBytes)
-    runtime.setMaxStackSize(limits.stackBytes)
+    runtime.setMaxStackSize(Math.min(limits.stackBytes, maxStackBytes))
     runtime.setInterruptHandler(() => this.failure !== undefined || Date.now() > this.interruptAt)
     bridge.attach({
       invoke,

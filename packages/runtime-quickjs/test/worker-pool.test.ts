@@ -99,6 +99,15 @@ describe("worker pool: hard limits by killing the worker", () => {
     expect(expectValue(await runWith(pool, "return 'next'"))).toBe("next")
   })
 
+  test("a stack limit past what the module's C stack holds is cut to maxStackBytes, not a failure of every script", async () => {
+    // a V8 stack deep enough that QuickJS's own limit is what stops the recursion
+    const pool = await makePool({ size: 1, resourceLimits: { stackSizeMb: 64 } })
+    const limits = { stackBytes: 16 << 20, timeoutMs: 20_000 }
+    expect(expectValue(await runWith(pool, "return 1 + 1", { limits }))).toBe(2)
+    const error = expectError(await runWith(pool, "function f(n: number): number { return f(n + 1) + 1 }\nreturn f(0)", { limits }))
+    expect(error.code).toBe("stack_overflow")
+  })
+
   test("each execution on a worker starts pristine and draws its own random numbers", async () => {
     const pool = await makePool({ size: 1 })
     const seen = new Set<unknown>()

@@ -629,6 +629,7 @@ var disposeSandbox = (sandbox) => {
 };
 
 // src/run-script.ts
+var maxStackBytes = 4 << 20;
 var describeBudgetMs = 50;
 var maxTimerMs = 2 ** 31 - 1;
 var runInSandbox = async (module2, code, options) => {
@@ -689,7 +690,7 @@ var ScriptSession = class {
     const sandbox = this.sandbox = takeSandbox?.() ?? createSandbox(this.module);
     const { runtime, context, bridge, stringify } = sandbox;
     runtime.setMemoryLimit(limits.memoryBytes);
-    runtime.setMaxStackSize(limits.stackBytes);
+    runtime.setMaxStackSize(Math.min(limits.stackBytes, maxStackBytes));
     runtime.setInterruptHandler(() => this.failure !== void 0 || Date.now() > this.interruptAt);
     bridge.attach({
       invoke,
