@@ -1157,6 +1157,10 @@ var onMessage = (message) => {
   } else current.abort.abort();
 };
 prepareSpare(false);
-if (spare && snapshots) snapshot = snapshotSandbox(module, spare);
+try {
+  if (spare && snapshots) snapshot = snapshotSandbox(module, spare);
+} catch {
+  spare = void 0;
+}
 Atomics.store(handoff.signals, Signal.ready, 1);
 post({ type: "ready", wasmBytes: wasmBytes() });

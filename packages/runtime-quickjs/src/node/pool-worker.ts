@@ -187,6 +187,12 @@ const onMessage = (message: ToWorker) => {
 }
 
 prepareSpare(false)
-if (spare && snapshots) snapshot = snapshotSandbox(module, spare)
+try {
+  if (spare && snapshots) snapshot = snapshotSandbox(module, spare)
+} catch {
+  // QuickJS threw in the host while the snapshot was taken: nothing is sure of this module, so it makes a fresh
+  // sandbox for the first run, and a failure there reports the worker poisoned
+  spare = undefined
+}
 Atomics.store(handoff.signals, Signal.ready, 1)
 post({ type: "ready", wasmBytes: wasmBytes() })
