@@ -39,15 +39,15 @@ export interface HostOptions {
 }
 
 /** Each worker's WebAssembly memory ceiling: twice the QuickJS limit, room for the module's own 16 MiB. */
-const wasmCeiling = (limits: Partial<RunLimits> | undefined) => Math.max(64 << 20, 2 * (limits?.memoryBytes ?? defaultLimits.memoryBytes))
+const wasmCeiling = (limits: RunLimits) => Math.max(64 << 20, 2 * limits.memoryBytes)
 
 const createRuntime = async (options: HostOptions): Promise<CodeRuntime & { close?: () => Promise<void> }> => {
   const runtime = options.runtime ?? "pool"
-  if (runtime === "in-thread") return createQuickJsRuntime({ memoryCapBytes: wasmCeiling(options.limits) })
+  const limits: RunLimits = { ...defaultLimits, ...options.limits }
+  if (runtime === "in-thread") return createQuickJsRuntime({ memoryCapBytes: wasmCeiling(limits) })
   if (runtime !== "pool") return runtime
   // each worker keeps a copy of its run's log as large as the server's log limits, for runs it is killed in
-  const logLimits = { ...defaultLimits, ...options.limits }
-  return createWorkerPoolRuntime({ size: options.workers, queueLimit: options.queue, memoryCapBytes: wasmCeiling(options.limits), logLimits })
+  return createWorkerPoolRuntime({ size: options.workers, queueLimit: options.queue, memoryCapBytes: wasmCeiling(limits), logLimits: limits })
 }
 
 export const createHost = async (options: HostOptions) => {

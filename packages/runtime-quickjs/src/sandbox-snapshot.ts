@@ -107,7 +107,6 @@ export const snapshotSandbox = (module: QuickJSWASMModule, sandbox: Sandbox): Sa
   const hostRefs = (sandbox.runtime as unknown as { hostRefs?: unknown }).hostRefs
   const contextPointer = context.ctx?.value
   if (!isHostRefTable(hostRefs) || typeof contextPointer !== "number") return undefined
-  if (lazyContextHandles.some((name) => context[name] !== undefined)) return undefined
 
   // where Math.random keeps its state: the one 64-bit word of the context that a call steps by xorshift64*
   const memory = () => new Uint8Array(module.getWasmMemory().buffer)

@@ -844,7 +844,6 @@ var snapshotSandbox = (module2, sandbox) => {
   const hostRefs = sandbox.runtime.hostRefs;
   const contextPointer = context.ctx?.value;
   if (!isHostRefTable(hostRefs) || typeof contextPointer !== "number") return void 0;
-  if (lazyContextHandles.some((name) => context[name] !== void 0)) return void 0;
   const memory = () => new Uint8Array(module2.getWasmMemory().buffer);
   const before = memory().slice(contextPointer, contextPointer + contextScanBytes);
   const stepped = sandbox.context.evalCode("Math.random()");

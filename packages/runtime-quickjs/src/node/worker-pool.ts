@@ -524,7 +524,13 @@ class WorkerPool implements WorkerPoolRuntime {
   }
 
   private spawn(replacement: boolean): Promise<void> {
-    const data = { memoryCapBytes: this.memoryCapBytes, recycleAboveBytes: this.recycleAboveBytes, snapshots: this.options.snapshots ?? true, failAfterAnswer: this.options.failAfterAnswer ?? false, logMirrorBytes: this.logMirrorBytes }
+    const data = {
+      memoryCapBytes: this.memoryCapBytes,
+      recycleAboveBytes: this.recycleAboveBytes,
+      snapshots: this.options.snapshots ?? true,
+      failAfterAnswer: this.options.failAfterAnswer ?? false,
+      logMirrorBytes: this.logMirrorBytes,
+    }
     const slot = new PoolSlot(data, this.options.resourceLimits, {
       message: (from, message) => this.onMessage(from, message),
       died: (from, cause) => this.onDied(from, cause),
