@@ -70,17 +70,34 @@ describe("describe on a catalog synced from server-everything", () => {
   })
 })
 
-it("a tool with no output schema, called three times with varied results, is described by what it returned", async () => {
-  await server.execute(`for (const n of [1, 2, 3]) { const r = await tools.contract.varied({ n }); if (!r.ok) throw new Error(r.error.message) }`)
+it("a tool with no output schema, called five times with varied results, is described by what it returned", async () => {
+  await server.execute(`for (const n of [1, 2, 3, 5, 6]) { const r = await tools.contract.varied({ n }); if (!r.ok) throw new Error(r.error.message) }`)
   const tool = await typescriptOf("contract.varied")
   expect(tool.outputSource).toBe("observed")
-  expect(tool.typescript).toContain("observed in 3 calls")
+  expect(tool.typescript).toContain("observed in 5 calls")
   expect(tool.typescript).toMatch(/id: number/)
   expect(tool.typescript).toMatch(/name: string/)
   expect(tool.typescript).toMatch(/tags\?: string\[\]/)
   expect(tool.typescript).toMatch(/note\?: null/)
-  expect(tool.typescript).toMatch(/score\?: number/)
+  // `score` came back in one call of five: a key seen once could be that caller's data, so it is not kept
+  expect(tool.typescript).not.toContain("score")
   golden("observed-varied", tool.typescript)
+})
+
+it("a key that could be one caller's data never reaches another caller's describe", async () => {
+  const secretKey = "alice@example.com"
+  const result = JSON.stringify({ id: 1, [secretKey]: { role: "admin" } })
+  await server.execute(`const r = await tools.contract.echo({ message: ${JSON.stringify(result)} }); if (!r.ok || r.data.id !== 1) throw new Error("not decoded")`)
+  const tool = await typescriptOf("contract.echo")
+  expect(tool.outputSource).toBe("observed")
+  expect(tool.typescript).toContain("Record<string, number | {")
+  const described = await server.request("POST", "/v1/describe", { paths: ["contract.echo"] })
+  expect(JSON.stringify(described.body)).not.toContain(secretKey)
+  const sqlite = new Database(server.dbPath)
+  const stored = sqlite.prepare("select shape from tool_shapes s join tools t on t.id = s.tool_id where t.path = 'contract.echo'").all() as { shape: string }[]
+  sqlite.close()
+  expect(stored.length).toBeGreaterThan(0)
+  for (const row of stored) expect(row.shape).not.toContain(secretKey)
 })
 
 it("search ranks by relevance and splits identifiers; POST /v1/describe shares declarations", async () => {

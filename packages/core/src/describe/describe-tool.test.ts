@@ -69,7 +69,7 @@ declare const tools: {
   })
 
   it("observed: the stored shape, with its provenance", () => {
-    const shape = observed([{ sum: 3 }, { sum: 4.5, note: "rounded" }, { sum: -1 }], "2026-11-02", "2026-11-29")
+    const shape = observed([{ sum: 3 }, { sum: 4.5, note: "rounded" }, { sum: -1.5, note: "rounded" }], "2026-11-02", "2026-11-29")
     const out = describeTool({ tool: getSum, shape })
     expect(out.outputSource).toBe("observed")
     expect(out.typescript).toBe(`${TOOL_RESULT_DECLARATION}

@@ -44,7 +44,7 @@ export const capShapeSize = (shape: Shape, maxNodes: number = ShapeBounds.maxSha
         return out
       }
       case "object": {
-        const out: ObjectShape = { kind: "object", samples: source.samples, fields: emptyFields() }
+        const out: ObjectShape = { kind: "object", samples: source.samples, fields: emptyFields(), ...(source.rare ? { rare: source.rare } : {}) }
         for (const [key, field] of fieldEntries(source.fields)) {
           setField(out.fields, key, { shape: UNKNOWN, seen: field.seen })
           queue.push({ source: field.shape, assign: (s) => setField(out.fields, key, { shape: s, seen: field.seen }) })

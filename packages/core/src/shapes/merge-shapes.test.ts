@@ -20,7 +20,7 @@ describe("mergeShapes over calls", () => {
     ["an empty array learns its items later", [{ tags: [] }, { tags: ["x"] }], "{\n  tags: string[]\n}"],
     [
       "arrays of objects merge into one item shape, across calls",
-      [[{ id: 1, title: "a" }], [{ id: 2, title: "b", closedAt: "2026-11-02" }, { id: 3, title: null }]],
+      [[{ id: 1, title: "a" }], [{ id: 2, title: "b", closedAt: "2026-11-02" }, { id: 3, title: null, closedAt: "2026-11-03" }]],
       "Array<{\n  id: number\n  title: string | null\n  closedAt?: string\n}>",
     ],
     ["a nested optional key counts object instances", [{ page: { items: [{ a: 1 }, { a: 2, b: true }] } }], "{\n  page: {\n    items: Array<{\n      a: number\n      b?: boolean\n    }>\n  }\n}"],

@@ -3,7 +3,7 @@
  * associative up to key order and the one-way switch of an object to a record. Inputs are never mutated.
  */
 import { capShapeSize } from "./cap-shape-size.js"
-import { isMapLike } from "./map-like.js"
+import { isMapLike, isRareKey, rareKeyHash } from "./map-like.js"
 import { type FieldShape, type ObjectShape, type RecordShape, type Shape, ShapeBounds, UNKNOWN, emptyFields, fieldEntries, getField, setField } from "./shape.js"
 
 /** Union members sort in this order, so a merge renders the same whichever way round it ran. */
@@ -55,7 +55,7 @@ const mergeObjects = (a: ObjectShape, b: ObjectShape): Shape => {
     setField(fields, key, other ? { shape: merge(field.shape, other.shape), seen: field.seen + other.seen } : field)
   }
   for (const [key, field] of fieldEntries(b.fields)) if (!getField(a.fields, key)) setField(fields, key, field)
-  return objectOrRecord(fields, a.samples + b.samples)
+  return objectOrRecord(fields, a.samples + b.samples, a.rare && b.rare ? [...a.rare, ...b.rare] : (a.rare ?? b.rare))
 }
 
 const absorbIntoRecord = (record: RecordShape, object: ObjectShape): RecordShape => {
@@ -64,11 +64,33 @@ const absorbIntoRecord = (record: RecordShape, object: ObjectShape): RecordShape
   return { kind: "record", values }
 }
 
-/** An object, unless its keys say it is a map (see ./map-like.ts). */
-export const objectOrRecord = (fields: Record<string, FieldShape>, samples: number): ObjectShape | RecordShape => {
+/**
+ * An object, unless its keys say it is a map (see ./map-like.ts). A key seen in only one of many samples is
+ * kept as a hash in `rare` instead of by name, since it could be one caller's data; when a key comes back
+ * whose hash is there, it has been seen twice and becomes a field again.
+ */
+export const objectOrRecord = (fields: Record<string, FieldShape>, samples: number, rare: readonly string[] = []): ObjectShape | RecordShape => {
   const entries = fieldEntries(fields)
-  if (!isMapLike(entries, samples)) return { kind: "object", samples, fields }
-  let values: Shape | null = null
-  for (const [, field] of entries) values = values ? merge(values, field.shape) : field.shape
-  return { kind: "record", values: values ?? UNKNOWN }
+  if (isMapLike(entries, samples, rare.length)) {
+    let values: Shape | null = null
+    for (const [, field] of entries) values = values ? merge(values, field.shape) : field.shape
+    return { kind: "record", values: values ?? UNKNOWN }
+  }
+  if (rare.length === 0 && !entries.some(([, field]) => isRareKey(field, samples))) return { kind: "object", samples, fields }
+  const parked = [...new Set(rare)]
+  const kept = emptyFields()
+  for (const [key, field] of entries) {
+    if (!isRareKey(field, samples)) {
+      setField(kept, key, field)
+      continue
+    }
+    const hash = rareKeyHash(key)
+    const at = parked.indexOf(hash)
+    if (at >= 0) {
+      parked.splice(at, 1)
+      setField(kept, key, { shape: field.shape, seen: 2 })
+    } else parked.push(hash)
+  }
+  const bounded = parked.slice(-ShapeBounds.maxKeys)
+  return bounded.length > 0 ? { kind: "object", samples, fields: kept, rare: bounded } : { kind: "object", samples, fields: kept }
 }

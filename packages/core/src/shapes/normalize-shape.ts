@@ -76,7 +76,9 @@ const normalize = (value: unknown, level: number, budget: Budget): Shape => {
         if (!isRecord(field)) continue
         setField(fields, key, { shape: normalize(own(field, "shape"), level + 1, budget), seen: Math.min(samples, count(own(field, "seen"), 1)) })
       }
-      return objectOrRecord(fields, samples)
+      const rare = own(value, "rare")
+      const hashes = Array.isArray(rare) ? rare.slice(0, ShapeBounds.maxKeys).filter((hash): hash is string => typeof hash === "string" && /^[0-9a-f]{8}$/.test(hash)) : []
+      return objectOrRecord(fields, samples, hashes)
     }
     default:
       return UNKNOWN

@@ -35,6 +35,11 @@ export interface ObjectShape {
   samples: number
   /** keyed by the exact key; a null-prototype map in memory, so a key like `__proto__` is just a key */
   fields: Record<string, FieldShape>
+  /**
+   * Keys seen in only one of many samples, not kept (./map-like.ts): a short hash of each, never the key, so
+   * that a second sighting can promote the key to a field. At most `maxKeys`; absent when none.
+   */
+  rare?: string[]
 }
 
 /** A map-like object (keys that differ per call): `Record<string, values>`. */
