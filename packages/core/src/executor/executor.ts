@@ -162,7 +162,7 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
       return { executionId, ok: false, error: outcome.error, logs: [] }
     }
     const split = outcome.ok ? splitMedia(outcome.value) : null
-    const fullText = split ? renderForModel(split.value, inlineCap) : null
+    const fullText = split ? renderForModel(split.value, inlineCap, runLimits.maxResultBytes) : null
     let response: ExecuteResponse
     if (outcome.ok) {
       const inline = inlineText(fullText!, executionId, inlineCap)

@@ -24,6 +24,7 @@ describe("renderForModel", () => {
     const value = { items: Array.from({ length: 3 }, (_, i) => ({ id: i })) }
     expect(renderForModel(value, 1_000)).toBe(JSON.stringify(value))
     expect(renderForModel(value, 10)).toBe(JSON.stringify(value, null, 1))
+    expect(renderForModel(value, 10, 20)).toBe(JSON.stringify(value))
     expect(renderForModel(value, 10).split("\n").length).toBeGreaterThan(5)
   })
 

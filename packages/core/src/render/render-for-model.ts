@@ -1,3 +1,5 @@
+import { prettyJson } from "./pretty-json.js"
+
 /**
  * The one function that turns a script's result into text for a model (DESIGN §6). Every surface — the
  * execute response, the MCP `execute` tool, the stored execution record, the CLI — gets its text here.
@@ -5,14 +7,15 @@
  * - A string is its own text, never JSON-quoted; lone UTF-16 surrogates become U+FFFD (a provider refuses
  *   them and UTF-8 cannot store them); a surrogate pair is kept.
  * - "", undefined and null are all the empty result.
- * - Anything else is JSON, encoded once: compact when it fits the inline cap, else indented, so that a
- *   large result has lines to page and grep by instead of being one line of megabytes.
+ * - Anything else is JSON, encoded once: compact when it fits the inline cap, else laid out with lines to
+ *   page and grep by (./pretty-json.ts), at most 3x the compact size and at most `maxChars` characters;
+ *   past either bound the compact JSON is the text.
  */
-export const renderForModel = (value: unknown, inlineCap = DEFAULT_INLINE_CAP): string => {
+export const renderForModel = (value: unknown, inlineCap = DEFAULT_INLINE_CAP, maxChars?: number): string => {
   if (value === undefined || value === null) return ""
   if (typeof value === "string") return toWellFormed(value)
   const compact = JSON.stringify(value) ?? ""
-  return toWellFormed(compact.length <= inlineCap ? compact : JSON.stringify(value, null, 1))
+  return toWellFormed(compact.length <= inlineCap ? compact : (prettyJson(value, { compact, maxChars }) ?? compact))
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
