@@ -10,6 +10,7 @@ import { createQuickJsRuntime } from "@switchboard/runtime-quickjs"
 import { createWorkerPoolRuntime } from "@switchboard/runtime-quickjs/node"
 import { createStderrLogger } from "./logger.js"
 import { openCatalogDatabase } from "./catalog-database.js"
+import { createGrepRunner } from "./grep/grep-runner.js"
 
 export interface HostOptions {
   /** path of the SQLite file, or a postgres:// URL */
@@ -35,6 +36,8 @@ export interface HostOptions {
   allowedHosts?: string[]
   /** largest request body on /v1 and /mcp, in bytes (default 10 MiB) */
   maxBodyBytes?: number
+  /** the longest one search of stored output may run before it answers `pattern_too_costly` (default 2 s) */
+  grepTimeoutMs?: number
   logger?: Logger
 }
 
@@ -63,8 +66,9 @@ export const createHost = async (options: HostOptions) => {
   onToolsChanged = sources.markStale
   const executor = createExecutor({ store, sources, runtime, plugins, logger, limits: options.limits })
   const keys = createApiKeyService(store)
+  const search = createGrepRunner({ timeoutMs: options.grepTimeoutMs })
   const app = createApp(
-    { sources, executor, store, logger, keys: options.requireKey ? keys : undefined },
+    { sources, executor, store, logger, keys: options.requireKey ? keys : undefined, grep: search.grep },
     { allowedHosts: options.allowedHosts, maxBodyBytes: options.maxBodyBytes },
   )
   return {
@@ -75,10 +79,11 @@ export const createHost = async (options: HostOptions) => {
     executor,
     logger,
     runtime,
+    grep: search.grep,
     async close() {
       // a runtime the caller passed in is the caller's to close
       if (options.runtime === undefined || typeof options.runtime === "string") await runtime.close?.()
-      await Promise.all(plugins.map((p) => p.close()))
+      await Promise.all([...plugins.map((p) => p.close()), search.close()])
       await database.close()
     },
   }

@@ -126,7 +126,11 @@ describe.each(Object.keys(connect) as (keyof typeof connect)[])("MCP over %s", (
     const id = pointerOf(await execute(`return "z\\n".repeat(20000)`)).executionId
     const bad = await call("grep_output", { executionId: id, pattern: "(" })
     expect(bad.isError).toBe(true)
-    expect(texts(bad)[0]).toMatch(/^not a valid regular expression/)
+    expect(texts(bad)[0]).toMatch(/^invalid_pattern: not a valid regular expression/)
+    const long = pointerOf(await execute(`return ("z".repeat(1000) + "y\\n").repeat(60)`)).executionId
+    const costly = await call("grep_output", { executionId: long, pattern: "(?:z?){1000}z{1000}$" })
+    expect(costly.isError).toBe(true)
+    expect(texts(costly)[0]).toMatch(/^pattern_too_costly: the search ran past its limit/)
     const badArgs = await call("read_output", { executionId: id, offset: -1 })
     expect(badArgs.isError).toBe(true)
     expect(texts(badArgs)[0]).toMatch(/^invalid arguments: .*offset/s)

@@ -58,3 +58,27 @@ it("a 90-byte script nesting 400,000 zeros 1,300 deep stores text within 3x of i
   expect(JSON.stringify(JSON.parse(stored)).length).toBe(compactLength)
   expect(response.truncated.totalChars).toBe(stored.length)
 }, 60_000)
+
+it("a pattern too costly for RE2 answers 400 pattern_too_costly, and /healthz answers within 250 ms all along", async () => {
+  const response = await server.execute(`return Array.from({ length: 100 }, () => "a".repeat(1000) + "b").join("\\n")`)
+  expect(response.truncated.totalLines).toBe(100)
+  const slowest = { ms: 0 }
+  let probing = true
+  const probes = (async () => {
+    while (probing) {
+      const started = performance.now()
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+      slowest.ms = Math.max(slowest.ms, performance.now() - started)
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+  })()
+  const costly = encodeURIComponent("(?:a?){1000}a{1000}$")
+  const answer = await server.request("GET", `/v1/executions/${response.executionId}/output?grep=${costly}`)
+  probing = false
+  await probes
+  expect(answer.status).toBe(400)
+  expect(answer.body.error.code).toBe("pattern_too_costly")
+  expect(slowest.ms).toBeLessThan(250)
+  // an ordinary pattern still answers afterwards
+  expect((await server.request("GET", `/v1/executions/${response.executionId}/output?grep=b$`)).body.matches).toHaveLength(100)
+}, 30_000)

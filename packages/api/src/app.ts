@@ -1,6 +1,6 @@
 /** The hono app: /healthz, the /v1 routes, the MCP endpoint at /mcp. Runtime-neutral: no Node APIs, so it serves on Node and on Workers. */
 import { Hono } from "hono"
-import type { ApiKeyService, CatalogStore, Executor, Logger, SourcesService } from "@switchboard/core"
+import type { ApiKeyService, CatalogStore, Executor, GrepRunner, Logger, SourcesService } from "@switchboard/core"
 import { internalError } from "@switchboard/core"
 import { DEFAULT_MAX_BODY_BYTES, checkMaxBodyBytes, limitBody } from "./body-limit.js"
 import { errorBody } from "./http-errors.js"
@@ -20,6 +20,8 @@ export interface AppServices {
   logger: Logger
   /** when set, every route but /healthz needs a valid API key */
   keys?: Pick<ApiKeyService, "verify">
+  /** where searches of stored output run (default: in place; the Node host gives a worker thread it can stop) */
+  grep?: GrepRunner
 }
 
 export interface AppOptions {

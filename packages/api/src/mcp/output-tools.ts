@@ -4,7 +4,7 @@
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
 import { z } from "zod"
-import { MAX_PAGE_LINES, grepOutput, readOutputLines } from "@switchboard/core"
+import { MAX_PAGE_LINES, grepInPlace, readOutputLines } from "@switchboard/core"
 import type { McpServices } from "./services.js"
 import { errorResult, inputSchemaOf, parseArgs, textResult } from "./tool-result.js"
 
@@ -20,7 +20,7 @@ const readInput = z.object({
 
 const grepInput = z.object({
   executionId,
-  pattern: z.string().min(1).describe("a JavaScript regular expression, matched against each line"),
+  pattern: z.string().min(1).describe("an RE2 regular expression (JavaScript-like syntax without lookaround or backreferences), matched against each line"),
 })
 
 export const readOutputTool: Tool = {
@@ -32,7 +32,7 @@ export const readOutputTool: Tool = {
 
 export const grepOutputTool: Tool = {
   name: "grep_output",
-  description: "Search an execution's whole stored output with a regular expression. Answers the matching lines, each prefixed with its 0-based line number and a tab.",
+  description: "Search an execution's whole stored output with an RE2 regular expression (no lookaround or backreferences). Answers the matching lines, each prefixed with its 0-based line number and a tab.",
   inputSchema: inputSchemaOf(grepInput),
   annotations: { title: "Search stored execution output", readOnlyHint: true },
 }
@@ -63,8 +63,8 @@ export const callGrepOutput = async (services: McpServices, args: unknown): Prom
   if (!parsed.ok) return errorResult(parsed.error.message)
   const stored = await storedText(services, parsed.value.executionId)
   if (!stored.ok) return errorResult(stored.message)
-  const found = grepOutput(stored.text, parsed.value.pattern)
-  if (!found.ok) return errorResult(found.message)
+  const found = await (services.grep ?? grepInPlace)(stored.text, parsed.value.pattern)
+  if (!found.ok) return errorResult(`${found.code}: ${found.message}`)
   if (found.matches.length === 0) return textResult(`[no line matches /${parsed.value.pattern}/ in ${found.totalLines} lines]`)
   const more = found.truncated ? "; stopped at the first matches, narrow the pattern for the rest" : ""
   return textResult(numbered(found.matches), `[${found.matches.length} matching lines of ${found.totalLines}${more}]`)

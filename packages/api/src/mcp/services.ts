@@ -1,4 +1,4 @@
-import type { CatalogStore, Executor, Logger, SourcesService } from "@switchboard/core"
+import type { CatalogStore, Executor, GrepRunner, Logger, SourcesService } from "@switchboard/core"
 
 /** What the MCP tools need from a host; the app's services satisfy it. */
 export interface McpServices {
@@ -6,4 +6,6 @@ export interface McpServices {
   store: CatalogStore
   sources: Pick<SourcesService, "ensureFreshNamespace">
   logger: Logger
+  /** where searches of stored output run (default: in place; the Node host gives a worker thread) */
+  grep?: GrepRunner
 }

@@ -1,11 +1,11 @@
 import { Hono } from "hono"
-import { InvalidInput, NotFound, grepOutput, readOutputLines } from "@switchboard/core"
+import { InvalidInput, NotFound, Overloaded, grepInPlace, readOutputLines } from "@switchboard/core"
 import type { AppServices } from "../app.js"
-import { sendError } from "../http-errors.js"
+import { errorBody, sendError } from "../http-errors.js"
 
 const wholeNumber = (text: string | undefined, fallback: number) => (text === undefined ? fallback : /^\d+$/.test(text) ? Number(text) : null)
 
-export const executionRoutes = ({ store }: AppServices) =>
+export const executionRoutes = ({ store, grep = grepInPlace }: AppServices) =>
   new Hono()
     .get("/:id", async (c) => {
       const execution = await store.getExecution(c.req.param("id"))
@@ -16,10 +16,12 @@ export const executionRoutes = ({ store }: AppServices) =>
       const execution = await store.getExecution(id)
       if (!execution) return sendError(c, new NotFound({ message: `no execution "${id}"` }))
       if (execution.resultText === null) return sendError(c, new NotFound({ message: `execution "${id}" failed and stored no output` }))
-      const { offset, limit, grep } = c.req.query()
-      if (grep !== undefined) {
-        const found = grepOutput(execution.resultText, grep)
-        return found.ok ? c.json({ executionId: id, ...found, ok: undefined }) : sendError(c, new InvalidInput({ message: found.message }))
+      const { offset, limit, grep: pattern } = c.req.query()
+      if (pattern !== undefined) {
+        const found = await grep(execution.resultText, pattern)
+        if (found.ok) return c.json({ executionId: id, ...found, ok: undefined })
+        if (found.code === "overloaded") return sendError(c, new Overloaded({ message: found.message, retryAfterSeconds: 1 }))
+        return found.code === "pattern_too_costly" ? c.json(errorBody(found.code, found.message), 400) : sendError(c, new InvalidInput({ message: found.message }))
       }
       if (offset === undefined && limit === undefined) {
         // the stored bytes, exactly as stored: never re-rendered

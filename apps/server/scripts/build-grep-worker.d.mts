@@ -1,0 +1,2 @@
+export declare const generatedPath: string
+export declare function renderGrepWorker(): Promise<string>

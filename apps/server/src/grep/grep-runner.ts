@@ -1,0 +1,92 @@
+/**
+ * Searches of stored output, off the main thread and bounded in time (issue 14 §1). RE2 cannot be given a
+ * step budget, and a pattern such as `(?:a?){1000}a{1000}$` took 7.9 s over 100 KB on the main thread. Here
+ * one worker thread runs one search at a time; a search still running `timeoutMs` after it started has its
+ * thread terminated and answers `pattern_too_costly`, and the next search gets a new thread. Searches wait in
+ * a queue of at most `queueLimit`; past it a search answers `overloaded`.
+ */
+import { Worker } from "node:worker_threads"
+import type { GrepOutcome, GrepRunner } from "@switchboard/core"
+import type { GrepJob } from "./grep-worker.js"
+
+export interface GrepRunnerOptions {
+  /** the longest one search may run (default 2 s) */
+  timeoutMs?: number
+  /** searches waiting behind the running one (default 16) */
+  queueLimit?: number
+}
+
+interface Pending extends GrepJob {
+  resolve: (outcome: GrepOutcome) => void
+}
+
+const workerUrl = new URL("./grep-worker.generated.mjs", import.meta.url)
+
+export const createGrepRunner = (options: GrepRunnerOptions = {}): { grep: GrepRunner; close: () => Promise<void> } => {
+  const timeoutMs = options.timeoutMs ?? 2_000
+  const queueLimit = options.queueLimit ?? 16
+  const queue: Pending[] = []
+  let worker: Worker | null = null
+  let running: { job: Pending; timer: ReturnType<typeof setTimeout> } | null = null
+  let nextId = 0
+  let closed = false
+
+  const finish = (outcome: GrepOutcome) => {
+    if (!running) return
+    clearTimeout(running.timer)
+    running.job.resolve(outcome)
+    running = null
+    startNext()
+  }
+
+  const discardWorker = () => {
+    const old = worker
+    worker = null
+    void old?.terminate()
+  }
+
+  const spawn = () => {
+    const spawned = new Worker(workerUrl)
+    spawned.unref() // an idle search thread never keeps the process alive
+    spawned.on("message", ({ id, outcome }: { id: number; outcome: GrepOutcome }) => {
+      if (running?.job.id === id) finish(outcome)
+    })
+    spawned.on("error", () => {
+      if (worker !== spawned) return
+      discardWorker()
+      finish({ ok: false, code: "pattern_too_costly", message: "the search failed before it finished (out of memory); narrow the pattern or read the output by line range" })
+    })
+    return spawned
+  }
+
+  const startNext = () => {
+    if (running || closed) return
+    const job = queue.shift()
+    if (!job) return
+    worker ??= spawn()
+    const timer = setTimeout(() => {
+      discardWorker()
+      finish({ ok: false, code: "pattern_too_costly", message: `the search ran past its limit of ${timeoutMs} ms and was stopped; use a simpler pattern (fewer repetitions and alternatives) or read the output by line range` })
+    }, timeoutMs)
+    running = { job, timer }
+    worker.postMessage({ id: job.id, text: job.text, pattern: job.pattern } satisfies GrepJob)
+  }
+
+  return {
+    grep: (text, pattern) =>
+      new Promise<GrepOutcome>((resolve) => {
+        if (closed) return resolve({ ok: false, code: "overloaded", message: "the server is shutting down" })
+        if (queue.length >= queueLimit) return resolve({ ok: false, code: "overloaded", message: `${queueLimit} searches are already waiting; try again shortly` })
+        queue.push({ id: ++nextId, text, pattern, resolve })
+        startNext()
+      }),
+    async close() {
+      closed = true
+      for (const job of queue.splice(0)) job.resolve({ ok: false, code: "overloaded", message: "the server is shutting down" })
+      if (running) finish({ ok: false, code: "overloaded", message: "the server is shutting down" })
+      const old = worker
+      worker = null
+      await old?.terminate()
+    },
+  }
+}
