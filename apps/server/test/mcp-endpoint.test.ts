@@ -131,6 +131,11 @@ describe.each(Object.keys(connect) as (keyof typeof connect)[])("MCP over %s", (
     const costly = await call("grep_output", { executionId: long, pattern: "(?:z?){1000}z{1000}$" })
     expect(costly.isError).toBe(true)
     expect(texts(costly)[0]).toMatch(/^pattern_too_costly: the search ran past its limit/)
+    const oneLine = pointerOf(await execute(`return "q".repeat(40000) + "END"`)).executionId
+    const piece = await call("read_output", { executionId: oneLine, offset: 0, charOffset: 36000 })
+    expect(texts(piece)[0]).toBe(`0\t${"q".repeat(4000)}…[line 0 continues: 3 more characters from charOffset 40000]`)
+    expect(texts(piece)[1]).toBe("[lines 0-0 of 1; next: offset 0, charOffset 40000]")
+    expect(texts(await call("read_output", { executionId: oneLine, offset: 0, charOffset: 40000 }))[0]).toBe("0\tEND")
     const badArgs = await call("read_output", { executionId: id, offset: -1 })
     expect(badArgs.isError).toBe(true)
     expect(texts(badArgs)[0]).toMatch(/^invalid arguments: .*offset/s)

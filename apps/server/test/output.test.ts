@@ -82,3 +82,27 @@ it("a pattern too costly for RE2 answers 400 pattern_too_costly, and /healthz an
   // an ordinary pattern still answers afterwards
   expect((await server.request("GET", `/v1/executions/${response.executionId}/output?grep=b$`)).body.matches).toHaveLength(100)
 }, 30_000)
+
+it("a 200 KB string inside a JSON result is readable to its last character by following the offsets", async () => {
+  const content = Array.from({ length: 220_000 }, (_, i) => String.fromCharCode(65 + (i % 26))).join("")
+  const response = await server.execute(`return { ok: true, data: { content: ${JSON.stringify(content)} } }`)
+  expect(response.truncated).toBeDefined()
+  const head = response.text.split("\n").slice(0, -1)
+  const pointer = JSON.parse(/read_output (\{.*?\}) or/.exec(response.text)![1]!) as { offset: number; charOffset?: number }
+  expect(pointer.offset).toBe(head.length)
+  // what a model reads, line by line: the head, then each page's pieces at the offsets the pages name
+  const lines = [...head]
+  let at: { offset: number | null; charOffset: number } = { offset: pointer.offset, charOffset: pointer.charOffset ?? 0 }
+  for (let pages = 0; at.offset !== null && pages < 500; pages++) {
+    const page = (await server.request("GET", `/v1/executions/${response.executionId}/output?offset=${at.offset}&charOffset=${at.charOffset}&limit=50`)).body
+    page.lines.forEach((piece: string, k: number) => {
+      const text = piece.replace(/…\[line \d+ continues: \d+ more characters from charOffset \d+\]$/, "")
+      const line = page.offset + k
+      lines[line] = k === 0 && page.charOffset > 0 ? lines[line] + text : text
+    })
+    at = { offset: page.nextOffset, charOffset: page.nextCharOffset ?? 0 }
+  }
+  const stored = await fetch(`${server.url}/v1/executions/${response.executionId}/output`).then((r) => r.text())
+  expect(lines.join("\n")).toBe(stored)
+  expect(stored).toContain(content)
+})

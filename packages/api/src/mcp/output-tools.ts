@@ -16,6 +16,7 @@ const readInput = z.object({
   executionId,
   offset: z.number().int().min(0).optional().describe("first line to return, 0-based (default 0)"),
   limit: z.number().int().min(1).max(MAX_PAGE_LINES).optional().describe(`how many lines (default ${DEFAULT_PAGE_LINES}, at most ${MAX_PAGE_LINES})`),
+  charOffset: z.number().int().min(0).optional().describe("where in the first line to start: a line over 4,000 characters is read in pieces, and a page that ends inside one names the charOffset to continue from"),
 })
 
 const grepInput = z.object({
@@ -25,7 +26,7 @@ const grepInput = z.object({
 
 export const readOutputTool: Tool = {
   name: "read_output",
-  description: "Read an execution's whole stored output by line range. Each line comes prefixed with its 0-based line number and a tab.",
+  description: "Read an execution's whole stored output by line range. Each line comes prefixed with its 0-based line number and a tab. A line over 4,000 characters is read in pieces: the page ends inside it and its footer names the offset and charOffset to continue from.",
   inputSchema: inputSchemaOf(readInput),
   annotations: { title: "Read stored execution output", readOnlyHint: true },
 }
@@ -51,10 +52,11 @@ export const callReadOutput = async (services: McpServices, args: unknown): Prom
   if (!parsed.ok) return errorResult(parsed.error.message)
   const stored = await storedText(services, parsed.value.executionId)
   if (!stored.ok) return errorResult(stored.message)
-  const page = readOutputLines(stored.text, parsed.value.offset ?? 0, parsed.value.limit ?? DEFAULT_PAGE_LINES)
+  const page = readOutputLines(stored.text, parsed.value.offset ?? 0, parsed.value.limit ?? DEFAULT_PAGE_LINES, parsed.value.charOffset ?? 0)
   if (page.lines.length === 0) return textResult(`[no lines at offset ${page.offset}: the output has ${page.totalLines} lines]`)
   const last = page.offset + page.lines.length - 1
-  const next = page.nextOffset === null ? "end of output" : `next: offset ${page.nextOffset}`
+  const next =
+    page.nextOffset === null ? "end of output" : page.nextCharOffset === undefined ? `next: offset ${page.nextOffset}` : `next: offset ${page.nextOffset}, charOffset ${page.nextCharOffset}`
   return textResult(numbered(page.lines.map((text, i) => ({ line: page.offset + i, text }))), `[lines ${page.offset}-${last} of ${page.totalLines}; ${next}]`)
 }
 

@@ -201,8 +201,8 @@ export const openApiDocument = {
         tags: ["executions"],
         operationId: "getExecutionOutput",
         summary: "An execution's whole stored result text",
-        description: "With no parameter, the text byte for byte as stored. With `offset` or `limit`, a page of lines; with `grep`, the matching lines. Line numbers are 0-based.",
-        parameters: [executionParam, queryParam("offset", "first line, 0-based (default 0)", { type: "integer", minimum: 0 }), queryParam("limit", "lines in the page (default 200)", { type: "integer", minimum: 1 }), queryParam("grep", "an RE2 regular expression matched against each line (no lookaround or backreferences)", { type: "string" })],
+        description: "With no parameter, the text byte for byte as stored. With `offset`, `limit` or `charOffset`, a page of lines (a line over 4,000 characters is read in pieces: the page ends inside it and names `nextCharOffset`); with `grep`, the matching lines (a long line shown around its match). Line numbers are 0-based.",
+        parameters: [executionParam, queryParam("offset", "first line, 0-based (default 0)", { type: "integer", minimum: 0 }), queryParam("limit", "lines in the page (default 200)", { type: "integer", minimum: 1 }), queryParam("charOffset", "where in the first line to start, to read a line longer than 4,000 characters in pieces (default 0)", { type: "integer", minimum: 0 }), queryParam("grep", "an RE2 regular expression matched against each line (no lookaround or backreferences)", { type: "string" })],
         responses: {
           "200": {
             description: "the text, a page of it, or its matching lines",

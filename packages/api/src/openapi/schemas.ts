@@ -212,13 +212,15 @@ export const schemas = {
   },
   OutputPage: {
     type: "object",
-    required: ["executionId", "offset", "lines", "totalLines", "nextOffset"],
+    required: ["executionId", "offset", "charOffset", "lines", "totalLines", "nextOffset"],
     properties: {
       executionId: { type: "string" },
       offset: { type: "integer", description: "0-based line of lines[0]" },
+      charOffset: { type: "integer", description: "where in that line lines[0] starts (0 unless a long line is read in pieces)" },
       lines: { type: "array", items: { type: "string" }, maxItems: MAX_PAGE_LINES },
       totalLines: { type: "integer" },
       nextOffset: { ...nullable("integer"), description: "where the next page starts; null at the end" },
+      nextCharOffset: { type: "integer", description: "present when the page ends inside a line longer than 4,000 characters: pass it as charOffset with offset=nextOffset" },
     },
   },
   OutputMatches: {

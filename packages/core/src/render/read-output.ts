@@ -4,26 +4,65 @@ import { splitLines } from "./render-for-model.js"
 
 export interface OutputPage {
   offset: number
+  /** where in the first line the page starts (0 but when a long line is being read in pieces) */
+  charOffset: number
   lines: string[]
   totalLines: number
   /** where the next page starts, or null at the end */
   nextOffset: number | null
+  /** where in line `nextOffset` the next page starts: set when this page ends inside a long line */
+  nextCharOffset?: number
 }
 
 export const MAX_PAGE_LINES = 2_000
-/** A line longer than this is cut in a page or a match, with a marker; the whole text stays readable via the raw output. */
+/**
+ * A line longer than this is read in pieces: a page ends inside it with a marker, and `nextCharOffset` says
+ * where the next piece starts, so every character of a stored result can be read (issue 14 §11).
+ */
 export const MAX_LINE_CHARS = 4_000
-
-const clip = (line: string) =>
-  line.length <= MAX_LINE_CHARS ? line : `${line.slice(0, MAX_LINE_CHARS)}…[line continues: ${line.length - MAX_LINE_CHARS} more characters]`
 export const MAX_GREP_MATCHES = 500
+/** characters of a long line shown around a match, on each side */
+export const GREP_CONTEXT_CHARS = 200
 
-export const readOutputLines = (text: string, offset: number, limit: number): OutputPage => {
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff
+
+/** An end that does not cut between the halves of a surrogate pair: a model would get a lone surrogate. */
+const endAt = (text: string, at: number) => (isHighSurrogate(text.charCodeAt(at - 1)) ? at - 1 : at)
+/** A start that does not begin on the second half of a surrogate pair. */
+const startAt = (text: string, at: number) => (at > 0 && isLowSurrogate(text.charCodeAt(at)) ? at + 1 : at)
+
+export const readOutputLines = (text: string, offset: number, limit: number, charOffset = 0): OutputPage => {
   const all = splitLines(text)
   const start = Math.max(0, Math.min(offset, all.length))
-  const lines = all.slice(start, start + Math.min(limit, MAX_PAGE_LINES)).map(clip)
+  const from = start < all.length ? Math.max(0, Math.min(charOffset, all[start]!.length)) : 0
+  const lines: string[] = []
+  const count = Math.min(limit, MAX_PAGE_LINES)
+  for (let i = start; i < all.length && lines.length < count; i++) {
+    const line = all[i]!
+    const begin = i === start ? from : 0
+    if (line.length - begin <= MAX_LINE_CHARS) {
+      lines.push(begin === 0 ? line : line.slice(begin))
+      continue
+    }
+    const end = endAt(line, begin + MAX_LINE_CHARS)
+    lines.push(`${line.slice(begin, end)}…[line ${i} continues: ${line.length - end} more characters from charOffset ${end}]`)
+    return { offset: start, charOffset: from, lines, totalLines: all.length, nextOffset: i, nextCharOffset: end }
+  }
   const next = start + lines.length
-  return { offset: start, lines, totalLines: all.length, nextOffset: next < all.length ? next : null }
+  return { offset: start, charOffset: from, lines, totalLines: all.length, nextOffset: next < all.length ? next : null }
+}
+
+/** A long line's first match with its context, saying where it is and how much is left out on each side. */
+const matchInContext = (line: string, regex: RE2JS): string => {
+  if (line.length <= MAX_LINE_CHARS) return line
+  const matcher = regex.matcher(line)
+  const [matchStart, matchEnd] = matcher.find() ? [matcher.start(), matcher.end()] : [0, 0]
+  const begin = startAt(line, Math.max(0, matchStart - GREP_CONTEXT_CHARS))
+  const end = endAt(line, Math.min(line.length, matchEnd + GREP_CONTEXT_CHARS, begin + MAX_LINE_CHARS))
+  const before = begin > 0 ? `[${begin} characters before; the match starts at charOffset ${matchStart}]…` : ""
+  const after = end < line.length ? `…[${line.length - end} more characters]` : ""
+  return `${before}${line.slice(begin, end)}${after}`
 }
 
 export type GrepOutcome =
@@ -64,7 +103,7 @@ export const grepOutput = (text: string, pattern: string): GrepOutcome => {
   const all = splitLines(text)
   const matches: { line: number; text: string }[] = []
   for (let i = 0; i < all.length && matches.length < MAX_GREP_MATCHES; i++) {
-    if (regex.test(all[i]!)) matches.push({ line: i, text: clip(all[i]!) })
+    if (regex.test(all[i]!)) matches.push({ line: i, text: matchInContext(all[i]!, regex) })
   }
   return { ok: true, matches, totalLines: all.length, truncated: matches.length === MAX_GREP_MATCHES }
 }

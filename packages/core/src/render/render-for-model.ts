@@ -61,9 +61,11 @@ export const inlineText = (full: string, executionId: string, cap = DEFAULT_INLI
   const cut = full.charCodeAt(cap - 1) >= 0xd800 && full.charCodeAt(cap - 1) <= 0xdbff ? cap - 1 : cap
   const shown = head.length > 0 ? head.join("\n") : full.slice(0, cut)
   const shownLines = head.length > 0 ? head.length : 0
+  // a first line longer than the cap was cut: the rest of it is read from where the cut fell
+  const within = head.length > 0 ? "" : `,"charOffset":${cut}`
   const note =
-    `[output truncated: showing ${shownLines} of ${lines.length} lines (${full.length} characters in all). ` +
-    `Read the rest with read_output {"executionId":"${executionId}","offset":${shownLines},"limit":200} or ` +
-    `GET /v1/executions/${executionId}/output?offset=${shownLines}&limit=200; search it with grep_output or ?grep=<regex>]`
+    `[output truncated: showing ${head.length > 0 ? shownLines : `${cut} characters of line 0`} of ${lines.length} lines (${full.length} characters in all). ` +
+    `Read the rest with read_output {"executionId":"${executionId}","offset":${shownLines}${within},"limit":200} or ` +
+    `GET /v1/executions/${executionId}/output?offset=${shownLines}${head.length > 0 ? "" : `&charOffset=${cut}`}&limit=200; search it with grep_output or ?grep=<regex>]`
   return { text: `${shown}\n${note}`, truncated: true, totalLines: lines.length, totalChars: full.length }
 }
