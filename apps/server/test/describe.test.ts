@@ -113,6 +113,13 @@ it("search ranks by relevance and splits identifiers; POST /v1/describe shares d
   const byQuery = await server.request("POST", "/v1/describe", { query: "sum", limit: 1 })
   expect(byQuery.body.tools.map((t: { path: string }) => t.path)).toEqual(["everything.get-sum"])
   expect((await server.request("POST", "/v1/describe", { paths: "x" })).status).toBe(400)
+  // numeric parameters are range-checked with a 400 naming them, never a 500 from the database
+  for (const path of ["/v1/tools?limit=1e20", "/v1/tools?limit=0", "/v1/tools?query=sum&limit=99999999999999999999"]) {
+    const answer = await server.request("GET", path)
+    expect(answer.status, path).toBe(400)
+    expect(answer.body.error.message).toMatch(/^limit must be a whole number from 1 to 1000/)
+  }
+  expect((await server.request("POST", "/v1/describe", { query: "sum", limit: 1e20 })).status).toBe(400)
 })
 
 it("inside the sandbox, tools.$search and tools.$describe answer the same", async () => {

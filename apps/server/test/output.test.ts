@@ -36,6 +36,11 @@ it("a 100,000-character listing is stored whole, returned as its head, and paged
 
   const bad = await server.request("GET", `/v1/executions/${response.executionId}/output?grep=(`)
   expect(bad.status).toBe(400)
+  for (const query of ["offset=1e20", "limit=0", "limit=2001", "charOffset=-1", "offset=99999999999999999999"]) {
+    const answer = await server.request("GET", `/v1/executions/${response.executionId}/output?${query}`)
+    expect(answer.status, query).toBe(400)
+    expect(answer.body.error.message).toMatch(/^(offset|limit|charOffset) must be a whole number from/)
+  }
 })
 
 it("a stored record replays byte for byte, even one stored under an older rendering", async () => {

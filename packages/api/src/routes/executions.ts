@@ -1,9 +1,9 @@
 import { Hono } from "hono"
-import { InvalidInput, NotFound, Overloaded, grepInPlace, readOutputLines } from "@switchboard/core"
+import { InvalidInput, MAX_PAGE_LINES, NotFound, Overloaded, grepInPlace, readOutputLines } from "@switchboard/core"
 import type { AppServices } from "../app.js"
 import { errorBody, sendError } from "../http-errors.js"
+import { MAX_TEXT_OFFSET, wholeNumber } from "../whole-number.js"
 
-const wholeNumber = (text: string | undefined, fallback: number) => (text === undefined ? fallback : /^\d+$/.test(text) ? Number(text) : null)
 
 export const executionRoutes = ({ store, grep = grepInPlace }: AppServices) =>
   new Hono()
@@ -27,9 +27,10 @@ export const executionRoutes = ({ store, grep = grepInPlace }: AppServices) =>
         // the stored bytes, exactly as stored: never re-rendered
         return c.body(execution.resultText, 200, { "content-type": "text/plain; charset=utf-8" })
       }
-      const from = wholeNumber(offset, 0)
-      const count = wholeNumber(limit, 200)
-      const within = wholeNumber(charOffset, 0)
-      if (from === null || count === null || within === null || count === 0) return sendError(c, new InvalidInput({ message: "offset, limit and charOffset must be whole numbers (limit at least 1)" }))
-      return c.json({ executionId: id, ...readOutputLines(execution.resultText, from, count, within) })
+      const from = wholeNumber(offset, "offset", { min: 0, max: MAX_TEXT_OFFSET })
+      const count = wholeNumber(limit, "limit", { min: 1, max: MAX_PAGE_LINES })
+      const within = wholeNumber(charOffset, "charOffset", { min: 0, max: MAX_TEXT_OFFSET })
+      for (const checked of [from, count, within]) if (!checked.ok) return sendError(c, new InvalidInput({ message: checked.message }))
+      const value = (checked: typeof from, fallback: number) => (checked.ok ? (checked.value ?? fallback) : fallback)
+      return c.json({ executionId: id, ...readOutputLines(execution.resultText, value(from, 0), value(count, 200), value(within, 0)) })
     })

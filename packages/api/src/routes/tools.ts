@@ -3,19 +3,19 @@ import { InvalidInput, NotFound, createDescribeService, MAX_DESCRIBE_TOOLS } fro
 import type { ToolRow } from "@switchboard/core"
 import type { AppServices } from "../app.js"
 import { readJson, sendError } from "../http-errors.js"
+import { MAX_LIST_LIMIT, wholeNumber } from "../whole-number.js"
 
 const summary = (t: ToolRow) => ({ path: t.path, namespace: t.namespace, name: t.name, description: t.description })
 
-const parseLimit = (limit: unknown): number | undefined | null =>
-  limit === undefined ? undefined : Number.isInteger(Number(limit)) && Number(limit) > 0 ? Number(limit) : null
 
 export const toolRoutes = ({ store, sources }: AppServices) => {
   const describe = createDescribeService(store)
   return new Hono()
     .get("/", async (c) => {
       const { namespace, query, limit } = c.req.query()
-      const parsedLimit = parseLimit(limit)
-      if (parsedLimit === null) return sendError(c, new InvalidInput({ message: `limit must be a positive whole number (got "${limit}")` }))
+      const checked = wholeNumber(limit, "limit", { min: 1, max: MAX_LIST_LIMIT })
+      if (!checked.ok) return sendError(c, new InvalidInput({ message: checked.message }))
+      const parsedLimit = checked.value
       await sources.ensureFreshNamespace(namespace || undefined)
       const tools = query?.trim()
         ? await describe.search(query, { namespace: namespace || undefined, limit: parsedLimit })
@@ -51,8 +51,8 @@ export const describeRoutes = ({ store }: AppServices) => {
       return sendError(c, new InvalidInput({ message: `"paths" must be an array of 1 to ${MAX_DESCRIBE_TOOLS} tool paths` }))
     }
     if (!pathList && typeof query !== "string") return sendError(c, new InvalidInput({ message: 'give "paths": ["ns.tool", ...] or "query": "words", with an optional "limit"' }))
-    const parsedLimit = parseLimit(limit)
-    if (parsedLimit === null) return sendError(c, new InvalidInput({ message: "limit must be a positive whole number" }))
-    return c.json(await describe.describeMany(pathList ? { paths: pathList } : { query: query as string, limit: parsedLimit }))
+    const checked = wholeNumber(limit, "limit", { min: 1, max: MAX_DESCRIBE_TOOLS })
+    if (!checked.ok) return sendError(c, new InvalidInput({ message: checked.message }))
+    return c.json(await describe.describeMany(pathList ? { paths: pathList } : { query: query as string, limit: checked.value }))
   })
 }
