@@ -80,7 +80,7 @@ const serveCommand = async (args: string[], demo: boolean) => {
   })
   if (!isLoopback(values.host) || values["require-key"]) {
     const live = (await server.host.keys.list()).filter((k) => k.revokedAt === null)
-    process.stderr.write(`switchboard: every route but /healthz needs an API key (${live.length} live); create one with: pnpm switchboard keys create <name> --db ${values.db}\n`)
+    process.stderr.write(`switchboard: every route but /healthz needs an API key (${live.length} live); create one with: pnpm switchboard keys create <name> --scope execute --db ${values.db}\n`)
   }
   if (demo && !(await server.host.store.getSource("demo"))) {
     const added = await server.host.sources.add({ namespace: "demo", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("demo-server") } })
