@@ -49,9 +49,11 @@ export const createMcpServer = (services: McpServices, caller: Caller = OPEN_CAL
   const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} }, instructions, jsonSchemaValidator: noSchemaValidation })
   const allowed = (name: string) => hasScope(caller, mcpToolScopes[name] ?? "admin")
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [...(allowed("execute") ? [await executeTool(services)] : []), describeTool, readOutputTool, grepOutputTool].filter((tool) => allowed(tool.name)),
-  }))
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    // execute's description reads the store: only for a caller who sees it
+    const execute = allowed("execute") ? [await executeTool(services)] : []
+    return { tools: [...execute, describeTool, readOutputTool, grepOutputTool].filter((tool) => allowed(tool.name)) }
+  })
 
   server.setRequestHandler(CallToolRequestSchema, async ({ params }, extra) => {
     const handler = Object.hasOwn(handlers, params.name) ? handlers[params.name] : undefined
