@@ -2,7 +2,7 @@
  * `switchboard` — the command line. `pnpm switchboard <command> --help` from the repository root.
  */
 import { parseArgs } from "node:util"
-import { createDescribeService } from "@switchboard/core"
+import { SCOPES, SCOPE_DESCRIPTIONS, createDescribeService, effectiveScope, parseScopes } from "@switchboard/core"
 import { readFileSync } from "node:fs"
 import { fixtureCommand } from "@switchboard/fixtures"
 import { createHost } from "./compose.js"
@@ -21,8 +21,10 @@ commands:
   run     run a script file (or - for stdin) against the catalog and print its result   --db
   tools   list the catalog's tools     --db --query TEXT --namespace NS
   mcp     serve MCP over stdio (execute, describe, read_output, grep_output)   --db --allow-stdio --sync-ttl 15m
-  keys    API keys: keys create <name> (prints the key once) | keys list | keys revoke <id>   --db
+  keys    API keys: keys create <name> --scope <scope> (prints the key once) | keys list | keys revoke <id>   --db
           a server listening beyond loopback (--host 0.0.0.0), or started with --require-key, needs one on every route but /healthz
+          --scope (repeat it, or separate with commas; each includes the ones above it):
+${SCOPES.map((s) => `            ${s.padEnd(8)} ${SCOPE_DESCRIPTIONS[s]}`).join("\n")}
 
 limits and sandbox workers (serve, demo, mcp, run; a request may lower a limit, never raise it):
   ${runtimeFlagsUsage}
@@ -78,7 +80,7 @@ const serveCommand = async (args: string[], demo: boolean) => {
   })
   if (!isLoopback(values.host) || values["require-key"]) {
     const live = (await server.host.keys.list()).filter((k) => k.revokedAt === null)
-    process.stderr.write(`switchboard: every route but /healthz needs an API key (${live.length} live); create one with: pnpm switchboard keys create <name> --db ${values.db}\n`)
+    process.stderr.write(`switchboard: every route but /healthz needs an API key (${live.length} live); create one with: pnpm switchboard keys create <name> --scope execute --db ${values.db}\n`)
   }
   if (demo && !(await server.host.store.getSource("demo"))) {
     const added = await server.host.sources.add({ namespace: "demo", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("demo-server") } })
@@ -110,20 +112,27 @@ const runCommand = async (args: string[]) => {
   process.exit(response.ok ? 0 : 1)
 }
 
+const keysUsage = `keys create <name> --scope ${SCOPES.join("|")} | keys list | keys revoke <id>   (--db as for serve)`
+
 const keysCommand = async (args: string[]) => {
-  const { values, positionals } = parseArgs({ args, options: { db: serveOptions.db }, allowPositionals: true })
+  const { values, positionals } = parseArgs({ args, options: { db: serveOptions.db, scope: { type: "string", multiple: true } }, allowPositionals: true })
   const [action, argument] = positionals
+  // checked before the database is opened: a wrong scope changes nothing
+  const scopes = action === "create" ? parseScopes(values.scope ?? []) : null
+  if (scopes && !scopes.ok) fail(`${values.scope === undefined ? `keys create needs --scope (${SCOPES.join(", ")})` : scopes.error.message}\n  ${keysUsage}`)
   const host = await createHost({ db: values.db, runtime: "in-thread" })
   try {
-    if (action === "create" && argument) {
-      const created = await host.keys.create(argument)
+    if (action === "create" && argument && scopes?.ok) {
+      const created = await host.keys.create(argument, scopes.value)
       process.stdout.write(`${created.key}\n`)
-      process.stderr.write(`key "${created.name}" (id ${created.id}) created; it is shown only this once\n`)
+      process.stderr.write(`key "${created.name}" (id ${created.id}, scopes ${created.scopes.join(",")}) created; it is shown only this once\n`)
     } else if (action === "list") {
-      for (const key of await host.keys.list()) process.stdout.write(`${key.id}\t${key.name}\t${key.revokedAt === null ? "live" : "revoked"}\t${new Date(key.createdAt).toISOString()}\n`)
+      // stored scopes as they are; a key from before scopes were checked holds "*", which is admin
+      const shown = (scopes: unknown) => (Array.isArray(scopes) && scopes.every((s) => (SCOPES as readonly unknown[]).includes(s)) ? scopes.join(",") : `${effectiveScope(scopes)} (stored ${JSON.stringify(scopes)})`)
+      for (const key of await host.keys.list()) process.stdout.write(`${key.id}\t${key.name}\t${shown(key.scopes)}\t${key.revokedAt === null ? "live" : "revoked"}\t${new Date(key.createdAt).toISOString()}\n`)
     } else if (action === "revoke" && argument) {
       if (!(await host.keys.revoke(argument))) fail(`no key with id "${argument}"`)
-    } else fail("keys create <name> | keys list | keys revoke <id>   (--db as for serve)")
+    } else fail(keysUsage)
   } finally {
     await host.close()
   }

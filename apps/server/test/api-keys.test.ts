@@ -21,7 +21,7 @@ it("health answers without a key; every other route is 401 until a live key is s
   }
   expect((await fetch(`${server.url}/mcp`, { method: "POST", body: "{}" })).status).toBe(401)
 
-  const { key, id } = await server.host.keys.create("test")
+  const { key, id } = await server.host.keys.create("test", ["admin"])
   expect((await get("/v1/sources", key)).status).toBe(200)
   expect((await get("/v1/sources", `${key}x`)).status).toBe(401)
   const execute = await fetch(`${server.url}/v1/execute`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ code: "return 1" }) })

@@ -29,3 +29,28 @@ it("switchboard run prints a string result as its own text and an object as JSON
     dir.remove()
   }
 }, 60_000)
+
+it("switchboard keys create sets scopes (--scope repeated or comma-separated); an unknown or missing scope is a clear error; keys list shows them", () => {
+  const dir = tempDir()
+  try {
+    const db = join(dir.dir, "keys.db")
+    const created = run(["keys", "create", "agent", "--scope", "execute", "--db", db])
+    expect(created.status, created.stderr).toBe(0)
+    expect(created.stdout).toMatch(/^sb_[A-Za-z0-9_-]{43}\n$/)
+    expect(created.stderr).toContain("scopes execute")
+    expect(run(["keys", "create", "both", "--scope", "read,execute", "--scope", "admin", "--db", db]).status).toBe(0)
+    const unknown = run(["keys", "create", "bad", "--scope", "execute,root", "--db", db])
+    expect(unknown.status).toBe(2)
+    expect(unknown.stderr).toContain('unknown scope "root"; the scopes are read, execute, admin')
+    const missing = run(["keys", "create", "none", "--db", db])
+    expect(missing.status).toBe(2)
+    expect(missing.stderr).toContain("keys create needs --scope (read, execute, admin)")
+    const listed = run(["keys", "list", "--db", db])
+    expect(listed.stdout.trim().split("\n").map((line) => line.split("\t").slice(1, 4))).toEqual([
+      ["agent", "execute", "live"],
+      ["both", "read,execute,admin", "live"],
+    ])
+  } finally {
+    dir.remove()
+  }
+}, 60_000)

@@ -51,6 +51,9 @@ it("an older database keeps its rows when the later migrations apply, and new co
     await migratePostgres(database.url)
     const [call] = await sql`select * from tool_calls where id = 'c1'`
     expect(call).toMatchObject({ id: "c1", execution_id: "e1", ok: true, output_schema_error: null })
+    // an execution from before keys were recorded has no owner: only admin reads it
+    const [execution] = await sql`select id, key_id from executions where id = 'e1'`
+    expect(execution).toEqual({ id: "e1", key_id: null })
     const [tool] = await sql`select name, result_encoding from tools where id = 't1'`
     expect(tool).toEqual({ name: "Echo", result_encoding: null })
     const [source] = await sql`select config from sources where id = 's1'`

@@ -41,6 +41,8 @@ it("an old database keeps its rows when the later migrations apply; new columns 
     const row = opened.sqlite.prepare(`select * from tool_calls where id = 'c1'`).get() as Record<string, unknown>
     expect(row).toMatchObject({ id: "c1", execution_id: "e1", tool_path: "a.b", output_schema_error: null })
     expect(opened.sqlite.prepare(`select count(*) as n from executions`).get()).toEqual({ n: 1 })
+    // an execution from before keys were recorded has no owner: only admin reads it
+    expect(opened.sqlite.prepare(`select id, key_id from executions`).get()).toEqual({ id: "e1", key_id: null })
     opened.close()
   } finally {
     dir.remove()
@@ -53,9 +55,11 @@ it("the boot safety net adds a nullable column an older database lacks", () => {
     const dbPath = join(dir.dir, "drifted.db")
     const first = openSqlite(dbPath)
     first.sqlite.exec(`alter table tools drop column result_encoding`)
+    first.sqlite.exec(`alter table executions drop column key_id`)
     first.close()
     const reopened = openSqlite(dbPath)
     expect(reopened.sqlite.prepare(`pragma table_info(tools)`).all().map((c: any) => c.name)).toContain("result_encoding")
+    expect(reopened.sqlite.prepare(`pragma table_info(executions)`).all().map((c: any) => c.name)).toContain("key_id")
     reopened.close()
   } finally {
     dir.remove()

@@ -5,7 +5,9 @@ import { internalError } from "@switchboard/core"
 import { DEFAULT_MAX_BODY_BYTES, checkMaxBodyBytes, limitBody } from "./body-limit.js"
 import { errorBody } from "./http-errors.js"
 import { requestGuard } from "./request-guard.js"
-import { requireKey } from "./require-key.js"
+import { authenticate } from "./require-key.js"
+import { checkScope } from "./scopes.js"
+import type { AppEnv } from "./env.js"
 import { mcpRoutes } from "./mcp/http.js"
 import { openApiDocument } from "./openapi/document.js"
 import { executeRoutes } from "./routes/execute.js"
@@ -18,7 +20,7 @@ export interface AppServices {
   executor: Executor
   store: CatalogStore
   logger: Logger
-  /** when set, every route but /healthz needs a valid API key */
+  /** when set, every route but /healthz needs a valid API key, and each route a scope of it (./scopes.ts) */
   keys?: Pick<ApiKeyService, "verify">
   /** where searches of stored output run (default: in place; the Node host gives a worker thread it can stop) */
   grep?: GrepRunner
@@ -39,9 +41,11 @@ export interface AppOptions {
 
 export const createApp = (services: AppServices, options: AppOptions = {}) => {
   const maxBodyBytes = checkMaxBodyBytes(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)
-  const app = new Hono()
-  // the key first: a caller without one learns only that it needs one, and no body of theirs is buffered
-  if (services.keys) app.use("*", requireKey(services.keys))
+  const app = new Hono<AppEnv>()
+  // the key first: a caller without one learns only that it needs one, and no body of theirs is buffered;
+  // then its scope, from the one table of what each route needs (./scopes.ts)
+  app.use("*", authenticate(services.keys))
+  app.use("*", checkScope)
   app.use("*", requestGuard({ allowedHosts: options.allowedHosts }))
   app.use("/v1/*", limitBody(maxBodyBytes))
   app.use("/mcp/*", limitBody(maxBodyBytes))

@@ -1,18 +1,28 @@
 /**
- * Every route but /healthz needs `Authorization: Bearer <key>` when the host asks for keys (it does once it
- * listens beyond loopback: DESIGN §8). A missing or wrong key is 401, the same answer for both.
+ * Who is asking. When the host passes `keys` (it does once it listens beyond loopback: DESIGN §8), every route but
+ * /healthz needs `Authorization: Bearer <key>`; a missing or wrong key is 401, the same answer for both. The live
+ * key becomes the request's `caller` (its id and scope), which ./scopes.ts checks. Without `keys` every request is
+ * `OPEN_CALLER`: admin, with no key, as before keys had scopes.
  */
 import type { MiddlewareHandler } from "hono"
+import { OPEN_CALLER, callerOf } from "@switchboard/core"
 import type { ApiKeyService } from "@switchboard/core"
+import type { AppEnv } from "./env.js"
 import { errorBody } from "./http-errors.js"
 
-export const requireKey = (keys: Pick<ApiKeyService, "verify">): MiddlewareHandler => async (c, next) => {
+export const authenticate = (keys: Pick<ApiKeyService, "verify"> | undefined): MiddlewareHandler<AppEnv> => async (c, next) => {
+  if (!keys) {
+    c.set("caller", OPEN_CALLER)
+    return next()
+  }
   if (c.req.path === "/healthz") return next()
   const header = c.req.header("authorization") ?? ""
   const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1]
-  if (!token || !(await keys.verify(token))) {
+  const key = token ? await keys.verify(token) : null
+  if (!key) {
     c.header("WWW-Authenticate", 'Bearer realm="switchboard"')
-    return c.json(errorBody("unauthorized", "this server needs an API key: send Authorization: Bearer <key> (create one with `switchboard keys create <name>`)"), 401)
+    return c.json(errorBody("unauthorized", "this server needs an API key: send Authorization: Bearer <key> (create one with `switchboard keys create <name> --scope <scope>`)"), 401)
   }
+  c.set("caller", callerOf(key))
   return next()
 }

@@ -38,3 +38,5 @@ export type { DescribeService, DescribeResult } from "./describe/describe-servic
 export { rankTools, scoreTool, words } from "./describe/search-tools.js"
 export { createApiKeyService, hashKey } from "./auth/api-keys.js"
 export type { ApiKeyService, ApiKeyRow } from "./auth/api-keys.js"
+export { SCOPES, SCOPE_DESCRIPTIONS, OPEN_CALLER, effectiveScope, callerOf, hasScope, missingScopeMessage, canReadExecution, readExecutionAs, parseScopes } from "./auth/scopes.js"
+export type { Scope, Caller } from "./auth/scopes.js"

@@ -149,6 +149,8 @@ export interface ExecutionRecord {
   errorMessage: string | null
   logs: LogEntry[]
   toolCallCount: number
+  /** the API key that made it; null without one (a server without keys, `switchboard run`). Only admin reads another key's. */
+  keyId: string | null
 }
 
 /** One execution and all of its tool calls: what one execute writes. */

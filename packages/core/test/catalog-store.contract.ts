@@ -3,7 +3,7 @@
  * Each test gets a fresh, migrated, empty database from `open`.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { createApiKeyService, inferShape, mergeStoredShapes, normalizeShape, shapeToTypeScript } from "../src/index.js"
+import { callerOf, createApiKeyService, inferShape, mergeStoredShapes, normalizeShape, shapeToTypeScript } from "../src/index.js"
 import type { CatalogStore, DiscoveredTool, ExecutionRecord, SourceRow, ToolCallRecord } from "../src/index.js"
 
 export interface StoreUnderTest {
@@ -33,7 +33,7 @@ const source = (namespace: string, extra: Partial<SourceRow> = {}): SourceRow =>
   ...extra,
 })
 
-const run = (id: string): ExecutionRecord => ({ id, code: "return 1", status: "ok", startedAt: 1_700_000_000_000, durationMs: 1, resultText: "1", errorCode: null, errorMessage: null, logs: [], toolCallCount: 0 })
+const run = (id: string): ExecutionRecord => ({ id, code: "return 1", status: "ok", startedAt: 1_700_000_000_000, durationMs: 1, resultText: "1", errorCode: null, errorMessage: null, logs: [], toolCallCount: 0, keyId: null })
 
 const call = (executionId: string, i: number): ToolCallRecord => ({ executionId, toolPath: "a.b", encoding: "direct", startedAt: 1_700_000_000_000 + i, durationMs: 1, ok: true, errorCode: null, dataBytes: i, outputSchemaError: null })
 
@@ -108,7 +108,7 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
     })
 
     it("records an execution with its tool calls, and reads them back", async () => {
-      const execution = { id: "e1", code: "return 1", status: "ok" as const, startedAt: 1_700_000_000_123, durationMs: 12, resultText: "1\n\u00e9", errorCode: null, errorMessage: null, logs: [{ level: "log" as const, message: "hi" }], toolCallCount: 2 }
+      const execution = { id: "e1", code: "return 1", status: "ok" as const, startedAt: 1_700_000_000_123, durationMs: 12, resultText: "1\n\u00e9", errorCode: null, errorMessage: null, logs: [{ level: "log" as const, message: "hi" }], toolCallCount: 2, keyId: "key-1" }
       const calls = [
         { executionId: "e1", toolPath: "a.b", encoding: "direct", startedAt: 1_700_000_000_124, durationMs: 3, ok: true, errorCode: null, dataBytes: 10, outputSchemaError: null },
         { executionId: "e1", toolPath: "a.c", encoding: "mcp-call-tool-result-v2", startedAt: 1_700_000_000_125, durationMs: 4, ok: false, errorCode: "upstream_error", dataBytes: null, outputSchemaError: null },
@@ -153,7 +153,7 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
 
     it("an execution with thousands of tool calls is stored whole (inserts are chunked under parameter limits)", async () => {
       const calls = Array.from({ length: 5_000 }, (_, i) => ({ executionId: "big", toolPath: "a.b", encoding: "direct", startedAt: i, durationMs: 1, ok: true, errorCode: null, dataBytes: 1, outputSchemaError: null }))
-      await store.recordBatch([{ execution: { id: "big", code: "", status: "ok", startedAt: 0, durationMs: 1, resultText: "", errorCode: null, errorMessage: null, logs: [], toolCallCount: 5_000 }, calls }])
+      await store.recordBatch([{ execution: { id: "big", code: "", status: "ok", startedAt: 0, durationMs: 1, resultText: "", errorCode: null, errorMessage: null, logs: [], toolCallCount: 5_000, keyId: null }, calls }])
       expect((await store.getExecution("big"))?.calls).toHaveLength(5_000)
     })
 
@@ -170,10 +170,10 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
 
     it("API keys: shown once, stored only as a hash, verified until revoked", async () => {
       const keys = createApiKeyService(store, () => 42)
-      const created = await keys.create("ci")
+      const created = await keys.create("ci", ["execute", "read", "execute"])
       expect(created.key).toMatch(/^sb_[A-Za-z0-9_-]{43}$/)
       const [row] = await keys.list()
-      expect(row).toMatchObject({ id: created.id, name: "ci", scopes: ["*"], createdAt: 42, revokedAt: null })
+      expect(row).toMatchObject({ id: created.id, name: "ci", scopes: ["execute", "read"], createdAt: 42, revokedAt: null })
       expect(JSON.stringify(row)).not.toContain(created.key.slice(3))
       expect(await keys.verify(created.key)).toMatchObject({ id: created.id })
       expect(await keys.verify(created.key + "x")).toBeNull()
@@ -181,6 +181,15 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
       expect(await keys.revoke(created.id)).toBe(true)
       expect(await keys.verify(created.key)).toBeNull()
       expect(await keys.revoke("nope")).toBe(false)
+      await expect(keys.create("bad", ["root" as never])).rejects.toThrow(/unknown scope "root"/)
+      await expect(keys.create("none", [])).rejects.toThrow(/at least one scope/)
+    })
+
+    it("API keys stored before scopes were checked (`*`) stay admin; the row is not rewritten", async () => {
+      await store.insertApiKey({ id: "old", name: "old", hash: "h-old", scopes: ["*"], createdAt: 1, revokedAt: null })
+      const row = await store.findApiKey("h-old")
+      expect(row?.scopes).toEqual(["*"])
+      expect(callerOf(row!)).toEqual({ keyId: "old", scope: "admin" })
     })
 
     describe("tool shapes", () => {

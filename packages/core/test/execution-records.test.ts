@@ -75,6 +75,13 @@ it("a batch that fails fails each execute in it (logged, still answered); the ne
   expect(batches).toHaveLength(2)
 })
 
+it("an execution records the key that asked for it, and none without a key", async () => {
+  const executor = executorWith(store)
+  const [keyed, unkeyed] = await Promise.all([executor.execute({ code: "a" }, undefined, { keyId: "key-1" }), executor.execute({ code: "b" })])
+  expect(await store.getExecution(keyed.executionId)).toMatchObject({ code: "a", keyId: "key-1" })
+  expect(await store.getExecution(unkeyed.executionId)).toMatchObject({ code: "b", keyId: null })
+})
+
 it("execution ids are unique UUID v7 strings, in the order the executions started", async () => {
   const executor = executorWith(store)
   const ids: string[] = []

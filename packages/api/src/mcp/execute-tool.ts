@@ -4,7 +4,7 @@
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
 import { z } from "zod"
-import type { LogEntry, RunError } from "@switchboard/core"
+import type { Caller, LogEntry, RunError } from "@switchboard/core"
 import type { McpServices } from "./services.js"
 import { errorResult, inputSchemaOf, textResult } from "./tool-result.js"
 
@@ -38,10 +38,10 @@ const errorText = (error: RunError) => {
   return `error (${error.code})${at}: ${error.message}`
 }
 
-export const callExecute = async ({ executor }: McpServices, args: unknown, signal: AbortSignal): Promise<CallToolResult> => {
+export const callExecute = async ({ executor }: McpServices, args: unknown, signal: AbortSignal, caller: Caller): Promise<CallToolResult> => {
   const request = executor.parse(args ?? {})
   if (!request.ok) return errorResult(`invalid arguments: ${request.error.message}`)
-  const response = await executor.execute(request.value, signal)
+  const response = await executor.execute(request.value, signal, caller)
   const logs = response.logs.length > 0 ? [logsText(response.logs)] : []
   if (!response.ok) return errorResult(errorText(response.error), ...logs)
   const result = response.text === "" && response.media ? textResult(...logs) : textResult(response.text, ...logs)

@@ -9,6 +9,7 @@ import { Hono } from "hono"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js"
 import { DEFAULT_MAX_BODY_BYTES } from "../body-limit.js"
+import type { AppEnv } from "../env.js"
 import { createMcpServer } from "./server.js"
 import type { McpServices } from "./services.js"
 
@@ -28,9 +29,10 @@ export interface McpRouteOptions {
 }
 
 export const mcpRoutes = (services: McpServices, { maxBodyBytes = DEFAULT_MAX_BODY_BYTES }: McpRouteOptions = {}) =>
-  new Hono()
+  new Hono<AppEnv>()
     .post("/", async (c) => {
-      const server = createMcpServer(services)
+      // the request's key decides which tools it sees and may call
+      const server = createMcpServer(services, c.get("caller"))
       // JSON responses rather than an SSE stream: every answer is complete when handleRequest resolves,
       // so the server can be closed at once.
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: maxBodyBytes })

@@ -4,7 +4,8 @@
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
 import { z } from "zod"
-import { MAX_PAGE_LINES, grepInPlace, readOutputLines } from "@switchboard/core"
+import { MAX_PAGE_LINES, grepInPlace, readExecutionAs, readOutputLines } from "@switchboard/core"
+import type { Caller } from "@switchboard/core"
 import type { McpServices } from "./services.js"
 import { errorResult, inputSchemaOf, parseArgs, textResult } from "./tool-result.js"
 
@@ -40,17 +41,18 @@ export const grepOutputTool: Tool = {
 
 const numbered = (lines: { line: number; text: string }[]) => lines.map(({ line, text }) => `${line}\t${text}`).join("\n")
 
-const storedText = async ({ store }: McpServices, id: string) => {
-  const execution = await store.getExecution(id)
+/** Another key's execution is "no execution", word for word, as on GET /v1/executions/:id. */
+const storedText = async ({ store }: McpServices, caller: Caller, id: string) => {
+  const execution = await readExecutionAs(store, caller, id)
   if (!execution) return { ok: false as const, message: `no execution "${id}"` }
   if (execution.resultText === null) return { ok: false as const, message: `execution "${id}" failed and stored no output` }
   return { ok: true as const, text: execution.resultText }
 }
 
-export const callReadOutput = async (services: McpServices, args: unknown): Promise<CallToolResult> => {
+export const callReadOutput = async (services: McpServices, args: unknown, _signal: AbortSignal, caller: Caller): Promise<CallToolResult> => {
   const parsed = parseArgs(readInput, args)
   if (!parsed.ok) return errorResult(parsed.error.message)
-  const stored = await storedText(services, parsed.value.executionId)
+  const stored = await storedText(services, caller, parsed.value.executionId)
   if (!stored.ok) return errorResult(stored.message)
   const page = readOutputLines(stored.text, parsed.value.offset ?? 0, parsed.value.limit ?? DEFAULT_PAGE_LINES, parsed.value.charOffset ?? 0)
   if (page.lines.length === 0) return textResult(`[no lines at offset ${page.offset}: the output has ${page.totalLines} lines]`)
@@ -60,10 +62,10 @@ export const callReadOutput = async (services: McpServices, args: unknown): Prom
   return textResult(numbered(page.lines.map((text, i) => ({ line: page.offset + i, text }))), `[lines ${page.offset}-${last} of ${page.totalLines}; ${next}]`)
 }
 
-export const callGrepOutput = async (services: McpServices, args: unknown): Promise<CallToolResult> => {
+export const callGrepOutput = async (services: McpServices, args: unknown, _signal: AbortSignal, caller: Caller): Promise<CallToolResult> => {
   const parsed = parseArgs(grepInput, args)
   if (!parsed.ok) return errorResult(parsed.error.message)
-  const stored = await storedText(services, parsed.value.executionId)
+  const stored = await storedText(services, caller, parsed.value.executionId)
   if (!stored.ok) return errorResult(stored.message)
   const found = await (services.grep ?? grepInPlace)(stored.text, parsed.value.pattern)
   if (!found.ok) return errorResult(`${found.code}: ${found.message}`)

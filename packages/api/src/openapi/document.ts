@@ -5,6 +5,7 @@
  */
 import { DEFAULT_MAX_BODY_BYTES, describeBytes } from "../body-limit.js"
 import { MCP_SERVER_INFO } from "../mcp/server.js"
+import { requiredScope } from "../scopes.js"
 import { schemaRef, schemas } from "./schemas.js"
 
 const json = (schema: unknown, description: string) => ({ description, content: { "application/json": { schema } } })
@@ -22,9 +23,10 @@ const responses = {
   },
   Forbidden: errorJson(
     "`forbidden_origin`: sent by a web page at another origin; `forbidden_host`: a Host header this server does not answer to (DNS rebinding); " +
-      "`forbidden`: the operation is disabled on this server (a stdio source without --allow-stdio)",
+      "`forbidden`: the API key lacks the scope this route needs (the message names it: `this route needs the \"admin\" scope; this key has: execute`), " +
+      "or the operation is disabled on this server (a stdio source without --allow-stdio)",
   ),
-  NotFound: errorJson("`not_found`: no such source, tool or execution"),
+  NotFound: errorJson("`not_found`: no such source, tool or execution (another key's execution, for a key without `admin`, is answered the same)"),
   Conflict: errorJson("`conflict`: a source with this namespace already exists"),
   PayloadTooLarge: errorJson(`\`body_too_large\`: the body is over the server's limit (default ${describeBytes(DEFAULT_MAX_BODY_BYTES)})`),
   UnsupportedMediaType: errorJson("`unsupported_media_type`: a body, or a declared content type, that is not `application/json`"),
@@ -55,6 +57,24 @@ const mcpNotAllowed = {
   },
 }
 
+/**
+ * Each operation's `security`, from the route table (../scopes.ts): no key at all on a loopback server without
+ * keys, else a key with the scope the table names (OpenAPI 3.1 lets a bearer scheme list role names).
+ */
+const withScopes = <P extends Record<string, Record<string, object>>>(paths: P): P =>
+  Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item).map(([method, operation]) => {
+          if ("security" in operation) return [method, operation]
+          const scope = requiredScope(method, path.replace(/\{(\w+)\}/g, "x"))
+          return [method, { ...operation, security: [{}, { apiKey: scope === null ? [] : [scope] }] }]
+        }),
+      ),
+    ]),
+  ) as P
+
 export const openApiDocument = {
   openapi: "3.1.0",
   info: {
@@ -73,7 +93,7 @@ export const openApiDocument = {
     { name: "meta" },
   ],
   security: [{}, { apiKey: [] }],
-  paths: {
+  paths: withScopes({
     "/healthz": {
       get: {
         tags: ["meta"],
@@ -222,7 +242,10 @@ export const openApiDocument = {
         tags: ["mcp"],
         operationId: "mcp",
         summary: "One MCP JSON-RPC message, answered with a JSON response and no session id",
-        description: "The tools are execute, describe, read_output and grep_output. Send `accept: application/json, text/event-stream`.",
+        description:
+          "The tools are execute, describe, read_output and grep_output. Send `accept: application/json, text/event-stream`. " +
+          "Any live key may connect; `execute` and `describe` need the `execute` scope, `read_output` and `grep_output` the `read` scope and only the key's own executions (unless `admin`). " +
+          "tools/list shows a key only the tools it may call; calling another gives an error result naming the scope.",
         requestBody: {
           required: true,
           content: { "application/json": { schema: { oneOf: [schemaRef("JsonRpcMessage"), { type: "array", items: schemaRef("JsonRpcMessage") }] } } },
@@ -241,13 +264,16 @@ export const openApiDocument = {
       get: { ...mcpNotAllowed, operationId: "mcpGet" },
       delete: { ...mcpNotAllowed, operationId: "mcpDelete" },
     },
-  },
+  }),
   components: {
     securitySchemes: {
       apiKey: {
         type: "http",
         scheme: "bearer",
-        description: "Needed on every route but /healthz once the server listens beyond loopback or runs with --require-key. Create one with `switchboard keys create <name>`.",
+        description:
+          "Needed on every route but /healthz once the server listens beyond loopback or runs with --require-key. Create one with `switchboard keys create <name> --scope <scope>`. " +
+          "Scopes, each including the one before: `read` (the catalog and the key's own executions), `execute` (also run scripts and describe tools), `admin` (also add, change, sync and remove sources, and read every execution). " +
+          "Each operation lists the scope it needs.",
       },
     },
     responses,

@@ -195,7 +195,7 @@ export const schemas = {
   },
   Execution: {
     type: "object",
-    required: ["id", "code", "status", "startedAt", "durationMs", "resultText", "errorCode", "errorMessage", "logs", "toolCallCount", "calls"],
+    required: ["id", "code", "status", "startedAt", "durationMs", "resultText", "errorCode", "errorMessage", "logs", "toolCallCount", "keyId", "calls"],
     properties: {
       id: { type: "string" },
       code: { type: "string" },
@@ -207,6 +207,7 @@ export const schemas = {
       errorMessage: nullable("string"),
       logs: { type: "array", items: logEntry },
       toolCallCount: { type: "integer" },
+      keyId: { ...nullable("string"), description: "the id of the API key that made it (`switchboard keys list`); null when made without a key. A key without `admin` reads only its own." },
       calls: { type: "array", items: { $ref: "#/components/schemas/ToolCall" } },
     },
   },

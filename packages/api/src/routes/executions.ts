@@ -1,19 +1,20 @@
 import { Hono } from "hono"
-import { InvalidInput, MAX_PAGE_LINES, NotFound, Overloaded, grepInPlace, readOutputLines } from "@switchboard/core"
+import { InvalidInput, MAX_PAGE_LINES, NotFound, Overloaded, grepInPlace, readExecutionAs, readOutputLines } from "@switchboard/core"
 import type { AppServices } from "../app.js"
+import type { AppEnv } from "../env.js"
 import { errorBody, sendError } from "../http-errors.js"
 import { MAX_TEXT_OFFSET, wholeNumber } from "../whole-number.js"
 
-
 export const executionRoutes = ({ store, grep = grepInPlace }: AppServices) =>
-  new Hono()
+  new Hono<AppEnv>()
     .get("/:id", async (c) => {
-      const execution = await store.getExecution(c.req.param("id"))
+      const execution = await readExecutionAs(store, c.get("caller"), c.req.param("id"))
       return execution ? c.json({ execution }) : sendError(c, new NotFound({ message: `no execution "${c.req.param("id")}"` }))
     })
     .get("/:id/output", async (c) => {
       const id = c.req.param("id")
-      const execution = await store.getExecution(id)
+      // another key's execution is "no execution", word for word: a key cannot probe for others' ids
+      const execution = await readExecutionAs(store, c.get("caller"), id)
       if (!execution) return sendError(c, new NotFound({ message: `no execution "${id}"` }))
       if (execution.resultText === null) return sendError(c, new NotFound({ message: `execution "${id}" failed and stored no output` }))
       const { offset, limit, charOffset, grep: pattern } = c.req.query()

@@ -1,9 +1,10 @@
 import { Hono } from "hono"
 import type { AppServices } from "../app.js"
+import type { AppEnv } from "../env.js"
 import { readJson, sendError } from "../http-errors.js"
 
 export const sourceRoutes = ({ sources }: AppServices) =>
-  new Hono()
+  new Hono<AppEnv>()
     .post("/", async (c) => {
       const body = await readJson(c)
       if (!body.ok) return body.response

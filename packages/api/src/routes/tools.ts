@@ -2,6 +2,7 @@ import { Hono } from "hono"
 import { InvalidInput, NotFound, createDescribeService, MAX_DESCRIBE_TOOLS } from "@switchboard/core"
 import type { ToolRow } from "@switchboard/core"
 import type { AppServices } from "../app.js"
+import type { AppEnv } from "../env.js"
 import { readJson, sendError } from "../http-errors.js"
 import { MAX_LIST_LIMIT, wholeNumber } from "../whole-number.js"
 
@@ -10,7 +11,7 @@ const summary = (t: ToolRow) => ({ path: t.path, namespace: t.namespace, name: t
 
 export const toolRoutes = ({ store, sources }: AppServices) => {
   const describe = createDescribeService(store)
-  return new Hono()
+  return new Hono<AppEnv>()
     .get("/", async (c) => {
       const { namespace, query, limit } = c.req.query()
       const checked = wholeNumber(limit, "limit", { min: 1, max: MAX_LIST_LIMIT })
@@ -42,7 +43,7 @@ export const toolRoutes = ({ store, sources }: AppServices) => {
 
 export const describeRoutes = ({ store }: AppServices) => {
   const describe = createDescribeService(store)
-  return new Hono().post("/", async (c) => {
+  return new Hono<AppEnv>().post("/", async (c) => {
     const body = await readJson(c)
     if (!body.ok) return body.response
     const { paths, query, limit } = (body.body ?? {}) as Record<string, unknown>

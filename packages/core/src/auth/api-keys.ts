@@ -3,6 +3,8 @@
  * A key is `sb_` and 32 random bytes in base64url.
  */
 import type { ApiKeyRow, CatalogStore } from "../catalog/rows.js"
+import { parseScopes } from "./scopes.js"
+import type { Scope } from "./scopes.js"
 
 export type { ApiKeyRow }
 
@@ -13,12 +15,17 @@ const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).rep
 export const hashKey = async (key: string): Promise<string> => toHex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)))
 
 export const createApiKeyService = (store: Pick<CatalogStore, "insertApiKey" | "findApiKey" | "listApiKeys" | "revokeApiKey">, now: () => number = Date.now) => ({
-  /** Returns the key itself: this is the only time it is ever seen. */
-  async create(name: string, scopes: string[] = ["*"]): Promise<{ id: string; name: string; key: string }> {
+  /**
+   * Returns the key itself: this is the only time it is ever seen. `scopes` must name at least one of
+   * read, execute, admin (./scopes.ts); anything else throws, so no new row holds a scope nobody checks.
+   */
+  async create(name: string, scopes: readonly Scope[]): Promise<{ id: string; name: string; key: string; scopes: Scope[] }> {
+    const parsed = parseScopes(scopes)
+    if (!parsed.ok) throw new Error(parsed.error.message)
     const key = `sb_${base64url(crypto.getRandomValues(new Uint8Array(32)))}`
     const id = crypto.randomUUID()
-    await store.insertApiKey({ id, name, hash: await hashKey(key), scopes, createdAt: now(), revokedAt: null })
-    return { id, name, key }
+    await store.insertApiKey({ id, name, hash: await hashKey(key), scopes: parsed.value, createdAt: now(), revokedAt: null })
+    return { id, name, key, scopes: parsed.value }
   },
 
   /** The live key this bearer token names, or null (unknown, revoked, or not a key at all). */

@@ -63,6 +63,8 @@ export const executions = pgTable("executions", {
   errorMessage: text("error_message"),
   logs: jsonb("logs"),
   toolCallCount: bigint("tool_call_count", { mode: "number" }).notNull(),
+  /** the API key that made it (api_keys.id); NULL when made without one (loopback, `switchboard run`) or before keys were recorded */
+  keyId: text("key_id"),
 })
 
 export const toolCalls = pgTable(

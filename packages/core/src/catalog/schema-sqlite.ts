@@ -61,6 +61,8 @@ export const executions = sqliteTable("executions", {
   errorMessage: text("error_message"),
   logs: text("logs", { mode: "json" }),
   toolCallCount: integer("tool_call_count").notNull(),
+  /** the API key that made it (api_keys.id); NULL when made without one (loopback, `switchboard run`) or before keys were recorded */
+  keyId: text("key_id"),
 })
 
 export const toolCalls = sqliteTable(

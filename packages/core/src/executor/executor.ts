@@ -14,6 +14,8 @@ import type { CodeRuntime, LogEntry, RunError, RunLimits, SourcePlugin, Telemetr
 import type { CatalogStore } from "../catalog/rows.js"
 import type { SourcesService } from "../catalog/sources-service.js"
 import { timeOrderedId } from "../ids.js"
+import { OPEN_CALLER } from "../auth/scopes.js"
+import type { Caller } from "../auth/scopes.js"
 import { createToolInvoker } from "./tool-invoker.js"
 import { createShapeObserver } from "./shape-observer.js"
 import { createGroupCommit } from "./group-commit.js"
@@ -100,7 +102,8 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
     return merged
   }
 
-  const execute = async (request: ExecuteRequest, signal?: AbortSignal): Promise<ExecuteResponse> => {
+  /** `by`: who asked; its key is recorded with the execution, and only that key (or admin) reads it back */
+  const execute = async (request: ExecuteRequest, signal?: AbortSignal, by: Pick<Caller, "keyId"> = OPEN_CALLER): Promise<ExecuteResponse> => {
     const executionId = timeOrderedId()
     const startedAt = now()
     running++
@@ -188,6 +191,7 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
           errorMessage: response.ok ? null : response.error.message,
           logs: response.logs,
           toolCallCount: calls.length,
+          keyId: by.keyId,
         },
         calls,
       ).catch((cause) => internalError(logger, "execution record", cause)),

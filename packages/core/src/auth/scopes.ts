@@ -1,0 +1,77 @@
+/**
+ * What an API key may do (DESIGN §8). Three scopes, each including the ones below it:
+ *   read     the catalog (sources, tools) and the key's own executions
+ *   execute  read, plus run scripts and describe tools (a script can already search and describe the catalog
+ *            through `tools.$search` / `tools.$describe`, so execute without read would protect nothing)
+ *   admin    everything: add, change, sync and remove sources, and every key's executions
+ * Keys stored before scopes were checked hold `["*"]`; `*`, and any value this build does not know, counts as
+ * admin, so an upgrade takes nothing away and no row is rewritten. New keys are created with known scopes only.
+ */
+import { InvalidInput, failure, success } from "../errors.js"
+import type { Outcome } from "../errors.js"
+import type { CatalogStore, StoredExecution } from "../catalog/rows.js"
+
+export const SCOPES = ["read", "execute", "admin"] as const
+export type Scope = (typeof SCOPES)[number]
+
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  read: "the catalog (sources, tools) and this key's own executions",
+  execute: "read, plus run scripts and describe tools",
+  admin: "everything: add, change, sync and remove sources, and every key's executions",
+}
+
+const rank: Record<Scope, number> = { read: 0, execute: 1, admin: 2 }
+
+const isScope = (value: unknown): value is Scope => typeof value === "string" && Object.hasOwn(rank, value)
+
+/**
+ * Who is asking: the key's id and its highest scope. A server without keys (loopback) answers everyone as
+ * `OPEN_CALLER`: admin with no key, today's behaviour.
+ */
+export interface Caller {
+  keyId: string | null
+  /** null: a stored empty list, which grants nothing */
+  scope: Scope | null
+}
+
+export const OPEN_CALLER: Caller = Object.freeze({ keyId: null, scope: "admin" })
+
+/**
+ * The highest scope a stored `scopes` value grants: `*`, a value this build does not know, or a non-list (legacy
+ * rows) is admin; an empty list grants nothing.
+ */
+export const effectiveScope = (stored: unknown): Scope | null => {
+  if (!Array.isArray(stored) || !stored.every(isScope)) return "admin"
+  return stored.reduce<Scope | null>((best, s) => (best === null || rank[s] > rank[best] ? s : best), null)
+}
+
+export const callerOf = (key: { id: string; scopes: unknown }): Caller => ({ keyId: key.id, scope: effectiveScope(key.scopes) })
+
+export const hasScope = (caller: Caller, needed: Scope) => caller.scope !== null && rank[caller.scope] >= rank[needed]
+
+/** What a refusal says: the scope needed and the scope the key has. */
+export const missingScopeMessage = (what: string, needed: Scope, caller: Caller) => `${what} needs the "${needed}" scope; this key has: ${caller.scope ?? "no scope"}`
+
+/**
+ * Whether the caller may read an execution made by `ownerKeyId`: admin reads every execution, another key only
+ * its own. An execution made without a key (loopback, `switchboard run`) has no owner, so only admin reads it.
+ */
+export const canReadExecution = (caller: Caller, ownerKeyId: string | null) => caller.scope === "admin" || (caller.keyId !== null && caller.keyId === ownerKeyId)
+
+/** `--scope` values: each may be a comma-separated list; at least one; only the three scopes. */
+export const parseScopes = (values: readonly string[]): Outcome<Scope[]> => {
+  const scopes = values.flatMap((v) => v.split(",")).map((s) => s.trim()).filter((s) => s !== "")
+  const unknown = scopes.filter((s) => !isScope(s))
+  if (unknown.length > 0) return failure(new InvalidInput({ message: `unknown scope ${unknown.map((s) => JSON.stringify(s)).join(", ")}; the scopes are ${SCOPES.join(", ")}` }))
+  if (scopes.length === 0) return failure(new InvalidInput({ message: `give at least one scope: ${SCOPES.join(", ")}` }))
+  return success([...new Set(scopes)] as Scope[])
+}
+
+/**
+ * An execution as the caller may see it: null both when there is none and when it is another key's, so a key
+ * cannot tell the two apart (no oracle for other keys' execution ids).
+ */
+export const readExecutionAs = async (store: Pick<CatalogStore, "getExecution">, caller: Caller, id: string): Promise<StoredExecution | null> => {
+  const execution = await store.getExecution(id)
+  return execution && canReadExecution(caller, execution.keyId) ? execution : null
+}
