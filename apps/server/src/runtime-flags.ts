@@ -3,6 +3,7 @@
  * `mcp` and `run`. Each limit flag sets the server's ceiling; a request may lower it, never raise it.
  */
 import type { RunLimits } from "@switchboard/core"
+import { minimumLimits } from "@switchboard/core"
 import { maxStackBytes } from "@switchboard/runtime-quickjs"
 import type { HostOptions } from "./compose.js"
 
@@ -50,6 +51,10 @@ export const runtimeTuning = (
     const value = read(flag, 1)
     if (typeof value === "string") return { ok: false, message: value }
     if (value !== undefined) limits[limit] = value * unit
+  }
+  const leastStack = minimumLimits.stackBytes!
+  if (limits.stackBytes !== undefined && limits.stackBytes < leastStack) {
+    return { ok: false, message: `--stack-kb must be at least ${leastStack / 1024}: a smaller stack cannot even compile a script (got "${values["stack-kb"]}")` }
   }
   if (limits.stackBytes !== undefined && limits.stackBytes > maxStackBytes) {
     const most = maxStackBytes / 1024

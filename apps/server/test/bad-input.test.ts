@@ -28,6 +28,7 @@ describe("bad input over HTTP", () => {
     ["a bad timeout", { code: "return 1", timeoutMs: -5 }],
     ["an unknown limit", { code: "return 1", limits: { speed: 5 } }],
     ["a limit that is not a count", { code: "return 1", limits: { maxToolCalls: 1.5 } }],
+    ["a stack too small to compile a script", { code: "return 1", limits: { stackBytes: 1 } }],
   ])("execute with %s is 400", async (_name, body) => {
     const response = await server.request("POST", "/v1/execute", body)
     expect(response.status).toBe(400)

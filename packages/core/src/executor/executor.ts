@@ -40,6 +40,12 @@ export interface ExecuteRequest {
 
 const LIMIT_KEYS = Object.keys(defaultLimits) as (keyof RunLimits)[]
 
+/**
+ * The least a limit may be set to, where less would fail every script with an error that names something
+ * else: below about 8 KiB of stack QuickJS cannot even compile `return 1` ("SyntaxError: stack overflow").
+ */
+export const minimumLimits: Partial<Readonly<RunLimits>> = { stackBytes: 16 * 1024 }
+
 export type ExecuteResponse =
   | {
       executionId: string
@@ -87,6 +93,8 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
       for (const [key, value] of Object.entries(requested)) {
         if (!LIMIT_KEYS.includes(key as keyof RunLimits)) return failure(new InvalidInput({ message: `unknown limit "${key}"; limits are: ${LIMIT_KEYS.join(", ")}` }))
         if (!isCount(value)) return failure(new InvalidInput({ message: `limit "${key}" must be a positive whole number` }))
+        const least = minimumLimits[key as keyof RunLimits]
+        if (least !== undefined && (value as number) < least) return failure(new InvalidInput({ message: `limit "${key}" must be at least ${least}: a smaller one cannot even compile a script` }))
       }
     }
     return success({ code, timeoutMs: timeoutMs as number | undefined, limits: requested as Partial<RunLimits> | undefined })
