@@ -7,7 +7,25 @@ import type { HostOptions } from "./compose.js"
 export interface ServeOptions extends HostOptions {
   port?: number
   hostname?: string
+  /** open connections at most; past it a new connection is closed at once (default 1,000) */
+  maxConnections?: number
+  /** the time a client has to send its request headers (default 10 s) */
+  headersTimeoutMs?: number
+  /** the time a client has to send its whole request, body included (default 60 s) */
+  requestTimeoutMs?: number
 }
+
+/**
+ * Bounds on what slow or idle clients may hold (issue 14 §6): 20,000 connections that trickled their headers
+ * used up the process's file descriptors. Node checks the two timeouts every `connectionsCheckingInterval`
+ * (30 s by default, far past a 10 s timeout), so it is set to a second.
+ */
+const connectionBounds = (options: ServeOptions) => ({
+  headersTimeout: options.headersTimeoutMs ?? 10_000,
+  requestTimeout: options.requestTimeoutMs ?? 60_000,
+  connectionsCheckingInterval: Math.min(1_000, options.headersTimeoutMs ?? 1_000),
+  keepAliveTimeout: 5_000,
+})
 
 /** 127.0.0.0/8, ::1 and localhost: the only addresses where the API answers without a key. */
 export const isLoopback = (hostname: string) => /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname === "::1" || hostname === "[::1]" || hostname === "localhost"
@@ -20,9 +38,10 @@ export const startServer = async (options: ServeOptions) => {
   const allowedHosts = requireKey ? undefined : [hostname, "localhost", "127.0.0.1", "::1"]
   const host = await createHost({ ...options, requireKey, allowedHosts })
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: host.app.fetch, port: options.port ?? 4747, hostname }, () => resolve(s))
+    const s = serve({ fetch: host.app.fetch, port: options.port ?? 4747, hostname, serverOptions: connectionBounds(options) }, () => resolve(s))
     s.once("error", reject)
   })
+  server.maxConnections = options.maxConnections ?? 1_000
   const { port } = server.address() as AddressInfo
   return {
     host,

@@ -39,6 +39,10 @@ export interface AppOptions {
   maxBodyBytes?: number
 }
 
+/** A body read that failed because the client hung up (Node: `Error: aborted`, code ECONNRESET). */
+const clientWentAway = (cause: unknown, request: Request) =>
+  request.signal.aborted || (typeof cause === "object" && cause !== null && (cause as { code?: unknown }).code === "ECONNRESET")
+
 export const createApp = (services: AppServices, options: AppOptions = {}) => {
   const maxBodyBytes = checkMaxBodyBytes(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)
   const app = new Hono<AppEnv>()
@@ -59,7 +63,13 @@ export const createApp = (services: AppServices, options: AppOptions = {}) => {
   app.route("/mcp", mcpRoutes(services, { maxBodyBytes }))
   app.notFound((c) => c.json(errorBody("not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404))
   app.onError((cause, c) => {
-    const error = internalError(services.logger, `${c.req.method} ${new URL(c.req.url).pathname}`, cause)
+    const where = `${c.req.method} ${new URL(c.req.url).pathname}`
+    if (clientWentAway(cause, c.req.raw)) {
+      // the caller's mistake or its network's, never our defect: one line, and nobody is left to answer
+      services.logger.info("request aborted by the client before its body arrived", { request: where })
+      return c.json(errorBody("client_closed_request", "the connection closed before the request body arrived"), 400)
+    }
+    const error = internalError(services.logger, where, cause)
     return c.json(errorBody("internal_error", error.message), 500)
   })
   return app
