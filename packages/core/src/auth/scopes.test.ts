@@ -2,12 +2,14 @@ import { describe, expect, it } from "vitest"
 import { OPEN_CALLER, canReadExecution, effectiveScope, hasScope, missingScopeMessage, parseScopes } from "./scopes.js"
 
 describe("scopes", () => {
-  it("admin includes execute, execute includes read; a legacy `*` or unknown value is admin; an empty list is nothing", () => {
+  it("admin includes execute, execute includes read; a legacy `*` is admin; an unknown value or an empty list is nothing", () => {
     expect(effectiveScope(["read"])).toBe("read")
     expect(effectiveScope(["read", "execute"])).toBe("execute")
     expect(effectiveScope(["admin"])).toBe("admin")
     expect(effectiveScope(["*"])).toBe("admin")
-    expect(effectiveScope(["operator"])).toBe("admin")
+    expect(effectiveScope(["operator"])).toBeNull() // a later build's scope is never admin here
+    expect(effectiveScope(["read", "operator"])).toBe("read")
+    expect(effectiveScope({ admin: true })).toBeNull()
     expect(effectiveScope("*")).toBe("admin")
     expect(effectiveScope([])).toBeNull()
     const read = { keyId: "r", scope: "read" as const }

@@ -4,8 +4,9 @@
  *   execute  read, plus run scripts and describe tools (a script can already search and describe the catalog
  *            through `tools.$search` / `tools.$describe`, so execute without read would protect nothing)
  *   admin    everything: add, change, sync and remove sources, and every key's executions
- * Keys stored before scopes were checked hold `["*"]`; `*`, and any value this build does not know, counts as
- * admin, so an upgrade takes nothing away and no row is rewritten. New keys are created with known scopes only.
+ * Keys stored before scopes were checked hold `["*"]`, which counts as admin, so an upgrade takes nothing away
+ * and no row is rewritten. Any other value this build does not know grants nothing: a scope added by a later
+ * build must not become admin when an older build reads it. New keys are created with known scopes only.
  */
 import { InvalidInput, failure, success } from "../errors.js"
 import type { Outcome } from "../errors.js"
@@ -37,12 +38,13 @@ export interface Caller {
 export const OPEN_CALLER: Caller = Object.freeze({ keyId: null, scope: "admin" })
 
 /**
- * The highest scope a stored `scopes` value grants: `*`, a value this build does not know, or a non-list (legacy
- * rows) is admin; an empty list grants nothing.
+ * The highest scope a stored `scopes` value grants: the legacy `*` (alone, in a list, or a bare string) is
+ * admin; otherwise the known scopes count and anything else grants nothing; an empty list grants nothing.
  */
 export const effectiveScope = (stored: unknown): Scope | null => {
-  if (!Array.isArray(stored) || !stored.every(isScope)) return "admin"
-  return stored.reduce<Scope | null>((best, s) => (best === null || rank[s] > rank[best] ? s : best), null)
+  if (stored === "*" || (Array.isArray(stored) && stored.includes("*"))) return "admin"
+  if (!Array.isArray(stored)) return null
+  return stored.filter(isScope).reduce<Scope | null>((best, s) => (best === null || rank[s] > rank[best] ? s : best), null)
 }
 
 export const callerOf = (key: { id: string; scopes: unknown }): Caller => ({ keyId: key.id, scope: effectiveScope(key.scopes) })
