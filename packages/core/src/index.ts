@@ -37,4 +37,8 @@ export { createDescribeService, DEFAULT_DESCRIBE_LIMIT, MAX_DESCRIBE_TOOLS } fro
 export type { DescribeService, DescribeResult } from "./describe/describe-service.js"
 export { rankTools, scoreTool, words } from "./describe/search-tools.js"
 export { createApiKeyService, hashKey } from "./auth/api-keys.js"
+export { createSecretBox, generateSecretKey, parseSecretKey, encodeSecretKey, isSealed, SEALED_PREFIX, SECRET_KEY_BYTES } from "./secrets/secret-box.js"
+export type { SecretBox, OpenResult } from "./secrets/secret-box.js"
+export { createSealedCatalogStore, secretAad, UNREADABLE_SECRET } from "./secrets/sealed-store.js"
+export type { SealedCatalogStore, SealedStoreOptions } from "./secrets/sealed-store.js"
 export type { ApiKeyService, ApiKeyRow } from "./auth/api-keys.js"
