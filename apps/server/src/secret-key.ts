@@ -5,7 +5,8 @@
  * catalog refuses to start, because the servers sharing it would each make a key of their own and could not
  * read one another's sources. An in-memory database gets a key that lives as long as it does.
  */
-import { chmodSync, existsSync, linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs"
+import { dirname } from "node:path"
 import { encodeSecretKey, generateSecretKey, parseSecretKey } from "@switchboard/core"
 import { isPostgresUrl } from "./postgres-database.js"
 
@@ -52,6 +53,7 @@ export const loadSecretKey = (db: string, fromEnv: string | undefined = process.
   }
   if (db === ":memory:") return { key: generateSecretKey(), origin: "an in-memory key (the database is in memory too)" }
   const path = keyFileFor(db)
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 }) // the database's folder, made here first
   const created = !existsSync(path) && createKeyFile(path)
   const parsed = parseSecretKey(readFileSync(path, "utf8"))
   if (!parsed.ok) throw new Error(`the key file ${path} ${parsed.message}`)
