@@ -4,7 +4,8 @@ import { fixtureCommand, leakyServerScript } from "@switchboard/fixtures"
 import type { SourceHandle, SourcePlugin } from "@switchboard/core"
 import { McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js"
 import { createMcpPlugin } from "../src/index.js"
-import { redactConfig, scrubSecrets } from "../src/config.js"
+import { mergeConfig, redactConfig, scrubSecrets, secretFields } from "../src/config.js"
+import { scrubResult } from "../src/scrub-result.js"
 import type { McpSourceConfig } from "../src/config.js"
 import { describeCallFailure } from "../src/invoke.js"
 import type { McpConnection } from "../src/connection.js"
@@ -95,5 +96,55 @@ describe("messages from a source", () => {
     const failed = describeCallFailure(new McpError(ErrorCode.ConnectionClosed, "Connection closed"), dead, "t", config)
     expect(failed).toMatchObject({ ok: false, code: "upstream_unavailable" })
     expect(failed.ok || failed.message).toContain("API_TOKEN=<redacted>")
+  })
+})
+
+describe("secretFields, for core to encrypt at rest", () => {
+  it("names every env and header value, and the URL when it carries a query value or is sealed", () => {
+    expect(secretFields({ transport: { type: "stdio", command: "x", args: ["--token", "not-secret"], env: { A: "1", B: "2" } } })).toEqual([
+      ["transport", "env", "A"],
+      ["transport", "env", "B"],
+    ])
+    expect(secretFields({ transport: { type: "http", url: "https://h/mcp", headers: { authorization: "x" } } })).toEqual([["transport", "headers", "authorization"]])
+    expect(secretFields({ transport: { type: "http", url: "https://h/mcp?key=v", headers: {} } })).toEqual([["transport", "url"]])
+    expect(secretFields({ transport: { type: "http", url: "enc:v1:k:iv:ct", headers: {} } })).toEqual([["transport", "url"]])
+    expect(secretFields(null)).toEqual([])
+  })
+})
+
+describe("mergeConfig, for PATCH", () => {
+  const stdio: McpSourceConfig = { transport: { type: "stdio", command: "x", args: [], env: { A: "1", B: "2" } } }
+  it("replaces a map whole, keeping the rest of the transport", () => {
+    expect(mergeConfig(stdio, { transport: { env: { C: "3" } } })).toEqual({ ok: true, config: { transport: { type: "stdio", command: "x", args: [], env: { C: "3" } } } })
+  })
+  it("refuses fields that are not credentials, naming the ones it takes", () => {
+    expect(mergeConfig(stdio, { transport: { command: "sh" } })).toMatchObject({ ok: false, message: expect.stringContaining('replaces only "transport.env", not "transport.command"') })
+    expect(mergeConfig({ transport: { type: "http", url: "http://h", headers: {} } }, { transport: { env: {} } })).toMatchObject({ ok: false, message: expect.stringContaining('"transport.headers" or "transport.url"') })
+  })
+})
+
+describe("scrubResult: a successful result that echoes a secret", () => {
+  const config: McpSourceConfig = { transport: { type: "http", url: "https://h/mcp?api_key=qv-123456", headers: { authorization: `Bearer ${SECRET}` } } }
+  it("has it replaced in every string and key, but not in image, audio or blob bytes", () => {
+    const raw = {
+      content: [
+        { type: "text", text: `token ${SECRET}; key qv-123456` },
+        { type: "image", data: `AAAA${SECRET}`, mimeType: "image/png" },
+        { type: "resource", resource: { uri: "x", blob: `${SECRET}` } },
+      ],
+      structuredContent: { [SECRET]: { nested: [`Bearer ${SECRET}`] } },
+    }
+    expect(scrubResult(config, raw)).toEqual({
+      content: [
+        { type: "text", text: "token <redacted>; key <redacted>" },
+        { type: "image", data: `AAAA${SECRET}`, mimeType: "image/png" },
+        { type: "resource", resource: { uri: "x", blob: SECRET } },
+      ],
+      structuredContent: { "<redacted>": { nested: ["<redacted>"] } },
+    })
+  })
+  it("is returned as it is when the source has no secret", () => {
+    const raw = { content: [{ type: "text", text: "hi" }] }
+    expect(scrubResult({ transport: { type: "http", url: "https://h/mcp", headers: {} } }, raw)).toBe(raw)
   })
 })
