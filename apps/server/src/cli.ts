@@ -24,6 +24,9 @@ commands:
   keys    API keys: keys create <name> (prints the key once) | keys list | keys revoke <id>   --db
           a server listening beyond loopback (--host 0.0.0.0), or started with --require-key, needs one on every route but /healthz
 
+source secrets are encrypted in the catalog with SWITCHBOARD_SECRET_KEY (32 bytes, base64: openssl rand -base64 32);
+  without it a SQLite catalog makes a 0600 key file beside its database (x.db -> x.key); Postgres requires it
+
 limits and sandbox workers (serve, demo, mcp, run; a request may lower a limit, never raise it):
   ${runtimeFlagsUsage}
   Scripts run in a pool of worker threads (--workers, default: the CPU count, at least 2); up to --queue
