@@ -11,12 +11,22 @@ import type { McpSourceConfig } from "./config.js"
 
 const BINARY_KEY_OF: Record<string, string> = { image: "data", audio: "data" }
 
-/** spellings per config object: computed once per source config, not once per call */
-const spellingsCache = new WeakMap<object, string[]>()
+interface Spellings {
+  /** as scrubWith replaces them in a string */
+  plain: string[]
+  /** each as it reads inside JSON text */
+  escaped: string[]
+}
 
-const spellingsOf = (config: McpSourceConfig): string[] => {
+/** spellings per config object: computed once per source config, not once per call */
+const spellingsCache = new WeakMap<object, Spellings>()
+
+const spellingsOf = (config: McpSourceConfig): Spellings => {
   let spellings = spellingsCache.get(config)
-  if (!spellings) spellingsCache.set(config, (spellings = secretsOf(config)))
+  if (!spellings) {
+    const plain = secretsOf(config)
+    spellingsCache.set(config, (spellings = { plain, escaped: plain.map((secret) => JSON.stringify(secret).slice(1, -1)) }))
+  }
   return spellings
 }
 
@@ -34,7 +44,15 @@ const scrubValue = (secrets: readonly string[], value: unknown): unknown => {
   return out
 }
 
+/**
+ * One JSON.stringify decides whether to walk: it holds every string and key, escaped character by character,
+ * so a string holding a spelling holds its escaped form there, and no escaped spelling in it means no spelling
+ * anywhere. A result that echoes no secret (nearly all) is handed on as it is, without being rebuilt.
+ */
 export const scrubResult = (config: McpSourceConfig, raw: unknown): unknown => {
-  const secrets = spellingsOf(config)
-  return secrets.length === 0 ? raw : scrubValue(secrets, raw)
+  const { plain, escaped } = spellingsOf(config)
+  if (plain.length === 0) return raw
+  const json = JSON.stringify(raw)
+  if (json === undefined || !escaped.some((secret) => json.includes(secret))) return raw
+  return scrubValue(plain, raw)
 }

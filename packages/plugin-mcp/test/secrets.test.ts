@@ -1,6 +1,6 @@
 /** DESIGN §8: a configured secret never reaches a message the plugin returns, whatever the source prints. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { fixtureCommand, leakyServerScript } from "@switchboard/fixtures"
+import { fixtureCommand, leakyServerScript, startEchoHeadersServer } from "@switchboard/fixtures"
 import type { SourceHandle, SourcePlugin } from "@switchboard/core"
 import { McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js"
 import { createMcpPlugin } from "../src/index.js"
@@ -143,8 +143,37 @@ describe("scrubResult: a successful result that echoes a secret", () => {
       structuredContent: { "<redacted>": { nested: ["<redacted>"] } },
     })
   })
+  it("finds a secret with quotes or backslashes in it, as written or percent-decoded", () => {
+    const quoted: McpSourceConfig = { transport: { type: "stdio", command: "x", args: [], env: { A: 'tok"en\\1234', B: "pct%22val" } } }
+    expect(scrubResult(quoted, { text: 'got tok"en\\1234 and pct"val' })).toEqual({ text: "got <redacted> and <redacted>" })
+  })
+
+  it("is returned as it is, not rebuilt, when it echoes no secret", () => {
+    const raw = { content: [{ type: "text", text: "nothing here" }] }
+    expect(scrubResult(config, raw)).toBe(raw)
+  })
+
   it("is returned as it is when the source has no secret", () => {
     const raw = { content: [{ type: "text", text: "hi" }] }
     expect(scrubResult({ transport: { type: "http", url: "https://h/mcp", headers: {} } }, raw)).toBe(raw)
+  })
+})
+
+describe("a config changed under a pooled connection (a PATCH here or on another server)", () => {
+  it("gets a new connection made with the new headers", async () => {
+    const upstream = await startEchoHeadersServer()
+    const plugin = await createMcpPlugin({ connectTimeoutMs: 10_000 })
+    try {
+      const handle = (token: string) => source("rotating", { type: "http", url: upstream.url, headers: { authorization: `Bearer ${token}` } })
+      expect(await plugin.invoke(handle("old-1234"), "echo", {}, { timeoutMs: 10_000 })).toMatchObject({ ok: true })
+      const before = upstream.received.length
+      expect(await plugin.invoke(handle("new-5678"), "echo", {}, { timeoutMs: 10_000 })).toMatchObject({ ok: true })
+      const sent = upstream.received.slice(before).filter((headers) => headers.authorization !== undefined)
+      expect(sent.length).toBeGreaterThan(0)
+      for (const headers of sent) expect(headers.authorization).toBe("Bearer new-5678")
+    } finally {
+      await plugin.close()
+      await upstream.close()
+    }
   })
 })
