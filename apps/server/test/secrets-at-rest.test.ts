@@ -9,12 +9,13 @@ import Database from "better-sqlite3"
 import postgres from "postgres"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { encodeSecretKey, generateSecretKey } from "@switchboard/core"
-import { echoEnvServerScript, startEchoHeadersServer } from "@switchboard/fixtures"
+import { createTestDatabase, echoEnvServerScript, startEchoHeadersServer } from "@switchboard/fixtures"
 import type { EchoHeadersServer } from "@switchboard/fixtures"
 import { createHost } from "../src/compose.js"
 import { keyFileFor } from "../src/secret-key.js"
+import { migratePostgres } from "../src/postgres-database.js"
 import { openSqlite } from "../src/sqlite-database.js"
-import { memoryLogger, startTestServer, tempDir } from "./helpers.js"
+import { TEST_SECRET_KEY, memoryLogger, startTestServer, tempDir } from "./helpers.js"
 import type { DatabaseKind } from "./helpers.js"
 
 const ENV_SECRET = "env-at-rest-9a8b7c6d"
@@ -128,6 +129,33 @@ it("a database whose secrets an older build stored in plaintext is encrypted at 
     expectNoSecretIn("the closed database file", readFileSync(dbPath))
   } finally {
     dir.remove()
+  }
+}, 60_000)
+
+it("on Postgres too: plaintext an older build stored is encrypted at boot, and keeps working", async () => {
+  const database = await createTestDatabase("switchboard_secrets")
+  try {
+    await migratePostgres(database.url)
+    const sql = postgres(database.url, { max: 1, onnotice: () => {} })
+    try {
+      await sql`insert into sources (id, namespace, kind, config, status, created_at, updated_at) values ('s1', 'legacy', 'mcp', ${sql.json({ transport: envSource("legacy").transport } as never)}, 'ready', 1, 1)`
+      expect((await sql`select config::text as c from sources`)[0]!.c).toContain(ENV_SECRET)
+      const { logger, lines } = memoryLogger()
+      const server = await startTestServer({ dbPath: database.url, keepDb: true, allowStdio: true, secretKey: TEST_SECRET_KEY, logger })
+      try {
+        expect(lines).toContainEqual(expect.objectContaining({ message: expect.stringContaining("encrypted the secrets"), details: { sources: ["legacy"] } }))
+        const stored = (await sql`select config::text as c from sources`)[0]!.c as string
+        expect(stored).toContain("enc:v1:")
+        expectNoSecretIn("sources.config", stored)
+        expect((await server.execute("return (await tools.legacy.echo({})).data.env.ECHO_SHORT")).result).toBe("ok")
+      } finally {
+        await server.stop()
+      }
+    } finally {
+      await sql.end()
+    }
+  } finally {
+    await database.drop()
   }
 }, 60_000)
 
