@@ -168,6 +168,8 @@ describe("a lost key", () => {
     const first = await startTestServer({ dbPath, keepDb: true, allowStdio: true })
     expect((await first.request("POST", "/v1/sources", envSource("lost"))).status).toBe(201)
     expect((await first.request("POST", "/v1/sources", { namespace: "plain", kind: "mcp", transport: { type: "http", url: upstream.url, headers: {} } })).status).toBe(201)
+    const keyed = { type: "http", url: `${upstream.url}?api_key=k-lost-1234`, headers: { authorization: "Bearer lost-5678" } }
+    expect((await first.request("POST", "/v1/sources", { namespace: "keyed", kind: "mcp", transport: keyed })).status).toBe(201)
     await first.stop()
     // the key file is gone (a fresh one is made), as when a database is restored without it
     writeFileSync(keyFileFor(dbPath), `${encodeSecretKey(generateSecretKey())}\n`, { mode: 0o600 })
@@ -176,7 +178,7 @@ describe("a lost key", () => {
     const server = await startTestServer({ dbPath, keepDb: true, allowStdio: true, logger })
     try {
       const warning = lines.find((l) => l.level === "warn" && l.message.includes("cannot be decrypted"))
-      expect(warning?.details).toEqual({ sources: ["lost"] })
+      expect(warning?.details).toEqual({ sources: ["keyed", "lost"] })
       expect(warning?.message).toContain("PATCH /v1/sources/<namespace>")
 
       const listed = await server.request("GET", "/v1/sources")
@@ -201,6 +203,15 @@ describe("a lost key", () => {
       expect(patched.status, JSON.stringify(patched.body)).toBe(200)
       expect(patched.body.source).toMatchObject({ status: "ready", syncError: null })
       expect((await server.execute("return (await tools.lost.echo({})).data.env")).result).toEqual({ ECHO_TOKEN: "<redacted>", ECHO_SHORT: "v2" })
+
+      // a PATCH that would leave an unreadable secret in place says which, and changes nothing
+      const partial = await server.request("PATCH", "/v1/sources/keyed", { transport: { headers: { authorization: "Bearer new-9999" } } })
+      expect(partial.status).toBe(409)
+      expect(partial.body.error).toEqual({ code: "source_secrets_unreadable", message: expect.stringMatching(/^transport\.url of source "keyed" cannot be decrypted .*send a new value for it in this PATCH too$/) })
+      const whole = await server.request("PATCH", "/v1/sources/keyed", { transport: { headers: { authorization: "Bearer new-9999" }, url: `${upstream.url}?api_key=k-new-0000` } })
+      expect(whole.status, JSON.stringify(whole.body)).toBe(200)
+      expect(whole.body.source).toMatchObject({ status: "ready", syncError: null })
+      expect((await server.execute("return (await tools.keyed.echo({})).data.url")).result).toBe("/mcp?api_key=<redacted>")
     } finally {
       await server.stop()
     }
