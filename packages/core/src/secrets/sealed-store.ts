@@ -52,8 +52,12 @@ export const createSealedCatalogStore = ({ store, box, plugins }: SealedStoreOpt
   const secretPaths = (row: Pick<SourceRow, "kind" | "config">) => plugins.find((p) => p.kind === row.kind)?.secretFields?.(row.config) ?? []
   const opened = new Map<string, string>()
 
-  const sealConfig = async (namespace: string, kind: string, config: unknown): Promise<unknown> => {
-    const paths = secretPaths({ kind, config }).filter((path) => typeof getAt(config, path) === "string" && !isSealed(getAt(config, path)))
+  /**
+   * A config from the service is plaintext throughout, so every value is sealed, even one that happens to begin
+   * with `enc:v1:`; only the boot pass over stored rows (`onlyPlaintext`) leaves sealed values as they are.
+   */
+  const sealConfig = async (namespace: string, kind: string, config: unknown, onlyPlaintext = false): Promise<unknown> => {
+    const paths = secretPaths({ kind, config }).filter((path) => typeof getAt(config, path) === "string" && !(onlyPlaintext && isSealed(getAt(config, path))))
     if (paths.length === 0) return config
     const copy = structuredClone(config)
     for (const path of paths) setAt(copy, path, await box.seal(getAt(config, path) as string, secretAad(namespace, path)))
@@ -115,7 +119,7 @@ export const createSealedCatalogStore = ({ store, box, plugins }: SealedStoreOpt
       const sealed: string[] = []
       const unreadable: { namespace: string; message: string }[] = []
       for (const row of await store.listSources()) {
-        const config = await sealConfig(row.namespace, row.kind, row.config)
+        const config = await sealConfig(row.namespace, row.kind, row.config, true)
         if (config !== row.config) {
           // only if no other server wrote the row meanwhile (a PATCH there must not be undone by this)
           await store.updateSourceConfig(row, config, now, row.updatedAt)

@@ -71,6 +71,11 @@ describe("the sealed store", () => {
     expect((raw.rows.get("a")!.config as any).command).toBe("x")
     expect((await store.getSource("a"))!.config).toEqual({ command: "x", env: { TOKEN: "tok-a" } })
 
+    // a plaintext value that merely looks sealed is sealed like any other
+    await store.insertSource(row("looks", { TOKEN: "enc:v1:not:really:sealed" }))
+    expect((raw.rows.get("looks")!.config as any).env.TOKEN).not.toBe("enc:v1:not:really:sealed")
+    expect((await store.getSource("looks"))!.config).toEqual({ command: "x", env: { TOKEN: "enc:v1:not:really:sealed" } })
+
     raw.rows.set("old", row("old", { TOKEN: "tok-old" }))
     expect((await store.getSource("old"))!.config).toEqual({ command: "x", env: { TOKEN: "tok-old" } })
     const other = createSealedCatalogStore({ store: raw.store, box: await createSecretBox(generateSecretKey()), plugins: [plugin] })

@@ -31,14 +31,10 @@ const toBase64Url = (bytes: Uint8Array): string => {
 
 /** base64 or base64url, padded or not; null for anything else */
 export const fromBase64 = (text: string): Uint8Array | null => {
-  const normal = text.trim().replace(/-/g, "+").replace(/_/g, "/")
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(normal) || normal.replace(/=+$/, "").length % 4 === 1) return null
-  try {
-    const binary = atob(normal.replace(/=+$/, "") + "=".repeat((4 - (normal.replace(/=+$/, "").length % 4)) % 4))
-    return Uint8Array.from(binary, (c) => c.charCodeAt(0))
-  } catch {
-    return null
-  }
+  const body = text.trim().replace(/-/g, "+").replace(/_/g, "/").replace(/={0,2}$/, "")
+  if (!/^[A-Za-z0-9+/]*$/.test(body) || body.length % 4 === 1) return null
+  const binary = atob(body + "=".repeat((4 - (body.length % 4)) % 4))
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0))
 }
 
 export const encodeSecretKey = (key: Uint8Array): string => btoa(String.fromCharCode(...key))
