@@ -3,7 +3,7 @@
  * heap file of `sources`) holds no secret; the files are 0600; a database written before encryption is sealed
  * at boot; a lost key gives a clear error naming the source, never garbage.
  */
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import Database from "better-sqlite3"
 import postgres from "postgres"
@@ -114,6 +114,7 @@ it("a database whose secrets an older build stored in plaintext is encrypted at 
     const old = openSqlite(dbPath)
     old.sqlite.prepare("insert into sources (id, namespace, kind, config, status, created_at, updated_at) values (?, ?, ?, ?, 'ready', 1, 1)").run("s1", "legacy", "mcp", JSON.stringify({ transport: envSource("legacy").transport }))
     old.close()
+    chmodSync(dbPath, 0o644) // as the older build left it under the usual umask
     expect(readFileSync(dbPath).includes(ENV_SECRET)).toBe(true)
 
     const { logger, lines } = memoryLogger()
@@ -121,6 +122,7 @@ it("a database whose secrets an older build stored in plaintext is encrypted at 
     try {
       expect(lines).toContainEqual(expect.objectContaining({ level: "info", message: expect.stringContaining("encrypted the secrets"), details: { sources: ["legacy"] } }))
       for (const file of [dbPath, `${dbPath}-wal`].filter(existsSync)) expectNoSecretIn(`${file} after the boot`, readFileSync(file))
+      expect((statSync(dbPath).mode & 0o777).toString(8)).toBe("600")
       const run = await server.execute("return (await tools.legacy.echo({})).data.env")
       expect(run.result).toEqual({ ECHO_TOKEN: "<redacted>", ECHO_SHORT: "ok" })
     } finally {

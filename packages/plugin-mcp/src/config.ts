@@ -117,7 +117,7 @@ const PATCHABLE = { stdio: ["env"], http: ["headers", "url"] } as const
 export const mergeConfig = (current: unknown, patch: unknown): { ok: true; config: McpSourceConfig } | { ok: false; message: string } => {
   const transport = (current as McpSourceConfig | null)?.transport
   if (!transport) return { ok: false, message: "the stored source has no transport" }
-  const allowed: readonly string[] = PATCHABLE[transport.type]
+  const allowed: readonly string[] = PATCHABLE[transport.type] ?? []
   const list = allowed.map((f) => `"transport.${f}"`).join(" or ")
   const { transport: given, ...rest } = patch as Record<string, unknown>
   if (Object.keys(rest).length > 0 || !isRecord(given) || Object.keys(given).length === 0) {
