@@ -7,6 +7,8 @@ import { openSqlite } from "./sqlite-database.js"
 export interface CatalogDatabase {
   store: CatalogStore
   dialect: "sqlite" | "postgres"
+  /** SQLite: moves the WAL into the database file and truncates it (after secrets were sealed in place) */
+  checkpoint?(): void
   close(): Promise<void>
 }
 
@@ -16,5 +18,5 @@ export const openCatalogDatabase = async (db: string): Promise<CatalogDatabase> 
     return { store: createPgCatalogStore(postgres.db), dialect: "postgres", close: postgres.close }
   }
   const sqlite = openSqlite(db)
-  return { store: createSqliteCatalogStore(sqlite.db), dialect: "sqlite", close: async () => void sqlite.close() }
+  return { store: createSqliteCatalogStore(sqlite.db), dialect: "sqlite", checkpoint: sqlite.checkpoint, close: async () => void sqlite.close() }
 }

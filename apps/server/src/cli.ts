@@ -26,6 +26,9 @@ commands:
           --scope (repeat it, or separate with commas; each includes the ones above it):
 ${SCOPES.map((s) => `            ${s.padEnd(8)} ${SCOPE_DESCRIPTIONS[s]}`).join("\n")}
 
+source secrets are encrypted in the catalog with SWITCHBOARD_SECRET_KEY (32 bytes, base64: openssl rand -base64 32);
+  without it a SQLite catalog makes a 0600 key file beside its database (x.db -> x.key); Postgres requires it
+
 limits and sandbox workers (serve, demo, mcp, run; a request may lower a limit, never raise it):
   ${runtimeFlagsUsage}
   Scripts run in a pool of worker threads (--workers, default: the CPU count, at least 2); up to --queue

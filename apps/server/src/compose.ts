@@ -3,7 +3,7 @@
  * This is the only place the packages meet.
  */
 import { createApp } from "@switchboard/api"
-import { createApiKeyService, createExecutor, createSourcesService, defaultLimits } from "@switchboard/core"
+import { createApiKeyService, createExecutor, createSealedCatalogStore, createSecretBox, createSourcesService, defaultLimits } from "@switchboard/core"
 import type { CodeRuntime, Logger, RunLimits } from "@switchboard/core"
 import { createMcpPlugin } from "@switchboard/plugin-mcp"
 import { createQuickJsRuntime } from "@switchboard/runtime-quickjs"
@@ -11,6 +11,7 @@ import { createWorkerPoolRuntime } from "@switchboard/runtime-quickjs/node"
 import { createStderrLogger } from "./logger.js"
 import { openCatalogDatabase } from "./catalog-database.js"
 import { createGrepRunner } from "./grep/grep-runner.js"
+import { loadSecretKey } from "./secret-key.js"
 
 export interface HostOptions {
   /** path of the SQLite file, or a postgres:// URL */
@@ -38,6 +39,11 @@ export interface HostOptions {
   maxBodyBytes?: number
   /** the longest one search of stored output may run before it answers `pattern_too_costly` (default 2 s) */
   grepTimeoutMs?: number
+  /**
+   * The key that encrypts source secrets at rest: 32 bytes, base64 or base64url (default: SWITCHBOARD_SECRET_KEY;
+   * without it, a key file beside a SQLite database, made 0600 on first start; a Postgres catalog requires one).
+   */
+  secretKey?: string
   logger?: Logger
 }
 
@@ -55,12 +61,27 @@ const createRuntime = async (options: HostOptions): Promise<CodeRuntime & { clos
 
 export const createHost = async (options: HostOptions) => {
   const logger = options.logger ?? createStderrLogger()
+  // the key first: a malformed one, or a Postgres catalog without one, stops the start before anything is opened
+  const secretKey = loadSecretKey(options.db, options.secretKey)
+  if (secretKey.created) logger.info("created the key that encrypts source secrets; keep it with the database (losing it makes their secrets unreadable)", { keyFile: secretKey.created })
+  const box = await createSecretBox(secretKey.key)
   const database = await openCatalogDatabase(options.db)
-  const { store } = database
   // the plugin reports `tools/list_changed` before the sources service exists: bind late
   let onToolsChanged = (_sourceId: string) => {}
   const mcp = await createMcpPlugin({ allowStdio: options.allowStdio ?? false, onToolsChanged: (id) => onToolsChanged(id) })
   const plugins = [mcp]
+  // every part of the host reads sources through this store: plaintext in memory, sealed in the database
+  const store = createSealedCatalogStore({ store: database.store, box, plugins })
+  const { sealed, unreadable } = await store.sealStoredSecrets()
+  if (sealed.length > 0) {
+    database.checkpoint?.()
+    logger.info("encrypted the secrets an older build stored in plaintext", { sources: sealed })
+  }
+  if (unreadable.length > 0) {
+    logger.warn(`the secrets of ${unreadable.length} source(s) cannot be decrypted with this server's key (${secretKey.origin}, key id ${box.keyId}); their calls fail with source_secrets_unreadable until new secrets are sent with PATCH /v1/sources/<namespace> or the old key is restored`, {
+      sources: unreadable.map((u) => u.namespace),
+    })
+  }
   const runtime = await createRuntime(options)
   const sources = createSourcesService({ store, plugins, logger, syncTtlMs: options.syncTtlMs })
   onToolsChanged = sources.markStale

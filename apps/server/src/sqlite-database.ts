@@ -2,7 +2,7 @@
  * Opens the embedded SQLite catalog: creates its folder, applies drizzle/sqlite migrations, then the boot
  * safety net (DESIGN §3): any nullable column the schema has and an older database lacks is added.
  */
-import { mkdirSync } from "node:fs"
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs"
 import { dirname } from "node:path"
 import { fileURLToPath } from "node:url"
 import Database from "better-sqlite3"
@@ -14,10 +14,38 @@ import { sqliteSchema } from "@switchboard/core"
 
 export const sqliteMigrationsFolder = fileURLToPath(new URL("../../../drizzle/sqlite", import.meta.url))
 
+/**
+ * The database holds source configs, scripts and their results: only its owner may read it. A new file is
+ * made 0600 before SQLite opens it, and SQLite's unix VFS gives the -wal and -shm files it makes the mode of
+ * the database file (`findCreateFileMode` in os_unix.c), so they are 0600 as well. A file made by an older
+ * build (0644 under the usual umask) is narrowed to 0600 when opened.
+ */
+const ownerOnly = (path: string) => {
+  if (!existsSync(path)) closeSync(openSync(path, "a", 0o600))
+}
+
+const narrow = (path: string) => {
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      chmodSync(file, 0o600)
+    } catch {
+      // absent (no WAL yet), or not ours to change: SQLite opened it, so we can read it either way
+    }
+  }
+}
+
 export const openSqlite = (path: string) => {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true })
+  const onDisk = path !== ":memory:" && path !== ""
+  if (onDisk) {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+    ownerOnly(path)
+  }
   const sqlite = new Database(path)
   sqlite.pragma("journal_mode = WAL")
+  if (onDisk) narrow(path)
+  // a row rewritten or deleted is zeroed on disk, not left in a free page: a secret sealed at boot leaves no
+  // plaintext copy behind in the file
+  sqlite.pragma("secure_delete = ON")
   // WAL + NORMAL: no fsync per commit (one execution record per execute: 550 → 150 µs here). A process crash
   // loses nothing committed; a power cut can lose the last commits, never corrupt the file.
   sqlite.pragma("synchronous = NORMAL")
@@ -26,7 +54,13 @@ export const openSqlite = (path: string) => {
   const db = drizzle(sqlite)
   migrate(db, { migrationsFolder: sqliteMigrationsFolder })
   addMissingNullableColumns(sqlite)
-  return { db, sqlite, close: () => sqlite.close() }
+  return {
+    db,
+    sqlite,
+    /** copies the WAL into the database file and empties it, so rows rewritten in place leave no old copy there */
+    checkpoint: () => void sqlite.pragma("wal_checkpoint(TRUNCATE)"),
+    close: () => sqlite.close(),
+  }
 }
 
 /** Returns the columns it added, as `table.column`. */

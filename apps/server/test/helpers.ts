@@ -31,13 +31,16 @@ export interface TestServer extends RunningServer {
 
 export type DatabaseKind = "sqlite" | "postgres"
 
+/** A fixed key for Postgres catalogs, which need one (a SQLite catalog makes a key file of its own). */
+export const TEST_SECRET_KEY = "c3dpdGNoYm9hcmQtdGVzdC1rZXktMzItYnl0ZXMhISE="
+
 /** A real server on a loopback port with its own catalog: a SQLite file, or a fresh Postgres database. */
 export const startTestServer = async (
   options: Partial<ServeOptions> & { dbPath?: string; keepDb?: boolean; database?: DatabaseKind } = {},
 ): Promise<TestServer> => {
   if (options.database === "postgres") {
     const database = await createTestDatabase("switchboard_e2e")
-    const server = await startTestServer({ ...options, database: "sqlite", dbPath: database.url, keepDb: true })
+    const server = await startTestServer({ secretKey: TEST_SECRET_KEY, ...options, database: "sqlite", dbPath: database.url, keepDb: true })
     return { ...server, stop: async () => (await server.stop(), await database.drop()) }
   }
   const dir = options.dbPath ? null : tempDir()

@@ -42,6 +42,7 @@ const routes: RouteRow[] = [
   { method: "POST", path: "/v1/execute", body: { code: "return 1" }, expect: execute(200) },
   { method: "POST", path: "/v1/sources", body: contract("added"), expect: admin(201) },
   { method: "POST", path: "/v1/sources/added/sync", expect: admin(200) },
+  { method: "PATCH", path: "/v1/sources/added", body: { transport: { env: { TOKEN: "rotated-secret" } } }, expect: admin(200) },
   { method: "DELETE", path: "/v1/sources/added", expect: admin(204) },
   { method: "GET", path: "/v1/executions/no-such-id", expect: 404 },
   { method: "GET", path: "/v1/executions/no-such-id/output", expect: 404 },

@@ -10,6 +10,7 @@ import postgres from "postgres"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { createTestDatabase, fixtureCommand, contractToolNames } from "@switchboard/fixtures"
 import type { TestDatabase } from "@switchboard/fixtures"
+import { TEST_SECRET_KEY } from "./helpers.js"
 
 const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url))
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm")).href
@@ -19,7 +20,7 @@ interface ServerProcess { url: string; child: ChildProcess }
 /** `switchboard serve` in its own process, on an ephemeral port read from its first line. */
 const spawnServer = (db: string): Promise<ServerProcess> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", tsxLoader, cli, "serve", "--port", "0", "--db", db, "--allow-stdio"], { stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(process.execPath, ["--import", tsxLoader, cli, "serve", "--port", "0", "--db", db, "--allow-stdio"], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, SWITCHBOARD_SECRET_KEY: TEST_SECRET_KEY } })
     let out = ""
     let err = ""
     child.stderr!.on("data", (d) => (err += d))

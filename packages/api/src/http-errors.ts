@@ -8,6 +8,7 @@ const statusOf: Record<ServiceError["_tag"], { status: ContentfulStatusCode; cod
   NotFound: { status: 404, code: "not_found" },
   Conflict: { status: 409, code: "conflict" },
   Forbidden: { status: 403, code: "forbidden" },
+  SecretsUnreadable: { status: 409, code: "source_secrets_unreadable" },
   UpstreamFailed: { status: 502, code: "upstream_failed" },
   Overloaded: { status: 429, code: "overloaded" },
   Internal: { status: 500, code: "internal_error" },

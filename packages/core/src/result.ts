@@ -34,6 +34,8 @@ export const ToolErrorCodes = {
   aborted: "aborted",
   /** the execution already made as many tool calls as its limit allows */
   toolCallLimit: "tool_call_limit",
+  /** the source's stored secrets do not decrypt with this server's key; the message names the source and the fix */
+  sourceSecretsUnreadable: "source_secrets_unreadable",
   /** the source answered with something that is not a tool result at all */
   invalidResult: "invalid_result",
   /** our own defect; the message carries a correlation id, the details are in the log */

@@ -117,6 +117,18 @@ export interface SourcePlugin {
   validateConfig(config: unknown): { ok: true; config: unknown } | { ok: false; reason: "invalid" | "forbidden"; message: string }
   /** The config with every secret value replaced, fit to show in an API response. */
   redactConfig(config: unknown): unknown
+  /**
+   * Where the secrets are in a config: the paths of its secret string values (`["transport", "env", "TOKEN"]`).
+   * Core encrypts the values at these paths before a config is stored and decrypts them when it is read, so
+   * it must answer the same paths for a config whose values are sealed (`enc:v1:…`) as for the plaintext one.
+   * A plugin without it has no secrets.
+   */
+  secretFields?(config: unknown): string[][]
+  /**
+   * The config a `PATCH` of `patch` onto `current` makes, unchecked (core passes it to `validateConfig`
+   * next), or why the patch is not allowed. A plugin without it has no fields that can be replaced.
+   */
+  mergeConfig?(current: unknown, patch: unknown): { ok: true; config: unknown } | { ok: false; message: string }
   discover(source: SourceHandle): Promise<{ ok: true; discovery: Discovery } | { ok: false; message: string }>
   invoke(source: SourceHandle, tool: string, args: unknown, ctx: InvokeContext): Promise<RawInvokeResult>
   /** Called when a source changes or goes away, so pooled connections are dropped. */

@@ -56,6 +56,18 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
       expect((await store.listSources()).map((s) => s.namespace)).toEqual(["alpha", "beta"])
     })
 
+    it("replaces a source's config, unconditionally or only if the row was not written since a given time", async () => {
+      const row = source("alpha")
+      await store.insertSource(row)
+      const next = { transport: { type: "stdio", command: "x", args: [], env: { A: "enc:v1:k:iv:ct" } } }
+      await store.updateSourceConfig(row, next, row.updatedAt + 5)
+      expect(await store.getSource("alpha")).toEqual({ ...row, config: next, updatedAt: row.updatedAt + 5 })
+      await store.updateSourceConfig(row, { stale: true }, row.updatedAt + 9, row.updatedAt)
+      expect((await store.getSource("alpha"))!.config).toEqual(next)
+      await store.updateSourceConfig(row, { fresh: true }, row.updatedAt + 9, row.updatedAt + 5)
+      expect((await store.getSource("alpha"))!.config).toEqual({ fresh: true })
+    })
+
     it("refuses a second source with the same namespace", async () => {
       await store.insertSource(source("alpha"))
       await expect(store.insertSource(source("alpha", { id: "other" }))).rejects.toThrow()

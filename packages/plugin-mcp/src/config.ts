@@ -90,6 +90,46 @@ export const redactConfig = (config: unknown): unknown => {
     : { transport: { ...transport, url: redactUrl(transport.url), headers: redactValues(transport.headers) } }
 }
 
+/** An http(s) URL with no userinfo and no query value: nothing in it to keep secret. */
+const isPlainUrl = (url: unknown): boolean => {
+  const parsed = typeof url === "string" ? parseUrl(url) : null
+  return parsed !== null && /^https?:$/.test(parsed.protocol) && !parsed.username && !parsed.password && queryPairs(parsed).every((pair) => pair.value === "")
+}
+
+/**
+ * The paths of a config's secret values, for core to encrypt at rest: every env and header value, and the URL
+ * when it carries a query value (or is not a plain URL: then it is the sealed form of one that did).
+ */
+export const secretFields = (config: unknown): string[][] => {
+  const transport = (config as McpSourceConfig | null)?.transport
+  if (!isRecord(transport)) return []
+  const map = transport.type === "stdio" ? "env" : transport.type === "http" ? "headers" : null
+  const values = map ? (transport as Record<string, unknown>)[map] : undefined
+  const paths = isRecord(values) ? Object.keys(values).map((name) => ["transport", map!, name]) : []
+  if (transport.type === "http" && !isPlainUrl(transport.url)) paths.push(["transport", "url"])
+  return paths
+}
+
+/** The transport fields a PATCH may replace, each whole: the ones that hold credentials. */
+const PATCHABLE = { stdio: ["env"], http: ["headers", "url"] } as const
+
+/** `PATCH /v1/sources/:namespace`: `{ "transport": { "env": {...} } }` and the like; checked by checkConfig afterwards. */
+export const mergeConfig = (current: unknown, patch: unknown): { ok: true; config: McpSourceConfig } | { ok: false; message: string } => {
+  const transport = (current as McpSourceConfig | null)?.transport
+  if (!transport) return { ok: false, message: "the stored source has no transport" }
+  const allowed: readonly string[] = PATCHABLE[transport.type] ?? []
+  const list = allowed.map((f) => `"transport.${f}"`).join(" or ")
+  const { transport: given, ...rest } = patch as Record<string, unknown>
+  if (Object.keys(rest).length > 0 || !isRecord(given) || Object.keys(given).length === 0) {
+    return { ok: false, message: `the body must be {"transport": {...}} with ${list} to replace (a ${transport.type} source)` }
+  }
+  const refused = Object.keys(given).filter((field) => !allowed.includes(field))
+  if (refused.length > 0) {
+    return { ok: false, message: `a PATCH of a ${transport.type} source replaces only ${list}, not ${refused.map((f) => `"transport.${f}"`).join(", ")}; delete and add the source to change the rest` }
+  }
+  return { ok: true, config: { ...(current as McpSourceConfig), transport: { ...transport, ...given } as McpTransportConfig } }
+}
+
 /** Shorter values are not scrubbed: replacing every "1" or "on" in a message would destroy it and hide nothing. */
 const MIN_SECRET_LENGTH = 4
 
@@ -102,7 +142,7 @@ const safeDecode = (text: string): string => {
 }
 
 /** Every configured secret value, in each spelling a server or an error is likely to print it in. */
-const secretsOf = (config: McpSourceConfig | null | undefined): string[] => {
+export const secretsOf = (config: McpSourceConfig | null | undefined): string[] => {
   const transport = config?.transport
   if (!transport) return []
   const raw: string[] = []
@@ -126,8 +166,11 @@ const secretsOf = (config: McpSourceConfig | null | undefined): string[] => {
  * Text that came from a source (its stderr, its JSON-RPC error messages, a connect error) with every configured
  * secret replaced. A crashing server may print its environment; what it prints must not reach a script or a log.
  */
-export const scrubSecrets = (config: McpSourceConfig | null | undefined, text: string): string => {
+export const scrubSecrets = (config: McpSourceConfig | null | undefined, text: string): string => scrubWith(secretsOf(config), text)
+
+/** `text` with each of `secrets` (longest first, as secretsOf orders them) replaced. */
+export const scrubWith = (secrets: readonly string[], text: string): string => {
   let scrubbed = text
-  for (const secret of secretsOf(config)) if (scrubbed.includes(secret)) scrubbed = scrubbed.split(secret).join(REDACTED)
+  for (const secret of secrets) if (scrubbed.includes(secret)) scrubbed = scrubbed.split(secret).join(REDACTED)
   return scrubbed
 }

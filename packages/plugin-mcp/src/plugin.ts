@@ -1,11 +1,12 @@
 /** The SourcePlugin for MCP servers: discovery through `tools/list`, calls through `tools/call`, pooled connections. */
 import { ResultEncodings, ToolErrorCodes } from "@switchboard/core"
 import type { SourceHandle, SourcePlugin } from "@switchboard/core"
-import { checkConfig, redactConfig, scrubSecrets } from "./config.js"
+import { checkConfig, mergeConfig, redactConfig, scrubSecrets, secretFields } from "./config.js"
 import type { McpSourceConfig } from "./config.js"
 import { listAllTools } from "./discover.js"
 import { callTool } from "./invoke.js"
 import { createConnectionPool, isConnectFailed } from "./pool.js"
+import { scrubResult } from "./scrub-result.js"
 
 export interface McpPluginOptions {
   /** stdio sources run a command on this host; off unless the operator enables them */
@@ -29,6 +30,8 @@ export const createMcpPlugin = async (options: McpPluginOptions = {}): Promise<S
     kind: "mcp",
     validateConfig: (config) => checkConfig(config, { allowStdio }),
     redactConfig,
+    secretFields,
+    mergeConfig,
 
     async discover(source) {
       const config = configOf(source)
@@ -44,14 +47,17 @@ export const createMcpPlugin = async (options: McpPluginOptions = {}): Promise<S
       // ConnectFailed messages are scrubbed where they are made (pool.ts)
       if (isConnectFailed(outcome)) return { ok: false, message: `could not connect: ${outcome.message}` }
       if (!outcome.ok) return outcome
-      return { ok: true, discovery: { tools: outcome.tools, encoding: ResultEncodings.mcpCallToolResultV2 } }
+      // a description or schema may quote a secret too; names are kept, or the tool could not be called
+      const tools = outcome.tools.map(({ name, ...rest }) => ({ name, ...(scrubResult(config, rest) as typeof rest) }))
+      return { ok: true, discovery: { tools, encoding: ResultEncodings.mcpCallToolResultV2 } }
     },
 
     async invoke(source, tool, args, ctx) {
       const config = configOf(source)
       const outcome = await pool.withConnection(source.id, config, (connection) => callTool(connection, config, tool, args, ctx))
       if (isConnectFailed(outcome)) return { ok: false, code: ToolErrorCodes.upstreamUnavailable, message: `could not connect to "${source.namespace}": ${outcome.message}`, retryable: true }
-      return outcome
+      // failures are scrubbed where they are made (invoke.ts); a result is the tool's data, scrubbed here
+      return outcome.ok ? { ok: true, raw: scrubResult(config, outcome.raw) } : outcome
     },
 
     release: (sourceId) => pool.release(sourceId),

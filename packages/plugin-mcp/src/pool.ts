@@ -43,6 +43,11 @@ export const createConnectionPool = async (options: PoolOptions): Promise<Connec
   const configs = new Map<string, McpSourceConfig>()
   /** the connection each source's RcMap entry holds now; a close of any other one must not touch the entry */
   const current = new Map<string, McpConnection>()
+  /**
+   * the transport config each source's connection was made with: a config changed by a PATCH (on this server
+   * or another sharing the catalog) gets a new connection, never the old credentials
+   */
+  const connectedWith = new Map<string, string>()
   const scope = await Effect.runPromise(Scope.make())
   let map: RcMap.RcMap<string, McpConnection, ConnectFailed>
 
@@ -58,8 +63,10 @@ export const createConnectionPool = async (options: PoolOptions): Promise<Connec
             current.delete(sourceId)
             void Effect.runFork(RcMap.invalidate(map, sourceId))
           }
+          const made = JSON.stringify(config.transport)
           self = await connect(config.transport, { onClose, onToolsChanged: () => options.onToolsChanged(sourceId) }, options.connectTimeoutMs)
           current.set(sourceId, self)
+          connectedWith.set(sourceId, made)
           return self
         },
         catch: (cause) => new ConnectFailed({ message: describeConnectError(configs.get(sourceId), cause), cause }),
@@ -76,8 +83,15 @@ export const createConnectionPool = async (options: PoolOptions): Promise<Connec
   )
 
   return {
-    withConnection: (sourceId, config, use) => {
+    withConnection: async (sourceId, config, use) => {
       configs.set(sourceId, config)
+      const made = connectedWith.get(sourceId)
+      if (made !== undefined && made !== JSON.stringify(config.transport)) {
+        // calls already running on the old connection finish on it; it closes when they end
+        connectedWith.delete(sourceId)
+        current.delete(sourceId)
+        await Effect.runPromise(RcMap.invalidate(map, sourceId))
+      }
       return Effect.runPromise(
         Effect.scoped(
           RcMap.get(map, sourceId).pipe(
@@ -89,6 +103,7 @@ export const createConnectionPool = async (options: PoolOptions): Promise<Connec
     },
     release: (sourceId) => {
       current.delete(sourceId)
+      connectedWith.delete(sourceId)
       return Effect.runPromise(RcMap.invalidate(map, sourceId))
     },
     close: () => Effect.runPromise(Scope.close(scope, Exit.void)),

@@ -1,10 +1,11 @@
 /** DESIGN §8: a configured secret never reaches a message the plugin returns, whatever the source prints. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { fixtureCommand, leakyServerScript } from "@switchboard/fixtures"
+import { fixtureCommand, leakyServerScript, startEchoHeadersServer } from "@switchboard/fixtures"
 import type { SourceHandle, SourcePlugin } from "@switchboard/core"
 import { McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js"
 import { createMcpPlugin } from "../src/index.js"
-import { redactConfig, scrubSecrets } from "../src/config.js"
+import { mergeConfig, redactConfig, scrubSecrets, secretFields } from "../src/config.js"
+import { scrubResult } from "../src/scrub-result.js"
 import type { McpSourceConfig } from "../src/config.js"
 import { describeCallFailure } from "../src/invoke.js"
 import type { McpConnection } from "../src/connection.js"
@@ -95,5 +96,84 @@ describe("messages from a source", () => {
     const failed = describeCallFailure(new McpError(ErrorCode.ConnectionClosed, "Connection closed"), dead, "t", config)
     expect(failed).toMatchObject({ ok: false, code: "upstream_unavailable" })
     expect(failed.ok || failed.message).toContain("API_TOKEN=<redacted>")
+  })
+})
+
+describe("secretFields, for core to encrypt at rest", () => {
+  it("names every env and header value, and the URL when it carries a query value or is sealed", () => {
+    expect(secretFields({ transport: { type: "stdio", command: "x", args: ["--token", "not-secret"], env: { A: "1", B: "2" } } })).toEqual([
+      ["transport", "env", "A"],
+      ["transport", "env", "B"],
+    ])
+    expect(secretFields({ transport: { type: "http", url: "https://h/mcp", headers: { authorization: "x" } } })).toEqual([["transport", "headers", "authorization"]])
+    expect(secretFields({ transport: { type: "http", url: "https://h/mcp?key=v", headers: {} } })).toEqual([["transport", "url"]])
+    expect(secretFields({ transport: { type: "http", url: "enc:v1:k:iv:ct", headers: {} } })).toEqual([["transport", "url"]])
+    expect(secretFields(null)).toEqual([])
+  })
+})
+
+describe("mergeConfig, for PATCH", () => {
+  const stdio: McpSourceConfig = { transport: { type: "stdio", command: "x", args: [], env: { A: "1", B: "2" } } }
+  it("replaces a map whole, keeping the rest of the transport", () => {
+    expect(mergeConfig(stdio, { transport: { env: { C: "3" } } })).toEqual({ ok: true, config: { transport: { type: "stdio", command: "x", args: [], env: { C: "3" } } } })
+  })
+  it("refuses fields that are not credentials, naming the ones it takes", () => {
+    expect(mergeConfig(stdio, { transport: { command: "sh" } })).toMatchObject({ ok: false, message: expect.stringContaining('replaces only "transport.env", not "transport.command"') })
+    expect(mergeConfig({ transport: { type: "http", url: "http://h", headers: {} } }, { transport: { env: {} } })).toMatchObject({ ok: false, message: expect.stringContaining('"transport.headers" or "transport.url"') })
+  })
+})
+
+describe("scrubResult: a successful result that echoes a secret", () => {
+  const config: McpSourceConfig = { transport: { type: "http", url: "https://h/mcp?api_key=qv-123456", headers: { authorization: `Bearer ${SECRET}` } } }
+  it("has it replaced in every string and key, but not in image, audio or blob bytes", () => {
+    const raw = {
+      content: [
+        { type: "text", text: `token ${SECRET}; key qv-123456` },
+        { type: "image", data: `AAAA${SECRET}`, mimeType: "image/png" },
+        { type: "resource", resource: { uri: "x", blob: `${SECRET}` } },
+      ],
+      structuredContent: { [SECRET]: { nested: [`Bearer ${SECRET}`] } },
+    }
+    expect(scrubResult(config, raw)).toEqual({
+      content: [
+        { type: "text", text: "token <redacted>; key <redacted>" },
+        { type: "image", data: `AAAA${SECRET}`, mimeType: "image/png" },
+        { type: "resource", resource: { uri: "x", blob: SECRET } },
+      ],
+      structuredContent: { "<redacted>": { nested: ["<redacted>"] } },
+    })
+  })
+  it("finds a secret with quotes or backslashes in it, as written or percent-decoded", () => {
+    const quoted: McpSourceConfig = { transport: { type: "stdio", command: "x", args: [], env: { A: 'tok"en\\1234', B: "pct%22val" } } }
+    expect(scrubResult(quoted, { text: 'got tok"en\\1234 and pct"val' })).toEqual({ text: "got <redacted> and <redacted>" })
+  })
+
+  it("is returned as it is, not rebuilt, when it echoes no secret", () => {
+    const raw = { content: [{ type: "text", text: "nothing here" }] }
+    expect(scrubResult(config, raw)).toBe(raw)
+  })
+
+  it("is returned as it is when the source has no secret", () => {
+    const raw = { content: [{ type: "text", text: "hi" }] }
+    expect(scrubResult({ transport: { type: "http", url: "https://h/mcp", headers: {} } }, raw)).toBe(raw)
+  })
+})
+
+describe("a config changed under a pooled connection (a PATCH here or on another server)", () => {
+  it("gets a new connection made with the new headers", async () => {
+    const upstream = await startEchoHeadersServer()
+    const plugin = await createMcpPlugin({ connectTimeoutMs: 10_000 })
+    try {
+      const handle = (token: string) => source("rotating", { type: "http", url: upstream.url, headers: { authorization: `Bearer ${token}` } })
+      expect(await plugin.invoke(handle("old-1234"), "echo", {}, { timeoutMs: 10_000 })).toMatchObject({ ok: true })
+      const before = upstream.received.length
+      expect(await plugin.invoke(handle("new-5678"), "echo", {}, { timeoutMs: 10_000 })).toMatchObject({ ok: true })
+      const sent = upstream.received.slice(before).filter((headers) => headers.authorization !== undefined)
+      expect(sent.length).toBeGreaterThan(0)
+      for (const headers of sent) expect(headers.authorization).toBe("Bearer new-5678")
+    } finally {
+      await plugin.close()
+      await upstream.close()
+    }
   })
 })

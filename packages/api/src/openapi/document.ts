@@ -36,6 +36,9 @@ const responses = {
   },
   Internal: errorJson("`internal_error`: a defect of the server; the message holds a correlation id for its log"),
   UpstreamFailed: errorJson("`upstream_failed`: the source's MCP server could not be reached or failed to list its tools"),
+  SecretsUnreadable: errorJson(
+    "`source_secrets_unreadable`: the source's stored secrets do not decrypt with this server's key (they were encrypted with another); the message names them. Send new values with PATCH, or restore the key",
+  ),
 }
 
 /** What every route but /healthz may answer, from the key check and the request guard. */
@@ -141,11 +144,28 @@ export const openApiDocument = {
           "200": json({ type: "object", required: ["source"], properties: { source: schemaRef("Source") } }, "synced"),
           ...noBody,
           "404": response("NotFound"),
+          "409": response("SecretsUnreadable"),
           "502": response("UpstreamFailed"),
         },
       },
     },
     "/v1/sources/{namespace}": {
+      patch: {
+        tags: ["sources"],
+        operationId: "updateSource",
+        summary: "Replace a source's secrets (a key rotation without delete and re-add), then re-sync it",
+        description:
+          "Each field given replaces the stored one whole (a map is not merged): `transport.env` of a stdio source; `transport.headers` or `transport.url` of an http source. " +
+          "The result is checked as an added source is. A re-sync that fails keeps the new config and is reported in the answer's `syncError`.",
+        parameters: [namespaceParam],
+        requestBody: body("SourcePatch"),
+        responses: {
+          "200": json({ type: "object", required: ["source"], properties: { source: schemaRef("Source") } }, "replaced and re-synced (see `status` and `syncError`)"),
+          ...withBody,
+          "404": response("NotFound"),
+          "409": response("SecretsUnreadable"),
+        },
+      },
       delete: {
         tags: ["sources"],
         operationId: "removeSource",

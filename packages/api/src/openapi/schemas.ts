@@ -62,6 +62,24 @@ export const schemas = {
       transport: { oneOf: [{ $ref: "#/components/schemas/StdioTransport" }, { $ref: "#/components/schemas/HttpTransport" }] },
     },
   },
+  SourcePatch: {
+    type: "object",
+    required: ["transport"],
+    additionalProperties: false,
+    properties: {
+      transport: {
+        type: "object",
+        minProperties: 1,
+        additionalProperties: false,
+        description: "the fields to replace, each whole: `env` (stdio), `headers` or `url` (http)",
+        properties: {
+          env: { ...stringMap, description: "secret: replaces every env value; values are never echoed" },
+          headers: { ...stringMap, description: "secret: replaces every header; values are never echoed" },
+          url: { type: "string", format: "uri", description: "http or https; its query values are secret" },
+        },
+      },
+    },
+  },
   Source: {
     type: "object",
     required: ["namespace", "kind", "status", "toolCount", "lastSyncedAt", "syncError", "config"],

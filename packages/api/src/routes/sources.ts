@@ -16,6 +16,12 @@ export const sourceRoutes = ({ sources }: AppServices) =>
       const synced = await sources.sync(c.req.param("namespace"))
       return synced.ok ? c.json({ source: synced.value }) : sendError(c, synced.error)
     })
+    .patch("/:namespace", async (c) => {
+      const body = await readJson(c)
+      if (!body.ok) return body.response
+      const updated = await sources.update(c.req.param("namespace"), body.body)
+      return updated.ok ? c.json({ source: updated.value }) : sendError(c, updated.error)
+    })
     .delete("/:namespace", async (c) => {
       const removed = await sources.remove(c.req.param("namespace"))
       return removed.ok ? c.body(null, 204) : sendError(c, removed.error)

@@ -13,6 +13,12 @@ export interface SourceRow {
   syncError: string | null
   createdAt: number
   updatedAt: number
+  /**
+   * Set when the config's secrets cannot be decrypted with this server's key (they were sealed with another
+   * one): the message names the source and what to do. Such a row's secret values are placeholders, so it is
+   * never handed to a plugin. Only a store that seals secrets sets it (secrets/sealed-store.ts).
+   */
+  secretsError?: string
 }
 
 export interface ToolRow {
@@ -78,6 +84,8 @@ export interface CatalogStore extends TelemetrySink {
   listSources(): Promise<SourceRow[]>
   getSource(namespace: string): Promise<SourceRow | null>
   insertSource(row: SourceRow): Promise<void>
+  /** Replaces a source's config; with `ifUpdatedAt`, only if the row was not written since that time. */
+  updateSourceConfig(source: Pick<SourceRow, "id" | "namespace" | "kind">, config: unknown, at: number, ifUpdatedAt?: number): Promise<void>
   deleteSource(id: string): Promise<void>
   /**
    * Replaces a source's tools in one transaction: inserts new ones, updates changed ones and stamps their

@@ -2,10 +2,11 @@
  * Adding, listing, syncing and removing sources. A sync is shared: concurrent triggers for one source
  * wait on the same discovery, so a burst of calls to a stale source costs one round of `tools/list`.
  */
-import { Conflict, Forbidden, InvalidInput, NotFound, UpstreamFailed, failure, internalError, success } from "../errors.js"
+import { Conflict, Forbidden, InvalidInput, NotFound, SecretsUnreadable, UpstreamFailed, failure, internalError, success } from "../errors.js"
 import type { Logger, Outcome } from "../errors.js"
 import type { SourceHandle, SourcePlugin } from "../seams.js"
 import type { CatalogStore, SourceRow } from "./rows.js"
+import { UNREADABLE_SECRET } from "../secrets/sealed-store.js"
 
 export const NAMESPACE_PATTERN = /^[a-z][a-z0-9_]*$/
 
@@ -52,15 +53,18 @@ export const createSourcesService = ({ store, plugins, logger, syncTtlMs = DEFAU
   const view = async (row: SourceRow): Promise<SourceView> => ({
     namespace: row.namespace,
     kind: row.kind,
-    status: row.status,
+    // a source whose secrets cannot be read is listed as failing, with what to do
+    status: row.secretsError ? "error" : row.status,
     toolCount: await store.countTools(row.id),
     lastSyncedAt: row.lastSyncedAt === null ? null : new Date(row.lastSyncedAt).toISOString(),
-    syncError: row.syncError,
+    syncError: row.secretsError ?? row.syncError,
     config: pluginFor(row.kind)?.redactConfig(row.config) ?? null,
   })
 
   const runSync = async (row: SourceRow): Promise<Outcome<SourceRow>> => {
     stale.delete(row.id)
+    // its secrets are placeholders: a plugin must never connect with them
+    if (row.secretsError) return failure(new SecretsUnreadable({ message: row.secretsError }))
     const plugin = pluginFor(row.kind)
     if (!plugin) return failure(new InvalidInput({ message: `no plugin handles sources of kind "${row.kind}"` }))
     const discovered = await plugin.discover(handleOf(row))
@@ -87,7 +91,7 @@ export const createSourcesService = ({ store, plugins, logger, syncTtlMs = DEFAU
 
   /** Re-syncs a stale source first; a failed lazy sync keeps the old catalog (and records sync_error). */
   const ensureFresh = async (row: SourceRow): Promise<SourceRow> => {
-    if (!isStale(row)) return row
+    if (row.secretsError || !isStale(row)) return row
     const synced = await sync(row)
     if (synced.ok) failedAt.delete(row.id)
     else failedAt.set(row.id, now())
@@ -160,6 +164,42 @@ export const createSourcesService = ({ store, plugins, logger, syncTtlMs = DEFAU
       if (!row) return failure(new NotFound({ message: `no source with namespace "${namespace}"` }))
       const synced = await sync(row)
       return synced.ok ? success(await view(synced.value)) : synced
+    },
+
+    /**
+     * `PATCH /v1/sources/:namespace`: replaces the fields the plugin lets a patch replace (MCP: the
+     * transport's `headers`, `env` or `url`, each whole), checks the result as `add` does, stores it, drops
+     * pooled connections and re-syncs. A failed re-sync keeps the new config and reports the failure in the
+     * answer's `syncError`, as a failed lazy re-sync does: the old secrets may be the very thing that stopped
+     * working.
+     */
+    async update(namespace: string, body: unknown): Promise<Outcome<SourceView>> {
+      const row = await store.getSource(namespace)
+      if (!row) return failure(new NotFound({ message: `no source with namespace "${namespace}"` }))
+      const plugin = pluginFor(row.kind)
+      if (!plugin?.mergeConfig) return failure(new InvalidInput({ message: `sources of kind "${row.kind}" have nothing that can be replaced; delete and add the source instead` }))
+      if (typeof body !== "object" || body === null || Array.isArray(body)) return failure(new InvalidInput({ message: "the body must be a JSON object holding the fields to replace" }))
+      const merged = plugin.mergeConfig(row.config, body)
+      if (!merged.ok) return failure(new InvalidInput({ message: merged.message }))
+      // a secret that cannot be read and is not replaced here would stay unreadable
+      const kept = (plugin.secretFields?.(merged.config) ?? []).filter((path) => path.reduce<unknown>((at, key) => (at as Record<string, unknown> | null)?.[key], merged.config) === UNREADABLE_SECRET)
+      if (kept.length > 0) {
+        return failure(new SecretsUnreadable({ message: `${kept.map((p) => p.join(".")).join(", ")} of source "${namespace}" cannot be decrypted with this server's key; send a new value for it in this PATCH too` }))
+      }
+      const checked = plugin.validateConfig(merged.config)
+      if (!checked.ok) return failure(checked.reason === "forbidden" ? new Forbidden({ message: checked.message }) : new InvalidInput({ message: checked.message }))
+      await store.updateSourceConfig(row, checked.config, now())
+      // connections made with the old secrets go; the next one is made with the new
+      await plugin.release(row.id)
+      failedAt.delete(row.id)
+      const updated = await store.getSource(namespace)
+      if (!updated) return failure(new NotFound({ message: `source "${namespace}" was removed while it was being updated` }))
+      // a sync already running uses the old config: let it end, then sync with the new one
+      await inflight.get(row.id)
+      const synced = await sync(updated)
+      if (!synced.ok && synced.error._tag !== "UpstreamFailed") return synced
+      const current = await store.getSource(namespace)
+      return current ? success(await view(current)) : failure(new NotFound({ message: `source "${namespace}" was removed while it was being updated` }))
     },
 
     async remove(namespace: string): Promise<Outcome<void>> {

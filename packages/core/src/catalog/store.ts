@@ -110,6 +110,11 @@ export const createCatalogStore = ({ db, tables, transaction, lockKey, insertExe
       await db.insert(sources).values(row)
     },
 
+    async updateSourceConfig({ id }, config, at, ifUpdatedAt) {
+      const row = eq(sources.id, id)
+      await db.update(sources).set({ config, updatedAt: at }).where(ifUpdatedAt === undefined ? row : and(row, eq(sources.updatedAt, ifUpdatedAt)))
+    },
+
     async deleteSource(id) {
       await transaction(async (tx) => {
         await tx.delete(tools).where(eq(tools.sourceId, id))

@@ -113,6 +113,7 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
       ctx.resolved.set(path, entry)
     }
     let { source, tool } = entry
+    if (source.secretsError) return { result: errResult(ToolErrorCodes.sourceSecretsUnreadable, source.secretsError), encoding: effectiveEncoding(tool.resultEncoding) }
     if (!isPlainArgs(args)) {
       const got = Array.isArray(args) ? "an array" : args === null ? "null" : typeof args
       return { result: errResult(ToolErrorCodes.invalidArguments, `arguments to "${path}" must be an object, got ${got}`), encoding: effectiveEncoding(tool.resultEncoding) }

@@ -1,0 +1,58 @@
+/**
+ * A successful `tools/call` result with the source's configured secrets replaced, before core sees it. A tool
+ * that echoes its environment or the request's headers would otherwise hand a secret to the script, and from
+ * there to the execution record, the API response and the model (DESIGN §8: secrets never reach a script).
+ * Every string is scrubbed, object keys included, except binary payloads: the base64 `data` of image and
+ * audio blocks and a resource's `blob`, where a short secret can occur by chance and replacing it would
+ * corrupt the bytes. Secrets under 4 characters are left, as in every message (see scrubSecrets).
+ */
+import { scrubWith, secretsOf } from "./config.js"
+import type { McpSourceConfig } from "./config.js"
+
+const BINARY_KEY_OF: Record<string, string> = { image: "data", audio: "data" }
+
+interface Spellings {
+  /** as scrubWith replaces them in a string */
+  plain: string[]
+  /** each as it reads inside JSON text */
+  escaped: string[]
+}
+
+/** spellings per config object: computed once per source config, not once per call */
+const spellingsCache = new WeakMap<object, Spellings>()
+
+const spellingsOf = (config: McpSourceConfig): Spellings => {
+  let spellings = spellingsCache.get(config)
+  if (!spellings) {
+    const plain = secretsOf(config)
+    spellingsCache.set(config, (spellings = { plain, escaped: plain.map((secret) => JSON.stringify(secret).slice(1, -1)) }))
+  }
+  return spellings
+}
+
+const scrubValue = (secrets: readonly string[], value: unknown): unknown => {
+  if (typeof value === "string") return scrubWith(secrets, value)
+  if (typeof value !== "object" || value === null) return value
+  if (Array.isArray(value)) return value.map((item) => scrubValue(secrets, item))
+  const record = value as Record<string, unknown>
+  const binaryKey = typeof record.type === "string" ? BINARY_KEY_OF[record.type] : undefined
+  const out: Record<string, unknown> = {}
+  for (const [key, item] of Object.entries(record)) {
+    const keep = (key === binaryKey || key === "blob") && typeof item === "string"
+    out[scrubWith(secrets, key)] = keep ? item : scrubValue(secrets, item)
+  }
+  return out
+}
+
+/**
+ * One JSON.stringify decides whether to walk: it holds every string and key, escaped character by character,
+ * so a string holding a spelling holds its escaped form there, and no escaped spelling in it means no spelling
+ * anywhere. A result that echoes no secret (nearly all) is handed on as it is, without being rebuilt.
+ */
+export const scrubResult = (config: McpSourceConfig, raw: unknown): unknown => {
+  const { plain, escaped } = spellingsOf(config)
+  if (plain.length === 0) return raw
+  const json = JSON.stringify(raw)
+  if (json === undefined || !escaped.some((secret) => json.includes(secret))) return raw
+  return scrubValue(plain, raw)
+}
