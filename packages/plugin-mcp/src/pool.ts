@@ -8,7 +8,7 @@ import type { SourceRefusalCode } from "@switchboard/core"
 import { connect } from "./connection.js"
 import type { ConnectAttemptFailed, ConnectPolicy, McpConnection } from "./connection.js"
 import { findRefusal } from "./refusal.js"
-import { stderrTail, upstreamMessage } from "./upstream-text.js"
+import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
 import type { McpSourceConfig } from "./config.js"
 
 /**
@@ -42,7 +42,7 @@ const isAttemptFailure = (cause: unknown): cause is ConnectAttemptFailed =>
 const connectFailed = (config: McpSourceConfig | undefined, cause: unknown): ConnectFailed => {
   const refusal = findRefusal(cause)
   if (refusal) return new ConnectFailed({ message: refusal.message, refused: refusal.code, cause })
-  const message = cause instanceof Error ? cause.message : String(cause)
+  const message = errorText(isAttemptFailure(cause) ? cause.cause : cause)
   const stderr = isAttemptFailure(cause) ? cause.stderr : ""
   return new ConnectFailed({ message: upstreamMessage(config, stderr ? `${message} (stderr: ${stderrTail(stderr)})` : message), cause })
 }
