@@ -7,6 +7,8 @@ import type { HostOptions } from "./compose.js"
 export interface ServeOptions extends HostOptions {
   port?: number
   hostname?: string
+  /** --allow-private-sources: a server beyond loopback lets http sources reach private addresses after all */
+  allowPrivateSources?: boolean
 }
 
 /** 127.0.0.0/8, ::1 and localhost: the only addresses where the API answers without a key. */
@@ -18,7 +20,9 @@ export const startServer = async (options: ServeOptions) => {
   const requireKey = options.requireKey || !isLoopback(hostname)
   // DNS rebinding: a loopback server without keys answers only to its loopback names (any port: it may be 0)
   const allowedHosts = requireKey ? undefined : [hostname, "localhost", "127.0.0.1", "::1"]
-  const host = await createHost({ ...options, requireKey, allowedHosts })
+  // DESIGN §8: beyond loopback, http sources may not reach loopback, private, link-local or metadata addresses
+  const refusePrivateSources = options.refusePrivateSources ?? (!isLoopback(hostname) && !options.allowPrivateSources)
+  const host = await createHost({ ...options, requireKey, allowedHosts, refusePrivateSources })
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: host.app.fetch, port: options.port ?? 4747, hostname }, () => resolve(s))
     s.once("error", reject)
