@@ -114,5 +114,6 @@ export const createGuardedFetch = (options: GuardedFetchOptions = {}): GuardedFe
     }
   }
 
-  return Object.assign(guarded, { close: () => agent.close() })
+  // destroy, not close: a host shutting down does not wait on a source's open stream
+  return Object.assign(guarded, { close: () => agent.destroy() })
 }
