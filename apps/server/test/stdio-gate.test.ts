@@ -10,8 +10,9 @@ import { createRequire } from "node:module"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createTestDatabase } from "@switchboard/fixtures"
 import { startTestServer, tempDir } from "./helpers.js"
-import type { TestServer } from "./helpers.js"
+import type { DatabaseKind, TestServer } from "./helpers.js"
 
 const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url))
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm")).href
@@ -30,14 +31,20 @@ require("node:readline").createInterface({ input: process.stdin }).on("line", (l
 process.stdin.on("end", () => process.exit(0))
 `
 
-describe("the stdio gate holds when a source runs", () => {
+describe.each<DatabaseKind>(["sqlite", "postgres"])("the stdio gate holds when a source runs (%s catalog)", (kind) => {
   const dir = tempDir()
-  const dbPath = join(dir.dir, "catalog.db")
   const marker = join(dir.dir, "started")
+  let dbPath = join(dir.dir, "catalog.db")
+  let dropDatabase = async () => {}
   let b: TestServer
 
   beforeAll(async () => {
-    const a = await startTestServer({ dbPath, allowStdio: true })
+    if (kind === "postgres") {
+      const database = await createTestDatabase("switchboard_stdio_gate")
+      dbPath = database.url
+      dropDatabase = database.drop
+    }
+    const a = await startTestServer({ dbPath, keepDb: true, allowStdio: true })
     try {
       const added = await a.request("POST", "/v1/sources", { namespace: "marked", kind: "mcp", transport: { type: "stdio", command: process.execPath, args: ["-e", MARKED_SERVER], env: { MARKER_FILE: marker } } })
       expect(added.status, JSON.stringify(added.body)).toBe(201)
@@ -48,10 +55,11 @@ describe("the stdio gate holds when a source runs", () => {
     expect(readFileSync(marker, "utf8").trim().split("\n")).toHaveLength(1) // the fixture does mark its start
     rmSync(marker)
     // a TTL of 0: every use of the source would re-sync it first, the lazy path included
-    b = await startTestServer({ dbPath, syncTtlMs: 0 })
+    b = await startTestServer({ dbPath, keepDb: true, syncTtlMs: 0 })
   }, 60_000)
   afterAll(async () => {
     await b?.stop()
+    await dropDatabase()
     dir.remove()
   })
 
