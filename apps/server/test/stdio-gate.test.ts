@@ -2,13 +2,16 @@
  * DESIGN §8: a server without --allow-stdio starts no stdio source, whoever added it. Server A (with the flag)
  * adds a stdio source to a SQLite file; server B (without) on the same file lists its tools, but a call, a sync
  * and a lazy re-sync are refused with `source_disabled`, and the command never runs: it writes a marker file
- * as it starts, and that file stays absent. `switchboard run` goes through the same host and is refused too.
+ * as it starts, and that file stays absent. `switchboard run` and `switchboard mcp` are refused too. On SQLite
+ * and on a shared Postgres.
  */
 import { spawnSync } from "node:child_process"
 import { existsSync, readFileSync, rmSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createTestDatabase } from "@switchboard/fixtures"
 import { startTestServer, tempDir } from "./helpers.js"
@@ -98,13 +101,26 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("the stdio gate holds when a
     expect(existsSync(marker)).toBe(false)
   })
 
-  it("switchboard run (and mcp: both go through createHost) refuses it too", () => {
+  it("switchboard run refuses it too", () => {
     const run = spawnSync(process.execPath, ["--import", tsxLoader, cli, "run", "-", "--db", dbPath], {
       input: "const r = await tools.marked.hello({}); return r.ok ? 'ran' : r.error.code",
       encoding: "utf8",
       timeout: 60_000,
     })
     expect(run.stdout, run.stderr).toBe("source_disabled\n")
+    expect(existsSync(marker)).toBe(false)
+  }, 60_000)
+
+  it.runIf(kind === "sqlite")("switchboard mcp refuses it too: the execute tool's result carries source_disabled", async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: ["--import", tsxLoader, cli, "mcp", "--db", dbPath], stderr: "pipe" })
+    const client = new Client({ name: "stdio-gate-test", version: "1" })
+    await client.connect(transport)
+    try {
+      const result = await client.callTool({ name: "execute", arguments: { code: "const r = await tools.marked.hello({}); return r.ok ? 'ran' : r.error.code" } })
+      expect(result.content).toEqual([{ type: "text", text: "source_disabled" }])
+    } finally {
+      await client.close()
+    }
     expect(existsSync(marker)).toBe(false)
   }, 60_000)
 })
