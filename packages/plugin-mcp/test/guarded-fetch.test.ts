@@ -54,6 +54,8 @@ describe("with the real resolver and classifier", () => {
     ["[::ffff:127.0.0.1]", (port: number) => `http://[::ffff:127.0.0.1]:${port}/mcp`],
     ["[::1]", (port: number) => `http://[::1]:${port}/mcp`],
     ["localhost (a name, resolved by the OS)", (port: number) => `http://localhost:${port}/mcp`],
+    ["localhost. (trailing dot)", (port: number) => `http://localhost.:${port}/mcp`],
+    ["api.localhost (RFC 6761: loopback whatever DNS says)", (port: number) => `http://api.localhost:${port}/mcp`],
     ["169.254.169.254 (metadata)", () => "http://169.254.169.254/latest/meta-data/"],
     ["10.0.0.1", () => "http://10.0.0.1/"],
   ])("refuses %s before any byte is sent", async (_, url) => {
@@ -63,9 +65,14 @@ describe("with the real resolver and classifier", () => {
   })
 
   it("the message names the host and the kind of address, never what a name resolved to", async () => {
-    const refused = await refusalOf(guarded(`http://localhost:${internal.port}/mcp`))
-    expect((refused as { message: string }).message).toMatch(/^"localhost" is a loopback address/)
-    expect((refused as { message: string }).message).not.toContain("127.0.0.1")
+    const resolving = createGuardedFetch({ resolve: async () => [{ address: "10.0.0.7", family: 4 }] })
+    try {
+      const refused = await refusalOf(resolving("http://db.internal.test/"))
+      expect((refused as { message: string }).message).toMatch(/^"db.internal.test" is a private address/)
+      expect((refused as { message: string }).message).not.toContain("10.0.0.7")
+    } finally {
+      await resolving.close()
+    }
   })
 })
 

@@ -6,7 +6,7 @@
  * The check runs inside the socket's own DNS lookup (undici's `connect.lookup`, handed to net/tls.connect), so
  * the address that is connected to is the address that was vetted: a name cannot resolve to a public address
  * for the check and to 127.0.0.1 for the connection (DNS rebinding). An IP literal skips lookup in Node, so it is
- * checked before the request. Redirects are followed here by hand, each hop checked the same way; a caller that
+ * checked before the request, and so is `localhost` and any name under it. Redirects are followed here by hand, each hop checked the same way; a caller that
  * asks for `redirect: "manual"` (the MCP SDK does, to follow only same-origin hops) gets each hop back and calls
  * again, which is checked again.
  */
@@ -81,7 +81,9 @@ export const createGuardedFetch = (options: GuardedFetchOptions = {}): GuardedFe
 
   const agent = new Agent({ connect: { lookup } })
 
-  const checkLiteral = (url: URL) => {
+  const checkHost = (url: URL) => {
+    // RFC 6761: `localhost` and every name under it are loopback, whatever a resolver says (some answer ENOTFOUND)
+    if (/(^|\.)localhost\.?$/i.test(url.hostname)) throw privateAddressRefusal(url.hostname, "loopback")
     const literal = ipLiteral(url.hostname)
     if (literal === null) return
     const kind = classify(literal)
@@ -93,7 +95,7 @@ export const createGuardedFetch = (options: GuardedFetchOptions = {}): GuardedFe
     const follow = (init.redirect ?? "follow") === "follow"
     let hopInit: RequestInit = { ...init }
     for (let hop = 0; ; hop++) {
-      checkLiteral(url)
+      checkHost(url)
       const response = (await undiciFetch(url, { ...(hopInit as object), redirect: follow ? "manual" : init.redirect, dispatcher: agent } as never)) as unknown as Response
       const location = follow && REDIRECT_STATUSES.has(response.status) ? response.headers.get("location") : null
       if (location === null) return response
