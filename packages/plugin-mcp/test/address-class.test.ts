@@ -84,7 +84,7 @@ describe("URL hosts as they reach the guard", () => {
   })
 
   it.each(["http://localhost./", "http://localhost/", "http://foo.localhost/", "http://metadata.google.internal/", "http://127.0.0.1.nip.io/"])(
-    "%s is a name: DNS decides, and the guard checks what it resolves to",
+    "%s is a name, not an IP literal: the guard judges it (localhost names at once, others by what they resolve to)",
     (url) => {
       expect(ipLiteral(new URL(url).hostname)).toBeNull()
     },
