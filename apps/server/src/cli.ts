@@ -16,7 +16,7 @@ const DEFAULT_DB = "./.switchboard/switchboard.db"
 const usage = `switchboard <command> [options]
 
 commands:
-  serve   start the HTTP server        --port 4747 --host 127.0.0.1 --db ${DEFAULT_DB} --allow-stdio --sync-ttl 15m
+  serve   start the HTTP server        --port 4747 --host 127.0.0.1 --db ${DEFAULT_DB} --allow-stdio --sync-ttl 15m --allow-private-sources
   demo    serve with the demo MCP source registered (namespace "demo")   same options as serve
   run     run a script file (or - for stdin) against the catalog and print its result   --db
   tools   list the catalog's tools     --db --query TEXT --namespace NS
@@ -29,6 +29,11 @@ ${SCOPES.map((s) => `            ${s.padEnd(8)} ${SCOPE_DESCRIPTIONS[s]}`).join(
 source secrets are encrypted in the catalog with SWITCHBOARD_SECRET_KEY (32 bytes, base64: openssl rand -base64 32);
   without it a SQLite catalog makes a 0600 key file beside its database (x.db -> x.key); Postgres requires it
 
+sources:
+  --allow-stdio            stdio sources run a command on this host: without it none is started (add, sync or call), whoever added it
+  --allow-private-sources  a server listening beyond loopback refuses http sources at loopback, private, link-local and metadata
+                           addresses (after DNS resolution and on every redirect); this allows them. run and mcp listen nowhere: no check
+
 limits and sandbox workers (serve, demo, mcp, run; a request may lower a limit, never raise it):
   ${runtimeFlagsUsage}
   Scripts run in a pool of worker threads (--workers, default: the CPU count, at least 2); up to --queue
@@ -40,6 +45,7 @@ const serveOptions = {
   host: { type: "string", default: "127.0.0.1" },
   db: { type: "string", default: process.env.SWITCHBOARD_DB ?? process.env.DATABASE_URL ?? DEFAULT_DB },
   "allow-stdio": { type: "boolean", default: false },
+  "allow-private-sources": { type: "boolean", default: false },
   "sync-ttl": { type: "string", default: "15m" },
   "require-key": { type: "boolean", default: false },
   help: { type: "boolean", default: false },
@@ -77,6 +83,7 @@ const serveCommand = async (args: string[], demo: boolean) => {
     port: parsePort(values.port),
     hostname: values.host,
     allowStdio: values["allow-stdio"] || demo,
+    allowPrivateSources: values["allow-private-sources"],
     syncTtlMs: parseDuration(values["sync-ttl"]),
     requireKey: values["require-key"],
     ...tuning(values),
@@ -84,6 +91,13 @@ const serveCommand = async (args: string[], demo: boolean) => {
   if (!isLoopback(values.host) || values["require-key"]) {
     const live = (await server.host.keys.list()).filter((k) => k.revokedAt === null)
     process.stderr.write(`switchboard: every route but /healthz needs an API key (${live.length} live); create one with: pnpm switchboard keys create <name> --scope execute --db ${values.db}\n`)
+  }
+  if (!isLoopback(values.host)) {
+    process.stderr.write(
+      values["allow-private-sources"]
+        ? "switchboard: http sources may reach private addresses (--allow-private-sources)\n"
+        : "switchboard: http sources may not reach loopback, private, link-local or metadata addresses; --allow-private-sources allows them\n",
+    )
   }
   if (demo && !(await server.host.store.getSource("demo"))) {
     const added = await server.host.sources.add({ namespace: "demo", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("demo-server") } })

@@ -6,6 +6,8 @@ import { createApp } from "@switchboard/api"
 import { createApiKeyService, createExecutor, createSealedCatalogStore, createSecretBox, createSourcesService, defaultLimits } from "@switchboard/core"
 import type { CodeRuntime, Logger, RunLimits } from "@switchboard/core"
 import { createMcpPlugin } from "@switchboard/plugin-mcp"
+import { createGuardedFetch } from "@switchboard/plugin-mcp/node"
+import type { GuardedFetchOptions } from "@switchboard/plugin-mcp/node"
 import { createQuickJsRuntime } from "@switchboard/runtime-quickjs"
 import { createWorkerPoolRuntime } from "@switchboard/runtime-quickjs/node"
 import { createStderrLogger } from "./logger.js"
@@ -17,6 +19,12 @@ export interface HostOptions {
   /** path of the SQLite file, or a postgres:// URL */
   db: string
   allowStdio?: boolean
+  /**
+   * http sources may not reach loopback, private, link-local or metadata addresses (checked after DNS resolution
+   * and on every redirect). The server sets it when it listens beyond loopback, unless --allow-private-sources.
+   * An object configures the guard (tests inject a resolver).
+   */
+  refusePrivateSources?: boolean | GuardedFetchOptions
   /** re-sync a source's catalog when it is older than this (default 15 minutes) */
   syncTtlMs?: number
   /** the server's limits; a request may lower them, never raise them */
@@ -68,7 +76,8 @@ export const createHost = async (options: HostOptions) => {
   const database = await openCatalogDatabase(options.db)
   // the plugin reports `tools/list_changed` before the sources service exists: bind late
   let onToolsChanged = (_sourceId: string) => {}
-  const mcp = await createMcpPlugin({ allowStdio: options.allowStdio ?? false, onToolsChanged: (id) => onToolsChanged(id) })
+  const guard = options.refusePrivateSources ? createGuardedFetch(options.refusePrivateSources === true ? {} : options.refusePrivateSources) : undefined
+  const mcp = await createMcpPlugin({ allowStdio: options.allowStdio ?? false, fetch: guard, onToolsChanged: (id) => onToolsChanged(id) })
   const plugins = [mcp]
   // every part of the host reads sources through this store: plaintext in memory, sealed in the database
   const store = createSealedCatalogStore({ store: database.store, box, plugins })
@@ -105,6 +114,7 @@ export const createHost = async (options: HostOptions) => {
       // a runtime the caller passed in is the caller's to close
       if (options.runtime === undefined || typeof options.runtime === "string") await runtime.close?.()
       await Promise.all([...plugins.map((p) => p.close()), search.close()])
+      await guard?.close()
       await database.close()
     },
   }

@@ -13,6 +13,8 @@ export interface ServeOptions extends HostOptions {
   headersTimeoutMs?: number
   /** the time a client has to send its whole request, body included (default 60 s) */
   requestTimeoutMs?: number
+  /** --allow-private-sources: a server beyond loopback lets http sources reach private addresses after all */
+  allowPrivateSources?: boolean
 }
 
 /**
@@ -36,7 +38,9 @@ export const startServer = async (options: ServeOptions) => {
   const requireKey = options.requireKey || !isLoopback(hostname)
   // DNS rebinding: a loopback server without keys answers only to its loopback names (any port: it may be 0)
   const allowedHosts = requireKey ? undefined : [hostname, "localhost", "127.0.0.1", "::1"]
-  const host = await createHost({ ...options, requireKey, allowedHosts })
+  // DESIGN §8: beyond loopback, http sources may not reach loopback, private, link-local or metadata addresses
+  const refusePrivateSources = options.refusePrivateSources ?? (!isLoopback(hostname) && !options.allowPrivateSources)
+  const host = await createHost({ ...options, requireKey, allowedHosts, refusePrivateSources })
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: host.app.fetch, port: options.port ?? 4747, hostname, serverOptions: connectionBounds(options) }, () => resolve(s))
     s.once("error", reject)

@@ -9,6 +9,8 @@ const statusOf: Record<ServiceError["_tag"], { status: ContentfulStatusCode; cod
   Conflict: { status: 409, code: "conflict" },
   Forbidden: { status: 403, code: "forbidden" },
   SecretsUnreadable: { status: 409, code: "source_secrets_unreadable" },
+  // the code is the refusal's own (`source_disabled`, `private_address`): see SourceRefused
+  SourceRefused: { status: 403, code: "source_refused" },
   UpstreamFailed: { status: 502, code: "upstream_failed" },
   Overloaded: { status: 429, code: "overloaded" },
   Internal: { status: 500, code: "internal_error" },
@@ -17,7 +19,8 @@ const statusOf: Record<ServiceError["_tag"], { status: ContentfulStatusCode; cod
 export const errorBody = (code: string, message: string) => ({ error: { code, message } })
 
 export const sendError = (c: Context, error: ServiceError) => {
-  const { status, code } = statusOf[error._tag]
+  const { status } = statusOf[error._tag]
+  const code = error._tag === "SourceRefused" ? error.code : statusOf[error._tag].code
   if (error._tag === "Overloaded") c.header("Retry-After", String(error.retryAfterSeconds))
   return c.json(errorBody(code, error.message), status)
 }

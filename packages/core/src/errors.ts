@@ -14,6 +14,11 @@ export class Conflict extends Data.TaggedError("Conflict")<{ message: string }> 
 export class Forbidden extends Data.TaggedError("Forbidden")<{ message: string }> {}
 /** A source's stored secrets do not decrypt with this server's key; the message names the source and the fix (HTTP 409). */
 export class SecretsUnreadable extends Data.TaggedError("SecretsUnreadable")<{ message: string }> {}
+/**
+ * This server will not start or reach the source (HTTP 403 with `code`): a stdio source without --allow-stdio
+ * (`source_disabled`), or a private address on a server that refuses them (`private_address`).
+ */
+export class SourceRefused extends Data.TaggedError("SourceRefused")<{ message: string; code: string }> {}
 /** A source could not be reached or answered badly while adding or syncing (HTTP 502). */
 export class UpstreamFailed extends Data.TaggedError("UpstreamFailed")<{ message: string; retryable: boolean }> {}
 /** The server is at capacity; try again after `retryAfterSeconds` (HTTP 429). */
@@ -21,7 +26,7 @@ export class Overloaded extends Data.TaggedError("Overloaded")<{ message: string
 /** Our own defect. The message is opaque and carries a correlation id; the details went to the log. */
 export class Internal extends Data.TaggedError("Internal")<{ message: string; correlationId: string }> {}
 
-export type ServiceError = InvalidInput | NotFound | Conflict | Forbidden | SecretsUnreadable | UpstreamFailed | Overloaded | Internal
+export type ServiceError = InvalidInput | NotFound | Conflict | Forbidden | SecretsUnreadable | SourceRefused | UpstreamFailed | Overloaded | Internal
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ServiceError }
 

@@ -36,6 +36,10 @@ export const ToolErrorCodes = {
   toolCallLimit: "tool_call_limit",
   /** the source's stored secrets do not decrypt with this server's key; the message names the source and the fix */
   sourceSecretsUnreadable: "source_secrets_unreadable",
+  /** this server refuses to start the tool's source (a stdio source on a server without --allow-stdio) */
+  sourceDisabled: "source_disabled",
+  /** the source's address is loopback, private, link-local or metadata, and this server refuses those */
+  privateAddress: "private_address",
   /** the source answered with something that is not a tool result at all */
   invalidResult: "invalid_result",
   /** our own defect; the message carries a correlation id, the details are in the log */

@@ -111,6 +111,21 @@ export type RawInvokeResult =
   | { ok: true; raw: unknown }
   | { ok: false; code: string; message: string; retryable?: boolean; unknownTool?: boolean }
 
+/**
+ * Why a plugin refused to start or reach a source: this server's configuration forbids it, not the source.
+ * The same code is a tool call's `error.code` and the API's 403 `error.code` for an add or a sync.
+ */
+export const SourceRefusalCodes = {
+  /** stdio sources run a command on the host; this server was started without --allow-stdio */
+  sourceDisabled: "source_disabled",
+  /** the source resolves to a loopback, private, link-local or metadata address, which this server refuses */
+  privateAddress: "private_address",
+} as const
+export type SourceRefusalCode = (typeof SourceRefusalCodes)[keyof typeof SourceRefusalCodes]
+
+/** A discovery that failed: `refused` when this server will not start or reach the source (nothing was attempted upstream). */
+export type DiscoveryFailure = { ok: false; message: string; refused?: SourceRefusalCode }
+
 export interface SourcePlugin {
   readonly kind: string
   /** Checks a source config from the API; returns a user-facing message when it is wrong. */
@@ -129,7 +144,7 @@ export interface SourcePlugin {
    * next), or why the patch is not allowed. A plugin without it has no fields that can be replaced.
    */
   mergeConfig?(current: unknown, patch: unknown): { ok: true; config: unknown } | { ok: false; message: string }
-  discover(source: SourceHandle): Promise<{ ok: true; discovery: Discovery } | { ok: false; message: string }>
+  discover(source: SourceHandle): Promise<{ ok: true; discovery: Discovery } | DiscoveryFailure>
   invoke(source: SourceHandle, tool: string, args: unknown, ctx: InvokeContext): Promise<RawInvokeResult>
   /** Called when a source changes or goes away, so pooled connections are dropped. */
   release(sourceId: string): Promise<void>

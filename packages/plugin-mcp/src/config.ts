@@ -15,7 +15,8 @@ const isStringMap = (v: unknown): v is Record<string, string> => isRecord(v) && 
 
 const invalid = (message: string): ConfigCheck => ({ ok: false, reason: "invalid", message })
 
-export const checkConfig = (config: unknown, options: { allowStdio: boolean }): ConfigCheck => {
+/** The shape of a config only: whether this server may start or reach the source is decided at connect (connection.ts). */
+export const checkConfig = (config: unknown): ConfigCheck => {
   const transport = isRecord(config) ? config.transport : undefined
   if (!isRecord(transport)) return invalid('an mcp source needs "transport": {"type":"stdio",...} or {"type":"http",...}')
   if (transport.type === "stdio") {
@@ -24,9 +25,6 @@ export const checkConfig = (config: unknown, options: { allowStdio: boolean }): 
     if (!Array.isArray(args) || !args.every((a) => typeof a === "string")) return invalid("transport.args must be an array of strings")
     if (!isStringMap(env)) return invalid("transport.env must be an object of string values")
     if (cwd !== undefined && typeof cwd !== "string") return invalid("transport.cwd must be a string")
-    if (!options.allowStdio) {
-      return { ok: false, reason: "forbidden", message: "stdio sources run a command on the host and are disabled on this server; start it with --allow-stdio to enable them" }
-    }
     return { ok: true, config: { transport: { type: "stdio", command, args: args as string[], env, ...(cwd === undefined ? {} : { cwd: cwd as string }) } } }
   }
   if (transport.type === "http") {

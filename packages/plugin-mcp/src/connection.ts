@@ -7,7 +7,17 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
 import type { McpTransportConfig } from "./config.js"
+import { stdioDisabled } from "./refusal.js"
+
+/** What this host lets a connection do. Checked here, where a process would be spawned or a request sent. */
+export interface ConnectPolicy {
+  /** stdio sources run a command on this host: without this, every connect to one is refused before spawning */
+  allowStdio: boolean
+  /** the fetch every HTTP request of a source goes through (the host's egress guard); the global fetch when absent */
+  fetch?: FetchLike
+}
 
 export interface McpConnection {
   client: Client
@@ -49,7 +59,9 @@ const terminateSession = async (wire: StreamableHTTPClientTransport) => {
   clearTimeout(timer)
 }
 
-export const connect = async (transport: McpTransportConfig, handlers: ConnectHandlers, timeoutMs: number): Promise<McpConnection> => {
+export const connect = async (transport: McpTransportConfig, handlers: ConnectHandlers, timeoutMs: number, policy: ConnectPolicy): Promise<McpConnection> => {
+  // the one stdio gate: every path that would start a source (add, sync, lazy re-sync, a call; serve, run, mcp) comes here
+  if (transport.type === "stdio" && !policy.allowStdio) throw stdioDisabled()
   const client = new Client(clientInfo, { capabilities: {} })
   let stderr = ""
   let open = true
@@ -57,7 +69,7 @@ export const connect = async (transport: McpTransportConfig, handlers: ConnectHa
   const wire =
     transport.type === "stdio"
       ? new StdioClientTransport({ command: transport.command, args: transport.args, env: transport.env, cwd: transport.cwd, stderr: "pipe" })
-      : new StreamableHTTPClientTransport(new URL(transport.url), { requestInit: { headers: transport.headers } })
+      : new StreamableHTTPClientTransport(new URL(transport.url), { requestInit: { headers: transport.headers }, ...(policy.fetch ? { fetch: policy.fetch } : {}) })
   if (wire instanceof StdioClientTransport) {
     wire.stderr?.on("data", (chunk: Buffer) => {
       stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES)

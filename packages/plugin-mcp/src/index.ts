@@ -1,8 +1,12 @@
 /**
  * @switchboard/plugin-mcp — the SourcePlugin for MCP servers (stdio and streamable HTTP).
  * It turns `tools/list` into catalog rows and `tools/call` into raw results; decoding belongs to core.
- * stdio needs a host that can spawn processes (Node); a Workers host uses HTTP sources only.
+ * stdio needs a host that can spawn processes (Node); a Workers host uses HTTP sources only. The Node-only
+ * egress guard for http sources is at `@switchboard/plugin-mcp/node`.
  */
 export { createMcpPlugin } from "./plugin.js"
 export type { McpPluginOptions } from "./plugin.js"
 export type { McpSourceConfig, McpTransportConfig } from "./config.js"
+export { SourceRefusal, isSourceRefusal, STDIO_DISABLED_MESSAGE } from "./refusal.js"
+export { classifyAddress, ipLiteral } from "./egress/address-class.js"
+export type { AddressClass } from "./egress/address-class.js"

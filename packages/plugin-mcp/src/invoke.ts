@@ -4,6 +4,8 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js"
 import { ToolErrorCodes } from "@switchboard/core"
 import type { InvokeContext, RawInvokeResult } from "@switchboard/core"
 import { scrubSecrets } from "./config.js"
+import { findRefusal } from "./refusal.js"
+import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
 import type { McpSourceConfig } from "./config.js"
 import type { McpConnection } from "./connection.js"
 
@@ -23,25 +25,29 @@ export const looksLikeUnknownTool = (message: string): boolean => {
   return tool >= 0 && head.indexOf(" not found", tool + "tool".length) >= 0
 }
 
-const describeFailure = (cause: unknown, connection: McpConnection, tool: string): RawInvokeResult => {
+const describeFailure = (cause: unknown, connection: McpConnection, tool: string, config: McpSourceConfig): RawInvokeResult => {
+  const refusal = findRefusal(cause)
+  if (refusal) return { ok: false, code: refusal.code, message: refusal.message }
+  // the upstream's own words: scrubbed of the source's secrets, cut short for an http source (upstream-text.ts)
+  const upstream = (text: string) => upstreamMessage(config, text)
   if (cause instanceof McpError) {
-    if (cause.code === ErrorCode.RequestTimeout) return { ok: false, code: ToolErrorCodes.timeout, message: `"${tool}" did not answer in time: ${cause.message}` }
+    if (cause.code === ErrorCode.RequestTimeout) return { ok: false, code: ToolErrorCodes.timeout, message: `"${tool}" did not answer in time: ${upstream(cause.message)}` }
     if (cause.code === ErrorCode.ConnectionClosed || !connection.isOpen()) {
       const stderr = connection.stderrTail()
-      return { ok: false, code: ToolErrorCodes.upstreamUnavailable, message: `the MCP server closed the connection during "${tool}"${stderr ? `; its stderr ended with: ${stderr.slice(-500)}` : ""}`, retryable: true }
+      return { ok: false, code: ToolErrorCodes.upstreamUnavailable, message: `the MCP server closed the connection during "${tool}"${stderr ? `; its stderr ended with: ${upstream(stderrTail(stderr))}` : ""}`, retryable: true }
     }
     if (cause.code === ErrorCode.InvalidParams && looksLikeUnknownTool(cause.message)) {
-      return { ok: false, code: ToolErrorCodes.toolNotFound, message: `the MCP server does not know "${tool}": ${cause.message}`, unknownTool: true }
+      return { ok: false, code: ToolErrorCodes.toolNotFound, message: `the MCP server does not know "${tool}": ${upstream(cause.message)}`, unknownTool: true }
     }
-    return { ok: false, code: ToolErrorCodes.upstreamError, message: cause.message }
+    return { ok: false, code: ToolErrorCodes.upstreamError, message: upstream(cause.message) }
   }
-  const message = cause instanceof Error ? cause.message : String(cause)
-  return { ok: false, code: ToolErrorCodes.upstreamUnavailable, message: `calling "${tool}" failed: ${message}`, retryable: true }
+  return { ok: false, code: ToolErrorCodes.upstreamUnavailable, message: `calling "${tool}" failed: ${upstream(errorText(cause))}`, retryable: true }
 }
 
-/** Maps a failed request to a value the script can branch on; the message carries no configured secret. */
+/** Maps a failed request to a value the script can branch on; the message carries no configured secret and no more than an excerpt of an http upstream's text. */
 export const describeCallFailure = (cause: unknown, connection: McpConnection, tool: string, config: McpSourceConfig): RawInvokeResult => {
-  const failure = describeFailure(cause, connection, tool)
+  const failure = describeFailure(cause, connection, tool, config)
+  // the whole message too: a tool name a script chose may spell a secret
   return failure.ok ? failure : { ...failure, message: scrubSecrets(config, failure.message) }
 }
 

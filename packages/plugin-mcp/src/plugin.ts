@@ -1,16 +1,24 @@
 /** The SourcePlugin for MCP servers: discovery through `tools/list`, calls through `tools/call`, pooled connections. */
 import { ResultEncodings, ToolErrorCodes } from "@switchboard/core"
 import type { SourceHandle, SourcePlugin } from "@switchboard/core"
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { checkConfig, mergeConfig, redactConfig, scrubSecrets, secretFields } from "./config.js"
 import type { McpSourceConfig } from "./config.js"
 import { listAllTools } from "./discover.js"
 import { callTool } from "./invoke.js"
 import { createConnectionPool, isConnectFailed } from "./pool.js"
 import { scrubResult } from "./scrub-result.js"
+import { findRefusal } from "./refusal.js"
+import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
 
 export interface McpPluginOptions {
-  /** stdio sources run a command on this host; off unless the operator enables them */
+  /** stdio sources run a command on this host; off unless the operator enables them (checked at every connect) */
   allowStdio?: boolean
+  /**
+   * The fetch every request to an http source goes through: the host's egress guard (`createGuardedFetch` from
+   * `@switchboard/plugin-mcp/node` on Node). It throws a `SourceRefusal` to refuse an address. Default: global fetch.
+   */
+  fetch?: FetchLike
   connectTimeoutMs?: number
   listTimeoutMs?: number
   /** how long an unused connection stays open */
@@ -19,16 +27,19 @@ export interface McpPluginOptions {
   onToolsChanged?: (sourceId: string) => void
 }
 
-const messageOf = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
-
 export const createMcpPlugin = async (options: McpPluginOptions = {}): Promise<SourcePlugin> => {
   const { allowStdio = false, connectTimeoutMs = 30_000, listTimeoutMs = 30_000, idleTimeToLiveMs = 10 * 60_000 } = options
-  const pool = await createConnectionPool({ connectTimeoutMs, idleTimeToLiveMs, onToolsChanged: (id) => options.onToolsChanged?.(id) })
+  const pool = await createConnectionPool({
+    policy: { allowStdio, fetch: options.fetch },
+    connectTimeoutMs,
+    idleTimeToLiveMs,
+    onToolsChanged: (id) => options.onToolsChanged?.(id),
+  })
   const configOf = (source: SourceHandle) => source.config as McpSourceConfig
 
   return {
     kind: "mcp",
-    validateConfig: (config) => checkConfig(config, { allowStdio }),
+    validateConfig: (config) => checkConfig(config),
     redactConfig,
     secretFields,
     mergeConfig,
@@ -39,13 +50,17 @@ export const createMcpPlugin = async (options: McpPluginOptions = {}): Promise<S
         listAllTools(connection, listTimeoutMs).then(
           (tools) => ({ ok: true as const, tools }),
           (cause) => {
+            const refusal = findRefusal(cause)
+            if (refusal) return { ok: false as const, message: refusal.message, refused: refusal.code }
             const stderr = connection.stderrTail()
-            return { ok: false as const, message: scrubSecrets(config, `tools/list failed: ${messageOf(cause)}${stderr ? ` (stderr: ${stderr.slice(-500)})` : ""}`) }
+            return { ok: false as const, message: `tools/list failed: ${upstreamMessage(config, `${errorText(cause)}${stderr ? ` (stderr: ${stderrTail(stderr)})` : ""}`)}` }
           },
         ),
       )
-      // ConnectFailed messages are scrubbed where they are made (pool.ts)
-      if (isConnectFailed(outcome)) return { ok: false, message: `could not connect: ${outcome.message}` }
+      // ConnectFailed messages are scrubbed and cut where they are made (pool.ts)
+      if (isConnectFailed(outcome)) {
+        return outcome.refused ? { ok: false, message: outcome.message, refused: outcome.refused } : { ok: false, message: `could not connect: ${outcome.message}` }
+      }
       if (!outcome.ok) return outcome
       // a description or schema may quote a secret too; names are kept, or the tool could not be called
       const tools = outcome.tools.map(({ name, ...rest }) => ({ name, ...(scrubResult(config, rest) as typeof rest) }))
@@ -55,7 +70,10 @@ export const createMcpPlugin = async (options: McpPluginOptions = {}): Promise<S
     async invoke(source, tool, args, ctx) {
       const config = configOf(source)
       const outcome = await pool.withConnection(source.id, config, (connection) => callTool(connection, config, tool, args, ctx))
-      if (isConnectFailed(outcome)) return { ok: false, code: ToolErrorCodes.upstreamUnavailable, message: `could not connect to "${source.namespace}": ${outcome.message}`, retryable: true }
+      if (isConnectFailed(outcome)) {
+        if (outcome.refused) return { ok: false, code: outcome.refused, message: outcome.message }
+        return { ok: false, code: ToolErrorCodes.upstreamUnavailable, message: `could not connect to "${source.namespace}": ${outcome.message}`, retryable: true }
+      }
       // failures are scrubbed where they are made (invoke.ts); a result is the tool's data, scrubbed here
       return outcome.ok ? { ok: true, raw: scrubResult(config, outcome.raw) } : outcome
     },

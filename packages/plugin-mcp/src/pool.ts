@@ -4,19 +4,25 @@
  * call reconnects instead of writing into a dead pipe.
  */
 import { Data, Duration, Effect, Exit, RcMap, Scope } from "effect"
+import type { SourceRefusalCode } from "@switchboard/core"
 import { connect } from "./connection.js"
-import type { ConnectAttemptFailed, McpConnection } from "./connection.js"
-import { scrubSecrets } from "./config.js"
+import type { ConnectAttemptFailed, ConnectPolicy, McpConnection } from "./connection.js"
+import { findRefusal } from "./refusal.js"
+import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
 import type { McpSourceConfig } from "./config.js"
 
-/** The source could not be connected to; `message` is already scrubbed of the source's secrets. */
-export class ConnectFailed extends Data.TaggedError("ConnectFailed")<{ message: string; cause?: unknown }> {}
+/**
+ * The source could not be connected to; `message` is already scrubbed of the source's secrets and cut (upstream
+ * text). `refused` when this server would not start or reach it at all.
+ */
+export class ConnectFailed extends Data.TaggedError("ConnectFailed")<{ message: string; refused?: SourceRefusalCode; cause?: unknown }> {}
 
 /** A tag check rather than `instanceof`, which fails when this package is bundled twice (STYLE §9). */
 export const isConnectFailed = (value: unknown): value is ConnectFailed =>
   typeof value === "object" && value !== null && (value as { _tag?: unknown })._tag === "ConnectFailed"
 
 export interface PoolOptions {
+  policy: ConnectPolicy
   connectTimeoutMs: number
   idleTimeToLiveMs: number
   onToolsChanged: (sourceId: string) => void
@@ -33,10 +39,12 @@ export interface ConnectionPool {
 const isAttemptFailure = (cause: unknown): cause is ConnectAttemptFailed =>
   typeof cause === "object" && cause !== null && (cause as { _tag?: unknown })._tag === "ConnectAttemptFailed"
 
-const describeConnectError = (config: McpSourceConfig | undefined, cause: unknown): string => {
-  const message = cause instanceof Error ? cause.message : String(cause)
-  const stderr = isAttemptFailure(cause) ? cause.stderr.slice(-500) : ""
-  return scrubSecrets(config, stderr ? `${message} (stderr: ${stderr})` : message)
+const connectFailed = (config: McpSourceConfig | undefined, cause: unknown): ConnectFailed => {
+  const refusal = findRefusal(cause)
+  if (refusal) return new ConnectFailed({ message: refusal.message, refused: refusal.code, cause })
+  const message = errorText(isAttemptFailure(cause) ? cause.cause : cause)
+  const stderr = isAttemptFailure(cause) ? cause.stderr : ""
+  return new ConnectFailed({ message: upstreamMessage(config, stderr ? `${message} (stderr: ${stderrTail(stderr)})` : message), cause })
 }
 
 export const createConnectionPool = async (options: PoolOptions): Promise<ConnectionPool> => {
@@ -64,12 +72,12 @@ export const createConnectionPool = async (options: PoolOptions): Promise<Connec
             void Effect.runFork(RcMap.invalidate(map, sourceId))
           }
           const made = JSON.stringify(config.transport)
-          self = await connect(config.transport, { onClose, onToolsChanged: () => options.onToolsChanged(sourceId) }, options.connectTimeoutMs)
+          self = await connect(config.transport, { onClose, onToolsChanged: () => options.onToolsChanged(sourceId) }, options.connectTimeoutMs, options.policy)
           current.set(sourceId, self)
           connectedWith.set(sourceId, made)
           return self
         },
-        catch: (cause) => new ConnectFailed({ message: describeConnectError(configs.get(sourceId), cause), cause }),
+        catch: (cause) => connectFailed(configs.get(sourceId), cause),
       }),
       (connection) =>
         Effect.promise(() => {

@@ -13,7 +13,7 @@ describe("checkConfig", () => {
     [{ transport: { type: "http", url: "http://me:pw@x/mcp" } }, /must not carry a user or password/],
     [{ transport: { type: "http", url: "http://me@x/mcp" } }, /must not carry a user or password/],
   ])("rejects %j", (config, message) => {
-    const checked = checkConfig(config, { allowStdio: true })
+    const checked = checkConfig(config)
     expect(checked.ok).toBe(false)
     if (!checked.ok) {
       expect(checked.reason).toBe("invalid")
@@ -21,14 +21,8 @@ describe("checkConfig", () => {
     }
   })
 
-  it("forbids stdio unless allowed, and says how to allow it", () => {
-    const checked = checkConfig({ transport: { type: "stdio", command: "node" } }, { allowStdio: false })
-    expect(checked).toMatchObject({ ok: false, reason: "forbidden" })
-    expect(checked.ok || checked.message).toMatch(/--allow-stdio/)
-  })
-
   it("fills defaults", () => {
-    expect(checkConfig({ transport: { type: "stdio", command: "node" } }, { allowStdio: true })).toEqual({
+    expect(checkConfig({ transport: { type: "stdio", command: "node" } })).toEqual({
       ok: true,
       config: { transport: { type: "stdio", command: "node", args: [], env: {} } },
     })

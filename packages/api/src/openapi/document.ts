@@ -23,8 +23,9 @@ const responses = {
   },
   Forbidden: errorJson(
     "`forbidden_origin`: sent by a web page at another origin; `forbidden_host`: a Host header this server does not answer to (DNS rebinding); " +
-      "`forbidden`: the API key lacks the scope this route needs (the message names it: `this route needs the \"admin\" scope; this key has: execute`), " +
-      "or the operation is disabled on this server (a stdio source without --allow-stdio)",
+      "`forbidden`: the API key lacks the scope this route needs (the message names it: `this route needs the \"admin\" scope; this key has: execute`); " +
+      "`source_disabled`: a stdio source on a server started without --allow-stdio (adding or syncing it); " +
+      "`private_address`: an http source whose address is loopback, private, link-local or metadata, on a server that listens beyond loopback without --allow-private-sources",
   ),
   NotFound: errorJson("`not_found`: no such source, tool or execution (another key's execution, for a key without `admin`, is answered the same)"),
   Conflict: errorJson("`conflict`: a source with this namespace already exists"),

@@ -2,7 +2,7 @@
  * Adding, listing, syncing and removing sources. A sync is shared: concurrent triggers for one source
  * wait on the same discovery, so a burst of calls to a stale source costs one round of `tools/list`.
  */
-import { Conflict, Forbidden, InvalidInput, NotFound, SecretsUnreadable, UpstreamFailed, failure, internalError, success } from "../errors.js"
+import { Conflict, Forbidden, InvalidInput, NotFound, SecretsUnreadable, SourceRefused, UpstreamFailed, failure, internalError, success } from "../errors.js"
 import type { Logger, Outcome } from "../errors.js"
 import type { SourceHandle, SourcePlugin } from "../seams.js"
 import type { CatalogStore, SourceRow } from "./rows.js"
@@ -69,6 +69,8 @@ export const createSourcesService = ({ store, plugins, logger, syncTtlMs = DEFAU
     if (!plugin) return failure(new InvalidInput({ message: `no plugin handles sources of kind "${row.kind}"` }))
     const discovered = await plugin.discover(handleOf(row))
     const at = now()
+    // a refusal is this server's configuration, not the source's state: another server sharing the catalog may run it
+    if (!discovered.ok && discovered.refused) return failure(new SourceRefused({ message: discovered.message, code: discovered.refused }))
     if (!discovered.ok) {
       await store.recordSyncError(row.id, discovered.message, at)
       return failure(new UpstreamFailed({ message: `sync of "${row.namespace}" failed: ${discovered.message}`, retryable: true }))
@@ -133,6 +135,7 @@ export const createSourcesService = ({ store, plugins, logger, syncTtlMs = DEFAU
       const discovered = await plugin.discover(handleOf(row)).catch((cause) => ({ ok: false as const, message: internalError(logger, "source discovery", cause).message }))
       if (!discovered.ok) {
         await plugin.release(row.id)
+        if ("refused" in discovered && discovered.refused) return failure(new SourceRefused({ message: discovered.message, code: discovered.refused }))
         return failure(new UpstreamFailed({ message: `could not add "${namespace}": ${discovered.message}`, retryable: true }))
       }
       try {
