@@ -21,8 +21,21 @@ const xorshift64 = (x: bigint) => {
   return x
 }
 
+/** seeds drawn ahead, 256 at a time: a call to getRandomValues per sandbox cost more than the rest of the seeding */
+const seeds = new BigUint64Array(256)
+let seedsLeft = 0
+
 /** a fresh state; it must never be zero */
-const randomSeed = () => crypto.getRandomValues(new BigUint64Array(1))[0]! || 1n
+const randomSeed = () => {
+  if (seedsLeft === 0) {
+    crypto.getRandomValues(seeds)
+    seedsLeft = seeds.length
+  }
+  const seed = seeds[--seedsLeft]!
+  // a seed is used once
+  seeds[seedsLeft] = 0n
+  return seed || 1n
+}
 
 /** the context's C pointer (quickjs-emscripten internal, hence checked) */
 export const contextPointer = (context: QuickJSContext): number | undefined => {

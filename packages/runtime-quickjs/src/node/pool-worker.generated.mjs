@@ -562,7 +562,17 @@ var xorshift64 = (x) => {
   x ^= x >> 27n;
   return x;
 };
-var randomSeed = () => crypto.getRandomValues(new BigUint64Array(1))[0] || 1n;
+var seeds = new BigUint64Array(256);
+var seedsLeft = 0;
+var randomSeed = () => {
+  if (seedsLeft === 0) {
+    crypto.getRandomValues(seeds);
+    seedsLeft = seeds.length;
+  }
+  const seed = seeds[--seedsLeft];
+  seeds[seedsLeft] = 0n;
+  return seed || 1n;
+};
 var contextPointer = (context) => {
   const pointer = context.ctx?.value;
   return typeof pointer === "number" ? pointer : void 0;
