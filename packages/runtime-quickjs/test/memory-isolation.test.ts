@@ -185,6 +185,35 @@ describe("memory isolation between runs", () => {
     expect(canaryHits(canary, outcome)).toEqual([`control: ${canary.slice(8)}`])
   })
 
+  test("every path that hands a script a buffer hands it zeroed memory, even memory the script just freed", async () => {
+    // the first layer of the defence (README, "Memory isolation between runs"): it guards the QuickJS facts it
+    // rests on across an upgrade. Each path runs right after a buffer of 0xab bytes of the same size was freed.
+    const code = `
+      const paths = {
+        "new ArrayBuffer": (n) => new ArrayBuffer(n),
+        "ArrayBuffer resize": (n) => { const b = new ArrayBuffer(1, { maxByteLength: n }); b.resize(n); return b },
+        "ArrayBuffer resize down and up": (n) => { const b = new ArrayBuffer(n, { maxByteLength: n }); new Uint8Array(b).fill(0xab, 1); b.resize(1); b.resize(n); return b },
+        "ArrayBuffer transfer": (n) => new ArrayBuffer(16).transfer(n),
+        "resizable ArrayBuffer transfer": (n) => new ArrayBuffer(16, { maxByteLength: n }).transfer(n),
+        "ArrayBuffer transferToFixedLength": (n) => new ArrayBuffer(16).transferToFixedLength(n),
+        "ArrayBuffer slice": (n) => new ArrayBuffer(n + 1).slice(1),
+        "Float64Array": (n) => new Float64Array(n / 8).buffer,
+        "BigUint64Array": (n) => new BigUint64Array(n / 8).buffer,
+        "Uint16Array from an iterable": (n) => Uint16Array.from({ length: n / 2 }).buffer,
+        "typed array subarray copy": (n) => new Uint8Array(new Uint8Array(n)).buffer,
+      }
+      const dirty = []
+      for (const [name, make] of Object.entries(paths)) {
+        for (const n of [4096, 65536, 1 << 20]) {
+          new Uint8Array(n).fill(0xab)
+          if (new Uint8Array(make(n)).indexOf(0xab) >= 0) dirty.push(name + " " + n)
+        }
+      }
+      return [typeof SharedArrayBuffer, dirty]`
+    const runtime = await createQuickJsRuntime()
+    expect(expectValue(await runtime.run(code, { invoke: noTools, limits }))).toEqual(["undefined", []])
+  })
+
   test.each(setups)("%s: no attacker run finds a byte sequence of an earlier run's canary", async (_name, setup) => {
     const run = await setup()
     const findings = [...(await attack(run)), ...(await attack(run))]
