@@ -11,6 +11,7 @@ import { runInNewContext } from "node:vm"
 import type { CodeRuntime, Logger, RunLimits, ToolResult } from "@switchboard/core"
 import { defaultLimits } from "@switchboard/core"
 import { createQuickJsRuntime } from "@switchboard/runtime-quickjs"
+import { createWorkerPoolRuntime } from "@switchboard/runtime-quickjs/node"
 import type { WorkerPoolRuntime } from "@switchboard/runtime-quickjs/node"
 import { startServer } from "@switchboard/server"
 import { bareLifecycle, loadBareModule, openBareAsyncCalls, openBareHttp } from "./execute/baselines.js"
@@ -36,6 +37,10 @@ const inThreadServer = await startServer({ db: join(dir, "in-thread.db"), port: 
 // the server's own cost: a runtime that answers at once, without QuickJS
 const answersAtOnce: CodeRuntime = { run: async () => ({ ok: true, value: 2, logs: [] }) }
 const noRuntimeServer = await startServer({ db: join(dir, "no-runtime.db"), port: 0, logger: quiet, runtime: answersAtOnce })
+// what clearing memory between runs costs (issue 13): the same pool as the server's, whose snapshot restores skip the
+// zeroing of what a run dirtied (clearMemory: false, for benchmarks only); compose.ts makes the server's pool so
+const noClearPool = await createWorkerPoolRuntime({ queueLimit: 256, memoryCapBytes: Math.max(64 << 20, 2 * defaultLimits.memoryBytes), logLimits: defaultLimits, clearMemory: false })
+const noClearServer = await startServer({ db: join(dir, "no-clear.db"), port: 0, logger: quiet, runtime: noClearPool })
 const client = createClient(server.url)
 const execute = async (target: ReturnType<typeof createClient>, code: string) => {
   const response = await target.post("/v1/execute", JSON.stringify({ code }))
@@ -46,18 +51,29 @@ const execute = async (target: ReturnType<typeof createClient>, code: string) =>
 // requests (a standalone stream: 1,200 µs for requests 1,500–3,500, then 600–750 µs)
 const inThreadClient = createClient(inThreadServer.url)
 const noRuntimeClient = createClient(noRuntimeServer.url)
-const [lifecycleUs = 0, httpUs = 0, trivialUs = 0, trivialInThreadUs = 0, trivialNoRuntimeUs = 0] = await timeInterleavedUs(
+const noClearClient = createClient(noClearServer.url)
+const [lifecycleUs = 0, httpUs = 0, trivialUs = 0, trivialInThreadUs = 0, trivialNoRuntimeUs = 0, trivialNoClearUs = 0] = await timeInterleavedUs(
   2000,
-  [lifecycle, bareHttp.roundTrip, () => execute(client, "return 1+1"), () => execute(inThreadClient, "return 1+1"), () => execute(noRuntimeClient, "return 1+1")],
+  [
+    lifecycle,
+    bareHttp.roundTrip,
+    () => execute(client, "return 1+1"),
+    () => execute(inThreadClient, "return 1+1"),
+    () => execute(noRuntimeClient, "return 1+1"),
+    () => execute(noClearClient, "return 1+1"),
+  ],
   5000,
   50,
 )
 inThreadClient.close()
 noRuntimeClient.close()
+noClearClient.close()
 await bareHttp.close()
 print("")
 print(`bare QuickJS runtime+context+eval+dispose: ${lifecycleUs.toFixed(1)} µs; bare loopback HTTP round trip: ${httpUs.toFixed(1)} µs`)
 print(ratioLine("trivial execute over HTTP (worker pool)", trivialUs, "µs", "QuickJS lifecycle + HTTP round trip", lifecycleUs + httpUs, "≤ 2x"))
+print(ratioLine("trivial execute over HTTP (worker pool without clearing memory between runs, benchmarks only)", trivialNoClearUs, "µs", "QuickJS lifecycle + HTTP round trip", lifecycleUs + httpUs))
+print(`  clearing memory between runs: ${(trivialUs - trivialNoClearUs).toFixed(1)} µs a trivial execute (${trivialUs.toFixed(1)} against ${trivialNoClearUs.toFixed(1)} µs)`)
 print(ratioLine("trivial execute over HTTP (in-thread runtime, reference)", trivialInThreadUs, "µs", "QuickJS lifecycle + HTTP round trip", lifecycleUs + httpUs))
 print(ratioLine("trivial execute over HTTP (a runtime that answers at once: the server's own cost, reference)", trivialNoRuntimeUs, "µs", "HTTP round trip", httpUs))
 
@@ -109,27 +125,42 @@ const runConcurrent = async (target: ReturnType<typeof createClient>) => {
   )
   return total / ((performance.now() - started) / 1000)
 }
-/** median of 5 rounds after 2 unmeasured ones (the first rounds run before V8 has optimised the path) */
+/**
+ * median of 5 rounds after 2 unmeasured ones (the first rounds run before V8 has optimised the path); with
+ * several servers, their rounds alternate
+ */
 const rounds = 5
-const concurrentRate = async (url: string) => {
-  const concurrent = createClient(url, 32)
-  await runConcurrent(concurrent)
-  await runConcurrent(concurrent)
-  const rates: number[] = []
-  for (let round = 0; round < rounds; round++) rates.push(await runConcurrent(concurrent))
-  concurrent.close()
-  return median(rates)
+const concurrentRates = async (urls: readonly string[]) => {
+  const clients = urls.map((url) => createClient(url, 32))
+  const rates = urls.map((): number[] => [])
+  for (const concurrent of clients) {
+    await runConcurrent(concurrent)
+    await runConcurrent(concurrent)
+  }
+  for (let round = 0; round < rounds; round++) for (const [at, concurrent] of clients.entries()) rates[at]!.push(await runConcurrent(concurrent))
+  for (const concurrent of clients) concurrent.close()
+  return rates.map(median)
 }
-const poolRate = await concurrentRate(server.url)
-const noRuntimeRate = await concurrentRate(noRuntimeServer.url)
+const [poolRate = 0, noClearRate = 0] = await concurrentRates([server.url, noClearServer.url])
+const [noRuntimeRate = 0] = await concurrentRates([noRuntimeServer.url])
 // the same load from a process of its own, as real clients are (it still shares the 2 cores)
 await spawnLoad(server.url, 32, total)
+await spawnLoad(noClearServer.url, 32, total)
 const apartRates: number[] = []
-for (let round = 0; round < rounds; round++) apartRates.push(await spawnLoad(server.url, 32, total))
+const apartNoClearRates: number[] = []
+for (let round = 0; round < rounds; round++) {
+  apartRates.push(await spawnLoad(server.url, 32, total))
+  apartNoClearRates.push(await spawnLoad(noClearServer.url, 32, total))
+}
 const apartRate = median(apartRates)
+const apartNoClearRate = median(apartNoClearRates)
 print("")
 print(`trivial executes, 32 concurrent clients in the server's process, ${pool.stats().size} workers: ${poolRate.toFixed(0)} executions/s (median of ${rounds} runs of ${total}; target ≥ 2,000/s)`)
 print(`trivial executes, 32 concurrent clients in a process of their own, ${pool.stats().size} workers: ${apartRate.toFixed(0)} executions/s (median of ${rounds} runs of ${total}; target ≥ 2,000/s)`)
+print(`  the same without clearing memory between runs (benchmarks only), rounds alternating with the above: ${noClearRate.toFixed(0)} executions/s in the server's process, ${apartNoClearRate.toFixed(0)} from a process of their own`)
+// its workers would count in the RSS figures below
+await noClearServer.close()
+await noClearPool.close()
 print(`trivial executes, 32 concurrent clients in the server's process, a runtime that answers at once (the server's own ceiling, reference): ${noRuntimeRate.toFixed(0)} executions/s`)
 
 // 5. idle RSS and RSS after each memory case. Both are read once the process has settled: a full collection of

@@ -83,12 +83,10 @@ const rows: Row[] = [
   { name: "a static import", code: "import fs from 'fs'\nreturn fs", error: "syntax_error" },
   { name: "fetch", code: "await fetch('http://127.0.0.1/')", error: "runtime_error" },
   { name: "WebAssembly", code: "return typeof WebAssembly", value: "undefined" },
-  {
-    // QuickJS has SharedArrayBuffer but no Atomics and no second thread: it is plain memory here
-    name: "SharedArrayBuffer and Atomics",
-    code: "const s = new SharedArrayBuffer(8)\nreturn [typeof Atomics, s.byteLength, JSON.stringify(s)]",
-    value: ["undefined", 8, "{}"],
-  },
+  // a growable SharedArrayBuffer read the module's memory past its allocation, earlier runs' included (issue 13)
+  { name: "SharedArrayBuffer is not there", code: "return [typeof SharedArrayBuffer, typeof globalThis.SharedArrayBuffer]", value: ["undefined", "undefined"] },
+  { name: "Atomics is not there", code: "return typeof Atomics", value: "undefined" },
+  { name: "new SharedArrayBuffer(1, { maxByteLength }).grow", code: "const b = new SharedArrayBuffer(1, { maxByteLength: 1 << 20 })\nb.grow(1 << 20)", error: "runtime_error" },
   {
     name: "the host functions behind tools and console",
     code: "return [typeof __switchboard_invoke, typeof __switchboard_log, Object.getOwnPropertyNames(globalThis).filter((n) => n.startsWith('__'))]",
@@ -255,4 +253,30 @@ describe("escape and abuse", () => {
     expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(hostPrototype)
     expect((await server.request("GET", "/healthz")).status).toBe(200)
   })
+
+  test("an execution reads nothing of the one before it on the same worker (a canary from a tool result)", async () => {
+    // runtime-quickjs test/memory-isolation.test.ts tries every path; this is the same check end to end. The
+    // attacker holds no copy of the canary: it returns every run of 16+ lowercase letters it can read.
+    const canary = `cnry${Array.from(crypto.getRandomValues(new Uint8Array(28)), (b) => String.fromCharCode(97 + (b % 26))).join("")}`
+    const victim = await server.execute(
+      `const r = await tools.fx.echo({ message: 'token=' + ${JSON.stringify(canary)} })\nconst keep: unknown[] = []\nfor (let i = 0; i < 2000; i++) keep.push(r.data + i, { [r.data + i]: i })\nconsole.log(r.data)\nreturn keep.length`,
+    )
+    expect(victim).toMatchObject({ ok: true, result: 4000 })
+    const attacker = [
+      "const found = new Set<string>()",
+      "const scan = (bytes: Uint8Array) => { for (let i = 0; i < bytes.length; i += 8192) for (const m of String.fromCharCode.apply(null, bytes.subarray(i, i + 8192 + 64) as any).match(/[a-z]{16,}/g) ?? []) found.add(m) }",
+      "const reads: (() => ArrayBuffer)[] = [",
+      "  () => { const b = new (globalThis as any).SharedArrayBuffer(1, { maxByteLength: 3 << 20 }); b.grow(3 << 20); return b },",
+      "  () => { const b = new ArrayBuffer(1, { maxByteLength: 3 << 20 }); (b as any).resize(3 << 20); return b },",
+      "  () => (new ArrayBuffer(16) as any).transfer(3 << 20),",
+      "  () => new ArrayBuffer(3 << 20),",
+      "]",
+      "for (const read of reads) { try { scan(new Uint8Array(read())) } catch {} }",
+      "return [...found].slice(0, 1000)",
+    ].join("\n")
+    const read = await server.execute(attacker, { timeoutMs: 20_000 })
+    expect(read).toMatchObject({ ok: true })
+    const windows = Array.from({ length: 17 }, (_, at) => canary.slice(at, at + 16))
+    expect((read.result as string[]).filter((match) => windows.some((window) => match.includes(window)))).toEqual([])
+  }, 60_000)
 })

@@ -1,6 +1,7 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core"
 import { installHostBridge } from "./host-bridge.js"
 import type { HostBridge } from "./host-bridge.js"
+import { seedMathRandom } from "./random-seed.js"
 import { installSandboxGlobals } from "./sandbox-globals.js"
 import type { SandboxGlobals } from "./sandbox-globals.js"
 
@@ -21,12 +22,30 @@ export interface Sandbox {
   readonly held: readonly QuickJSHandle[]
 }
 
+/**
+ * Globals QuickJS defines that a sandbox does not have, deleted before any script runs. SharedArrayBuffer: in
+ * this build (no SharedArrayBuffer allocator set) `new SharedArrayBuffer(1, { maxByteLength: n })` allocates
+ * one byte and `grow(n)` only raises its length, so the buffer reads and writes n bytes of the module's memory
+ * past it, other runs' freed memory among them (issue 13; quickjs.c js_array_buffer_constructor3 and
+ * js_array_buffer_resize). Atomics: no use without shared memory and another thread; the context is made
+ * without it (quickjs-emscripten's default intrinsics), and it is deleted too in case a build adds it. Nothing
+ * else makes a SharedArrayBuffer: its constructor is the only way to one, reachable only from the global.
+ */
+export const removedGlobals = ["SharedArrayBuffer", "Atomics"] as const
+
 /** Creates a sandbox in `module`. It may throw if QuickJS fails in the host (the module is then poisoned). */
 export const createSandbox = (module: QuickJSWASMModule): Sandbox => {
   const runtime = module.newRuntime()
   const context = runtime.newContext()
-  const bridge = installHostBridge(context)
   const member = (object: string, name: string) => context.getProp(context.global, object).consume((owner) => context.getProp(owner, name))
+  member("Reflect", "deleteProperty").consume((deleteProperty) => {
+    for (const name of removedGlobals) {
+      const deleted = context.newString(name).consume((key) => context.callFunction(deleteProperty, context.undefined, context.global, key))
+      context.unwrapResult(deleted).dispose()
+    }
+  })
+  seedMathRandom(module, context)
+  const bridge = installHostBridge(context)
   const stringify = member("JSON", "stringify")
   const parse = member("JSON", "parse")
   const defineProperty = member("Object", "defineProperty")

@@ -1,12 +1,13 @@
 import { describe, expect, test } from "vitest"
 import { createQuickJsRuntime, loadQuickJsModule, runScript } from "../src/index.js"
+import { createSandbox, disposeSandbox } from "../src/sandbox.js"
 import { expectError, expectValue, noTools, runWith, testLimits } from "./helpers.js"
 import { describeCodeRuntimeContract } from "./runtime-contract.js"
 
 describeCodeRuntimeContract("in-thread", () => createQuickJsRuntime())
 
 describe("in-thread runner", () => {
-  test("the prelude adds exactly tools, console and emit to a bare context's globals", async () => {
+  test("a sandbox has exactly a bare context's globals, less SharedArrayBuffer (and no Atomics), plus tools, console and emit", async () => {
     const module = await loadQuickJsModule()
     const context = module.newContext()
     const bare = context.unwrapResult(context.evalCode("JSON.stringify(Object.getOwnPropertyNames(globalThis))")).consume(context.getString)
@@ -14,7 +15,33 @@ describe("in-thread runner", () => {
     const run = await runScript(module, "return Object.getOwnPropertyNames(globalThis)", { invoke: noTools, limits: testLimits })
     const names = expectValue(run.outcome) as string[]
     expect(names.filter((name) => !JSON.parse(bare).includes(name)).sort()).toEqual(["console", "emit", "tools"])
-    expect(JSON.parse(bare).filter((name: string) => !names.includes(name))).toEqual([])
+    expect(JSON.parse(bare).filter((name: string) => !names.includes(name))).toEqual(["SharedArrayBuffer"])
+    expect(JSON.parse(bare)).not.toContain("Atomics")
+    // nothing reaches the removed constructors another way
+    const reach = [
+      "typeof SharedArrayBuffer",
+      "typeof Atomics",
+      "typeof globalThis.SharedArrayBuffer",
+      "Object.getOwnPropertyNames(Object.getPrototypeOf(new Int8Array(1).buffer)).includes('grow')",
+      "typeof new Function('return SharedArrayBuffer')",
+      "(() => { try { return typeof new Function('return SharedArrayBuffer')() } catch (e) { return String(e) } })()",
+      "(() => { try { return typeof (0, eval)('Atomics') } catch (e) { return String(e) } })()",
+      "Reflect.ownKeys(globalThis).filter((k) => typeof k === 'string' && /shared|atomic/i.test(k)).length",
+      "new ArrayBuffer(8, { maxByteLength: 16 }).constructor === ArrayBuffer",
+    ]
+    const reached = expectValue((await runScript(module, `return [${reach.join(", ")}]`, { invoke: noTools, limits: testLimits })).outcome)
+    expect(reached).toEqual(["undefined", "undefined", "undefined", false, "function", "ReferenceError: 'SharedArrayBuffer' is not defined", "ReferenceError: 'Atomics' is not defined", 0, true])
+  })
+
+  test("every new sandbox draws its own random numbers (QuickJS seeds from a millisecond clock)", async () => {
+    const module = await loadQuickJsModule()
+    const firsts = new Set<number>()
+    for (let made = 0; made < 30; made++) {
+      const sandbox = createSandbox(module)
+      firsts.add(sandbox.context.getNumber(sandbox.context.unwrapResult(sandbox.context.evalCode("Math.random()"))))
+      expect(disposeSandbox(sandbox)).toBe(true)
+    }
+    expect(firsts.size).toBe(30)
   })
 
   test("allocating in a promise job keeps the outcome and the module (it once made dispose abort)", async () => {

@@ -429,6 +429,13 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
         expect(expectError(await run("return await import('os')")).code).toBe("runtime_error")
       })
 
+      // a growable SharedArrayBuffer read memory past its allocation (issue 13; sandbox.ts)
+      test("no SharedArrayBuffer and no Atomics", async () => {
+        const outcome = await run("return [typeof SharedArrayBuffer, typeof Atomics, 'SharedArrayBuffer' in globalThis, 'Atomics' in globalThis]")
+        expect(expectValue(outcome)).toEqual(["undefined", "undefined", false, false])
+        expect(expectError(await run("new SharedArrayBuffer(1, { maxByteLength: 1 << 20 }).grow(1 << 20)")).code).toBe("runtime_error")
+      })
+
       test("the host functions are not reachable from the script", async () => {
         const outcome = await run(
           "return [typeof __switchboard_invoke, typeof __switchboard_log, Object.getOwnPropertyNames(globalThis).filter((n) => n.startsWith('__'))]",

@@ -4,13 +4,13 @@ import { loadQuickJsModule } from "../src/index.js"
 import { runInSandbox } from "../src/run-script.js"
 import { createSandbox } from "../src/sandbox.js"
 import { snapshotSandbox } from "../src/sandbox-snapshot.js"
-import type { SandboxSnapshot } from "../src/sandbox-snapshot.js"
+import type { SandboxSnapshot, SnapshotOptions } from "../src/sandbox-snapshot.js"
 import { expectValue, recordingInvoke, testLimits } from "./helpers.js"
 
 /** A fresh module with one sandbox and its snapshot, as a pool worker holds them. */
-const snapshotted = async () => {
+const snapshotted = async (options?: SnapshotOptions) => {
   const module = await loadQuickJsModule()
-  const snapshot = snapshotSandbox(module, createSandbox(module))
+  const snapshot = snapshotSandbox(module, createSandbox(module), options)
   if (!snapshot) throw new Error("this module's layout gives no snapshot")
   return { module, snapshot }
 }
@@ -33,6 +33,42 @@ const runFresh = async (module: Awaited<ReturnType<typeof snapshotted>>["module"
 }
 
 const memoryUsage = (snapshot: SandboxSnapshot) => snapshot.sandbox.runtime.dumpMemoryUsage()
+
+/**
+ * Where the module's memory differs from `before`, as "start-end" byte ranges, leaving out the ranges the
+ * snapshot leaves as they are on purpose; memory grown since must be all zeros.
+ */
+const memoryDiff = (before: Uint8Array, now: Uint8Array, leftAsIs: SandboxSnapshot["leftAsIs"]): string[] => {
+  const was = new Uint32Array(before.buffer)
+  const is = new Uint32Array(now.buffer, 0, now.length / 4)
+  const skipped = (index: number) => leftAsIs.some(({ start, length }) => index * 4 >= start && index * 4 < start + length)
+  const ranges: string[] = []
+  let from = -1
+  for (let index = 0; index <= is.length; index++) {
+    const differs = index < is.length && is[index] !== (index < was.length ? was[index] : 0) && !skipped(index)
+    if (differs && from < 0) from = index
+    if (!differs && from >= 0) {
+      ranges.push(`${from * 4}-${index * 4}`)
+      from = -1
+    }
+  }
+  return ranges
+}
+
+/** runs that write much of the memory a run can reach: heap past the snapshot's, memory grown, the deepest stack */
+const memoryHeavyRuns = [
+  "globalThis.keep = []; for (let i = 0; i < 5e4; i++) keep.push({ i, s: 'x' + i }); return keep.length",
+  "const big = 'y'.repeat(20 << 20) + '\\u2713'; return big.length",
+  "function f(n: number): number { return f(n + 1) + 1 }\nreturn f(0)",
+  // deeper JSON overflows V8's own stack on this (main) thread before QuickJS's limit, which poisons the module
+  "return JSON.parse('['.repeat(1e3) + ']'.repeat(1e3)).length",
+  "let o: any = {}; for (let i = 0; i < 1e3; i++) o = { o }; return JSON.stringify(o).length",
+  "return /(a|b|c)*d(e+)+$/.exec('abc'.repeat(2e4) + 'deee')?.length",
+  "const a = Array.from({ length: 1e5 }, (_, i) => (i * 7919) % 1e5); a.sort((x, y) => x - y); return a[5]",
+  "const t = new Float64Array(1e6).map((_, i) => i / 3); const b = new ArrayBuffer(8, { maxByteLength: 1 << 22 }); b.resize(1 << 22); return t[7] + b.byteLength",
+  "const r = await tools.svc.echo({ text: 'z'.repeat(1e5) }); console.log(r.data.text.slice(0, 10)); emit({ type: 'text', text: 't' }); throw new Error('thrown ' + r.data.text.length)",
+  "function g(n: number): number { return n === 0 ? 0 : 1 + g(n - 1) }\nreturn [1e3, 2e3].map(g)",
+]
 
 describe("sandbox snapshot", () => {
   test("a run after a restore answers exactly as a run in a sandbox made for it", async () => {
@@ -71,6 +107,27 @@ describe("sandbox snapshot", () => {
       expect(memoryUsage(snapshot)).toBe(atSnapshot)
       snapshot.restore()
     }
+  })
+
+  test("after any run, a restore leaves the whole memory as it was at the snapshot, but for the words left on purpose", async () => {
+    // Compares every byte of the module's memory, not just the parts the snapshot knows it copies: a quickjs-emscripten
+    // upgrade that keeps state somewhere new, or a run that writes where nothing clears, fails here.
+    const { module, snapshot } = await snapshotted()
+    expect(snapshot.leftAsIs.map(({ why }) => why)).toEqual(["Math.random's state, seeded afresh at each restore"])
+    const atSnapshot = new Uint8Array(module.getWasmMemory().buffer).slice()
+    for (const code of memoryHeavyRuns) {
+      await runRestored(module, snapshot, code, { ...testLimits, memoryBytes: 128 << 20, timeoutMs: 20_000 })
+      expect(memoryDiff(atSnapshot, new Uint8Array(module.getWasmMemory().buffer), snapshot.leftAsIs), code).toEqual([])
+    }
+    expect(module.getWasmMemory().buffer.byteLength).toBeGreaterThan(atSnapshot.length)
+  }, 60_000)
+
+  test("without clearing (benchmarks only), the same comparison finds what runs left in the heap and the stack", async () => {
+    const { module, snapshot } = await snapshotted({ clearMemory: false })
+    const atSnapshot = new Uint8Array(module.getWasmMemory().buffer).slice()
+    await runRestored(module, snapshot, memoryHeavyRuns[0]!)
+    await runRestored(module, snapshot, memoryHeavyRuns[2]!)
+    expect(memoryDiff(atSnapshot, new Uint8Array(module.getWasmMemory().buffer), snapshot.leftAsIs).length).toBeGreaterThan(0)
   })
 
   test("Math.random gives new numbers in every run, not the snapshot's", async () => {

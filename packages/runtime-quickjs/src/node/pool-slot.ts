@@ -34,7 +34,7 @@ export class PoolSlot {
   private dying = false
 
   constructor(
-    data: Pick<PoolWorkerData, "memoryCapBytes" | "recycleAboveBytes" | "snapshots" | "failAfterAnswer"> & { logMirrorBytes: number },
+    data: Pick<PoolWorkerData, "memoryCapBytes" | "recycleAboveBytes" | "snapshots" | "clearMemory" | "failAfterAnswer"> & { logMirrorBytes: number },
     resourceLimits: ResourceLimits | undefined,
     events: SlotEvents,
   ) {

@@ -374,8 +374,8 @@ var executePendingJobs = (module2, runtime, context) => {
   const run2 = ffi?.QTS_ExecutePendingJob;
   const free = ffi?.QTS_FreeValuePointerRuntime;
   const rtPointer = rt?.value;
-  const contextPointer = ctx?.value;
-  if (!run2 || !free || typeof rtPointer !== "number" || typeof contextPointer !== "number" || !getMemory || !emscripten?._malloc || !emscripten._free) {
+  const contextPointer2 = ctx?.value;
+  if (!run2 || !free || typeof rtPointer !== "number" || typeof contextPointer2 !== "number" || !getMemory || !emscripten?._malloc || !emscripten._free) {
     throw new Error("quickjs-emscripten's runtime is not laid out as this version expects");
   }
   const out = emscripten._malloc(4);
@@ -387,7 +387,7 @@ var executePendingJobs = (module2, runtime, context) => {
       free(rtPointer, value);
       return { ok: true };
     }
-    if (jobContext !== contextPointer) throw new Error(`a pending job ran in an unknown context (${jobContext})`);
+    if (jobContext !== contextPointer2) throw new Error(`a pending job ran in an unknown context (${jobContext})`);
     const result = getMemory.call(context, rtPointer).heapValueHandle(value);
     if (context.typeof(result) === "number") {
       result.dispose();
@@ -553,6 +553,72 @@ var describeValue = (value) => {
   return `a ${typeof value}`;
 };
 
+// src/random-seed.ts
+var contextScanBytes = 4096;
+var xorshift64 = (x) => {
+  const mask = (1n << 64n) - 1n;
+  x ^= x >> 12n;
+  x ^= x << 25n & mask;
+  x ^= x >> 27n;
+  return x;
+};
+var seeds = new BigUint64Array(256);
+var seedsLeft = 0;
+var randomSeed = () => {
+  if (seedsLeft === 0) {
+    crypto.getRandomValues(seeds);
+    seedsLeft = seeds.length;
+  }
+  const seed = seeds[--seedsLeft];
+  seeds[seedsLeft] = 0n;
+  return seed || 1n;
+};
+var contextPointer = (context) => {
+  const pointer = context.ctx?.value;
+  return typeof pointer === "number" ? pointer : void 0;
+};
+var offsets = /* @__PURE__ */ new WeakMap();
+var findOffset = (module2) => {
+  const runtime = module2.newRuntime();
+  const context = runtime.newContext();
+  try {
+    const pointer = contextPointer(context);
+    if (pointer === void 0) return void 0;
+    const before = new Uint8Array(module2.getWasmMemory().buffer).slice(pointer, pointer + contextScanBytes);
+    const stepped = context.evalCode("Math.random()");
+    if (stepped.error) {
+      stepped.error.dispose();
+      return void 0;
+    }
+    stepped.value.dispose();
+    const after = new DataView(module2.getWasmMemory().buffer, pointer, contextScanBytes);
+    const was = new DataView(before.buffer);
+    const candidates = [];
+    for (let offset = 0; offset + 8 <= contextScanBytes; offset += 8) {
+      const old = was.getBigUint64(offset, true);
+      if (old !== 0n && after.getBigUint64(offset, true) === xorshift64(old)) candidates.push(offset);
+    }
+    return candidates.length === 1 ? candidates[0] : void 0;
+  } finally {
+    context.dispose();
+    runtime.dispose();
+  }
+};
+var randomStateOffset = (module2) => {
+  if (!offsets.has(module2)) offsets.set(module2, findOffset(module2));
+  return offsets.get(module2);
+};
+var writeRandomSeed = (module2, address) => {
+  new DataView(module2.getWasmMemory().buffer).setBigUint64(address, randomSeed(), true);
+};
+var seedMathRandom = (module2, context) => {
+  const offset = randomStateOffset(module2);
+  const pointer = contextPointer(context);
+  if (offset === void 0 || pointer === void 0) return false;
+  writeRandomSeed(module2, pointer + offset);
+  return true;
+};
+
 // src/sandbox-globals.ts
 var installSandboxGlobals = (ctx, host, builtins) => {
   const pieces = {
@@ -602,11 +668,19 @@ var installSandboxGlobals = (ctx, host, builtins) => {
 };
 
 // src/sandbox.ts
+var removedGlobals = ["SharedArrayBuffer", "Atomics"];
 var createSandbox = (module2) => {
   const runtime = module2.newRuntime();
   const context = runtime.newContext();
-  const bridge = installHostBridge(context);
   const member = (object, name) => context.getProp(context.global, object).consume((owner) => context.getProp(owner, name));
+  member("Reflect", "deleteProperty").consume((deleteProperty) => {
+    for (const name of removedGlobals) {
+      const deleted = context.newString(name).consume((key) => context.callFunction(deleteProperty, context.undefined, context.global, key));
+      context.unwrapResult(deleted).dispose();
+    }
+  });
+  seedMathRandom(module2, context);
+  const bridge = installHostBridge(context);
   const stringify = member("JSON", "stringify");
   const parse2 = member("JSON", "parse");
   const defineProperty = member("Object", "defineProperty");
@@ -814,7 +888,9 @@ var hostError = (cause, options) => {
 var stackGapBytes = 1 << 20;
 var staticMarginBytes = 64 << 10;
 var heapMarginBytes = 16 << 10;
-var contextScanBytes = 4096;
+var stackSlackBytes = 64 << 10;
+var probeBytes = 2 << 20;
+var runtimeScanBytes = 1024;
 var isHostRefTable = (value) => {
   const table = value;
   return typeof table?.nextId === "number" && Array.isArray(table.freelist) && table.groups instanceof Map;
@@ -831,36 +907,44 @@ var hostSideShape = (sandbox) => {
     lazyContextHandles.map((name) => context[name] === void 0)
   ]);
 };
-var xorshift64 = (x) => {
-  const mask = (1n << 64n) - 1n;
-  x ^= x >> 12n;
-  x ^= x << 25n & mask;
-  x ^= x >> 27n;
-  return x;
-};
-var randomSeed = () => crypto.getRandomValues(new BigUint64Array(1))[0] || 1n;
-var snapshotSandbox = (module2, sandbox) => {
-  const context = sandbox.context;
-  const hostRefs = sandbox.runtime.hostRefs;
-  const contextPointer = context.ctx?.value;
-  if (!isHostRefTable(hostRefs) || typeof contextPointer !== "number") return void 0;
-  const memory = () => new Uint8Array(module2.getWasmMemory().buffer);
-  const before = memory().slice(contextPointer, contextPointer + contextScanBytes);
-  const stepped = sandbox.context.evalCode("Math.random()");
-  if (stepped.error) {
-    stepped.error.dispose();
+var findSbrk = (module2, sandbox, staticEnd, heapEnd) => {
+  const words = () => new Uint32Array(module2.getWasmMemory().buffer);
+  const before = words().slice(0, staticEnd / 4);
+  const limit = words().length * 4;
+  const allocated = sandbox.context.evalCode(`new ArrayBuffer(${probeBytes})`);
+  const after = words();
+  if (allocated.error) {
+    allocated.error.dispose();
     return void 0;
   }
-  stepped.value.dispose();
-  const after = new DataView(memory().buffer, contextPointer, contextScanBytes);
-  const was = new DataView(before.buffer);
-  const candidates = [];
-  for (let offset = 0; offset + 8 <= contextScanBytes; offset += 8) {
-    const old = was.getBigUint64(offset, true);
-    if (old !== 0n && after.getBigUint64(offset, true) === xorshift64(old)) candidates.push(offset);
+  allocated.value.dispose();
+  const found = [];
+  for (let index = 0; index < before.length; index++) {
+    const was = before[index];
+    if (was >= heapEnd && was <= limit && after[index] >= was + probeBytes / 2) found.push(index * 4);
   }
-  if (candidates.length !== 1) return void 0;
-  const randomStateAt = contextPointer + candidates[0];
+  return found.length === 1 ? found[0] : void 0;
+};
+var findStackLimit = (module2, sandbox, runtimePointer) => {
+  const read = () => new Uint32Array(module2.getWasmMemory().buffer, runtimePointer, runtimeScanBytes / 4).slice();
+  const step = 64 << 10;
+  sandbox.runtime.setMaxStackSize(1 << 20);
+  const first = read();
+  sandbox.runtime.setMaxStackSize((1 << 20) + step);
+  const second = read();
+  const found = [];
+  for (let index = 0; index < first.length; index++) if (first[index] - second[index] === step) found.push(index * 4);
+  return found.length === 1 ? runtimePointer + found[0] : void 0;
+};
+var snapshotSandbox = (module2, sandbox, options = {}) => {
+  const clearMemory2 = options.clearMemory ?? true;
+  const hostRefs = sandbox.runtime.hostRefs;
+  const context = contextPointer(sandbox.context);
+  const runtimePointer = sandbox.runtime.rt?.value;
+  const randomOffset = randomStateOffset(module2);
+  if (!isHostRefTable(hostRefs) || context === void 0 || typeof runtimePointer !== "number" || randomOffset === void 0) return void 0;
+  const randomStateAt = context + randomOffset;
+  const memory = () => new Uint8Array(module2.getWasmMemory().buffer);
   const words = new Uint32Array(module2.getWasmMemory().buffer);
   let gapStart = -1;
   let heapStart = -1;
@@ -878,28 +962,51 @@ var snapshotSandbox = (module2, sandbox) => {
   while (last > 0 && words[last] === 0) last--;
   const heapEnd = (last + 1) * 4;
   const whole = memory();
+  const stackTop = heapStart - heapMarginBytes;
   const regions = [
     { start: 0, saved: whole.slice(0, staticEnd) },
-    { start: heapStart - heapMarginBytes, saved: whole.slice(heapStart - heapMarginBytes, heapEnd) }
+    { start: stackTop, saved: whole.slice(stackTop, heapEnd) }
   ];
   const refs = { nextId: hostRefs.nextId, freelist: [...hostRefs.freelist], groups: [...hostRefs.groups].map(([id, group]) => [id, [...group]]) };
   const shape = hostSideShape(sandbox);
+  const sbrkAt = findSbrk(module2, sandbox, staticEnd, heapEnd);
+  const stackLimitAt = findStackLimit(module2, sandbox, runtimePointer);
+  const sbrkAtSnapshot = new DataView(regions[0].saved.buffer).getUint32(sbrkAt ?? 0, true);
+  const clear = (bytes) => {
+    const view = new DataView(bytes.buffer);
+    const sbrk = Math.min(bytes.length, Math.max(sbrkAtSnapshot, view.getUint32(sbrkAt, true)));
+    if (sbrk > heapEnd) bytes.fill(0, heapEnd, sbrk);
+    const stackLimit = view.getUint32(stackLimitAt, true);
+    const stackFloor = stackLimit === 0 ? staticEnd : Math.max(staticEnd, stackLimit - stackSlackBytes);
+    if (stackFloor < stackTop) bytes.fill(0, stackFloor, stackTop);
+  };
+  const restore = () => {
+    const now = hostSideShape(sandbox);
+    if (now !== shape) throw new Error(`the sandbox snapshot cannot be restored: the host side changed during the run (${shape} -> ${now})`);
+    sandbox.runtime.removeInterruptHandler();
+    const bytes = memory();
+    if (clearMemory2) clear(bytes);
+    for (const region of regions) bytes.set(region.saved, region.start);
+    writeRandomSeed(module2, randomStateAt);
+    hostRefs.nextId = refs.nextId;
+    hostRefs.freelist = [...refs.freelist];
+    hostRefs.groups = new Map(refs.groups.map(([id, group]) => [id, new Map(group)]));
+    sandbox.bridge.reset();
+    sandbox.globals.reset();
+  };
+  if (sbrkAt === void 0 || stackLimitAt === void 0) {
+    const bytes = memory();
+    bytes.fill(0, heapEnd);
+    bytes.fill(0, staticEnd, stackTop);
+    for (const region of regions) bytes.set(region.saved, region.start);
+    return void 0;
+  }
+  restore();
   return {
     sandbox,
     bytes: regions.reduce((total, region) => total + region.saved.length, 0),
-    restore() {
-      const now = hostSideShape(sandbox);
-      if (now !== shape) throw new Error(`the sandbox snapshot cannot be restored: the host side changed during the run (${shape} -> ${now})`);
-      sandbox.runtime.removeInterruptHandler();
-      const bytes = memory();
-      for (const region of regions) bytes.set(region.saved, region.start);
-      new DataView(bytes.buffer).setBigUint64(randomStateAt, randomSeed(), true);
-      hostRefs.nextId = refs.nextId;
-      hostRefs.freelist = [...refs.freelist];
-      hostRefs.groups = new Map(refs.groups.map(([id, group]) => [id, new Map(group)]));
-      sandbox.bridge.reset();
-      sandbox.globals.reset();
-    }
+    leftAsIs: [{ start: randomStateAt, length: 8, why: "Math.random's state, seeded afresh at each restore" }],
+    restore
   };
 };
 
@@ -1042,7 +1149,7 @@ var LogMirrorWriter = class {
 };
 
 // src/node/pool-worker.ts
-var { memoryCapBytes, recycleAboveBytes, snapshots, failAfterAnswer, port, signals, logs } = workerData;
+var { memoryCapBytes, recycleAboveBytes, snapshots, clearMemory, failAfterAnswer, port, signals, logs } = workerData;
 var module = await loadQuickJsModule({ memoryCapBytes });
 var wasmBytes = () => module.getWasmMemory().buffer.byteLength;
 var handoff = new HandoffEnd(port, new Int32Array(signals), Signal.toMain, Signal.toWorker, (message) => onMessage(message));
@@ -1157,7 +1264,7 @@ var onMessage = (message) => {
 };
 prepareSpare(false);
 try {
-  if (spare && snapshots) snapshot = snapshotSandbox(module, spare);
+  if (spare && snapshots) snapshot = snapshotSandbox(module, spare, { clearMemory });
 } catch {
   spare = void 0;
 }

@@ -25,7 +25,7 @@ interface CurrentRun {
   abort: AbortController
 }
 
-const { memoryCapBytes, recycleAboveBytes, snapshots, failAfterAnswer, port, signals, logs } = workerData as PoolWorkerData
+const { memoryCapBytes, recycleAboveBytes, snapshots, clearMemory, failAfterAnswer, port, signals, logs } = workerData as PoolWorkerData
 const module = await loadQuickJsModule({ memoryCapBytes })
 const wasmBytes = () => module.getWasmMemory().buffer.byteLength
 const handoff = new HandoffEnd<ToWorker, FromWorker>(port, new Int32Array(signals), Signal.toMain, Signal.toWorker, (message) => onMessage(message))
@@ -188,7 +188,7 @@ const onMessage = (message: ToWorker) => {
 
 prepareSpare(false)
 try {
-  if (spare && snapshots) snapshot = snapshotSandbox(module, spare)
+  if (spare && snapshots) snapshot = snapshotSandbox(module, spare, { clearMemory })
 } catch {
   // QuickJS threw in the host while the snapshot was taken: nothing is sure of this module, so it makes a fresh
   // sandbox for the first run, and a failure there reports the worker poisoned

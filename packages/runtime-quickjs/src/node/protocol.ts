@@ -13,6 +13,8 @@ export interface PoolWorkerData {
   recycleAboveBytes: number
   /** put one sandbox back as it was made after each run, where the module allows (sandbox-snapshot.ts) */
   snapshots: boolean
+  /** zero what a run dirtied outside the snapshot at each restore (benchmarks alone turn it off; WorkerPoolOptions) */
+  clearMemory: boolean
   /** tests only: fail right after answering each run, as a failed clean-up would (WorkerPoolOptions) */
   failAfterAnswer: boolean
   /** the worker's end of the channel every message of the pool travels on (see handoff.ts) */

@@ -37,6 +37,12 @@ export interface WorkerPoolOptions {
    */
   snapshots?: boolean
   /**
+   * For benchmarks only (default true): false leaves out the zeroing of what a run dirtied outside the snapshot
+   * (the heap it took and its stack) at each restore, to measure what that costs. Freed memory then keeps
+   * earlier runs' bytes; no server may run so.
+   */
+  clearMemory?: boolean
+  /**
    * For tests of the pool's recovery only: each worker, right after answering a run, fails as if putting its
    * sandbox back (or disposing it) had failed. No script can cause that, so nothing else reaches the path.
    */
@@ -528,6 +534,7 @@ class WorkerPool implements WorkerPoolRuntime {
       memoryCapBytes: this.memoryCapBytes,
       recycleAboveBytes: this.recycleAboveBytes,
       snapshots: this.options.snapshots ?? true,
+      clearMemory: this.options.clearMemory ?? true,
       failAfterAnswer: this.options.failAfterAnswer ?? false,
       logMirrorBytes: this.logMirrorBytes,
     }
