@@ -10,8 +10,22 @@ var splitLines = (text) => text === "" ? [] : text.split("\n");
 
 // ../../packages/core/src/render/read-output.ts
 var MAX_LINE_CHARS = 4e3;
-var clip = (line) => line.length <= MAX_LINE_CHARS ? line : `${line.slice(0, MAX_LINE_CHARS)}…[line continues: ${line.length - MAX_LINE_CHARS} more characters]`;
 var MAX_GREP_MATCHES = 500;
+var GREP_CONTEXT_CHARS = 200;
+var isHighSurrogate = (code) => code >= 55296 && code <= 56319;
+var isLowSurrogate = (code) => code >= 56320 && code <= 57343;
+var endAt = (text, at) => isHighSurrogate(text.charCodeAt(at - 1)) ? at - 1 : at;
+var startAt = (text, at) => at > 0 && isLowSurrogate(text.charCodeAt(at)) ? at + 1 : at;
+var matchInContext = (line, regex) => {
+  if (line.length <= MAX_LINE_CHARS) return line;
+  const matcher = regex.matcher(line);
+  const [matchStart, matchEnd] = matcher.find() ? [matcher.start(), matcher.end()] : [0, 0];
+  const begin = startAt(line, Math.max(0, matchStart - GREP_CONTEXT_CHARS));
+  const end = endAt(line, Math.min(line.length, matchEnd + GREP_CONTEXT_CHARS, begin + MAX_LINE_CHARS));
+  const before = begin > 0 ? `[${begin} characters before; the match starts at charOffset ${matchStart}]…` : "";
+  const after = end < line.length ? `…[${line.length - end} more characters]` : "";
+  return `${before}${line.slice(begin, end)}${after}`;
+};
 var MAX_GREP_PATTERN_CHARS = 1e3;
 var grepOutput = (text, pattern) => {
   if (pattern.length > MAX_GREP_PATTERN_CHARS) return { ok: false, code: "invalid_pattern", message: `the pattern is longer than ${MAX_GREP_PATTERN_CHARS} characters` };
@@ -24,7 +38,7 @@ var grepOutput = (text, pattern) => {
   const all = splitLines(text);
   const matches = [];
   for (let i = 0; i < all.length && matches.length < MAX_GREP_MATCHES; i++) {
-    if (regex.test(all[i])) matches.push({ line: i, text: clip(all[i]) });
+    if (regex.test(all[i])) matches.push({ line: i, text: matchInContext(all[i], regex) });
   }
   return { ok: true, matches, totalLines: all.length, truncated: matches.length === MAX_GREP_MATCHES };
 };
