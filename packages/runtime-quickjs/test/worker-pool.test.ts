@@ -211,6 +211,24 @@ describe("worker pool: queueing and fairness", () => {
     expect(expectValue(await queued)).toBe("queued ran")
   })
 
+  test("Retry-After follows the queue and typical run times, not a run that timed out (it said 60 s for 50 ms runs)", async () => {
+    const pool = await makePool({ size: 1, queueLimit: 8 })
+    for (let i = 0; i < 20; i++) expectValue(await runWith(pool, "return 1"))
+    // two runs that spin to a 2 s deadline: an average of durations would now say several seconds
+    for (let i = 0; i < 2; i++) expect(expectError(await runWith(pool, "for (;;) {}", { limits: { timeoutMs: 2_000 } })).code).toBe("timeout")
+    let release: (() => void) | undefined
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const holding = runWith(pool, "return (await tools.a.wait({})).data", { invoke: async () => (await gate, { ok: true, data: "released" }) })
+    const queued = Array.from({ length: 8 }, () => runWith(pool, "return 2"))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const refused = expectError(await runWith(pool, "return 'refused'"))
+    expect(refused.code).toBe("overloaded")
+    expect(refused.retryAfterSeconds).toBe(1)
+    release?.()
+    expect(expectValue(await holding)).toBe("released")
+    for (const run of queued) expect(expectValue(await run)).toBe(2)
+  }, 20_000)
+
   test("a queued run's deadline counts its wait: it times out in the queue without running", async () => {
     const pool = await makePool({ size: 1, queueLimit: 4 })
     const busy = runWith(pool, "while (true) {}", { limits: { timeoutMs: 400 } })

@@ -8,6 +8,9 @@ import { logMirrorBytes } from "./log-mirror.js"
 import { PoolSlot } from "./pool-slot.js"
 import type { FromWorker } from "./protocol.js"
 
+/** how many of the last runs' durations Retry-After is judged by */
+const RECENT_RUNS = 32
+
 export interface WorkerPoolOptions {
   /** worker threads, each running one execution at a time (default: the CPU count, at least 2) */
   size?: number
@@ -145,8 +148,12 @@ class WorkerPool implements WorkerPoolRuntime {
   private nextRunId = 0
   private replaced = 0
   private closed = false
-  /** moving average of run durations, for Retry-After */
-  private averageRunMs = 100
+  /**
+   * The last runs' durations, for Retry-After: their median, so that a few runs held to a 30 s deadline do not
+   * tell callers of 50 ms runs to come back in a minute (a moving average did).
+   */
+  private readonly recentRunMs = new Float64Array(RECENT_RUNS).fill(100)
+  private recentRunAt = 0
   private respawnDelayMs = 0
   /** the idle worker expected to get the next run (the last to finish) */
   private hotSlot: PoolSlot | undefined
@@ -195,7 +202,7 @@ class WorkerPool implements WorkerPoolRuntime {
         job.settled = true
         if (job.timer) clearTimeout(job.timer)
         if (job.onAbort) options.signal?.removeEventListener("abort", job.onAbort)
-        if (job.runId !== undefined) this.averageRunMs = 0.9 * this.averageRunMs + 0.1 * (Date.now() - startedAt)
+        if (job.runId !== undefined) this.recentRunMs[this.recentRunAt++ % RECENT_RUNS] = Date.now() - startedAt
         resolve(outcome)
       }
       const slot = this.takeIdle()
@@ -278,7 +285,9 @@ class WorkerPool implements WorkerPoolRuntime {
 
   private overloaded(): RunError {
     const waitingRuns = this.queue.length + this.waiting.size
-    const drainMs = (this.averageRunMs * (waitingRuns + 1)) / this.size
+    // the queue ahead of a caller, and one more run, spread over the workers
+    const typicalRunMs = [...this.recentRunMs].sort((a, b) => a - b)[RECENT_RUNS >> 1]!
+    const drainMs = (typicalRunMs * (waitingRuns + 1)) / this.size
     const retryAfterSeconds = Math.min(60, Math.max(1, Math.ceil(drainMs / 1000)))
     return {
       code: "overloaded",
