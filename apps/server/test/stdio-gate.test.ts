@@ -14,7 +14,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createTestDatabase } from "@switchboard/fixtures"
-import { startTestServer, tempDir } from "./helpers.js"
+import { TEST_SECRET_KEY, startTestServer, tempDir } from "./helpers.js"
 import type { DatabaseKind, TestServer } from "./helpers.js"
 
 const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url))
@@ -47,7 +47,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("the stdio gate holds when a
       dbPath = database.url
       dropDatabase = database.drop
     }
-    const a = await startTestServer({ dbPath, keepDb: true, allowStdio: true })
+    const a = await startTestServer({ dbPath, keepDb: true, allowStdio: true, secretKey: TEST_SECRET_KEY })
     try {
       const added = await a.request("POST", "/v1/sources", { namespace: "marked", kind: "mcp", transport: { type: "stdio", command: process.execPath, args: ["-e", MARKED_SERVER], env: { MARKER_FILE: marker } } })
       expect(added.status, JSON.stringify(added.body)).toBe(201)
@@ -58,7 +58,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("the stdio gate holds when a
     expect(readFileSync(marker, "utf8").trim().split("\n")).toHaveLength(1) // the fixture does mark its start
     rmSync(marker)
     // a TTL of 0: every use of the source would re-sync it first, the lazy path included
-    b = await startTestServer({ dbPath, keepDb: true, syncTtlMs: 0 })
+    b = await startTestServer({ dbPath, keepDb: true, syncTtlMs: 0, secretKey: TEST_SECRET_KEY })
   }, 60_000)
   afterAll(async () => {
     await b?.stop()
@@ -105,6 +105,8 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("the stdio gate holds when a
     const run = spawnSync(process.execPath, ["--import", tsxLoader, cli, "run", "-", "--db", dbPath], {
       input: "const r = await tools.marked.hello({}); return r.ok ? 'ran' : r.error.code",
       encoding: "utf8",
+      // the key servers A and B used (a Postgres catalog needs one; a SQLite one would make a key file)
+      env: { ...process.env, SWITCHBOARD_SECRET_KEY: TEST_SECRET_KEY },
       timeout: 60_000,
     })
     expect(run.stdout, run.stderr).toBe("source_disabled\n")
@@ -112,7 +114,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("the stdio gate holds when a
   }, 60_000)
 
   it.runIf(kind === "sqlite")("switchboard mcp refuses it too: the execute tool's result carries source_disabled", async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: ["--import", tsxLoader, cli, "mcp", "--db", dbPath], stderr: "pipe" })
+    const transport = new StdioClientTransport({ command: process.execPath, args: ["--import", tsxLoader, cli, "mcp", "--db", dbPath], stderr: "pipe", env: { ...(process.env as Record<string, string>), SWITCHBOARD_SECRET_KEY: TEST_SECRET_KEY } })
     const client = new Client({ name: "stdio-gate-test", version: "1" })
     await client.connect(transport)
     try {

@@ -47,6 +47,15 @@ const connectFailed = (config: McpSourceConfig | undefined, cause: unknown): Con
   return new ConnectFailed({ message: upstreamMessage(config, stderr ? `${message} (stderr: ${stderrTail(stderr)})` : message), cause })
 }
 
+/**
+ * A transport config as a string that is the same for the same config whatever its keys' order: a config read
+ * back from Postgres (jsonb orders keys its own way) must not look changed and cost a new connection.
+ */
+const transportKey = (transport: unknown): string =>
+  JSON.stringify(transport, (_key, value: unknown) =>
+    value !== null && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : value,
+  )
+
 export const createConnectionPool = async (options: PoolOptions): Promise<ConnectionPool> => {
   const configs = new Map<string, McpSourceConfig>()
   /** the connection each source's RcMap entry holds now; a close of any other one must not touch the entry */
@@ -71,7 +80,7 @@ export const createConnectionPool = async (options: PoolOptions): Promise<Connec
             current.delete(sourceId)
             void Effect.runFork(RcMap.invalidate(map, sourceId))
           }
-          const made = JSON.stringify(config.transport)
+          const made = transportKey(config.transport)
           self = await connect(config.transport, { onClose, onToolsChanged: () => options.onToolsChanged(sourceId) }, options.connectTimeoutMs, options.policy)
           current.set(sourceId, self)
           connectedWith.set(sourceId, made)
@@ -94,7 +103,7 @@ export const createConnectionPool = async (options: PoolOptions): Promise<Connec
     withConnection: async (sourceId, config, use) => {
       configs.set(sourceId, config)
       const made = connectedWith.get(sourceId)
-      if (made !== undefined && made !== JSON.stringify(config.transport)) {
+      if (made !== undefined && made !== transportKey(config.transport)) {
         // calls already running on the old connection finish on it; it closes when they end
         connectedWith.delete(sourceId)
         current.delete(sourceId)

@@ -160,6 +160,22 @@ describe("scrubResult: a successful result that echoes a secret", () => {
 })
 
 describe("a config changed under a pooled connection (a PATCH here or on another server)", () => {
+  it("the same config with its keys in another order (as Postgres's jsonb hands it back) keeps its connection", async () => {
+    const upstream = await startEchoHeadersServer()
+    const plugin = await createMcpPlugin({ connectTimeoutMs: 10_000 })
+    try {
+      const headers = { authorization: "Bearer same-1234", "x-team": "blue" }
+      expect(await plugin.invoke(source("steady", { type: "http", url: upstream.url, headers }), "echo", {}, { timeoutMs: 10_000 })).toMatchObject({ ok: true })
+      const reordered = { headers: { "x-team": "blue", authorization: "Bearer same-1234" }, url: upstream.url, type: "http" }
+      expect(await plugin.invoke(source("steady", reordered), "echo", {}, { timeoutMs: 10_000 })).toMatchObject({ ok: true })
+      // each new connection starts with an initialize, the one request sent before a protocol version is agreed
+      expect(upstream.received.filter((h) => h["mcp-protocol-version"] === undefined)).toHaveLength(1)
+    } finally {
+      await plugin.close()
+      await upstream.close()
+    }
+  })
+
   it("gets a new connection made with the new headers", async () => {
     const upstream = await startEchoHeadersServer()
     const plugin = await createMcpPlugin({ connectTimeoutMs: 10_000 })
