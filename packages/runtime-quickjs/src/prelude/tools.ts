@@ -15,7 +15,10 @@ const makeTools: MakeTools = (invokeHost, stringify, parse) => {
    * (arguments without a JSON copy get an `invalid_arguments` result, and no tool is called).
    */
   const callTool = (path: string, args: unknown): Promise<ToolResult> =>
-    new Promise<string>((resolve) => invokeHost(resolve, path, ...copy(stringify, args === undefined ? {} : args))).then(parse)
+    new Promise<string>((resolve) => {
+      const [json, reason] = copy(stringify, args === undefined ? {} : args)
+      invokeHost(resolve, path, json, reason, json === undefined ? 0 : path.length + json.length)
+    }).then(parse)
 
   /**
    * `then` and symbols resolve to undefined, so `await tools.ns` or `await tools.ns.tool` never calls the host.
