@@ -150,18 +150,18 @@ export const installHostBridge = (ctx: QuickJSContext, text: TextBuiltins): Host
     ctx.newString(JSON.stringify(result)).consume((json) => ctx.callFunction(resolve, ctx.undefined, json)).dispose()
   }
 
-  const invokeFunction = ctx.newFunction(invokeFunctionName, (resolveHandle, pathHandle, argsHandle, reasonHandle, unitsHandle) => {
+  const invokeFunction = ctx.newFunction(invokeFunctionName, (resolveHandle, pathHandle, argsHandle, reasonHandle) => {
     const current = run
     // a call not taken leaves its promise pending: the driver ends the run and the interrupt handler stops the guest
     if (!current || over || !resolveHandle) return undefined
     if (!pathHandle || !argsHandle || ctx.typeof(argsHandle) !== "string") {
       const path = pathHandle ? readBounded(ctx, text, pathHandle).text : ""
-      const reason = reasonHandle ? readBounded(ctx, text, reasonHandle).text : ""
+      const reason = reasonHandle && ctx.typeof(reasonHandle) === "string" ? readBounded(ctx, text, reasonHandle).text : ""
       return void answer(resolveHandle, { ok: false, error: { code: "invalid_arguments", message: `arguments for ${path} must be JSON-serializable: ${reason}` } })
     }
     const { limits } = current
-    // a lower bound of the UTF-8 size (a NaN, which the prelude never sends, is refused too)
-    const units = unitsHandle ? ctx.getNumber(unitsHandle) : Number.NaN
+    // the prelude's count in UTF-16 units, a lower bound of the UTF-8 size (a NaN, which it never sends, is refused too)
+    const units = reasonHandle ? ctx.getNumber(reasonHandle) : Number.NaN
     if (!(units <= limits.maxToolArgBytes)) return void answer(resolveHandle, argumentsTooLarge(limits, units, false, undefined))
     if (inflightBytes + units > limits.maxToolArgBytesInFlight) return void answer(resolveHandle, argumentsTooLarge(limits, units, false, inflightBytes))
     const path = ctx.getString(pathHandle)

@@ -436,9 +436,9 @@ var executePendingJobs = (module2, runtime, context) => {
 };
 
 // src/prelude/prelude.generated.ts
-var toolsSource = '{let a=(s,t)=>{try{return[s(t),`got ${typeof t}`]}catch(c){return[void 0,c.message]}};let m=(s,t,c)=>{let i=(n,r)=>new Promise(o=>{let[e,f]=a(t,r===void 0?{}:r);s(o,n,e,f,e===void 0?0:n.length+e.length)}).then(c),u=n=>new Proxy({},{get:(r,o)=>typeof o=="string"&&o!=="then"?n(o):void 0}),d=n=>i("$describe",{paths:Array.isArray(n)?n:[n]}),l=(n,r)=>i("$search",{query:n,limit:r}),p=n=>{let r={__proto__:null};return u(o=>r[o]??=e=>i(`${n}.${o}`,e))},g={__proto__:null,$describe:d,$search:l};return u(n=>g[n]??=p(n))},k=m;k}';
+var toolsSource = '{let p=(c,t)=>{try{let r=c(t);return[r,r===void 0?`got ${typeof t}`:""]}catch(r){return[void 0,r.message]}};let m=(c,t,r)=>{let i=(n,e)=>new Promise(o=>{let s=p(t,e===void 0?{}:e),u=s[0];c(o,n,u,u===void 0?s[1]:n.length+u.length)}).then(r),d=n=>new Proxy({},{get:(e,o)=>typeof o=="string"&&o!=="then"?n(o):void 0}),a=n=>i("$describe",{paths:Array.isArray(n)?n:[n]}),l=(n,e)=>i("$search",{query:n,limit:e}),f=n=>{let e={__proto__:null};return d(o=>e[o]??=s=>i(`${n}.${o}`,s))},g={__proto__:null,$describe:a,$search:l};return d(n=>g[n]??=f(n))},k=m;k}';
 var consoleSource = '{let e=["log","info","warn","error","debug"];let l=(n,r,s)=>{let i,o={};for(let t of e)o[t]=(...a)=>n(t,a.map(i??=r(s)).join(" "));return o},d=l;d}';
-var emitSource = "{let n=(o,r)=>{try{return[o(r),`got ${typeof r}`]}catch(t){return[void 0,t.message]}};let i=(o,r)=>t=>{let e=o(...n(r,t));if(e)throw new TypeError(e)},m=i;m}";
+var emitSource = '{let n=(t,r)=>{try{let o=t(r);return[o,o===void 0?`got ${typeof r}`:""]}catch(o){return[void 0,o.message]}};let s=(t,r)=>o=>{let e=t(...n(r,o));if(e)throw new TypeError(e)},f=s;f}';
 var formatSource = '{let r=n=>t=>{if(typeof t=="string")return t;try{if(t instanceof Error)return`${t.name}: ${t.message}\n${t.stack??""}`.trimEnd();if(typeof t=="object"&&t)return n(t);if(typeof t=="bigint")return`${t}n`;if(typeof t=="function")return`[Function ${t.name||"(anonymous)"}]`}catch{}try{return String(t)}catch{return"[unprintable]"}},i=r;i}';
 
 // src/prelude/protocol.ts
@@ -502,16 +502,16 @@ var installHostBridge = (ctx, text) => {
   const answer = (resolve, result) => {
     ctx.newString(JSON.stringify(result)).consume((json) => ctx.callFunction(resolve, ctx.undefined, json)).dispose();
   };
-  const invokeFunction = ctx.newFunction(invokeFunctionName, (resolveHandle, pathHandle, argsHandle, reasonHandle, unitsHandle) => {
+  const invokeFunction = ctx.newFunction(invokeFunctionName, (resolveHandle, pathHandle, argsHandle, reasonHandle) => {
     const current2 = run2;
     if (!current2 || over || !resolveHandle) return void 0;
     if (!pathHandle || !argsHandle || ctx.typeof(argsHandle) !== "string") {
       const path2 = pathHandle ? readBounded(ctx, text, pathHandle).text : "";
-      const reason = reasonHandle ? readBounded(ctx, text, reasonHandle).text : "";
+      const reason = reasonHandle && ctx.typeof(reasonHandle) === "string" ? readBounded(ctx, text, reasonHandle).text : "";
       return void answer(resolveHandle, { ok: false, error: { code: "invalid_arguments", message: `arguments for ${path2} must be JSON-serializable: ${reason}` } });
     }
     const { limits } = current2;
-    const units = unitsHandle ? ctx.getNumber(unitsHandle) : Number.NaN;
+    const units = reasonHandle ? ctx.getNumber(reasonHandle) : Number.NaN;
     if (!(units <= limits.maxToolArgBytes)) return void answer(resolveHandle, argumentsTooLarge(limits, units, false, void 0));
     if (inflightBytes + units > limits.maxToolArgBytesInFlight) return void answer(resolveHandle, argumentsTooLarge(limits, units, false, inflightBytes));
     const path = ctx.getString(pathHandle);

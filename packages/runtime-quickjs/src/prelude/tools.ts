@@ -16,8 +16,10 @@ const makeTools: MakeTools = (invokeHost, stringify, parse) => {
    */
   const callTool = (path: string, args: unknown): Promise<ToolResult> =>
     new Promise<string>((resolve) => {
-      const [json, reason] = copy(stringify, args === undefined ? {} : args)
-      invokeHost(resolve, path, json, reason, json === undefined ? 0 : path.length + json.length)
+      // indexed, not destructured: destructuring runs the array iterator, on every call
+      const copied = copy(stringify, args === undefined ? {} : args)
+      const json = copied[0]
+      invokeHost(resolve, path, json, json === undefined ? copied[1] : path.length + json.length)
     }).then(parse)
 
   /**
