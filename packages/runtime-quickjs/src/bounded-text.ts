@@ -41,7 +41,13 @@ export const readBounded = (ctx: QuickJSContext, builtins: TextBuiltins, text: Q
   const cut = ctx.newNumber(0).consume((start) => ctx.newNumber(maxUnits).consume((end) => ctx.callFunction(builtins.slice, text, start, end)))
   // slicing can only fail for want of memory: then nothing of it is read
   if (cut.error) return cut.error.consume(() => ({ text: "", units }))
-  return cut.value.consume((prefix) => ({ text: ctx.typeof(prefix) === "string" ? ctx.getString(prefix) : "", units }))
+  return cut.value.consume((prefix) => ({ text: ctx.typeof(prefix) === "string" ? wholeCharacters(ctx.getString(prefix)) : "", units }))
+}
+
+/** A prefix cut between the two halves of a surrogate pair loses the first half too. */
+const wholeCharacters = (prefix: string): string => {
+  const last = prefix.charCodeAt(prefix.length - 1)
+  return last >= 0xd800 && last <= 0xdbff ? prefix.slice(0, -1) : prefix
 }
 
 /** `String(value)` made in the guest (a symbol's description, a BigInt's digits), read with the bound. */
@@ -55,4 +61,4 @@ export const renderBounded = (ctx: QuickJSContext, builtins: TextBuiltins, value
 export const boundText = (text: string, units?: number): string =>
   units === undefined && text.length <= errorTextUnits
     ? text
-    : `${text.slice(0, errorTextUnits)} … [switchboard: cut at ${errorTextUnits} of its ${units ?? text.length} characters]`
+    : `${wholeCharacters(text.slice(0, errorTextUnits))} … [switchboard: cut at ${errorTextUnits} of its ${units ?? text.length} characters]`

@@ -157,6 +157,11 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
         expect(error.message).toMatch(/cut at 16384 of its 60206 characters/)
       })
 
+      test("a cut never splits a surrogate pair", async () => {
+        const error = expectError(await run("throw 'a' + '🙂'.repeat(20000)"))
+        expect(error.message).toMatch(/^Uncaught "a(🙂)+ … \[switchboard: cut at 16384 of its 40001 characters\]$/u)
+      })
+
       test("a long message keeps its position; one under the bound is whole", async () => {
         expect(expectError(await run(`const n = 1\nthrow new Error('E'.repeat(${big}))`))).toMatchObject({ code: "runtime_error", line: 2 })
         const whole = expectError(await run("throw new Error('w'.repeat(16000))"))

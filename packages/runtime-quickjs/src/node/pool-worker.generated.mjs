@@ -26,14 +26,18 @@ var readBounded = (ctx, builtins, text, maxUnits = errorTextUnits) => {
   if (units <= maxUnits) return { text: ctx.getString(text), units };
   const cut = ctx.newNumber(0).consume((start2) => ctx.newNumber(maxUnits).consume((end) => ctx.callFunction(builtins.slice, text, start2, end)));
   if (cut.error) return cut.error.consume(() => ({ text: "", units }));
-  return cut.value.consume((prefix2) => ({ text: ctx.typeof(prefix2) === "string" ? ctx.getString(prefix2) : "", units }));
+  return cut.value.consume((prefix2) => ({ text: ctx.typeof(prefix2) === "string" ? wholeCharacters(ctx.getString(prefix2)) : "", units }));
+};
+var wholeCharacters = (prefix2) => {
+  const last = prefix2.charCodeAt(prefix2.length - 1);
+  return last >= 55296 && last <= 56319 ? prefix2.slice(0, -1) : prefix2;
 };
 var renderBounded = (ctx, builtins, value) => {
   const rendered = ctx.callFunction(builtins.string, ctx.undefined, value);
   if (rendered.error) return rendered.error.consume(() => void 0);
   return rendered.value.consume((text) => ctx.typeof(text) === "string" ? readBounded(ctx, builtins, text) : void 0);
 };
-var boundText = (text, units) => units === void 0 && text.length <= errorTextUnits ? text : `${text.slice(0, errorTextUnits)} … [switchboard: cut at ${errorTextUnits} of its ${units ?? text.length} characters]`;
+var boundText = (text, units) => units === void 0 && text.length <= errorTextUnits ? text : `${wholeCharacters(text.slice(0, errorTextUnits))} … [switchboard: cut at ${errorTextUnits} of its ${units ?? text.length} characters]`;
 
 // src/run-errors.ts
 var runErrors = {
