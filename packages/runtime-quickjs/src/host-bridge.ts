@@ -76,7 +76,7 @@ const argumentsTooLarge = (limits: RunLimits, bytes: number, exact: boolean, inF
   const message =
     inFlight === undefined
       ? `this tool call's path and arguments are ${size} of JSON, over maxToolArgBytes, the limit of ${limits.maxToolArgBytes} bytes per call`
-      : `this tool call's path and arguments (${size} of JSON) would bring the calls in flight to ${inFlight + bytes} bytes, ` +
+      : `this tool call's path and arguments (${size} of JSON) would bring the calls in flight to ${exact ? "" : "at least "}${inFlight + bytes} bytes, ` +
         `over maxToolArgBytesInFlight, the limit of ${limits.maxToolArgBytesInFlight} bytes for calls whose result has not arrived: await some first`
   return { ok: false, error: { code: "tool_arguments_too_large", message } }
 }

@@ -460,7 +460,7 @@ var hostFailureResult = {
 };
 var argumentsTooLarge = (limits, bytes, exact, inFlight) => {
   const size = `${exact ? "" : "at least "}${bytes} bytes`;
-  const message = inFlight === void 0 ? `this tool call's path and arguments are ${size} of JSON, over maxToolArgBytes, the limit of ${limits.maxToolArgBytes} bytes per call` : `this tool call's path and arguments (${size} of JSON) would bring the calls in flight to ${inFlight + bytes} bytes, over maxToolArgBytesInFlight, the limit of ${limits.maxToolArgBytesInFlight} bytes for calls whose result has not arrived: await some first`;
+  const message = inFlight === void 0 ? `this tool call's path and arguments are ${size} of JSON, over maxToolArgBytes, the limit of ${limits.maxToolArgBytes} bytes per call` : `this tool call's path and arguments (${size} of JSON) would bring the calls in flight to ${exact ? "" : "at least "}${inFlight + bytes} bytes, over maxToolArgBytesInFlight, the limit of ${limits.maxToolArgBytesInFlight} bytes for calls whose result has not arrived: await some first`;
   return { ok: false, error: { code: "tool_arguments_too_large", message } };
 };
 var blockShape = 'an MCP content block, an object with a string "type" (such as { type: "image", data: "<base64>", mimeType: "image/png" })';
