@@ -58,7 +58,7 @@ const interleaved = async (variants: Record<string, () => unknown>, runs: number
   for (const name of names) console.log(`${name}: ${median(samples.get(name)!).toFixed(1)} µs (median of ${runs})`)
 }
 
-const limits: RunLimits = { timeoutMs: 30_000, memoryBytes: 64 << 20, stackBytes: 512 << 10, maxToolCalls: 2000, maxResultBytes: 8 << 20, maxLogLines: 1000, maxLogBytes: 1 << 20 }
+const limits: RunLimits = { timeoutMs: 30_000, memoryBytes: 64 << 20, stackBytes: 512 << 10, maxToolCalls: 2000, maxResultBytes: 8 << 20, maxLogLines: 1000, maxLogBytes: 1 << 20, maxToolArgBytes: 1 << 20, maxToolArgBytesInFlight: 8 << 20 }
 const invoke = async (_path: string, args: unknown): Promise<ToolResult> => ({ ok: true, data: args })
 const expectValue = (outcome: RunOutcome, value: unknown) => {
   if (!outcome.ok || outcome.value !== value) throw new Error(`unexpected outcome: ${JSON.stringify(outcome).slice(0, 200)}`)

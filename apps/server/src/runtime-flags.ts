@@ -15,12 +15,14 @@ export const runtimeFlagOptions = {
   "max-result-mb": { type: "string" },
   "max-log-lines": { type: "string" },
   "max-log-kb": { type: "string" },
+  "max-tool-arg-kb": { type: "string" },
+  "max-tool-args-in-flight-mb": { type: "string" },
   workers: { type: "string" },
   queue: { type: "string" },
 } as const
 
 export const runtimeFlagsUsage =
-  "--timeout-ms 30000 --memory-mb 64 --stack-kb 512 --max-tool-calls 1000 --max-result-mb 8 --max-log-lines 1000 --max-log-kb 1024 --workers N --queue N"
+  "--timeout-ms 30000 --memory-mb 64 --stack-kb 512 --max-tool-calls 1000 --max-result-mb 8 --max-log-lines 1000 --max-log-kb 1024 --max-tool-arg-kb 1024 --max-tool-args-in-flight-mb 8 --workers N --queue N"
 
 export type RuntimeFlagValues = Partial<Record<keyof typeof runtimeFlagOptions, string>>
 
@@ -33,6 +35,8 @@ const limitFlags: [keyof typeof runtimeFlagOptions, keyof RunLimits, number][] =
   ["max-result-mb", "maxResultBytes", 1 << 20],
   ["max-log-lines", "maxLogLines", 1],
   ["max-log-kb", "maxLogBytes", 1 << 10],
+  ["max-tool-arg-kb", "maxToolArgBytes", 1 << 10],
+  ["max-tool-args-in-flight-mb", "maxToolArgBytesInFlight", 1 << 20],
 ]
 
 /** Turns the flags into host options; a value that is not a positive whole number is an error message. */

@@ -13,12 +13,14 @@ interface Row {
   name: string
   code: string
   timeoutMs?: number
+  /** limits the request lowers */
+  limits?: Record<string, number>
   /** the run's error code */
   error?: string
   /** the exact value the script returns */
   value?: unknown
   /** further checks on the execute response */
-  check?: (body: any) => void
+  check?: (body: any) => void | Promise<void>
 }
 
 const limits = { timeoutMs: 5_000, maxToolCalls: 20, maxResultBytes: 1 << 20, maxLogLines: 20, maxLogBytes: 4096 }
@@ -209,6 +211,46 @@ const rows: Row[] = [
     value: "logged",
     check: (body) => expect(body.logs).toEqual([{ level: "warn", message: expect.stringMatching(/1 more log line \(8388608 bytes\) dropped/) }]),
   },
+  // issue 14: what a script throws, and what it passes to tools, is bounded before it leaves the sandbox
+  {
+    name: "throwing a 40 MB error message: the answer and the stored execution are bounded",
+    code: "throw new Error('E'.repeat(40 << 20))",
+    error: "runtime_error",
+    check: async (body) => {
+      expect(body.error.message.length).toBeLessThan(17_000)
+      expect(body.error.message).toMatch(/^Error: E+ … \[switchboard: cut at 16384 of its 41943040 characters\]$/)
+      expect(body.error.line).toBe(1)
+      const stored = await server.request("GET", `/v1/executions/${body.executionId}`)
+      expect(stored.status).toBe(200)
+      expect(JSON.stringify(stored.body).length).toBeLessThan(20_000)
+    },
+  },
+  {
+    name: "throwing a 40 MB string",
+    code: "throw 'S'.repeat(40 << 20)",
+    error: "runtime_error",
+    check: (body) => expect(body.error.message).toMatch(/^Uncaught "S+ … \[switchboard: cut at 16384 of its 41943040 characters\]$/),
+  },
+  {
+    name: "Promise.all of tool calls with 4 MB arguments each: every call refused, no tool called",
+    code: "const big = 'x'.repeat(4 << 20)\nconst rs = await Promise.all(Array.from({ length: 20 }, () => tools.fx.echo({ message: big })))\nreturn [...new Set(rs.map((r) => (r.ok ? 'ok' : r.error.code)))]",
+    value: ["tool_arguments_too_large"],
+    check: async (body) => {
+      const stored = await server.request("GET", `/v1/executions/${body.executionId}`)
+      expect(stored.body.execution.calls).toEqual([])
+    },
+  },
+  {
+    name: "a request lowers maxToolArgBytes and maxToolArgBytesInFlight",
+    code: [
+      "const call = (n: number) => tools.fx.echo({ message: 'x'.repeat(n) })",
+      "const one = await call(2000)",
+      "const many = await Promise.all(Array.from({ length: 6 }, () => call(900)))",
+      "return [one.ok ? 'ok' : one.error.code, many.map((r) => (r.ok ? 'ok' : r.error.code))]",
+    ].join("\n"),
+    limits: { maxToolArgBytes: 1000, maxToolArgBytesInFlight: 3000 },
+    value: ["tool_arguments_too_large", ["ok", "ok", "ok", "tool_arguments_too_large", "tool_arguments_too_large", "tool_arguments_too_large"]],
+  },
   {
     name: "bytecode is never accepted: the code field is always source text",
     // the first bytes of a QuickJS bytecode object (BC_VERSION, then an atom count)
@@ -236,7 +278,7 @@ describe("escape and abuse", () => {
   })
 
   test.each(rows.map((row) => [row.name, row] as const))("%s", async (_name, row) => {
-    const execute = server.request("POST", "/v1/execute", { code: row.code, ...(row.timeoutMs ? { timeoutMs: row.timeoutMs } : {}) })
+    const execute = server.request("POST", "/v1/execute", { code: row.code, ...(row.timeoutMs ? { timeoutMs: row.timeoutMs } : {}), ...(row.limits ? { limits: row.limits } : {}) })
     // the server answers while the row runs
     const health = await server.request("GET", "/healthz")
     expect(health).toMatchObject({ status: 200, body: { ok: true } })
@@ -245,7 +287,7 @@ describe("escape and abuse", () => {
     if (row.error !== undefined) expect({ ok: body.ok, code: body.error?.code }).toEqual({ ok: false, code: row.error })
     else expect(body).toMatchObject({ ok: true })
     if ("value" in row) expect(body.result).toEqual(row.value)
-    row.check?.(body)
+    await row.check?.(body)
 
     // the next execution finds a pristine sandbox, and the host's own prototypes are untouched
     const next = await server.execute(probe)

@@ -30,6 +30,8 @@ export const ToolErrorCodes = {
   timeout: "tool_timeout",
   /** the arguments are not a JSON object */
   invalidArguments: "invalid_arguments",
+  /** the call's arguments are past maxToolArgBytes, or would take the calls in flight past maxToolArgBytesInFlight */
+  toolArgumentsTooLarge: "tool_arguments_too_large",
   /** the execution ended (or its caller went away) while the call was in flight */
   aborted: "aborted",
   /** the execution already made as many tool calls as its limit allows */

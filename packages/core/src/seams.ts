@@ -19,6 +19,10 @@ export interface RunLimits {
   maxLogLines: number
   /** captured console bytes */
   maxLogBytes: number
+  /** one tool call's path and arguments, as UTF-8 JSON text; past it the call resolves to `tool_arguments_too_large` */
+  maxToolArgBytes: number
+  /** the same, summed over the run's tool calls whose result has not yet reached the script */
+  maxToolArgBytesInFlight: number
 }
 
 export interface LogEntry {

@@ -1,4 +1,5 @@
 import type { RunError, RunLimits } from "@switchboard/core"
+import { boundText } from "./bounded-text.js"
 import type { PreparedCode } from "./prepare-code.js"
 import type { ErrorDescription } from "./guest-calls.js"
 import { runErrors } from "./run-errors.js"
@@ -11,7 +12,8 @@ export type ThrowPhase = "compile" | "run"
  * Turns what the script threw (or QuickJS threw at it) into a RunError.
  * `null` is QuickJS's signature for running out of memory while it could not even allocate the error
  * object (JS_ThrowError2 throws null "to avoid recursing"), so a thrown null is reported as memory_limit;
- * a script that literally throws null is misreported, which we accept.
+ * a script that literally throws null is misreported, which we accept. The message is at most
+ * `errorTextUnits` characters and says when it was cut (bounded-text.ts).
  */
 export const classifyThrown = (
   thrown: ErrorDescription | null,
@@ -30,10 +32,10 @@ export const classifyThrown = (
     return withPosition(runErrors.stackOverflow(limits), thrown, code)
   }
   if (phase === "compile" && isError && name === "SyntaxError") {
-    return withPosition({ code: "syntax_error", message: `SyntaxError: ${message}` }, thrown, code)
+    return withPosition({ code: "syntax_error", message: boundText(`SyntaxError: ${message}`, thrown.cutFrom) }, thrown, code)
   }
   const text = isError ? `${name}: ${message}` : `Uncaught ${name === "string" ? JSON.stringify(message) : message}`
-  return withPosition({ code: "runtime_error", message: text }, thrown, code)
+  return withPosition({ code: "runtime_error", message: boundText(text, thrown.cutFrom) }, thrown, code)
 }
 
 const withPosition = (error: RunError, thrown: ErrorDescription, code: PreparedCode): RunError => {

@@ -1,57 +1,77 @@
 import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core"
+import { errorTextUnits, readBounded, renderBounded, stringLength } from "./bounded-text.js"
+import type { BoundedText, TextBuiltins } from "./bounded-text.js"
 
 /**
  * Host-side reads of guest values after the script settles. They can run guest code (a getter, a toJSON),
  * so the caller keeps an interrupt deadline in force while they run.
  */
 
-/** How a thrown or rejected guest value looks to the host. */
+/** How a thrown or rejected guest value looks to the host, each text read with the bound (bounded-text.ts). */
 export interface ErrorDescription {
   /** true for anything with a string `message` (an Error); false for a thrown string, object, number... */
   isError: boolean
   name: string
   message: string
   stack?: string
+  /** set when the name or message was cut in the guest: how long the whole was, in UTF-16 units */
+  cutFrom?: number
 }
-
-/**
- * The length of a guest string in UTF-16 code units, read without copying the string out. (getLength is
- * no help here: it answers undefined for many strings, such as ones built by concatenation.)
- */
-export const stringLength = (ctx: QuickJSContext, text: QuickJSHandle): number =>
-  ctx.getProp(text, "length").consume((length) => (ctx.typeof(length) === "number" ? ctx.getNumber(length) : 0))
 
 const isNull = (ctx: QuickJSContext, handle: QuickJSHandle) => ctx.typeof(handle) === "object" && ctx.eq(handle, ctx.null)
 
-/** Reads a string property; a getter that throws or a non-string counts as absent. */
-const readString = (ctx: QuickJSContext, handle: QuickJSHandle, key: string): string | undefined =>
-  ctx.getProp(handle, key).consume((value) => (ctx.typeof(value) === "string" ? ctx.getString(value) : undefined))
+/** Reads a string property with the bound; a getter that throws or a non-string counts as absent. */
+const readString = (ctx: QuickJSContext, builtins: TextBuiltins, handle: QuickJSHandle, key: string): BoundedText | undefined =>
+  ctx.getProp(handle, key).consume((value) => (ctx.typeof(value) === "string" ? readBounded(ctx, builtins, value) : undefined))
+
+const cutFrom = (...texts: (BoundedText | undefined)[]): { cutFrom?: number } => {
+  const cut = texts.find((text) => text !== undefined && text.units > errorTextUnits)
+  return cut ? { cutFrom: cut.units } : {}
+}
 
 /** What the script threw; null when the thrown value is null. */
 export const describeThrown = (
   ctx: QuickJSContext,
   stringify: QuickJSHandle,
+  builtins: TextBuiltins,
   thrown: QuickJSHandle,
 ): ErrorDescription | null => {
   if (isNull(ctx, thrown)) return null
   const type = ctx.typeof(thrown)
-  if (type === "string") return { isError: false, name: "string", message: ctx.getString(thrown) }
+  if (type === "string") {
+    const text = readBounded(ctx, builtins, thrown)
+    return { isError: false, name: "string", message: text.text, ...cutFrom(text) }
+  }
   if (type === "object") {
-    const message = readString(ctx, thrown, "message")
+    const message = readString(ctx, builtins, thrown, "message")
     if (message !== undefined) {
-      const stack = readString(ctx, thrown, "stack")
-      return { isError: true, name: readString(ctx, thrown, "name") ?? "Error", message, ...(stack === undefined ? {} : { stack }) }
+      const name = readString(ctx, builtins, thrown, "name")
+      // only the position is read from the stack, in its first frames
+      const stack = readString(ctx, builtins, thrown, "stack")
+      return {
+        isError: true,
+        name: name?.text ?? "Error",
+        message: message.text,
+        ...(stack === undefined ? {} : { stack: stack.text }),
+        ...cutFrom(message, name),
+      }
     }
   }
-  return { isError: false, name: type, message: primitiveText(ctx, stringify, thrown, type) }
+  const text = primitiveText(ctx, stringify, builtins, thrown, type)
+  return { isError: false, name: type, message: text.text, ...cutFrom(text) }
 }
 
-const primitiveText = (ctx: QuickJSContext, stringify: QuickJSHandle, value: QuickJSHandle, type: string): string => {
-  if (type === "undefined") return "undefined"
-  if (type === "bigint") return `${ctx.getBigInt(value)}n`
-  if (type === "symbol") return String(ctx.getSymbol(value))
-  const json = callStringify(ctx, stringify, value)
-  return json.kind === "json" ? json.text : `a value of type ${type}`
+const primitiveText = (ctx: QuickJSContext, stringify: QuickJSHandle, builtins: TextBuiltins, value: QuickJSHandle, type: string): BoundedText => {
+  const whole = (text: string): BoundedText => ({ text, units: text.length })
+  if (type === "undefined") return whole("undefined")
+  if (type === "bigint" || type === "symbol") {
+    const text = renderBounded(ctx, builtins, value)
+    if (!text) return whole(`a value of type ${type}`)
+    return type === "bigint" && text.units <= errorTextUnits ? whole(`${text.text}n`) : text
+  }
+  const json = ctx.callFunction(stringify, ctx.undefined, value)
+  if (json.error) return json.error.consume(() => whole(`a value of type ${type}`))
+  return json.value.consume((text) => (ctx.typeof(text) === "string" ? readBounded(ctx, builtins, text) : whole(`a value of type ${type}`)))
 }
 
 export type SerializedResult =
@@ -82,7 +102,7 @@ const callStringify = (
   ctx: QuickJSContext,
   stringify: QuickJSHandle,
   value: QuickJSHandle,
-  maxUnits = Number.POSITIVE_INFINITY,
+  maxUnits: number,
 ): SerializedResult => {
   const result = ctx.callFunction(stringify, ctx.undefined, value)
   if (result.error) return { kind: "threw", thrown: result.error }

@@ -1,6 +1,7 @@
 import type { ContentBlock, InvokeTool, RunError, RunLimits, ToolResult } from "@switchboard/core"
 import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core"
-import { stringLength } from "./guest-calls.js"
+import { readBounded, stringLength } from "./bounded-text.js"
+import type { TextBuiltins } from "./bounded-text.js"
 import type { LogBuffer } from "./log-buffer.js"
 import { formatSource } from "./prelude/prelude.generated.js"
 import { emitFunctionName, invokeFunctionName, loadFormatFunctionName, logFunctionName, logLevels } from "./prelude/protocol.js"
@@ -66,6 +67,20 @@ const hostFailureResult: ToolResult = {
   error: { code: "internal_error", message: "the tool call failed in the host" },
 }
 
+/**
+ * A call refused for the size of its arguments; the path is not named, since it may be what was too long. `bytes`
+ * is exact, or (`exact` false) the UTF-16 length the prelude counted, a lower bound of the UTF-8 size.
+ */
+const argumentsTooLarge = (limits: RunLimits, bytes: number, exact: boolean, inFlight: number | undefined): ToolResult => {
+  const size = `${exact ? "" : "at least "}${bytes} bytes`
+  const message =
+    inFlight === undefined
+      ? `this tool call's path and arguments are ${size} of JSON, over maxToolArgBytes, the limit of ${limits.maxToolArgBytes} bytes per call`
+      : `this tool call's path and arguments (${size} of JSON) would bring the calls in flight to ${exact ? "" : "at least "}${inFlight + bytes} bytes, ` +
+        `over maxToolArgBytesInFlight, the limit of ${limits.maxToolArgBytesInFlight} bytes for calls whose result has not arrived: await some first`
+  return { ok: false, error: { code: "tool_arguments_too_large", message } }
+}
+
 const blockShape = 'an MCP content block, an object with a string "type" (such as { type: "image", data: "<base64>", mimeType: "image/png" })'
 
 /**
@@ -73,9 +88,11 @@ const blockShape = 'an MCP content block, an object with a string "type" (such a
  * They can be made before the run is known (a sandbox prepared ahead of time) and act once `attach` binds them.
  * `invoke(path, args)` is the only door out of the sandbox; everything crosses it as JSON text. The guest
  * makes the promise of each call and hands over its resolve function, which the host calls with the
- * result's JSON text (cheaper than a promise made by the host: one handle, one call).
+ * result's JSON text (cheaper than a promise made by the host: one handle, one call). Arguments past
+ * maxToolArgBytes, or past what maxToolArgBytesInFlight leaves, are refused before they are copied out of the guest
+ * (by the length the prelude counted), and otherwise by their exact UTF-8 size: a refused call reaches no host.
  */
-export const installHostBridge = (ctx: QuickJSContext): HostBridge => {
+export const installHostBridge = (ctx: QuickJSContext, text: TextBuiltins): HostBridge => {
   let run: BridgeRun | undefined
   /** the resolve function of every call still waiting for its result */
   const unsettled = new Set<QuickJSHandle>()
@@ -83,6 +100,8 @@ export const installHostBridge = (ctx: QuickJSContext): HostBridge => {
   let emittedBytes = 0
   let calls = 0
   let inflight = 0
+  /** UTF-8 bytes of the path and arguments of the calls in flight */
+  let inflightBytes = 0
   let closed = false
   /** past a limit the bridge enforces: later calls are not even read */
   let over = false
@@ -102,10 +121,11 @@ export const installHostBridge = (ctx: QuickJSContext): HostBridge => {
     return JSON.stringify(hostFailureResult)
   }
 
-  const settle = (generation: number, events: BridgeEvents, resolve: QuickJSHandle, resultJson: string) => {
+  const settle = (generation: number, events: BridgeEvents, resolve: QuickJSHandle, bytes: number, resultJson: string) => {
     // a result for an earlier run of a sandbox that was put back since (sandbox-snapshot.ts) has no promise here
     if (generation !== resets) return
     inflight--
+    inflightBytes -= bytes
     // a result that arrives after the run ended must never touch the (disposed) context
     if (closed) return
     unsettled.delete(resolve)
@@ -125,28 +145,39 @@ export const installHostBridge = (ctx: QuickJSContext): HostBridge => {
     current.events.fail(error)
   }
 
+  /** No tool call: the promise resolves to the error result (in a job, like any resolution). */
+  const answer = (resolve: QuickJSHandle, result: ToolResult) => {
+    ctx.newString(JSON.stringify(result)).consume((json) => ctx.callFunction(resolve, ctx.undefined, json)).dispose()
+  }
+
   const invokeFunction = ctx.newFunction(invokeFunctionName, (resolveHandle, pathHandle, argsHandle, reasonHandle) => {
     const current = run
     // a call not taken leaves its promise pending: the driver ends the run and the interrupt handler stops the guest
     if (!current || over || !resolveHandle) return undefined
-    const path = pathHandle ? ctx.getString(pathHandle) : ""
-    if (!argsHandle || ctx.typeof(argsHandle) !== "string") {
-      // no tool call: the promise resolves to the error result (in a job, like any resolution)
-      const reason = reasonHandle ? ctx.getString(reasonHandle) : ""
-      const message = `arguments for ${path} must be JSON-serializable: ${reason}`
-      const result: ToolResult = { ok: false, error: { code: "invalid_arguments", message } }
-      ctx.newString(JSON.stringify(result)).consume((text) => ctx.callFunction(resolveHandle, ctx.undefined, text)).dispose()
-      return undefined
+    if (!pathHandle || !argsHandle || ctx.typeof(argsHandle) !== "string") {
+      const path = pathHandle ? readBounded(ctx, text, pathHandle).text : ""
+      const reason = reasonHandle && ctx.typeof(reasonHandle) === "string" ? readBounded(ctx, text, reasonHandle).text : ""
+      return void answer(resolveHandle, { ok: false, error: { code: "invalid_arguments", message: `arguments for ${path} must be JSON-serializable: ${reason}` } })
     }
-    calls++
-    if (calls > current.limits.maxToolCalls) return void fail(current, runErrors.toolCallLimit(current.limits))
+    const { limits } = current
+    // the prelude's count in UTF-16 units, a lower bound of the UTF-8 size (a NaN, which it never sends, is refused too)
+    const units = reasonHandle ? ctx.getNumber(reasonHandle) : Number.NaN
+    if (!(units <= limits.maxToolArgBytes)) return void answer(resolveHandle, argumentsTooLarge(limits, units, false, undefined))
+    if (inflightBytes + units > limits.maxToolArgBytesInFlight) return void answer(resolveHandle, argumentsTooLarge(limits, units, false, inflightBytes))
+    const path = ctx.getString(pathHandle)
     const argsJson = ctx.getString(argsHandle)
+    const bytes = utf8Length(path) + utf8Length(argsJson)
+    if (bytes > limits.maxToolArgBytes) return void answer(resolveHandle, argumentsTooLarge(limits, bytes, true, undefined))
+    if (inflightBytes + bytes > limits.maxToolArgBytesInFlight) return void answer(resolveHandle, argumentsTooLarge(limits, bytes, true, inflightBytes))
+    calls++
+    if (calls > limits.maxToolCalls) return void fail(current, runErrors.toolCallLimit(limits))
     // the argument handle lives for this callback only: keep a reference of our own until the result arrives
     const resolve = resolveHandle.dup()
     unsettled.add(resolve)
     inflight++
+    inflightBytes += bytes
     const generation = resets
-    void callHost(current, path, argsJson).then((resultJson) => settle(generation, current.events, resolve, resultJson))
+    void callHost(current, path, argsJson).then((resultJson) => settle(generation, current.events, resolve, bytes, resultJson))
     return undefined
   })
 
@@ -165,7 +196,7 @@ export const installHostBridge = (ctx: QuickJSContext): HostBridge => {
     const current = run
     if (!current || over) return undefined
     if (!jsonHandle || ctx.typeof(jsonHandle) !== "string") {
-      const reason = reasonHandle && ctx.typeof(reasonHandle) === "string" ? ctx.getString(reasonHandle) : "got undefined"
+      const reason = reasonHandle && ctx.typeof(reasonHandle) === "string" ? readBounded(ctx, text, reasonHandle).text : "got undefined"
       return ctx.newString(`emit(block) takes ${blockShape}: ${reason.startsWith("got ") ? reason : `it is not JSON-serializable: ${reason}`}`)
     }
     const { maxResultBytes } = current.limits
@@ -218,7 +249,7 @@ export const installHostBridge = (ctx: QuickJSContext): HostBridge => {
       run = undefined
       unsettled.clear()
       emitted = []
-      emittedBytes = calls = inflight = 0
+      emittedBytes = calls = inflight = inflightBytes = 0
       closed = over = false
     },
   }

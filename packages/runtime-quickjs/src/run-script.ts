@@ -241,7 +241,7 @@ class ScriptSession {
     if (!sandbox) throw new Error("thrown() before the sandbox exists")
     this.interruptAt = Date.now() + describeBudgetMs
     try {
-      const description = describeThrown(sandbox.context, sandbox.stringify, handle)
+      const description = describeThrown(sandbox.context, sandbox.stringify, sandbox.text, handle)
       return classifyThrown(description, phase, this.code, this.options.limits)
     } finally {
       handle.dispose()

@@ -1,4 +1,5 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core"
+import type { TextBuiltins } from "./bounded-text.js"
 import { installHostBridge } from "./host-bridge.js"
 import type { HostBridge } from "./host-bridge.js"
 import { seedMathRandom } from "./random-seed.js"
@@ -17,8 +18,10 @@ export interface Sandbox {
   readonly bridge: HostBridge
   /** the guest's own JSON.stringify, taken before any script code runs */
   readonly stringify: QuickJSHandle
+  /** the guest's own String and String.prototype.slice, for reading its strings with a bound (bounded-text.ts) */
+  readonly text: TextBuiltins
   readonly globals: SandboxGlobals
-  /** the other context functions the host holds (JSON.parse, Object.defineProperty), freed on dispose */
+  /** the other context functions the host holds (JSON.parse, Object.defineProperty, `text`), freed on dispose */
   readonly held: readonly QuickJSHandle[]
 }
 
@@ -45,12 +48,14 @@ export const createSandbox = (module: QuickJSWASMModule): Sandbox => {
     }
   })
   seedMathRandom(module, context)
-  const bridge = installHostBridge(context)
+  const string = context.getProp(context.global, "String")
+  const text: TextBuiltins = { string, slice: context.getProp(string, "prototype").consume((prototype) => context.getProp(prototype, "slice")) }
+  const bridge = installHostBridge(context, text)
   const stringify = member("JSON", "stringify")
   const parse = member("JSON", "parse")
   const defineProperty = member("Object", "defineProperty")
   const globals = installSandboxGlobals(context, bridge.functions, { stringify, parse, defineProperty })
-  return { runtime, context, bridge, stringify, globals, held: [parse, defineProperty] }
+  return { runtime, context, bridge, stringify, text, globals, held: [parse, defineProperty, text.string, text.slice] }
 }
 
 /** Frees everything in order; false when QuickJS failed to (the known abort after allocating in a job). */

@@ -9,6 +9,8 @@ export const testLimits: RunLimits = {
   maxResultBytes: 64 << 10,
   maxLogLines: 50,
   maxLogBytes: 8 << 10,
+  maxToolArgBytes: 64 << 10,
+  maxToolArgBytesInFlight: 256 << 10,
 }
 
 export interface ToolCall {

@@ -130,6 +130,54 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
       expect(expectError(await run(code))).toMatchObject({ code: "runtime_error", message })
     })
 
+    describe("what the script threw is bounded before it leaves the sandbox", () => {
+      // errorTextUnits in src/guest-calls.ts; the note that says it was cut adds under 100 characters
+      const bound = 16_384 + 100
+      const big = 4 << 20
+      test.each([
+        ["an Error's message", `throw new Error('E'.repeat(${big}))`, "Error: EEEE", big],
+        ["an awaited rejection's message", `await null\nawait Promise.reject(new TypeError('R'.repeat(${big})))`, "TypeError: RRRR", big],
+        ["a thrown string", `throw 'S'.repeat(${big})`, 'Uncaught "SSSS', big],
+        ["a thrown object, as JSON", `throw { big: 'O'.repeat(${big}) }`, 'Uncaught {"big":"OOOO', big + 10],
+        ["an Error's name", `const e = new Error('m')\ne.name = 'N'.repeat(${big})\nthrow e`, "NNNN", big],
+        ["a thrown Symbol's description", `throw Symbol('D'.repeat(${big}))`, "Uncaught Symbol(DDDD", big + 8],
+      ])("%s", async (_name, code, start, length) => {
+        const error = expectError(await run(code))
+        expect(error.code).toBe("runtime_error")
+        expect(error.message.startsWith(start)).toBe(true)
+        expect(error.message.length).toBeLessThanOrEqual(bound)
+        expect(error.message).toMatch(new RegExp(`cut at 16384 of its ${length} characters`))
+      })
+
+      test("a thrown BigInt of 60,206 digits", async () => {
+        const error = expectError(await run("throw 2n ** 200000n"))
+        expect(error).toMatchObject({ code: "runtime_error" })
+        expect(error.message.startsWith("Uncaught 99800")).toBe(true)
+        expect(error.message.length).toBeLessThanOrEqual(bound)
+        expect(error.message).toMatch(/cut at 16384 of its 60206 characters/)
+      })
+
+      test("a cut never splits a surrogate pair", async () => {
+        const error = expectError(await run("throw 'a' + '🙂'.repeat(20000)"))
+        expect(error.message).toMatch(/^Uncaught "a(🙂)+ … \[switchboard: cut at 16384 of its 40001 characters\]$/u)
+      })
+
+      test("a long message keeps its position; one under the bound is whole", async () => {
+        expect(expectError(await run(`const n = 1\nthrow new Error('E'.repeat(${big}))`))).toMatchObject({ code: "runtime_error", line: 2 })
+        const whole = expectError(await run("throw new Error('w'.repeat(16000))"))
+        expect(whole.message).toBe(`Error: ${"w".repeat(16000)}`)
+      })
+
+      test("a huge reason for arguments without a JSON copy is bounded too", async () => {
+        const { invoke, calls } = recordingInvoke({ "a.b": () => null })
+        const code = `const r = await tools.a.b({ toJSON() { throw new Error('J'.repeat(${big})) } })\nreturn r.error`
+        const error = expectValue(await run(code, { invoke })) as { code: string; message: string }
+        expect(error.code).toBe("invalid_arguments")
+        expect(error.message.length).toBeLessThanOrEqual(bound + 100)
+        expect(calls).toEqual([])
+      })
+    })
+
     describe("console", () => {
       test("every level is captured, formatted roughly like Node", async () => {
         const outcome = await run(
@@ -255,6 +303,49 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
         }
         const result = expectValue(await run("return await tools.a.b({})", { invoke })) as ToolResult
         expect(result).toEqual({ ok: false, error: { code: "internal_error", message: "the tool call failed in the host" } })
+      })
+    })
+
+    describe("tool-call arguments are bounded before they leave the sandbox", () => {
+      // the bytes counted are the path's and the arguments' JSON text, in UTF-8: "a.b" and {"s":"..."} are 11 + n
+      test("arguments past maxToolArgBytes resolve to tool_arguments_too_large, naming the limit; no tool is called", async () => {
+        const { invoke, calls } = recordingInvoke({ "a.b": () => "called" })
+        const code = "const under = await tools.a.b({ s: 'x'.repeat(989) })\nconst over = await tools.a.b({ s: 'x'.repeat(990) })\nreturn [under, over]"
+        const [under, over] = expectValue(await run(code, { invoke, limits: { maxToolArgBytes: 1000 } })) as ToolResult[]
+        expect(under).toEqual({ ok: true, data: "called" })
+        expect(over).toMatchObject({ ok: false, error: { code: "tool_arguments_too_large" } })
+        if (!over!.ok) expect(over!.error.message).toMatch(/1001 bytes.*maxToolArgBytes.*1000 bytes/)
+        expect(calls).toHaveLength(1)
+      })
+
+      test("bytes are UTF-8: 600 two-byte characters are over a limit of 1,000", async () => {
+        const { invoke, calls } = recordingInvoke({ "a.b": () => "called" })
+        const result = expectValue(await run("return await tools.a.b({ s: 'é'.repeat(600) })", { invoke, limits: { maxToolArgBytes: 1000 } })) as ToolResult
+        expect(result).toMatchObject({ ok: false, error: { code: "tool_arguments_too_large", message: expect.stringMatching(/1211 bytes/) } })
+        expect(calls).toEqual([])
+      })
+
+      test("megabytes of arguments in a tight loop: every call refused, none reaches the host, the script goes on", async () => {
+        const { invoke, calls } = recordingInvoke({ "a.b": () => "called" })
+        const code = "const big = 'x'.repeat(2 << 20)\nconst rs = await Promise.all(Array.from({ length: 10 }, () => tools.a.b({ big })))\nreturn [...new Set(rs.map((r) => r.ok ? 'ok' : r.error.code))]"
+        expect(expectValue(await run(code, { invoke, limits: { maxToolArgBytes: 1 << 20, maxToolCalls: 5 } }))).toEqual(["tool_arguments_too_large"])
+        expect(calls).toEqual([])
+      })
+
+      test("calls in flight share maxToolArgBytesInFlight: past it a call is refused, and a settled call gives its bytes back", async () => {
+        const { invoke, calls } = recordingInvoke({ "a.b": () => "called" })
+        // each call is 311 bytes: three fit in 1,000, a fourth does not until the first three settle
+        const code = [
+          "const call = () => tools.a.b({ s: 'x'.repeat(300) })",
+          "const together = await Promise.all([call(), call(), call(), call()])",
+          "const after = await Promise.all([call(), call(), call()])",
+          "return { together: together.map((r) => r.ok ? 'ok' : r.error.code), after: after.map((r) => r.ok), message: together[3].ok ? '' : together[3].error.message }",
+        ].join("\n")
+        const value = expectValue(await run(code, { invoke, limits: { maxToolArgBytesInFlight: 1000 } })) as { together: string[]; after: boolean[]; message: string }
+        expect(value.together).toEqual(["ok", "ok", "ok", "tool_arguments_too_large"])
+        expect(value.after).toEqual([true, true, true])
+        expect(value.message).toMatch(/maxToolArgBytesInFlight.*1000 bytes/)
+        expect(calls).toHaveLength(6)
       })
     })
 

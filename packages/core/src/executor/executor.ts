@@ -29,6 +29,8 @@ export const defaultLimits: RunLimits = {
   maxResultBytes: 8 * 1024 * 1024,
   maxLogLines: 1_000,
   maxLogBytes: 1024 * 1024,
+  maxToolArgBytes: 1024 * 1024,
+  maxToolArgBytesInFlight: 8 * 1024 * 1024,
 }
 
 export interface ExecuteRequest {

@@ -18,6 +18,27 @@ var loadQuickJsModule = (options = {}) => {
   return newQuickJSWASMModuleFromVariant(variant);
 };
 
+// src/bounded-text.ts
+var errorTextUnits = 16384;
+var stringLength = (ctx, text) => ctx.getProp(text, "length").consume((length) => ctx.typeof(length) === "number" ? ctx.getNumber(length) : 0);
+var readBounded = (ctx, builtins, text, maxUnits = errorTextUnits) => {
+  const units = stringLength(ctx, text);
+  if (units <= maxUnits) return { text: ctx.getString(text), units };
+  const cut = ctx.newNumber(0).consume((start2) => ctx.newNumber(maxUnits).consume((end) => ctx.callFunction(builtins.slice, text, start2, end)));
+  if (cut.error) return cut.error.consume(() => ({ text: "", units }));
+  return cut.value.consume((prefix2) => ({ text: ctx.typeof(prefix2) === "string" ? wholeCharacters(ctx.getString(prefix2)) : "", units }));
+};
+var wholeCharacters = (prefix2) => {
+  const last = prefix2.charCodeAt(prefix2.length - 1);
+  return last >= 55296 && last <= 56319 ? prefix2.slice(0, -1) : prefix2;
+};
+var renderBounded = (ctx, builtins, value) => {
+  const rendered = ctx.callFunction(builtins.string, ctx.undefined, value);
+  if (rendered.error) return rendered.error.consume(() => void 0);
+  return rendered.value.consume((text) => ctx.typeof(text) === "string" ? readBounded(ctx, builtins, text) : void 0);
+};
+var boundText = (text, units) => units === void 0 && text.length <= errorTextUnits ? text : `${wholeCharacters(text.slice(0, errorTextUnits))} … [switchboard: cut at ${errorTextUnits} of its ${units ?? text.length} characters]`;
+
 // src/run-errors.ts
 var runErrors = {
   timeout: (limits) => ({
@@ -263,10 +284,10 @@ var classifyThrown = (thrown, phase, code, limits) => {
     return withPosition(runErrors.stackOverflow(limits), thrown, code);
   }
   if (phase === "compile" && isError && name === "SyntaxError") {
-    return withPosition({ code: "syntax_error", message: `SyntaxError: ${message}` }, thrown, code);
+    return withPosition({ code: "syntax_error", message: boundText(`SyntaxError: ${message}`, thrown.cutFrom) }, thrown, code);
   }
   const text = isError ? `${name}: ${message}` : `Uncaught ${name === "string" ? JSON.stringify(message) : message}`;
-  return withPosition({ code: "runtime_error", message: text }, thrown, code);
+  return withPosition({ code: "runtime_error", message: boundText(text, thrown.cutFrom) }, thrown, code);
 };
 var withPosition = (error, thrown, code) => {
   const position = positionInScript(thrown.stack, code);
@@ -274,35 +295,54 @@ var withPosition = (error, thrown, code) => {
 };
 
 // src/guest-calls.ts
-var stringLength = (ctx, text) => ctx.getProp(text, "length").consume((length) => ctx.typeof(length) === "number" ? ctx.getNumber(length) : 0);
 var isNull = (ctx, handle) => ctx.typeof(handle) === "object" && ctx.eq(handle, ctx.null);
-var readString = (ctx, handle, key) => ctx.getProp(handle, key).consume((value) => ctx.typeof(value) === "string" ? ctx.getString(value) : void 0);
-var describeThrown = (ctx, stringify, thrown) => {
+var readString = (ctx, builtins, handle, key) => ctx.getProp(handle, key).consume((value) => ctx.typeof(value) === "string" ? readBounded(ctx, builtins, value) : void 0);
+var cutFrom = (...texts) => {
+  const cut = texts.find((text) => text !== void 0 && text.units > errorTextUnits);
+  return cut ? { cutFrom: cut.units } : {};
+};
+var describeThrown = (ctx, stringify, builtins, thrown) => {
   if (isNull(ctx, thrown)) return null;
   const type = ctx.typeof(thrown);
-  if (type === "string") return { isError: false, name: "string", message: ctx.getString(thrown) };
+  if (type === "string") {
+    const text2 = readBounded(ctx, builtins, thrown);
+    return { isError: false, name: "string", message: text2.text, ...cutFrom(text2) };
+  }
   if (type === "object") {
-    const message = readString(ctx, thrown, "message");
+    const message = readString(ctx, builtins, thrown, "message");
     if (message !== void 0) {
-      const stack = readString(ctx, thrown, "stack");
-      return { isError: true, name: readString(ctx, thrown, "name") ?? "Error", message, ...stack === void 0 ? {} : { stack } };
+      const name = readString(ctx, builtins, thrown, "name");
+      const stack = readString(ctx, builtins, thrown, "stack");
+      return {
+        isError: true,
+        name: name?.text ?? "Error",
+        message: message.text,
+        ...stack === void 0 ? {} : { stack: stack.text },
+        ...cutFrom(message, name)
+      };
     }
   }
-  return { isError: false, name: type, message: primitiveText(ctx, stringify, thrown, type) };
+  const text = primitiveText(ctx, stringify, builtins, thrown, type);
+  return { isError: false, name: type, message: text.text, ...cutFrom(text) };
 };
-var primitiveText = (ctx, stringify, value, type) => {
-  if (type === "undefined") return "undefined";
-  if (type === "bigint") return `${ctx.getBigInt(value)}n`;
-  if (type === "symbol") return String(ctx.getSymbol(value));
-  const json = callStringify(ctx, stringify, value);
-  return json.kind === "json" ? json.text : `a value of type ${type}`;
+var primitiveText = (ctx, stringify, builtins, value, type) => {
+  const whole = (text) => ({ text, units: text.length });
+  if (type === "undefined") return whole("undefined");
+  if (type === "bigint" || type === "symbol") {
+    const text = renderBounded(ctx, builtins, value);
+    if (!text) return whole(`a value of type ${type}`);
+    return type === "bigint" && text.units <= errorTextUnits ? whole(`${text.text}n`) : text;
+  }
+  const json = ctx.callFunction(stringify, ctx.undefined, value);
+  if (json.error) return json.error.consume(() => whole(`a value of type ${type}`));
+  return json.value.consume((text) => ctx.typeof(text) === "string" ? readBounded(ctx, builtins, text) : whole(`a value of type ${type}`));
 };
 var serializeResult = (ctx, stringify, value, maxBytes) => {
   const type = ctx.typeof(value);
   if (type === "function" || type === "symbol") return { kind: "not-json", reason: `a ${type} is not JSON` };
   return callStringify(ctx, stringify, value, maxBytes);
 };
-var callStringify = (ctx, stringify, value, maxUnits = Number.POSITIVE_INFINITY) => {
+var callStringify = (ctx, stringify, value, maxUnits) => {
   const result = ctx.callFunction(stringify, ctx.undefined, value);
   if (result.error) return { kind: "threw", thrown: result.error };
   return result.value.consume((text) => {
@@ -400,9 +440,9 @@ var executePendingJobs = (module2, runtime, context) => {
 };
 
 // src/prelude/prelude.generated.ts
-var toolsSource = '{let u=(t,e)=>{try{return[t(e),`got ${typeof e}`]}catch(s){return[void 0,s.message]}};let g=(t,e,s)=>{let c=(n,r)=>new Promise(o=>t(o,n,...u(e,r===void 0?{}:r))).then(s),i=n=>new Proxy({},{get:(r,o)=>typeof o=="string"&&o!=="then"?n(o):void 0}),a=n=>c("$describe",{paths:Array.isArray(n)?n:[n]}),p=(n,r)=>c("$search",{query:n,limit:r}),d=n=>{let r={__proto__:null};return i(o=>r[o]??=f=>c(`${n}.${o}`,f))},l={__proto__:null,$describe:a,$search:p};return i(n=>l[n]??=d(n))},y=g;y}';
+var toolsSource = '{let p=(c,t)=>{try{let r=c(t);return[r,r===void 0?`got ${typeof t}`:""]}catch(r){return[void 0,r.message]}};let m=(c,t,r)=>{let i=(n,e)=>new Promise(o=>{let s=p(t,e===void 0?{}:e),u=s[0];c(o,n,u,u===void 0?s[1]:n.length+u.length)}).then(r),d=n=>new Proxy({},{get:(e,o)=>typeof o=="string"&&o!=="then"?n(o):void 0}),a=n=>i("$describe",{paths:Array.isArray(n)?n:[n]}),l=(n,e)=>i("$search",{query:n,limit:e}),f=n=>{let e={__proto__:null};return d(o=>e[o]??=s=>i(`${n}.${o}`,s))},g={__proto__:null,$describe:a,$search:l};return d(n=>g[n]??=f(n))},k=m;k}';
 var consoleSource = '{let e=["log","info","warn","error","debug"];let l=(n,r,s)=>{let i,o={};for(let t of e)o[t]=(...a)=>n(t,a.map(i??=r(s)).join(" "));return o},d=l;d}';
-var emitSource = "{let n=(o,r)=>{try{return[o(r),`got ${typeof r}`]}catch(t){return[void 0,t.message]}};let i=(o,r)=>t=>{let e=o(...n(r,t));if(e)throw new TypeError(e)},m=i;m}";
+var emitSource = '{let n=(t,r)=>{try{let o=t(r);return[o,o===void 0?`got ${typeof r}`:""]}catch(o){return[void 0,o.message]}};let s=(t,r)=>o=>{let e=t(...n(r,o));if(e)throw new TypeError(e)},f=s;f}';
 var formatSource = '{let r=n=>t=>{if(typeof t=="string")return t;try{if(t instanceof Error)return`${t.name}: ${t.message}\n${t.stack??""}`.trimEnd();if(typeof t=="object"&&t)return n(t);if(typeof t=="bigint")return`${t}n`;if(typeof t=="function")return`[Function ${t.name||"(anonymous)"}]`}catch{}try{return String(t)}catch{return"[unprintable]"}},i=r;i}';
 
 // src/prelude/protocol.ts
@@ -418,29 +458,36 @@ var hostFailureResult = {
   ok: false,
   error: { code: "internal_error", message: "the tool call failed in the host" }
 };
+var argumentsTooLarge = (limits, bytes, exact, inFlight) => {
+  const size = `${exact ? "" : "at least "}${bytes} bytes`;
+  const message = inFlight === void 0 ? `this tool call's path and arguments are ${size} of JSON, over maxToolArgBytes, the limit of ${limits.maxToolArgBytes} bytes per call` : `this tool call's path and arguments (${size} of JSON) would bring the calls in flight to ${exact ? "" : "at least "}${inFlight + bytes} bytes, over maxToolArgBytesInFlight, the limit of ${limits.maxToolArgBytesInFlight} bytes for calls whose result has not arrived: await some first`;
+  return { ok: false, error: { code: "tool_arguments_too_large", message } };
+};
 var blockShape = 'an MCP content block, an object with a string "type" (such as { type: "image", data: "<base64>", mimeType: "image/png" })';
-var installHostBridge = (ctx) => {
+var installHostBridge = (ctx, text) => {
   let run2;
   const unsettled = /* @__PURE__ */ new Set();
   let emitted = [];
   let emittedBytes = 0;
   let calls = 0;
   let inflight = 0;
+  let inflightBytes = 0;
   let closed = false;
   let over = false;
   let resets = 0;
   const callHost = async ({ invoke, invokeJson }, path, argsJson) => {
     try {
       await null;
-      const text = invokeJson ? await invokeJson(path, argsJson) : JSON.stringify(await invoke(path, JSON.parse(argsJson)));
-      if (typeof text === "string") return text;
+      const text2 = invokeJson ? await invokeJson(path, argsJson) : JSON.stringify(await invoke(path, JSON.parse(argsJson)));
+      if (typeof text2 === "string") return text2;
     } catch {
     }
     return JSON.stringify(hostFailureResult);
   };
-  const settle = (generation, events, resolve, resultJson) => {
+  const settle = (generation, events, resolve, bytes, resultJson) => {
     if (generation !== resets) return;
     inflight--;
+    inflightBytes -= bytes;
     if (closed) return;
     unsettled.delete(resolve);
     try {
@@ -456,25 +503,34 @@ var installHostBridge = (ctx) => {
     over = true;
     current2.events.fail(error);
   };
+  const answer = (resolve, result) => {
+    ctx.newString(JSON.stringify(result)).consume((json) => ctx.callFunction(resolve, ctx.undefined, json)).dispose();
+  };
   const invokeFunction = ctx.newFunction(invokeFunctionName, (resolveHandle, pathHandle, argsHandle, reasonHandle) => {
     const current2 = run2;
     if (!current2 || over || !resolveHandle) return void 0;
-    const path = pathHandle ? ctx.getString(pathHandle) : "";
-    if (!argsHandle || ctx.typeof(argsHandle) !== "string") {
-      const reason = reasonHandle ? ctx.getString(reasonHandle) : "";
-      const message = `arguments for ${path} must be JSON-serializable: ${reason}`;
-      const result = { ok: false, error: { code: "invalid_arguments", message } };
-      ctx.newString(JSON.stringify(result)).consume((text) => ctx.callFunction(resolveHandle, ctx.undefined, text)).dispose();
-      return void 0;
+    if (!pathHandle || !argsHandle || ctx.typeof(argsHandle) !== "string") {
+      const path2 = pathHandle ? readBounded(ctx, text, pathHandle).text : "";
+      const reason = reasonHandle && ctx.typeof(reasonHandle) === "string" ? readBounded(ctx, text, reasonHandle).text : "";
+      return void answer(resolveHandle, { ok: false, error: { code: "invalid_arguments", message: `arguments for ${path2} must be JSON-serializable: ${reason}` } });
     }
-    calls++;
-    if (calls > current2.limits.maxToolCalls) return void fail(current2, runErrors.toolCallLimit(current2.limits));
+    const { limits } = current2;
+    const units = reasonHandle ? ctx.getNumber(reasonHandle) : Number.NaN;
+    if (!(units <= limits.maxToolArgBytes)) return void answer(resolveHandle, argumentsTooLarge(limits, units, false, void 0));
+    if (inflightBytes + units > limits.maxToolArgBytesInFlight) return void answer(resolveHandle, argumentsTooLarge(limits, units, false, inflightBytes));
+    const path = ctx.getString(pathHandle);
     const argsJson = ctx.getString(argsHandle);
+    const bytes = utf8Length(path) + utf8Length(argsJson);
+    if (bytes > limits.maxToolArgBytes) return void answer(resolveHandle, argumentsTooLarge(limits, bytes, true, void 0));
+    if (inflightBytes + bytes > limits.maxToolArgBytesInFlight) return void answer(resolveHandle, argumentsTooLarge(limits, bytes, true, inflightBytes));
+    calls++;
+    if (calls > limits.maxToolCalls) return void fail(current2, runErrors.toolCallLimit(limits));
     const resolve = resolveHandle.dup();
     unsettled.add(resolve);
     inflight++;
+    inflightBytes += bytes;
     const generation = resets;
-    void callHost(current2, path, argsJson).then((resultJson) => settle(generation, current2.events, resolve, resultJson));
+    void callHost(current2, path, argsJson).then((resultJson) => settle(generation, current2.events, resolve, bytes, resultJson));
     return void 0;
   });
   const logFunction = ctx.newFunction(logFunctionName, (levelHandle, textHandle) => {
@@ -490,7 +546,7 @@ var installHostBridge = (ctx) => {
     const current2 = run2;
     if (!current2 || over) return void 0;
     if (!jsonHandle || ctx.typeof(jsonHandle) !== "string") {
-      const reason = reasonHandle && ctx.typeof(reasonHandle) === "string" ? ctx.getString(reasonHandle) : "got undefined";
+      const reason = reasonHandle && ctx.typeof(reasonHandle) === "string" ? readBounded(ctx, text, reasonHandle).text : "got undefined";
       return ctx.newString(`emit(block) takes ${blockShape}: ${reason.startsWith("got ") ? reason : `it is not JSON-serializable: ${reason}`}`);
     }
     const { maxResultBytes } = current2.limits;
@@ -539,7 +595,7 @@ var installHostBridge = (ctx) => {
       run2 = void 0;
       unsettled.clear();
       emitted = [];
-      emittedBytes = calls = inflight = 0;
+      emittedBytes = calls = inflight = inflightBytes = 0;
       closed = over = false;
     }
   };
@@ -680,12 +736,14 @@ var createSandbox = (module2) => {
     }
   });
   seedMathRandom(module2, context);
-  const bridge = installHostBridge(context);
+  const string = context.getProp(context.global, "String");
+  const text = { string, slice: context.getProp(string, "prototype").consume((prototype) => context.getProp(prototype, "slice")) };
+  const bridge = installHostBridge(context, text);
   const stringify = member("JSON", "stringify");
   const parse2 = member("JSON", "parse");
   const defineProperty = member("Object", "defineProperty");
   const globals = installSandboxGlobals(context, bridge.functions, { stringify, parse: parse2, defineProperty });
-  return { runtime, context, bridge, stringify, globals, held: [parse2, defineProperty] };
+  return { runtime, context, bridge, stringify, text, globals, held: [parse2, defineProperty, text.string, text.slice] };
 };
 var disposeSandbox = (sandbox) => {
   try {
@@ -846,7 +904,7 @@ var ScriptSession = class {
     if (!sandbox) throw new Error("thrown() before the sandbox exists");
     this.interruptAt = Date.now() + describeBudgetMs;
     try {
-      const description = describeThrown(sandbox.context, sandbox.stringify, handle);
+      const description = describeThrown(sandbox.context, sandbox.stringify, sandbox.text, handle);
       return classifyThrown(description, phase, this.code, this.options.limits);
     } finally {
       handle.dispose();

@@ -6,7 +6,8 @@
  */
 export const copy = (stringify: typeof JSON.stringify, value: unknown): [json: string | undefined, reason: string] => {
   try {
-    return [stringify(value), `got ${typeof value}`]
+    const json = stringify(value)
+    return [json, json === undefined ? `got ${typeof value}` : ""]
   } catch (error) {
     return [undefined, (error as Error).message]
   }

@@ -9,8 +9,11 @@ import type { LogEntry } from "@switchboard/core"
 // pieces' parameters; they are never put on the global object. The names show in stack traces only.
 
 /**
- * `(resolve: (resultJson: string) => void, path: string, argsJson: string | undefined, reason: string) => void`:
- * calls the tool, or answers `invalid_arguments` (naming `reason`) when the arguments had no JSON copy
+ * `(resolve: (resultJson: string) => void, path: string, argsJson: string | undefined, reasonOrUnits: string | number) => void`:
+ * calls the tool, or answers `invalid_arguments` (naming the reason, a string) when the arguments had no JSON
+ * copy. With a copy, the last argument is the length of the path plus the JSON's, read by the prelude (a
+ * primitive string's length, which no script can change), so that the host can refuse arguments past the
+ * limit without reading or copying them (one argument for both: each argument costs the host a handle).
  */
 export const invokeFunctionName = "__switchboard_invoke"
 /** `(level: LogLevel, text: string) => void` */
@@ -23,7 +26,7 @@ export const emitFunctionName = "__switchboard_emit"
 /** `(stringify) => format`: compiles format.ts in the guest and returns the formatter it makes */
 export const loadFormatFunctionName = "__switchboard_load_format"
 
-export type InvokeHost = (resolve: (resultJson: string) => void, path: string, argsJson: string | undefined, reason: string) => void
+export type InvokeHost = (resolve: (resultJson: string) => void, path: string, argsJson: string | undefined, reasonOrUnits: string | number) => void
 export type LogHost = (level: LogLevel, text: string) => void
 export type EmitHost = (blockJson: string | undefined, reason: string) => string | undefined
 export type LoadFormat = (stringify: typeof JSON.stringify) => (value: unknown) => string

@@ -15,7 +15,12 @@ const makeTools: MakeTools = (invokeHost, stringify, parse) => {
    * (arguments without a JSON copy get an `invalid_arguments` result, and no tool is called).
    */
   const callTool = (path: string, args: unknown): Promise<ToolResult> =>
-    new Promise<string>((resolve) => invokeHost(resolve, path, ...copy(stringify, args === undefined ? {} : args))).then(parse)
+    new Promise<string>((resolve) => {
+      // indexed, not destructured: destructuring runs the array iterator, on every call
+      const copied = copy(stringify, args === undefined ? {} : args)
+      const json = copied[0]
+      invokeHost(resolve, path, json, json === undefined ? copied[1] : path.length + json.length)
+    }).then(parse)
 
   /**
    * `then` and symbols resolve to undefined, so `await tools.ns` or `await tools.ns.tool` never calls the host.
