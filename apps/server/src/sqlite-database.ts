@@ -100,9 +100,19 @@ const watchFiles = (path: string) => {
     return fault
   }
   let watcher: ReturnType<typeof watch> | undefined
+  // a checkpoint writes the file in many pieces, each an event: look once per turn, however many arrived
+  let scheduled = false
+  const soon = () => {
+    if (scheduled) return
+    scheduled = true
+    setImmediate(() => {
+      scheduled = false
+      check()
+    })
+  }
   try {
-    watcher = watch(path, { persistent: false }, () => void check())
-    watcher.on("error", () => void check())
+    watcher = watch(path, { persistent: false }, soon)
+    watcher.on("error", soon)
   } catch {
     // no watch on this file system: /readyz still looks at the path
   }
