@@ -11,6 +11,9 @@
 import { execFileSync } from "node:child_process"
 import { unlinkSync } from "node:fs"
 import Database from "better-sqlite3"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { afterEach, expect, it } from "vitest"
 import { memoryLogger, startTestServer } from "./helpers.js"
 import type { TestServer } from "./helpers.js"
@@ -132,6 +135,26 @@ it("an unwritable file: /readyz answers 503 with the real error, which is logged
   const after = await server.execute("return 2")
   expect(after).toMatchObject({ ok: true, stored: true })
   expect((await server.request("GET", `/v1/executions/${after.executionId}`)).status).toBe(200)
+}, 30_000)
+
+it("over MCP, an execute whose record was not stored says so in its last text block and in _meta, and points at no id", async () => {
+  server = await startTestServer()
+  const client = new Client({ name: "switchboard-test-agent", version: "1.0.0" })
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)))
+  cleanups.push(() => void client.close())
+  const files = [server.dbPath, `${server.dbPath}-wal`]
+  immutable(files, true)
+  cleanups.push(() => immutable(files, false))
+  const result = (await client.callTool({ name: "execute", arguments: { code: LONG } })) as CallToolResult
+  const texts = result.content.map((block) => (block.type === "text" ? block.text : ""))
+  expect(texts[0]).toMatch(/^line 0\n/)
+  expect(texts[0]).toMatch(/The rest could not be stored/)
+  expect(texts.join("\n")).not.toMatch(/read_output \{|\/v1\/executions\//)
+  expect(texts.at(-1)).toMatch(/^warning: this execution's record was not stored \(disk I\/O error \(SQLITE_IOERR_WRITE\); correlation id /)
+  expect(result._meta).toEqual({ "switchboard/execution": { stored: false } })
+  immutable(files, false)
+  const stored = (await client.callTool({ name: "execute", arguments: { code: "return 1" } })) as CallToolResult
+  expect(stored._meta).toMatchObject({ "switchboard/execution": { stored: true, executionId: expect.any(String) } })
 }, 30_000)
 
 it("a file deleted while serving: /readyz answers 503 naming it, and records are not written where nobody will find them", async () => {
