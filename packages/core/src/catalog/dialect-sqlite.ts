@@ -92,14 +92,13 @@ export const createSqliteCatalogStore = (sqliteDb: SqliteCatalogDb, { busyWaitMs
     insertExecution: (row) => insertExecution.run(row as unknown as Record<string, unknown>),
     transaction: async (work) => {
       begin()
-      let result
       try {
-        result = await work(db)
+        const result = await work(db)
         commit()
+        return result
       } catch (cause) {
-        rollbackAfter(cause)
+        return rollbackAfter(cause)
       }
-      return result!
     },
     // a committed write that changes nothing: page 1 is rewritten, so it reaches the WAL as every record does (a
     // write rolled back before COMMIT never touches the file, and would not notice a file that cannot be written)
