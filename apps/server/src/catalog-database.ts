@@ -12,11 +12,19 @@ export interface CatalogDatabase {
   close(): Promise<void>
 }
 
-export const openCatalogDatabase = async (db: string): Promise<CatalogDatabase> => {
+export interface CatalogDatabaseOptions {
+  /** SQLite: how long a store call waits, in all, for another connection's lock on the file (default 5 s) */
+  busyWaitMs?: number
+}
+
+export const openCatalogDatabase = async (db: string, options: CatalogDatabaseOptions = {}): Promise<CatalogDatabase> => {
   if (isPostgresUrl(db)) {
     const postgres = await openPostgres(db)
     return { store: createPgCatalogStore(postgres.db), dialect: "postgres", close: postgres.close }
   }
   const sqlite = openSqlite(db)
-  return { store: createSqliteCatalogStore(sqlite.db), dialect: "sqlite", checkpoint: sqlite.checkpoint, close: async () => void sqlite.close() }
+  const store = createSqliteCatalogStore(sqlite.db, { busyWaitMs: options.busyWaitMs, fileFault: sqlite.fileFault })
+  // /readyz looks at the path itself, not only at what the watch last saw
+  const checkReadiness = () => (sqlite.checkFiles?.(), store.checkReadiness())
+  return { store: { ...store, checkReadiness }, dialect: "sqlite", checkpoint: sqlite.checkpoint, close: async () => void sqlite.close() }
 }

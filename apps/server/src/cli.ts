@@ -123,6 +123,7 @@ const runCommand = async (args: string[]) => {
   const host = await createHost({ db: values.db, allowStdio: values["allow-stdio"], workers: 1, ...tuning(values) })
   const response = await host.executor.execute({ code })
   for (const log of response.logs) process.stderr.write(`[${log.level}] ${log.message}\n`)
+  if (response.warning !== undefined) process.stderr.write(`warning: ${response.warning}\n`)
   if (response.ok) process.stdout.write(response.text.endsWith("\n") || response.text === "" ? response.text : `${response.text}\n`)
   else process.stderr.write(`error (${response.error.code}): ${response.error.message}\n`)
   await host.close()

@@ -25,6 +25,11 @@ export interface HostOptions {
    * An object configures the guard (tests inject a resolver).
    */
   refusePrivateSources?: boolean | GuardedFetchOptions
+  /**
+   * SQLite: how long a write waits, in all, for another connection's lock on the file before it fails (default
+   * 5 s). The wait never blocks the event loop; an execute whose record failed says so (`stored: false`).
+   */
+  busyWaitMs?: number
   /** re-sync a source's catalog when it is older than this (default 15 minutes) */
   syncTtlMs?: number
   /** the server's limits; a request may lower them, never raise them */
@@ -73,7 +78,7 @@ export const createHost = async (options: HostOptions) => {
   const secretKey = loadSecretKey(options.db, options.secretKey)
   if (secretKey.created) logger.info("created the key that encrypts source secrets; keep it with the database (losing it makes their secrets unreadable)", { keyFile: secretKey.created })
   const box = await createSecretBox(secretKey.key)
-  const database = await openCatalogDatabase(options.db)
+  const database = await openCatalogDatabase(options.db, { busyWaitMs: options.busyWaitMs })
   // the plugin reports `tools/list_changed` before the sources service exists: bind late
   let onToolsChanged = (_sourceId: string) => {}
   const guard = options.refusePrivateSources ? createGuardedFetch(options.refusePrivateSources === true ? {} : options.refusePrivateSources) : undefined

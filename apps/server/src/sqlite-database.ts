@@ -2,7 +2,7 @@
  * Opens the embedded SQLite catalog: creates its folder, applies drizzle/sqlite migrations, then the boot
  * safety net (DESIGN §3): any nullable column the schema has and an older database lacks is added.
  */
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs"
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync, watch } from "node:fs"
 import { dirname } from "node:path"
 import { fileURLToPath } from "node:url"
 import Database from "better-sqlite3"
@@ -50,17 +50,73 @@ export const openSqlite = (path: string) => {
   // loses nothing committed; a power cut can lose the last commits, never corrupt the file.
   sqlite.pragma("synchronous = NORMAL")
   sqlite.pragma("foreign_keys = ON")
+  // at boot nothing else is waiting on this thread: migrations may wait for another server's lock
   sqlite.pragma("busy_timeout = 5000")
   const db = drizzle(sqlite)
   migrate(db, { migrationsFolder: sqliteMigrationsFolder })
   addMissingNullableColumns(sqlite)
+  // serving, a wait inside SQLite would block the event loop (better-sqlite3 is synchronous): a locked file
+  // fails at once, and the store tries again later without blocking (core's catalog/busy-retry.ts)
+  sqlite.pragma("busy_timeout = 0")
+  const files = onDisk ? watchFiles(path) : undefined
   return {
     db,
     sqlite,
+    /** why the file must not be written (deleted or replaced since it was opened), or undefined; cheap */
+    fileFault: files?.fault,
+    /** the same, looking at the path now */
+    checkFiles: files?.check,
     /** copies the WAL into the database file and empties it, so rows rewritten in place leave no old copy there */
     checkpoint: () => void sqlite.pragma("wal_checkpoint(TRUNCATE)"),
-    close: () => sqlite.close(),
+    close: () => {
+      files?.close()
+      sqlite.close()
+    },
   }
+}
+
+/**
+ * SQLite goes on writing to a database file (and its -wal) deleted or replaced while it is open: the writes
+ * succeed, and vanish when the process ends. Only the path tells, so the files' identities are kept from the
+ * open, and a watch on the database file (an unlink changes its link count, which inotify reports) looks again
+ * when anything happens to it. `check` looks at once, for /readyz. Once found, the fault stays: the open file
+ * is not the one at the path any more, and only a restart opens the right one.
+ */
+const watchFiles = (path: string) => {
+  const identity = (file: string) => {
+    const stat = statSync(file, { throwIfNoEntry: false })
+    return stat && stat.nlink > 0 ? `${stat.dev}:${stat.ino}` : undefined
+  }
+  const opened = [path, `${path}-wal`].map((file) => ({ file, id: identity(file) }))
+  let fault: string | undefined
+  const check = () => {
+    for (const { file, id } of opened) {
+      if (fault !== undefined || id === undefined) break
+      const now = identity(file)
+      if (now !== id) {
+        fault = `the database file ${file} was ${now === undefined ? "deleted" : "replaced"} while the server had it open: rows written now would be lost, so none are; restart the server to open the file at that path`
+      }
+    }
+    return fault
+  }
+  let watcher: ReturnType<typeof watch> | undefined
+  // a checkpoint writes the file in many pieces, each an event: look once per turn, however many arrived
+  let scheduled = false
+  const soon = () => {
+    if (scheduled) return
+    scheduled = true
+    setImmediate(() => {
+      scheduled = false
+      check()
+    })
+  }
+  try {
+    watcher = watch(path, { persistent: false }, soon)
+    watcher.on("error", soon)
+  } catch {
+    // no watch on this file system: /readyz still looks at the path
+  }
+  return { fault: () => fault, check, close: () => watcher?.close() }
 }
 
 /** Returns the columns it added, as `table.column`. */

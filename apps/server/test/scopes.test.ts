@@ -171,7 +171,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("scopes on %s", (database) =
       const pointer = texts(cut)[0]!.split("\n").pop()!
       return (JSON.parse(/read_output (\{[^}]*\})/.exec(pointer)![1]!) as { executionId: string }).executionId
     })
-    made.none = (await server.host.executor.execute({ code: script })).executionId
+    made.none = (await server.host.executor.execute({ code: script })).executionId!
 
     expect((await ask(token.execute, "GET", `/v1/executions/${made.execute}`)).json().execution).toMatchObject({ id: made.execute, keyId: keyId.execute })
     expect((await ask(token.execute, "GET", `/v1/executions/${made.mcp}`)).json().execution).toMatchObject({ id: made.mcp, keyId: keyId.execute })

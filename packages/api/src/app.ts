@@ -1,9 +1,10 @@
-/** The hono app: /healthz, the /v1 routes, the MCP endpoint at /mcp. Runtime-neutral: no Node APIs, so it serves on Node and on Workers. */
+/** The hono app: /healthz and /readyz, the /v1 routes, the MCP endpoint at /mcp. Runtime-neutral: no Node APIs, so it serves on Node and on Workers. */
 import { Hono } from "hono"
 import type { ApiKeyService, CatalogStore, Executor, GrepRunner, Logger, SourcesService } from "@switchboard/core"
 import { internalError } from "@switchboard/core"
 import { DEFAULT_MAX_BODY_BYTES, checkMaxBodyBytes, limitBody } from "./body-limit.js"
 import { errorBody } from "./http-errors.js"
+import { readiness } from "./probes.js"
 import { requestGuard } from "./request-guard.js"
 import { authenticate } from "./require-key.js"
 import { checkScope } from "./scopes.js"
@@ -20,7 +21,7 @@ export interface AppServices {
   executor: Executor
   store: CatalogStore
   logger: Logger
-  /** when set, every route but /healthz needs a valid API key, and each route a scope of it (./scopes.ts) */
+  /** when set, every route but /healthz and /readyz needs a valid API key, and each route a scope of it (./scopes.ts) */
   keys?: Pick<ApiKeyService, "verify">
   /** where searches of stored output run (default: in place; the Node host gives a worker thread it can stop) */
   grep?: GrepRunner
@@ -54,6 +55,7 @@ export const createApp = (services: AppServices, options: AppOptions = {}) => {
   app.use("/v1/*", limitBody(maxBodyBytes))
   app.use("/mcp/*", limitBody(maxBodyBytes))
   app.get("/healthz", (c) => c.json({ ok: true }))
+  app.get("/readyz", readiness(services))
   app.get("/v1/openapi.json", (c) => c.json(openApiDocument))
   app.route("/v1/sources", sourceRoutes(services))
   app.route("/v1/tools", toolRoutes(services))

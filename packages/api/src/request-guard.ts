@@ -2,7 +2,7 @@
  * Browser-borne requests (DESIGN §8). On loopback the API needs no key, so any web page the operator opens
  * could call it: a "simple" cross-origin POST (text/plain, a form, a Blob) needs no CORS preflight, and a DNS
  * name rebound to 127.0.0.1 lets a page call the server as its own origin. Adding a stdio source runs a
- * command, so each such request is refused, on every route but /healthz:
+ * command, so each such request is refused, on every route but /healthz and /readyz:
  * - Host: with `allowedHosts`, a Host header naming anything else is 403 `forbidden_host`. This check is
  *   the one that stops DNS rebinding, where the page's origin and the Host both name the attacker's domain.
  * - Origin: a request that carries `Origin` must come from this server's own origin, else 403
@@ -14,6 +14,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono"
 import { errorBody } from "./http-errors.js"
+import { PROBE_PATHS } from "./probes.js"
 
 interface HostPort {
   hostname: string
@@ -95,7 +96,7 @@ export const requestGuard = ({ allowedHosts }: RequestGuardOptions = {}): Middle
   }
 
   return async (c, next) => {
-    if (c.req.path === "/healthz") return next()
+    if (PROBE_PATHS.has(c.req.path)) return next()
 
     const host = requestHost(c)
     if (allowed && !hostAllowed(host)) {

@@ -1,6 +1,6 @@
 /**
  * Who is asking. When the host passes `keys` (it does once it listens beyond loopback: DESIGN §8), every route but
- * /healthz needs `Authorization: Bearer <key>`; a missing or wrong key is 401, the same answer for both. The live
+ * /healthz and /readyz needs `Authorization: Bearer <key>`; a missing or wrong key is 401, the same answer for both. The live
  * key becomes the request's `caller` (its id and scope), which ./scopes.ts checks. Without `keys` every request is
  * `OPEN_CALLER`: admin, with no key, as before keys had scopes.
  */
@@ -9,13 +9,14 @@ import { OPEN_CALLER, callerOf } from "@switchboard/core"
 import type { ApiKeyService } from "@switchboard/core"
 import type { AppEnv } from "./env.js"
 import { errorBody } from "./http-errors.js"
+import { PROBE_PATHS } from "./probes.js"
 
 export const authenticate = (keys: Pick<ApiKeyService, "verify"> | undefined): MiddlewareHandler<AppEnv> => async (c, next) => {
   if (!keys) {
     c.set("caller", OPEN_CALLER)
     return next()
   }
-  if (c.req.path === "/healthz") return next()
+  if (PROBE_PATHS.has(c.req.path)) return next()
   const header = c.req.header("authorization") ?? ""
   const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1]
   const key = token ? await keys.verify(token) : null

@@ -15,13 +15,14 @@ export interface RouteScope {
   method?: string
   /** the path itself and everything under it */
   path: string
-  /** null: no scope beyond a live key (and /healthz needs not even that) */
+  /** null: no scope beyond a live key (and /healthz and /readyz need not even that) */
   scope: Scope | null
 }
 
 /** First match wins. */
 export const routeScopes: readonly RouteScope[] = [
   { method: "GET", path: "/healthz", scope: null },
+  { method: "GET", path: "/readyz", scope: null },
   // the API's description is no secret, and every key needs it to learn the API
   { method: "GET", path: "/v1/openapi.json", scope: null },
   { method: "GET", path: "/v1/sources", scope: "read" },

@@ -25,7 +25,9 @@ const tool = (name: string, outputSchema: unknown = null): ToolRow => ({
   syncedAt: 0,
 })
 
-const stubServices = (overrides: { sources?: SourceRow[]; stored?: Partial<StoredExecution> | null; executions?: ExecuteRequest[]; failStore?: boolean } = {}) => {
+const stubServices = (
+  overrides: { sources?: SourceRow[]; stored?: Partial<StoredExecution> | null; executions?: ExecuteRequest[]; failStore?: boolean; response?: ExecuteResponse } = {},
+) => {
   const errors: string[] = []
   const executions = overrides.executions ?? []
   const services = {
@@ -47,7 +49,7 @@ const stubServices = (overrides: { sources?: SourceRow[]; stored?: Partial<Store
           : { ok: false as const, error: { _tag: "InvalidInput", message: '"code" must be a string holding the script' } },
       execute: async (request: ExecuteRequest): Promise<ExecuteResponse> => {
         executions.push(request)
-        return { executionId: "e1", ok: true, result: "x", text: "rendered by core", logs: [] }
+        return overrides.response ?? { executionId: "e1", stored: true, ok: true, result: "x", text: "rendered by core", logs: [] }
       },
     },
   }
@@ -75,7 +77,24 @@ describe("createMcpServer", () => {
 
   it("passes the executor's text through untouched", async () => {
     const { call } = await connect(stubServices().services)
-    expect(await call("execute", { code: "return 1" })).toEqual({ content: [{ type: "text", text: "rendered by core" }] })
+    expect(await call("execute", { code: "return 1" })).toEqual({
+      content: [{ type: "text", text: "rendered by core" }],
+      _meta: { "switchboard/execution": { stored: true, executionId: "e1" } },
+    })
+  })
+
+  it("says when the execution's record could not be stored, in a last text block and in _meta, naming no id", async () => {
+    const warning = "this execution's record was not stored (disk I/O error (SQLITE_IOERR_WRITE); correlation id c1), so it cannot be read back later"
+    const response: ExecuteResponse = { stored: false, warning, ok: true, result: 1, text: "1", logs: [{ level: "log", message: "hi" }] }
+    const { call } = await connect(stubServices({ response }).services)
+    expect(await call("execute", { code: "return 1" })).toEqual({
+      content: [
+        { type: "text", text: "1" },
+        { type: "text", text: "logs:\n[log] hi" },
+        { type: "text", text: `warning: ${warning}` },
+      ],
+      _meta: { "switchboard/execution": { stored: false } },
+    })
   })
 
   it("answers bad arguments with isError, so the model can correct itself", async () => {

@@ -13,10 +13,10 @@ export const stubServices = (): AppServices => {
       remove: async () => ({ ok: true, value: undefined }),
       ensureFreshNamespace: async () => {},
     },
-    store: { listSources: async () => [], listTools: async () => [], getTool: async () => null, getExecution: async () => null },
+    store: { checkReadiness: async () => {}, listSources: async () => [], listTools: async () => [], getTool: async () => null, getExecution: async () => null },
     executor: {
       parse: (body: unknown) => ({ ok: true, value: body }),
-      execute: async () => ({ executionId: "e1", ok: true, result: 1, text: "1", logs: [] }),
+      execute: async () => ({ executionId: "e1", stored: true, ok: true, result: 1, text: "1", logs: [] }),
     },
   }
   return services as unknown as AppServices

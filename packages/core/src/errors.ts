@@ -3,6 +3,7 @@
  * (packages/api); guards check `_tag`, never `instanceof`, so a package bundled twice still matches.
  */
 import { Data } from "effect"
+import { driverCode, driverMessage } from "./catalog/database-fault.js"
 
 /** The caller's request is malformed or names something impossible (HTTP 400). */
 export class InvalidInput extends Data.TaggedError("InvalidInput")<{ message: string }> {}
@@ -50,11 +51,9 @@ export const silentLogger: Logger = { error() {}, warn() {}, info() {} }
 const loggable = (cause: unknown): Record<string, unknown> | string => {
   if (!(cause instanceof Error)) return String(cause).slice(0, 2_000)
   const query = (cause as { query?: unknown }).query
-  if (typeof query === "string") {
-    const driver = (cause as { cause?: unknown }).cause
-    return { query: query.slice(0, 2_000), driverError: driver instanceof Error ? driver.message.slice(0, 2_000) : undefined }
-  }
-  return { message: cause.message.slice(0, 2_000), stack: cause.stack?.slice(0, 4_000) }
+  if (typeof query === "string") return { query: query.slice(0, 2_000), driverError: driverMessage(cause) }
+  const code = driverCode(cause)
+  return { message: cause.message.slice(0, 2_000), ...(code === undefined ? {} : { code }), stack: cause.stack?.slice(0, 4_000) }
 }
 
 export const internalError = (logger: Logger, where: string, cause: unknown): Internal => {

@@ -196,7 +196,8 @@ export interface ExecutionEntry {
  * committed. The executor does not call it once per execution: `createGroupCommit`
  * (executor/group-commit.ts) gathers the records of executions that finish together into one call, and each
  * execute answers only after the batch holding its own record has committed, so a response never names a
- * record that is not stored. A batch that fails fails every execute in it (each logs it and still answers).
+ * record that is not stored. A batch that fails fails every execute in it (each logs it and still answers, with
+ * `stored: false` and no `executionId`).
  */
 export interface TelemetrySink {
   recordBatch(entries: readonly ExecutionEntry[]): Promise<void>

@@ -47,6 +47,13 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
     })
     afterEach(() => subject.close())
 
+    it("checkReadiness reads and writes, and changes nothing", async () => {
+      await store.insertSource(source("alpha"))
+      await store.checkReadiness()
+      await store.checkReadiness()
+      expect((await store.listSources()).map((s) => s.namespace)).toEqual(["alpha"])
+    })
+
     it("stores a source and reads it back exactly, JSON config included", async () => {
       const row = source("alpha")
       await store.insertSource(row)

@@ -49,7 +49,7 @@ it("twenty concurrent executes are all recorded, in fewer transactions than reco
     Array.from({ length: 20 }, async (_, i) => {
       const response = await executor.execute({ code: `script ${i}` })
       // read at once, before any other execute is awaited: the answer names a committed record
-      return { response, stored: await store.getExecution(response.executionId) }
+      return { response, stored: await store.getExecution(response.executionId!) }
     }),
   )
   for (const [i, { response, stored }] of found.entries()) {
@@ -60,33 +60,36 @@ it("twenty concurrent executes are all recorded, in fewer transactions than reco
   expect(batches.flat().sort()).toEqual(found.map((f) => f.response.executionId).sort())
 })
 
-it("a batch that fails fails each execute in it (logged, still answered); the next batch is written", async () => {
+it("a batch that fails fails each execute in it (logged, answered as not stored, naming no id); the next batch is written", async () => {
   const { sink, batches } = countingSink(true)
   const { logger, errors } = memoryLogger()
   const executor = executorWith(sink, logger)
   const lost = await Promise.all([executor.execute({ code: "a" }), executor.execute({ code: "b" })])
-  expect(lost.map((r) => r.ok)).toEqual([true, true])
+  expect(lost.map((r) => [r.ok, r.stored, r.executionId])).toEqual([[true, false, undefined], [true, false, undefined]])
+  for (const response of lost) expect(response.warning).toMatch(/^this execution's record was not stored \(the disk is full; correlation id [0-9a-f-]{36}\)/)
   expect(batches).toHaveLength(1)
   expect(errors).toEqual(["internal error in execution record", "internal error in execution record"])
-  for (const response of lost) expect(await store.getExecution(response.executionId)).toBeNull()
+  for (const id of batches[0]!) expect(await store.getExecution(id)).toBeNull()
 
   const kept = await executor.execute({ code: "c" })
-  expect(await store.getExecution(kept.executionId)).toMatchObject({ code: "c", status: "ok" })
+  expect(kept).toMatchObject({ stored: true })
+  expect(kept.warning).toBeUndefined()
+  expect(await store.getExecution(kept.executionId!)).toMatchObject({ code: "c", status: "ok" })
   expect(batches).toHaveLength(2)
 })
 
 it("an execution records the key that asked for it, and none without a key", async () => {
   const executor = executorWith(store)
   const [keyed, unkeyed] = await Promise.all([executor.execute({ code: "a" }, undefined, { keyId: "key-1" }), executor.execute({ code: "b" })])
-  expect(await store.getExecution(keyed.executionId)).toMatchObject({ code: "a", keyId: "key-1" })
-  expect(await store.getExecution(unkeyed.executionId)).toMatchObject({ code: "b", keyId: null })
+  expect(await store.getExecution(keyed.executionId!)).toMatchObject({ code: "a", keyId: "key-1" })
+  expect(await store.getExecution(unkeyed.executionId!)).toMatchObject({ code: "b", keyId: null })
 })
 
 it("execution ids are unique UUID v7 strings, in the order the executions started", async () => {
   const executor = executorWith(store)
   const ids: string[] = []
-  for (let i = 0; i < 50; i++) ids.push((await executor.execute({ code: "return 1" })).executionId)
-  ids.push(...(await Promise.all(Array.from({ length: 50 }, () => executor.execute({ code: "return 2" })))).map((r) => r.executionId))
+  for (let i = 0; i < 50; i++) ids.push((await executor.execute({ code: "return 1" })).executionId!)
+  ids.push(...(await Promise.all(Array.from({ length: 50 }, () => executor.execute({ code: "return 2" })))).map((r) => r.executionId!))
   for (const id of ids) expect(id).toMatch(UUID_V7)
   expect(new Set(ids).size).toBe(100)
   expect([...ids].sort()).toEqual(ids)

@@ -84,7 +84,7 @@ it("a tool call still in flight when the run ends is cancelled and recorded as a
   expect(seen[0]?.signal?.aborted).toBe(true)
   expect(String(seen[0]?.signal?.reason)).toMatch(/the execution ended/)
   expect(caller.signal.aborted).toBe(false)
-  expect((await store.getExecution(response.executionId))?.calls).toMatchObject([{ toolPath: "fake.slow", ok: false, errorCode: "aborted" }])
+  expect((await store.getExecution(response.executionId!))?.calls).toMatchObject([{ toolPath: "fake.slow", ok: false, errorCode: "aborted" }])
 })
 
 it("a caller that has already hung up gets a tool signal that is already aborted", async () => {

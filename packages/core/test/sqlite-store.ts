@@ -16,6 +16,7 @@ export const openSqliteStore = () => {
   const db = drizzle(sqlite)
   migrate(db, { migrationsFolder: fileURLToPath(new URL("../../../drizzle/sqlite", import.meta.url)) })
   return {
+    dir,
     store: createSqliteCatalogStore(db),
     close: () => {
       sqlite.close()

@@ -20,6 +20,7 @@ export const executeDescription = (namespaces: string[]) =>
     "Call tools with `const r = await tools.<namespace>.<tool>(args)`. Each call resolves to `{ ok: true, data, content?, meta? }` or `{ ok: false, error: { code, message } }`, and never throws for a tool failure.",
     "Read `r.data` (already parsed), never `r.content[0].text`. Return an image or audio block (or an array holding them), or pass one to `emit(block)`, to hand it back as media.",
     "console output follows the result in a second text block. A long result is cut; read the rest with read_output or grep_output.",
+    "If the execution's record could not be stored, a last text block says so, and a cut result cannot be read further.",
     namespaces.length > 0 ? `Connected namespaces: ${namespaces.join(", ")}.` : "No sources are connected yet.",
     "Call describe for tool names and their input and output types.",
   ].join("\n")
@@ -43,9 +44,18 @@ export const callExecute = async ({ executor }: McpServices, args: unknown, sign
   if (!request.ok) return errorResult(`invalid arguments: ${request.error.message}`)
   const response = await executor.execute(request.value, signal, caller)
   const logs = response.logs.length > 0 ? [logsText(response.logs)] : []
-  if (!response.ok) return errorResult(errorText(response.error), ...logs)
-  const result = response.text === "" && response.media ? textResult(...logs) : textResult(response.text, ...logs)
+  // a record that could not be stored is said in the text a model reads, after the result and its logs
+  const warning = response.warning === undefined ? [] : [`warning: ${response.warning}`]
+  const result = !response.ok
+    ? errorResult(errorText(response.error), ...logs, ...warning)
+    : response.text === "" && response.media
+      ? textResult(...logs, ...warning)
+      : textResult(response.text, ...logs, ...warning)
   // images and audio go as native blocks after the text, never as base64 inside it
-  if (response.media) result.content.push(...(response.media as CallToolResult["content"]))
+  if (response.ok && response.media) result.content.push(...(response.media as CallToolResult["content"]))
+  result._meta = { [EXECUTION_META]: response.stored ? { stored: true, executionId: response.executionId } : { stored: false } }
   return result
 }
+
+/** `_meta` key of an execute result: whether its record was stored, and its id when it was */
+export const EXECUTION_META = "switchboard/execution"

@@ -5,6 +5,7 @@
  */
 import { DEFAULT_MAX_BODY_BYTES, describeBytes } from "../body-limit.js"
 import { MCP_SERVER_INFO } from "../mcp/server.js"
+import { READY_TIMEOUT_MS } from "../probes.js"
 import { requiredScope } from "../scopes.js"
 import { schemaRef, schemas } from "./schemas.js"
 
@@ -42,7 +43,7 @@ const responses = {
   ),
 }
 
-/** What every route but /healthz may answer, from the key check and the request guard. */
+/** What every route but /healthz and /readyz may answer, from the key check and the request guard. */
 const guarded = { "401": response("Unauthorized"), "403": response("Forbidden"), "500": response("Internal") }
 /** And what a route that takes a JSON body may answer besides. */
 const withBody = { ...guarded, "400": response("BadRequest"), "413": response("PayloadTooLarge"), "415": response("UnsupportedMediaType") }
@@ -105,6 +106,21 @@ export const openApiDocument = {
         summary: "Liveness; never needs a key",
         security: [],
         responses: { "200": json({ type: "object", required: ["ok"], properties: { ok: { const: true } } }, "the server is up") },
+      },
+    },
+    "/readyz": {
+      get: {
+        tags: ["meta"],
+        operationId: "ready",
+        summary: `Readiness; never needs a key. Reads the catalog and commits a write that changes nothing, within ${READY_TIMEOUT_MS} ms`,
+        security: [],
+        responses: {
+          "200": json({ type: "object", required: ["ok"], properties: { ok: { const: true } } }, "the catalog can be read and written"),
+          "503": json(
+            { type: "object", required: ["ok", "reason"], properties: { ok: { const: false }, reason: { type: "string" } } },
+            "it cannot; `reason` is the database's own error: a SQLite file locked, unwritable, deleted or replaced, a Postgres that refuses or does not answer",
+          ),
+        },
       },
     },
     "/v1/openapi.json": {
@@ -292,7 +308,7 @@ export const openApiDocument = {
         type: "http",
         scheme: "bearer",
         description:
-          "Needed on every route but /healthz once the server listens beyond loopback or runs with --require-key. Create one with `switchboard keys create <name> --scope <scope>`. " +
+          "Needed on every route but /healthz and /readyz once the server listens beyond loopback or runs with --require-key. Create one with `switchboard keys create <name> --scope <scope>`. " +
           "Scopes, each including the one before: `read` (the catalog and the key's own executions), `execute` (also run scripts and describe tools), `admin` (also add, change, sync and remove sources, and read every execution). " +
           "Each operation lists the scope it needs.",
       },

@@ -160,16 +160,19 @@ export const schemas = {
   LogEntry: logEntry,
   ExecuteSuccess: {
     type: "object",
-    required: ["executionId", "ok", "result", "text", "logs"],
+    required: ["stored", "ok", "result", "text", "logs"],
     properties: {
-      executionId: { type: "string" },
+      executionId: { type: "string", description: "present exactly when `stored` is true" },
+      stored: { type: "boolean", description: "whether the execution's record was stored; only then is `executionId` given and can it be read back" },
+      warning: { type: "string", description: "present when `stored` is false: why the record could not be stored (the database's error, and a correlation id for the server log)" },
+
       ok: { const: true },
       result: { description: "what the script returned, as JSON" },
-      text: { type: "string", description: `the result for a model: a string as its own text, anything else as JSON; past ${DEFAULT_INLINE_CAP} characters, the first lines and a line saying how to read the rest` },
+      text: { type: "string", description: `the result for a model: a string as its own text, anything else as JSON; past ${DEFAULT_INLINE_CAP} characters, the first lines and a line saying how to read the rest (or, when \`stored\` is false, that the rest could not be kept)` },
       truncated: {
         type: "object",
         required: ["totalLines", "totalChars"],
-        description: "present when text was cut; read the rest at GET /v1/executions/{id}/output",
+        description: "present when text was cut; read the rest at GET /v1/executions/{id}/output (when `stored` is true)",
         properties: { totalLines: { type: "integer" }, totalChars: { type: "integer" } },
       },
       media: { type: "array", items: { type: "object" }, description: "image and audio content blocks the script returned or emitted" },
@@ -178,9 +181,12 @@ export const schemas = {
   },
   ExecuteFailure: {
     type: "object",
-    required: ["executionId", "ok", "error", "logs"],
+    required: ["stored", "ok", "error", "logs"],
     properties: {
-      executionId: { type: "string" },
+      executionId: { type: "string", description: "present exactly when `stored` is true" },
+      stored: { type: "boolean", description: "whether the execution's record was stored; only then is `executionId` given and can it be read back" },
+      warning: { type: "string", description: "present when `stored` is false: why the record could not be stored (the database's error, and a correlation id for the server log)" },
+
       ok: { const: false },
       error: {
         type: "object",

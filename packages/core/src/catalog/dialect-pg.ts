@@ -16,6 +16,10 @@ export const createPgCatalogStore = (pgDb: PgCatalogDb): CatalogStore =>
     db: pgDb as unknown as CatalogDb,
     tables: pgSchema as unknown as CatalogTables,
     transaction: (work) => pgDb.transaction((tx) => work(tx as unknown as CatalogDb)),
+    // assigning a transaction id is a write: a standby refuses it
+    probeWrite: async (tx) => {
+      await (tx as unknown as PgCatalogDb).execute(sql`select pg_current_xact_id()`)
+    },
     lockKey: async (tx, key) => {
       await (tx as unknown as PgCatalogDb).execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`)
     },

@@ -2,6 +2,11 @@
  * SQLite (better-sqlite3 through drizzle). The driver is synchronous and has one connection, so a transaction
  * is BEGIN IMMEDIATE … COMMIT on that connection while a lock keeps every other store call out until it
  * ends; otherwise a statement from a concurrent request would land inside (and roll back with) it.
+ *
+ * Being synchronous, the driver also waits synchronously: with SQLite's `busy_timeout` a write that finds the file
+ * locked by another connection blocks the whole event loop for as long as it waits (issue 14 §7: 5 s per write).
+ * The host opens the file with `busy_timeout = 0`, and a store call that meets SQLITE_BUSY is tried again here,
+ * after a pause that yields to the event loop, for at most `busyWaitMs` in all (see ./busy-retry.ts).
  */
 import { getTableColumns, sql } from "drizzle-orm"
 import type { Placeholder } from "drizzle-orm"
@@ -10,6 +15,19 @@ import type { CatalogStore } from "./rows.js"
 import * as schema from "./schema-sqlite.js"
 import { createCatalogStore } from "./store.js"
 import type { CatalogDb } from "./store.js"
+import { DEFAULT_BUSY_WAIT_MS, retryWhileBusy } from "./busy-retry.js"
+import { DatabaseFault } from "./database-fault.js"
+
+export interface SqliteStoreOptions {
+  /** how long a store call may wait, in all, for another connection's lock on the file (default 5 s) */
+  busyWaitMs?: number
+  /**
+   * Why the file must not be written, or undefined. SQLite goes on writing to a database file deleted or replaced
+   * while it is open, where nobody will find the rows; only the host can compare the file it opened with the one
+   * at the path (core has no file system), so it says here when they differ, and every store call then fails.
+   */
+  fileFault?: () => string | undefined
+}
 
 export type SqliteCatalogDb = BaseSQLiteDatabase<"sync", unknown, Record<string, unknown>>
 
@@ -26,6 +44,7 @@ const createLock = () => {
 /** What the drivers drizzle wraps here expose as `$client` (better-sqlite3): statements prepared once. */
 interface PreparingClient {
   prepare(text: string): { run(): unknown }
+  inTransaction: boolean
 }
 
 /**
@@ -39,12 +58,28 @@ const fixedStatement = (sqliteDb: SqliteCatalogDb, text: string): (() => unknown
   return () => statement.run()
 }
 
-export const createSqliteCatalogStore = (sqliteDb: SqliteCatalogDb): CatalogStore => {
+export const createSqliteCatalogStore = (sqliteDb: SqliteCatalogDb, { busyWaitMs = DEFAULT_BUSY_WAIT_MS, fileFault }: SqliteStoreOptions = {}): CatalogStore => {
   const db = sqliteDb as unknown as CatalogDb
+  const client = (sqliteDb as { $client?: Partial<PreparingClient> }).$client
   const exclusive = createLock()
   const begin = fixedStatement(sqliteDb, "begin immediate")
   const commit = fixedStatement(sqliteDb, "commit")
   const rollback = fixedStatement(sqliteDb, "rollback")
+  /**
+   * After a failed statement or COMMIT, SQLite may have rolled the transaction back itself (an I/O error does),
+   * and a ROLLBACK then fails with "cannot rollback - no transaction is active", which used to replace the error
+   * that mattered. Roll back only what is still open, and never let the rollback's own failure hide the first.
+   */
+  const rollbackAfter = (cause: unknown): never => {
+    if (client?.inTransaction !== false) {
+      try {
+        rollback()
+      } catch {
+        // the first error is the one to report; this one follows from it
+      }
+    }
+    throw cause
+  }
   // one placeholder per column of the schema's executions table; drizzle maps each value as the builder does
   const executionPlaceholders = Object.fromEntries(Object.keys(getTableColumns(schema.executions)).map((key) => [key, sql.placeholder(key)])) as {
     [column in keyof Required<typeof schema.executions.$inferInsert>]: Placeholder
@@ -62,13 +97,34 @@ export const createSqliteCatalogStore = (sqliteDb: SqliteCatalogDb): CatalogStor
         commit()
         return result
       } catch (cause) {
-        rollback()
-        throw cause
+        return rollbackAfter(cause)
       }
     },
+    // a committed write that changes nothing: page 1 is rewritten, so it reaches the WAL as every record does (a
+    // write rolled back before COMMIT never touches the file, and would not notice a file that cannot be written)
+    probeWrite: async () => {
+      const [[version] = [0]] = sqliteDb.values<[number]>(sql.raw("pragma user_version"))
+      sqliteDb.run(sql.raw(`pragma user_version = ${Number(version)}`))
+    },
   })
-  // every call takes the lock, so nothing interleaves with an open transaction
+  const checkFile = () => {
+    const fault = fileFault?.()
+    if (fault !== undefined) throw new DatabaseFault({ message: fault })
+  }
+  // every call takes the lock, so nothing interleaves with an open transaction; a call that finds the file locked
+  // by another connection gives the lock back while it waits to try again
   return Object.fromEntries(
-    Object.entries(store).map(([name, method]) => [name, (...args: unknown[]) => exclusive(() => (method as (...a: unknown[]) => Promise<unknown>)(...args))]),
+    Object.entries(store).map(([name, method]) => [
+      name,
+      (...args: unknown[]) =>
+        retryWhileBusy(
+          () =>
+            exclusive(async () => {
+              checkFile()
+              return (method as (...a: unknown[]) => Promise<unknown>)(...args)
+            }),
+          busyWaitMs,
+        ),
+    ]),
   ) as unknown as CatalogStore
 }

@@ -113,4 +113,9 @@ export interface CatalogStore extends TelemetrySink {
    * last_seen_at the latest. An observation for a tool that no longer exists is skipped.
    */
   mergeShapes(observations: ShapeObservation[], merge: (stored: unknown, incoming: unknown) => unknown): Promise<void>
+  /**
+   * Reads the catalog and commits a write that changes nothing; rejects with the database's own error when either
+   * fails (what `GET /readyz` asks). It costs one small transaction.
+   */
+  checkReadiness(): Promise<void>
 }

@@ -34,6 +34,12 @@ export interface StoreDialect {
    * (Postgres) leaves it out, and the rows go through the builder, many per statement.
    */
   insertExecution?(row: ExecutionRecord): unknown
+  /**
+   * Inside a transaction, a write that changes nothing but does reach the database as a real one would
+   * (`checkReadiness`): a write rolled back before COMMIT proves little on SQLite, which never touches the file
+   * for it.
+   */
+  probeWrite(tx: CatalogDb): Promise<void>
 }
 
 /** rows per insert or upsert statement: 10 or 11 columns each stays far below either dialect's parameter limit */
@@ -77,7 +83,7 @@ function camel(column: string) {
   return column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())
 }
 
-export const createCatalogStore = ({ db, tables, transaction, lockKey, insertExecution }: StoreDialect): CatalogStore => {
+export const createCatalogStore = ({ db, tables, transaction, lockKey, insertExecution, probeWrite }: StoreDialect): CatalogStore => {
   const { sources, tools, toolShapes, executions, toolCalls, apiKeys } = tables
   const toKeyRow = (row: typeof apiKeys.$inferSelect): ApiKeyRow => ({ ...row, scopes: row.scopes as string[] })
   const toolColumns = {
@@ -257,6 +263,13 @@ export const createCatalogStore = ({ db, tables, transaction, lockKey, insertExe
             .values({ toolId: o.toolId, encoding: o.encoding, shape: o.shape, sampleCount: o.samples, firstSeenAt: o.at, lastSeenAt: o.at })
             .onConflictDoNothing()
         }
+      })
+    },
+
+    async checkReadiness() {
+      await transaction(async (tx) => {
+        await tx.select({ id: sources.id }).from(sources).limit(1)
+        await probeWrite(tx)
       })
     },
 

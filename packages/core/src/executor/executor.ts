@@ -20,6 +20,7 @@ import { createToolInvoker } from "./tool-invoker.js"
 import { createShapeObserver } from "./shape-observer.js"
 import { createGroupCommit } from "./group-commit.js"
 import { endSpan, startExecutionSpan } from "./tracing.js"
+import { driverMessage, isDatabaseFault } from "../catalog/database-fault.js"
 
 export const defaultLimits: RunLimits = {
   timeoutMs: 30_000,
@@ -48,9 +49,16 @@ const LIMIT_KEYS = Object.keys(defaultLimits) as (keyof RunLimits)[]
  */
 export const minimumLimits: Partial<Readonly<RunLimits>> = { stackBytes: 16 * 1024 }
 
+/**
+ * `stored` says whether the execution's record was committed. Only then does the response name it: `executionId`
+ * is present exactly when `stored` is true, so no response points at a record that does not exist. When it is
+ * false, `warning` says why, and a result cut at the inline cap says that the rest could not be kept.
+ */
 export type ExecuteResponse =
   | {
-      executionId: string
+      executionId?: string
+      stored: boolean
+      warning?: string
       ok: true
       result: unknown
       /** the result as model-facing text (media blocks taken out), cut at the inline cap */
@@ -60,7 +68,7 @@ export type ExecuteResponse =
       media?: ContentBlock[]
       logs: LogEntry[]
     }
-  | { executionId: string; ok: false; error: RunError; logs: LogEntry[] }
+  | { executionId?: string; stored: boolean; warning?: string; ok: false; error: RunError; logs: LogEntry[] }
 
 export interface ExecutorOptions {
   store: CatalogStore
@@ -75,6 +83,17 @@ export interface ExecutorOptions {
   /** characters of result text returned inline; the whole text is always stored with the execution */
   inlineCap?: number
   now?: () => number
+}
+
+/**
+ * Logs why a record failed and says it in a few safe words: a database fault (locked, file gone) in its own
+ * message, any other failure as the driver's error with a correlation id to find it in the log. Never a failed
+ * query's text, which holds its parameters (the script, the result).
+ */
+const recordFailure = (logger: Logger, cause: unknown) => {
+  const correlationId = internalError(logger, "execution record", cause).correlationId
+  const reason = isDatabaseFault(cause) ? cause.message : driverMessage(cause)
+  return `${reason}; correlation id ${correlationId}`
 }
 
 export const createExecutor = ({ store, sources, runtime, plugins, logger, telemetry = store, limits, inlineCap = DEFAULT_INLINE_CAP, now = Date.now }: ExecutorOptions) => {
@@ -172,41 +191,44 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
     if (!outcome.ok && outcome.error.code === RunErrorCodes.overloaded) {
       // it never ran: nothing to record; the surface answers 429 with Retry-After
       endSpan(span, outcome.error)
-      return { executionId, ok: false, error: outcome.error, logs: [] }
+      return { stored: false, ok: false, error: outcome.error, logs: [] }
     }
     const split = outcome.ok ? splitMedia(outcome.value) : null
     const fullText = split ? renderForModel(split.value, inlineCap, runLimits.maxResultBytes) : null
-    let response: ExecuteResponse
-    if (outcome.ok) {
-      const inline = inlineText(fullText!, executionId, inlineCap)
-      response = { executionId, ok: true, result: outcome.value, text: inline.text, logs: outcome.logs }
-      if (inline.truncated) response.truncated = { totalLines: inline.totalLines, totalChars: inline.totalChars }
-      const media = [...(outcome.emitted ?? []), ...split!.media]
-      if (media.length > 0) response.media = media
-    } else response = { executionId, ok: false, error: outcome.error, logs: outcome.logs }
-
-    endSpan(span, response.ok ? null : response.error, { "switchboard.tool_calls": calls.length })
+    endSpan(span, outcome.ok ? null : outcome.error, { "switchboard.tool_calls": calls.length })
     // written after decoding and before the response, in one transaction with the records of executions that
-    // finished alongside: the response names only a committed record
+    // finished alongside: the response names only a committed record, and says so when there is none
+    let notStored: string | undefined
     await Promise.all([
-      records.record(
-        {
-          id: executionId,
-          code: request.code,
-          status: response.ok ? "ok" : "error",
-          startedAt,
-          durationMs: now() - startedAt,
-          resultText: fullText,
-          errorCode: response.ok ? null : response.error.code,
-          errorMessage: response.ok ? null : response.error.message,
-          logs: response.logs,
-          toolCallCount: calls.length,
-          keyId: by.keyId,
-        },
-        calls,
-      ).catch((cause) => internalError(logger, "execution record", cause)),
+      records
+        .record(
+          {
+            id: executionId,
+            code: request.code,
+            status: outcome.ok ? "ok" : "error",
+            startedAt,
+            durationMs: now() - startedAt,
+            resultText: fullText,
+            errorCode: outcome.ok ? null : outcome.error.code,
+            errorMessage: outcome.ok ? null : outcome.error.message,
+            logs: outcome.logs,
+            toolCallCount: calls.length,
+            keyId: by.keyId,
+          },
+          calls,
+        )
+        .catch((cause) => {
+          notStored = `this execution's record was not stored (${recordFailure(logger, cause)}), so it cannot be read back later`
+        }),
       shapes.flush(store).catch((cause) => internalError(logger, "shape observation", cause)),
     ])
+    const named = notStored === undefined ? { executionId, stored: true } : { stored: false, warning: notStored }
+    if (!outcome.ok) return { ...named, ok: false, error: outcome.error, logs: outcome.logs }
+    const inline = inlineText(fullText!, notStored === undefined ? executionId : null, inlineCap)
+    const response: ExecuteResponse = { ...named, ok: true, result: outcome.value, text: inline.text, logs: outcome.logs }
+    if (inline.truncated) response.truncated = { totalLines: inline.totalLines, totalChars: inline.totalChars }
+    const media = [...(outcome.emitted ?? []), ...split!.media]
+    if (media.length > 0) response.media = media
     return response
   }
 

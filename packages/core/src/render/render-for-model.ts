@@ -46,7 +46,8 @@ const countLines = (text: string) => {
   return lines
 }
 
-export const inlineText = (full: string, executionId: string, cap = DEFAULT_INLINE_CAP): InlineText => {
+/** `executionId` null: the record was not stored, so the note says the rest is gone instead of where to read it. */
+export const inlineText = (full: string, executionId: string | null, cap = DEFAULT_INLINE_CAP): InlineText => {
   if (full.length <= cap) return { text: full, truncated: false, totalLines: countLines(full), totalChars: full.length }
   const lines = splitLines(full)
   const head: string[] = []
@@ -63,8 +64,13 @@ export const inlineText = (full: string, executionId: string, cap = DEFAULT_INLI
   const shownLines = head.length > 0 ? head.length : 0
   // a first line longer than the cap was cut: the rest of it is read from where the cut fell
   const within = head.length > 0 ? "" : `,"charOffset":${cut}`
+  const shownPart = `[output truncated: showing ${head.length > 0 ? shownLines : `${cut} characters of line 0`} of ${lines.length} lines (${full.length} characters in all). `
+  if (executionId === null) {
+    const gone = `${shownPart}The rest could not be stored, so it cannot be read later: return less, or run the script again]`
+    return { text: `${shown}\n${gone}`, truncated: true, totalLines: lines.length, totalChars: full.length }
+  }
   const note =
-    `[output truncated: showing ${head.length > 0 ? shownLines : `${cut} characters of line 0`} of ${lines.length} lines (${full.length} characters in all). ` +
+    shownPart +
     `Read the rest with read_output {"executionId":"${executionId}","offset":${shownLines}${within},"limit":200} or ` +
     `GET /v1/executions/${executionId}/output?offset=${shownLines}${head.length > 0 ? "" : `&charOffset=${cut}`}&limit=200; search it with grep_output or ?grep=<regex>]`
   return { text: `${shown}\n${note}`, truncated: true, totalLines: lines.length, totalChars: full.length }

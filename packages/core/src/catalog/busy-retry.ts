@@ -1,0 +1,36 @@
+/**
+ * Waiting for another connection's lock without blocking the event loop. A SQLite driver that runs statements
+ * synchronously (better-sqlite3) would wait inside SQLite's busy handler, holding the whole process; instead the
+ * file is opened with `busy_timeout = 0`, a statement that finds it locked fails at once with SQLITE_BUSY, and
+ * the call is made again after a pause (1, 2, 4 … 50 ms) until it succeeds or `waitMs` has passed in all.
+ *
+ * Making the whole call again is safe because SQLITE_BUSY means the statement did nothing: every store call is
+ * either one transaction (BEGIN IMMEDIATE is what waits, before any write), one statement, or reads followed by
+ * one write.
+ */
+import { DatabaseFault, driverCode } from "./database-fault.js"
+
+/** the longest a store call waits for a lock, in all (what `busy_timeout` used to block the process for) */
+export const DEFAULT_BUSY_WAIT_MS = 5_000
+
+const MAX_PAUSE_MS = 50
+
+const isBusy = (error: unknown) => /^SQLITE_(BUSY|LOCKED)/.test(driverCode(error) ?? "")
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+export const retryWhileBusy = async <T>(call: () => Promise<T>, waitMs: number): Promise<T> => {
+  const started = Date.now()
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call()
+    } catch (cause) {
+      if (!isBusy(cause)) throw cause
+      const waited = Date.now() - started
+      if (waited >= waitMs) {
+        throw new DatabaseFault({ message: `the database is locked by another connection (${driverCode(cause)}); gave up after waiting ${waited} ms`, cause })
+      }
+      await pause(Math.min(2 ** attempt, MAX_PAUSE_MS, Math.max(1, waitMs - waited)))
+    }
+  }
+}
