@@ -4,12 +4,13 @@
  * whole list or result for one odd part, so requests here take a permissive schema and core decodes.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
 import type { McpTransportConfig } from "./config.js"
 import { stdioDisabled } from "./refusal.js"
+import { BoundedStdioTransport } from "./node/stdio-transport.js"
+import type { StdoutOverflow } from "./stdout-reader.js"
 
 /** What this host lets a connection do. Checked here, where a process would be spawned or a request sent. */
 export interface ConnectPolicy {
@@ -25,6 +26,8 @@ export interface McpConnection {
   stderrTail(): string
   /** false once the transport closed (the process died or the session ended) */
   isOpen(): boolean
+  /** the bound a stdio server's stdout crossed, when that is why the connection closed */
+  overflow(): StdoutOverflow | undefined
   close(): Promise<void>
 }
 
@@ -66,15 +69,16 @@ export const connect = async (transport: McpTransportConfig, handlers: ConnectHa
   let stderr = ""
   let open = true
 
+  const stdio =
+    transport.type === "stdio"
+      ? new BoundedStdioTransport({ command: transport.command, args: transport.args, env: transport.env, cwd: transport.cwd }, (chunk) => {
+          stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES)
+        })
+      : undefined
   const wire =
     transport.type === "stdio"
-      ? new StdioClientTransport({ command: transport.command, args: transport.args, env: transport.env, cwd: transport.cwd, stderr: "pipe" })
+      ? stdio!
       : new StreamableHTTPClientTransport(new URL(transport.url), { requestInit: { headers: transport.headers }, ...(policy.fetch ? { fetch: policy.fetch } : {}) })
-  if (wire instanceof StdioClientTransport) {
-    wire.stderr?.on("data", (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES)
-    })
-  }
 
   // The SDK fires onclose for our own close() too, and possibly after a successor connection took this one's
   // place; only a close we did not ask for is news to the pool.
@@ -91,12 +95,15 @@ export const connect = async (transport: McpTransportConfig, handlers: ConnectHa
   } catch (cause) {
     open = false
     await client.close().catch(() => undefined)
-    throw new ConnectAttemptFailed(cause instanceof Error ? cause.message : String(cause), stderr.trim(), { cause })
+    // a flood closes the connection, which the SDK reports as "Connection closed": the bound is the cause
+    const failure = stdio?.overflow ?? cause
+    throw new ConnectAttemptFailed(failure instanceof Error ? failure.message : String(failure), stderr.trim(), { cause: failure })
   }
   return {
     client,
     stderrTail: () => stderr.trim(),
     isOpen: () => open,
+    overflow: () => stdio?.overflow,
     close: async () => {
       const wasOpen = open
       open = false

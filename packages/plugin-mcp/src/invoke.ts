@@ -30,6 +30,9 @@ const describeFailure = (cause: unknown, connection: McpConnection, tool: string
   if (refusal) return { ok: false, code: refusal.code, message: refusal.message }
   // the upstream's own words: scrubbed of the source's secrets, cut short for an http source (upstream-text.ts)
   const upstream = (text: string) => upstreamMessage(config, text)
+  // the connection was closed for what the server sent, so every request on it failed: that is the cause
+  const overflow = connection.overflow()
+  if (overflow) return { ok: false, code: ToolErrorCodes.upstreamError, message: `"${tool}" failed: ${upstream(overflow.message)}; the connection was closed` }
   if (cause instanceof McpError) {
     if (cause.code === ErrorCode.RequestTimeout) return { ok: false, code: ToolErrorCodes.timeout, message: `"${tool}" did not answer in time: ${upstream(cause.message)}` }
     if (cause.code === ErrorCode.ConnectionClosed || !connection.isOpen()) {

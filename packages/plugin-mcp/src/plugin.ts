@@ -53,7 +53,8 @@ export const createMcpPlugin = async (options: McpPluginOptions = {}): Promise<S
             const refusal = findRefusal(cause)
             if (refusal) return { ok: false as const, message: refusal.message, refused: refusal.code }
             const stderr = connection.stderrTail()
-            return { ok: false as const, message: `tools/list failed: ${upstreamMessage(config, `${errorText(cause)}${stderr ? ` (stderr: ${stderrTail(stderr)})` : ""}`)}` }
+            const reason = connection.overflow()?.message ?? errorText(cause)
+            return { ok: false as const, message: `tools/list failed: ${upstreamMessage(config, `${reason}${stderr ? ` (stderr: ${stderrTail(stderr)})` : ""}`)}` }
           },
         ),
       )
@@ -72,7 +73,8 @@ export const createMcpPlugin = async (options: McpPluginOptions = {}): Promise<S
       const outcome = await pool.withConnection(source.id, config, (connection) => callTool(connection, config, tool, args, ctx))
       if (isConnectFailed(outcome)) {
         if (outcome.refused) return { ok: false, code: outcome.refused, message: outcome.message }
-        return { ok: false, code: ToolErrorCodes.upstreamUnavailable, message: `could not connect to "${source.namespace}": ${outcome.message}`, retryable: true }
+        const message = `could not connect to "${source.namespace}": ${outcome.message}`
+        return outcome.upstreamError ? { ok: false, code: ToolErrorCodes.upstreamError, message } : { ok: false, code: ToolErrorCodes.upstreamUnavailable, message, retryable: true }
       }
       // failures are scrubbed where they are made (invoke.ts); a result is the tool's data, scrubbed here
       return outcome.ok ? { ok: true, raw: scrubResult(config, outcome.raw) } : outcome

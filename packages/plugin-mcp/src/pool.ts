@@ -8,6 +8,7 @@ import type { SourceRefusalCode } from "@switchboard/core"
 import { connect } from "./connection.js"
 import type { ConnectAttemptFailed, ConnectPolicy, McpConnection } from "./connection.js"
 import { findRefusal } from "./refusal.js"
+import { isStdoutOverflow } from "./stdout-reader.js"
 import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
 import type { McpSourceConfig } from "./config.js"
 
@@ -15,7 +16,13 @@ import type { McpSourceConfig } from "./config.js"
  * The source could not be connected to; `message` is already scrubbed of the source's secrets and cut (upstream
  * text). `refused` when this server would not start or reach it at all.
  */
-export class ConnectFailed extends Data.TaggedError("ConnectFailed")<{ message: string; refused?: SourceRefusalCode; cause?: unknown }> {}
+export class ConnectFailed extends Data.TaggedError("ConnectFailed")<{
+  message: string
+  refused?: SourceRefusalCode
+  /** the server broke a bound of what it may send (a stdout flood): its fault, not its absence (`upstream_error`) */
+  upstreamError?: boolean
+  cause?: unknown
+}> {}
 
 /** A tag check rather than `instanceof`, which fails when this package is bundled twice (STYLE §9). */
 export const isConnectFailed = (value: unknown): value is ConnectFailed =>
@@ -42,9 +49,10 @@ const isAttemptFailure = (cause: unknown): cause is ConnectAttemptFailed =>
 const connectFailed = (config: McpSourceConfig | undefined, cause: unknown): ConnectFailed => {
   const refusal = findRefusal(cause)
   if (refusal) return new ConnectFailed({ message: refusal.message, refused: refusal.code, cause })
-  const message = errorText(isAttemptFailure(cause) ? cause.cause : cause)
+  const inner = isAttemptFailure(cause) ? cause.cause : cause
+  const message = errorText(inner)
   const stderr = isAttemptFailure(cause) ? cause.stderr : ""
-  return new ConnectFailed({ message: upstreamMessage(config, stderr ? `${message} (stderr: ${stderrTail(stderr)})` : message), cause })
+  return new ConnectFailed({ message: upstreamMessage(config, stderr ? `${message} (stderr: ${stderrTail(stderr)})` : message), upstreamError: isStdoutOverflow(inner), cause })
 }
 
 export const createConnectionPool = async (options: PoolOptions): Promise<ConnectionPool> => {
