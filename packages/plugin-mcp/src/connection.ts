@@ -4,11 +4,11 @@
  * whole list or result for one odd part, so requests here take a permissive schema and core decodes.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
 import type { McpTransportConfig } from "./config.js"
-import { stdioDisabled } from "./refusal.js"
+import { findRefusal, stdioDisabled } from "./refusal.js"
 import { BoundedStdioTransport } from "./node/stdio-transport.js"
 import type { StdoutOverflow } from "./stdout-reader.js"
 
@@ -28,6 +28,8 @@ export interface McpConnection {
   isOpen(): boolean
   /** the bound a stdio server's stdout crossed, when that is why the connection closed */
   overflow(): StdoutOverflow | undefined
+  /** what a failed request says about this connection's HTTP session (see `requestLoss`); null for stdio */
+  lossOf(cause: unknown): RequestLoss | null
   close(): Promise<void>
 }
 
@@ -49,6 +51,39 @@ const STDERR_TAIL_BYTES = 4096
 
 /** Ending a streamable-HTTP session is a courtesy to the server: it must not hold up a shutdown. */
 const TERMINATE_SESSION_TIMEOUT_MS = 1_000
+
+/**
+ * How an HTTP request was lost, when it was:
+ * - `session_gone`: the upstream answered 404 to our session id (the spec: such a request was not processed, and
+ *   the client must start a new session), or 400 naming the session, which is what server-everything and
+ *   servers built on the SDK's example code answer after a restart;
+ * - `refused`: the connection was refused, so nothing was sent;
+ * - `dropped`: the connection failed otherwise (reset, cut mid-answer): the request may have been processed.
+ */
+export type RequestLoss = "session_gone" | "refused" | "dropped"
+
+const SESSION_WORD = /session/i
+
+/** The system error code of a `fetch failed` (undici's shape, "" when it has none); null for anything else, and for a refusal. */
+const networkCode = (cause: unknown): string | null => {
+  if (!(cause instanceof TypeError) || cause.message !== "fetch failed" || findRefusal(cause)) return null
+  const inner = (cause as { cause?: { code?: unknown } }).cause
+  return typeof inner?.code === "string" ? inner.code : ""
+}
+
+export const requestLoss = (cause: unknown, hadSession: boolean): RequestLoss | null => {
+  if (cause instanceof StreamableHTTPError) {
+    const gone = cause.code === 404 || (cause.code === 400 && SESSION_WORD.test(cause.message))
+    return hadSession && gone ? "session_gone" : null
+  }
+  const code = networkCode(cause)
+  if (code === null) return null
+  return code === "ECONNREFUSED" ? "refused" : "dropped"
+}
+
+/** A failed handshake worth one more try: initialize changes nothing upstream, and a restarting server answers 5xx or not at all. */
+export const handshakeRetryable = (cause: unknown): boolean =>
+  (cause instanceof StreamableHTTPError && (cause.code ?? 0) >= 500) || networkCode(cause) !== null
 
 export const clientInfo = { name: "switchboard", version: "0.1.0" }
 
@@ -104,6 +139,7 @@ export const connect = async (transport: McpTransportConfig, handlers: ConnectHa
     stderrTail: () => stderr.trim(),
     isOpen: () => open,
     overflow: () => stdio?.overflow,
+    lossOf: (cause) => (wire instanceof StreamableHTTPClientTransport ? requestLoss(cause, wire.sessionId !== undefined) : null),
     close: async () => {
       const wasOpen = open
       open = false

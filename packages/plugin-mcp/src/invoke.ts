@@ -8,6 +8,7 @@ import { findRefusal } from "./refusal.js"
 import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
 import type { McpSourceConfig } from "./config.js"
 import type { McpConnection } from "./connection.js"
+import { NotProcessed } from "./pool.js"
 
 const AnyResult = z.unknown()
 
@@ -85,6 +86,9 @@ export const callTool = async (connection: McpConnection, config: McpSourceConfi
   } catch (cause) {
     // the SDK reports its own cancellation as a RequestTimeout, which would read as the tool being slow
     if (call.signal.aborted) return abortedCall(tool)
+    // not processed upstream, so the pool may send it again on a new session; a dropped call is not resent: its tool may have run
+    const loss = connection.lossOf(cause)
+    if (loss === "session_gone" || loss === "refused") throw new NotProcessed({ cause })
     return describeCallFailure(cause, connection, tool, config)
   } finally {
     ctx.signal?.removeEventListener("abort", unlinked)

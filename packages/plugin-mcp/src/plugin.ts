@@ -6,7 +6,7 @@ import { checkConfig, mergeConfig, redactConfig, scrubSecrets, secretFields } fr
 import type { McpSourceConfig } from "./config.js"
 import { listAllTools } from "./discover.js"
 import { callTool } from "./invoke.js"
-import { createConnectionPool, isConnectFailed } from "./pool.js"
+import { createConnectionPool, isConnectFailed, NotProcessed } from "./pool.js"
 import { scrubResult } from "./scrub-result.js"
 import { findRefusal } from "./refusal.js"
 import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
@@ -52,6 +52,8 @@ export const createMcpPlugin = async (options: McpPluginOptions = {}): Promise<S
           (cause) => {
             const refusal = findRefusal(cause)
             if (refusal) return { ok: false as const, message: refusal.message, refused: refusal.code }
+            // tools/list changes nothing upstream: any lost request is sent again, once, on a new session
+            if (connection.lossOf(cause) !== null) throw new NotProcessed({ cause })
             const stderr = connection.stderrTail()
             const reason = connection.overflow()?.message ?? errorText(cause)
             return { ok: false as const, message: `tools/list failed: ${upstreamMessage(config, `${reason}${stderr ? ` (stderr: ${stderrTail(stderr)})` : ""}`)}` }
