@@ -57,6 +57,18 @@ describe("an HTTP upstream that restarts", () => {
     expect(await mcp.invoke(handle, "echo", { message: "back" }, ctx)).toEqual(echoed("back"))
   })
 
+  it("a source that could not be connected to is tried afresh by the next call, not held as failed", async () => {
+    const probe = await startContractHttpServer()
+    const port = Number(new URL(probe.url).port)
+    await probe.close()
+    const mcp = await plugin()
+    const handle = source("late", probe.url)
+    expect(await mcp.invoke(handle, "echo", { message: "early" }, ctx)).toMatchObject({ ok: false, code: "upstream_unavailable", message: expect.stringContaining("ECONNREFUSED") })
+    const up = await startContractHttpServer({ port })
+    cleanup.push(() => up.close())
+    expect(await mcp.invoke(handle, "echo", { message: "up" }, ctx)).toEqual(echoed("up"))
+  })
+
   it("a handshake answered 503 once is tried again, and the call succeeds", async () => {
     const upstream = await startSwitchableHttpServer({ mode: { kind: "error", status: 503, body: "restarting", times: 1 } })
     cleanup.push(() => upstream.close())
