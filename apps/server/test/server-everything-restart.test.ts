@@ -79,3 +79,15 @@ it("while the upstream is down, a call fails as upstream_unavailable, and it rec
   upstream = await startEverything(port)
   expect((await echo("back")).result).toEqual({ ok: true, data: "Echo: back" })
 }, 60_000)
+
+it("a call cut by the upstream dying fails soon as upstream_unavailable, not at its timeout; the next one succeeds", async () => {
+  const started = Date.now()
+  const pending = server.execute(`return await tools.everything["trigger-long-running-operation"]({ duration: 20, steps: 20 })`)
+  await new Promise((resolve) => setTimeout(resolve, 1_500))
+  await stopEverything(upstream)
+  const cut = (await pending).result
+  expect(cut).toMatchObject({ ok: false, error: { code: "upstream_unavailable" } })
+  expect(Date.now() - started).toBeLessThan(15_000) // the SDK waits 1 s and 1.5 s to resume the stream, then gives up
+  upstream = await startEverything(port)
+  expect((await echo("next")).result).toEqual({ ok: true, data: "Echo: next" })
+}, 60_000)

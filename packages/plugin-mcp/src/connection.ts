@@ -64,6 +64,9 @@ export type RequestLoss = "session_gone" | "refused" | "dropped"
 
 const SESSION_WORD = /session/i
 
+/** The SDK's error when it stops trying to resume an SSE stream (client/streamableHttp.js, `_scheduleReconnection`). */
+const STREAM_GIVEN_UP = "Maximum reconnection attempts"
+
 /** The system error code of a `fetch failed` (undici's shape, "" when it has none); null for anything else, and for a refusal. */
 const networkCode = (cause: unknown): string | null => {
   if (!(cause instanceof TypeError) || cause.message !== "fetch failed" || findRefusal(cause)) return null
@@ -121,6 +124,11 @@ export const connect = async (transport: McpTransportConfig, handlers: ConnectHa
     const wasOpen = open
     open = false
     if (wasOpen) handlers.onClose()
+  }
+  // The SDK gives up a response stream it could not resume (the server died mid-answer) with this error, and leaves
+  // the request waiting for its timeout: the session is lost, so the connection is closed and its requests fail now.
+  client.onerror = (error) => {
+    if (open && error.message.startsWith(STREAM_GIVEN_UP)) void client.close()
   }
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => handlers.onToolsChanged())
 
