@@ -156,7 +156,7 @@ export const createConnectionPool = async (options: PoolOptions): Promise<Connec
           continue
         }
         await drop(sourceId, outcome.lost)
-        if (tries === 2) return new ConnectFailed({ message: upstreamMessage(config, `the MCP server lost the session again: ${errorText(outcome.cause)}`), cause: outcome.cause })
+        if (tries === 2) return new ConnectFailed({ message: upstreamMessage(config, `the request was not taken on a new session either: ${errorText(outcome.cause)}`), cause: outcome.cause })
       }
     },
     release: (sourceId) => {
