@@ -3,6 +3,8 @@
  * connection was refused) is sent again once on a new session, and a handshake answered 5xx is tried once more.
  * A call it may have processed is not sent again.
  */
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
 import { startContractHttpServer, startSwitchableHttpServer } from "@switchboard/fixtures"
 import type { SourceHandle, SourcePlugin } from "@switchboard/core"
@@ -117,5 +119,29 @@ describe("an HTTP upstream that restarts", () => {
     expect(await mcp.invoke(handle, "ping", {}, ctx)).toEqual(echoed("pong"))
     upstream.mode = { kind: "drop", times: 1 }
     expect(await mcp.discover(handle)).toMatchObject({ ok: true })
+  })
+
+  it("a request lost on the new session too is not sent a third time: upstream_unavailable", async () => {
+    // makes a session at every initialize and forgets it at once: every request after the handshake answers 404
+    let initializes = 0
+    const forgetful = createServer((req, res) => {
+      let body = ""
+      req.on("data", (chunk) => (body += chunk))
+      req.on("end", () => {
+        if (req.method !== "POST") return void res.writeHead(405).end()
+        const message = JSON.parse(body) as { id?: number; method: string; params?: { protocolVersion?: string } }
+        if (message.id === undefined) return void res.writeHead(202).end()
+        if (message.method !== "initialize") return void res.writeHead(404, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}')
+        initializes++
+        const result = { protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "forgetful", version: "1" } }
+        res.writeHead(200, { "content-type": "application/json", "mcp-session-id": `s${initializes}` }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }))
+      })
+    })
+    await new Promise<void>((resolve) => forgetful.listen(0, "127.0.0.1", resolve))
+    cleanup.push(() => new Promise((resolve) => (forgetful.closeAllConnections(), forgetful.close(resolve))))
+    const mcp = await plugin()
+    const url = `http://127.0.0.1:${(forgetful.address() as AddressInfo).port}/mcp`
+    expect(await mcp.invoke(source("forgetful", url), "ping", {}, ctx)).toMatchObject({ ok: false, code: "upstream_unavailable", message: expect.stringContaining("HTTP 404") })
+    expect(initializes).toBe(2)
   })
 })
