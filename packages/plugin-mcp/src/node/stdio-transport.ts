@@ -20,8 +20,10 @@ export interface StdioServer {
   cwd?: string
 }
 
-/** Reading stdout yields the main thread after this much work in a row, so other requests are served between chunks. */
+/** Reading stdout yields the main thread after this much work in a row, so other requests are served meanwhile. */
 const YIELD_AFTER_MS = 10
+/** What is parsed between two looks at the clock: about 60 small messages, or a sliver of a large one. */
+const SLICE_BYTES = 4_096
 /** How long a server gets after its stdin ends, and then after SIGTERM, before the next step (the SDK's values). */
 const EXIT_GRACE_MS = 2_000
 
@@ -84,22 +86,36 @@ export class BoundedStdioTransport implements Transport {
     })
   }
 
+  /**
+   * Reads stdout in slices, yielding after `YIELD_AFTER_MS` of work: one 64 KiB chunk of small messages takes the
+   * SDK's client about 100 ms to handle, so a whole chunk is too much for one turn of the event loop.
+   */
   private read(child: ChildProcess) {
     const stdout = child.stdout!
     const reader = createStdoutReader((message) => this.onmessage?.(message), this.limits)
-    let busy = 0
+    const queue: Buffer[] = []
+    let waiting = false
+    const drain = () => {
+      waiting = false
+      const started = performance.now()
+      while (queue.length > 0 && !this.overflow) {
+        const chunk = queue[0]!
+        if (chunk.length <= SLICE_BYTES) queue.shift()
+        else queue[0] = chunk.subarray(SLICE_BYTES)
+        const overflow = reader.push(chunk.subarray(0, SLICE_BYTES))
+        if (overflow) return this.fail(child, overflow)
+        if (queue.length > 0 && performance.now() - started >= YIELD_AFTER_MS) {
+          stdout.pause()
+          waiting = true
+          return void setImmediate(drain)
+        }
+      }
+      stdout.resume()
+    }
     stdout.on("data", (chunk: Buffer) => {
       if (this.overflow) return
-      const started = performance.now()
-      const overflow = reader.push(chunk)
-      if (overflow) return this.fail(child, overflow)
-      busy += performance.now() - started
-      if (busy < YIELD_AFTER_MS) return
-      stdout.pause()
-      setImmediate(() => {
-        busy = 0
-        stdout.resume()
-      })
+      queue.push(chunk)
+      if (!waiting) drain()
     })
     stdout.on("error", (error) => this.onerror?.(error))
   }
