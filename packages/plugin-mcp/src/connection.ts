@@ -4,12 +4,13 @@
  * whole list or result for one odd part, so requests here take a permissive schema and core decodes.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
 import type { McpTransportConfig } from "./config.js"
-import { stdioDisabled } from "./refusal.js"
+import { findRefusal, stdioDisabled } from "./refusal.js"
+import { BoundedStdioTransport } from "./node/stdio-transport.js"
+import type { StdoutOverflow } from "./stdout-reader.js"
 
 /** What this host lets a connection do. Checked here, where a process would be spawned or a request sent. */
 export interface ConnectPolicy {
@@ -25,6 +26,10 @@ export interface McpConnection {
   stderrTail(): string
   /** false once the transport closed (the process died or the session ended) */
   isOpen(): boolean
+  /** the bound a stdio server's stdout crossed, when that is why the connection closed */
+  overflow(): StdoutOverflow | undefined
+  /** what a failed request says about this connection's HTTP session (see `requestLoss`); null for stdio */
+  lossOf(cause: unknown): RequestLoss | null
   close(): Promise<void>
 }
 
@@ -47,6 +52,42 @@ const STDERR_TAIL_BYTES = 4096
 /** Ending a streamable-HTTP session is a courtesy to the server: it must not hold up a shutdown. */
 const TERMINATE_SESSION_TIMEOUT_MS = 1_000
 
+/**
+ * How an HTTP request was lost, when it was:
+ * - `session_gone`: the upstream answered 404 to our session id (the spec: such a request was not processed, and
+ *   the client must start a new session), or 400 naming the session, which is what server-everything and
+ *   servers built on the SDK's example code answer after a restart;
+ * - `refused`: the connection was refused, so nothing was sent;
+ * - `dropped`: the connection failed otherwise (reset, cut mid-answer): the request may have been processed.
+ */
+export type RequestLoss = "session_gone" | "refused" | "dropped"
+
+const SESSION_WORD = /session/i
+
+/** The SDK's error when it stops trying to resume an SSE stream (client/streamableHttp.js, `_scheduleReconnection`). */
+const STREAM_GIVEN_UP = "Maximum reconnection attempts"
+
+/** The system error code of a `fetch failed` (undici's shape, "" when it has none); null for anything else, and for a refusal. */
+const networkCode = (cause: unknown): string | null => {
+  if (!(cause instanceof TypeError) || cause.message !== "fetch failed" || findRefusal(cause)) return null
+  const inner = (cause as { cause?: { code?: unknown } }).cause
+  return typeof inner?.code === "string" ? inner.code : ""
+}
+
+export const requestLoss = (cause: unknown, hadSession: boolean): RequestLoss | null => {
+  if (cause instanceof StreamableHTTPError) {
+    const gone = cause.code === 404 || (cause.code === 400 && SESSION_WORD.test(cause.message))
+    return hadSession && gone ? "session_gone" : null
+  }
+  const code = networkCode(cause)
+  if (code === null) return null
+  return code === "ECONNREFUSED" ? "refused" : "dropped"
+}
+
+/** A failed handshake worth one more try: initialize changes nothing upstream, and a restarting server answers 5xx or not at all. */
+export const handshakeRetryable = (cause: unknown): boolean =>
+  (cause instanceof StreamableHTTPError && (cause.code ?? 0) >= 500) || networkCode(cause) !== null
+
 export const clientInfo = { name: "switchboard", version: "0.1.0" }
 
 /** Sends the session's DELETE (MCP spec, "Session Management"); a server that is gone or slow is not waited for. */
@@ -66,15 +107,16 @@ export const connect = async (transport: McpTransportConfig, handlers: ConnectHa
   let stderr = ""
   let open = true
 
+  const stdio =
+    transport.type === "stdio"
+      ? new BoundedStdioTransport({ command: transport.command, args: transport.args, env: transport.env, cwd: transport.cwd }, (chunk) => {
+          stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES)
+        })
+      : undefined
   const wire =
     transport.type === "stdio"
-      ? new StdioClientTransport({ command: transport.command, args: transport.args, env: transport.env, cwd: transport.cwd, stderr: "pipe" })
+      ? stdio!
       : new StreamableHTTPClientTransport(new URL(transport.url), { requestInit: { headers: transport.headers }, ...(policy.fetch ? { fetch: policy.fetch } : {}) })
-  if (wire instanceof StdioClientTransport) {
-    wire.stderr?.on("data", (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES)
-    })
-  }
 
   // The SDK fires onclose for our own close() too, and possibly after a successor connection took this one's
   // place; only a close we did not ask for is news to the pool.
@@ -82,6 +124,11 @@ export const connect = async (transport: McpTransportConfig, handlers: ConnectHa
     const wasOpen = open
     open = false
     if (wasOpen) handlers.onClose()
+  }
+  // The SDK gives up a response stream it could not resume (the server died mid-answer) with this error, and leaves
+  // the request waiting for its timeout: the session is lost, so the connection is closed and its requests fail now.
+  client.onerror = (error) => {
+    if (open && error.message.startsWith(STREAM_GIVEN_UP)) void client.close()
   }
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => handlers.onToolsChanged())
 
@@ -91,12 +138,16 @@ export const connect = async (transport: McpTransportConfig, handlers: ConnectHa
   } catch (cause) {
     open = false
     await client.close().catch(() => undefined)
-    throw new ConnectAttemptFailed(cause instanceof Error ? cause.message : String(cause), stderr.trim(), { cause })
+    // a flood closes the connection, which the SDK reports as "Connection closed": the bound is the cause
+    const failure = stdio?.overflow ?? cause
+    throw new ConnectAttemptFailed(failure instanceof Error ? failure.message : String(failure), stderr.trim(), { cause: failure })
   }
   return {
     client,
     stderrTail: () => stderr.trim(),
     isOpen: () => open,
+    overflow: () => stdio?.overflow,
+    lossOf: (cause) => (wire instanceof StreamableHTTPClientTransport ? requestLoss(cause, wire.sessionId !== undefined) : null),
     close: async () => {
       const wasOpen = open
       open = false

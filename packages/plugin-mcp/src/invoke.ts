@@ -8,6 +8,7 @@ import { findRefusal } from "./refusal.js"
 import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
 import type { McpSourceConfig } from "./config.js"
 import type { McpConnection } from "./connection.js"
+import { NotProcessed } from "./pool.js"
 
 const AnyResult = z.unknown()
 
@@ -30,6 +31,9 @@ const describeFailure = (cause: unknown, connection: McpConnection, tool: string
   if (refusal) return { ok: false, code: refusal.code, message: refusal.message }
   // the upstream's own words: scrubbed of the source's secrets, cut short for an http source (upstream-text.ts)
   const upstream = (text: string) => upstreamMessage(config, text)
+  // the connection was closed for what the server sent, so every request on it failed: that is the cause
+  const overflow = connection.overflow()
+  if (overflow) return { ok: false, code: ToolErrorCodes.upstreamError, message: `"${tool}" failed: ${upstream(overflow.message)}; the connection was closed` }
   if (cause instanceof McpError) {
     if (cause.code === ErrorCode.RequestTimeout) return { ok: false, code: ToolErrorCodes.timeout, message: `"${tool}" did not answer in time: ${upstream(cause.message)}` }
     if (cause.code === ErrorCode.ConnectionClosed || !connection.isOpen()) {
@@ -82,6 +86,9 @@ export const callTool = async (connection: McpConnection, config: McpSourceConfi
   } catch (cause) {
     // the SDK reports its own cancellation as a RequestTimeout, which would read as the tool being slow
     if (call.signal.aborted) return abortedCall(tool)
+    // not processed upstream, so the pool may send it again on a new session; a dropped call is not resent: its tool may have run
+    const loss = connection.lossOf(cause)
+    if (loss === "session_gone" || loss === "refused") throw new NotProcessed({ cause })
     return describeCallFailure(cause, connection, tool, config)
   } finally {
     ctx.signal?.removeEventListener("abort", unlinked)

@@ -6,7 +6,7 @@ import { checkConfig, mergeConfig, redactConfig, scrubSecrets, secretFields } fr
 import type { McpSourceConfig } from "./config.js"
 import { listAllTools } from "./discover.js"
 import { callTool } from "./invoke.js"
-import { createConnectionPool, isConnectFailed } from "./pool.js"
+import { createConnectionPool, isConnectFailed, NotProcessed } from "./pool.js"
 import { scrubResult } from "./scrub-result.js"
 import { findRefusal } from "./refusal.js"
 import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
@@ -52,8 +52,11 @@ export const createMcpPlugin = async (options: McpPluginOptions = {}): Promise<S
           (cause) => {
             const refusal = findRefusal(cause)
             if (refusal) return { ok: false as const, message: refusal.message, refused: refusal.code }
+            // tools/list changes nothing upstream: any lost request is sent again, once, on a new session
+            if (connection.lossOf(cause) !== null) throw new NotProcessed({ cause })
             const stderr = connection.stderrTail()
-            return { ok: false as const, message: `tools/list failed: ${upstreamMessage(config, `${errorText(cause)}${stderr ? ` (stderr: ${stderrTail(stderr)})` : ""}`)}` }
+            const reason = connection.overflow()?.message ?? errorText(cause)
+            return { ok: false as const, message: `tools/list failed: ${upstreamMessage(config, `${reason}${stderr ? ` (stderr: ${stderrTail(stderr)})` : ""}`)}` }
           },
         ),
       )
@@ -72,7 +75,8 @@ export const createMcpPlugin = async (options: McpPluginOptions = {}): Promise<S
       const outcome = await pool.withConnection(source.id, config, (connection) => callTool(connection, config, tool, args, ctx))
       if (isConnectFailed(outcome)) {
         if (outcome.refused) return { ok: false, code: outcome.refused, message: outcome.message }
-        return { ok: false, code: ToolErrorCodes.upstreamUnavailable, message: `could not connect to "${source.namespace}": ${outcome.message}`, retryable: true }
+        const message = `could not connect to "${source.namespace}": ${outcome.message}`
+        return outcome.upstreamError ? { ok: false, code: ToolErrorCodes.upstreamError, message } : { ok: false, code: ToolErrorCodes.upstreamUnavailable, message, retryable: true }
       }
       // failures are scrubbed where they are made (invoke.ts); a result is the tool's data, scrubbed here
       return outcome.ok ? { ok: true, raw: scrubResult(config, outcome.raw) } : outcome

@@ -5,9 +5,10 @@
  */
 import { Data, Duration, Effect, Exit, RcMap, Scope } from "effect"
 import type { SourceRefusalCode } from "@switchboard/core"
-import { connect } from "./connection.js"
+import { connect, handshakeRetryable } from "./connection.js"
 import type { ConnectAttemptFailed, ConnectPolicy, McpConnection } from "./connection.js"
 import { findRefusal } from "./refusal.js"
+import { isStdoutOverflow } from "./stdout-reader.js"
 import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
 import type { McpSourceConfig } from "./config.js"
 
@@ -15,7 +16,24 @@ import type { McpSourceConfig } from "./config.js"
  * The source could not be connected to; `message` is already scrubbed of the source's secrets and cut (upstream
  * text). `refused` when this server would not start or reach it at all.
  */
-export class ConnectFailed extends Data.TaggedError("ConnectFailed")<{ message: string; refused?: SourceRefusalCode; cause?: unknown }> {}
+export class ConnectFailed extends Data.TaggedError("ConnectFailed")<{
+  message: string
+  refused?: SourceRefusalCode
+  /** the server broke a bound of what it may send (a stdout flood): its fault, not its absence (`upstream_error`) */
+  upstreamError?: boolean
+  /** an HTTP handshake that failed in a way a restarting server fails (5xx, no connection): one more try is made */
+  retryable?: boolean
+  cause?: unknown
+}> {}
+
+/**
+ * Thrown by a `use` for a request the upstream did not process (it lost our session, or refused the connection):
+ * the pool drops the connection and runs `use` once more on a new one.
+ */
+export class NotProcessed extends Data.TaggedError("NotProcessed")<{ cause: unknown }> {}
+
+const isNotProcessed = (value: unknown): value is NotProcessed =>
+  typeof value === "object" && value !== null && (value as { _tag?: unknown })._tag === "NotProcessed"
 
 /** A tag check rather than `instanceof`, which fails when this package is bundled twice (STYLE §9). */
 export const isConnectFailed = (value: unknown): value is ConnectFailed =>
@@ -42,9 +60,10 @@ const isAttemptFailure = (cause: unknown): cause is ConnectAttemptFailed =>
 const connectFailed = (config: McpSourceConfig | undefined, cause: unknown): ConnectFailed => {
   const refusal = findRefusal(cause)
   if (refusal) return new ConnectFailed({ message: refusal.message, refused: refusal.code, cause })
-  const message = errorText(isAttemptFailure(cause) ? cause.cause : cause)
+  const inner = isAttemptFailure(cause) ? cause.cause : cause
+  const message = errorText(inner)
   const stderr = isAttemptFailure(cause) ? cause.stderr : ""
-  return new ConnectFailed({ message: upstreamMessage(config, stderr ? `${message} (stderr: ${stderrTail(stderr)})` : message), cause })
+  return new ConnectFailed({ message: upstreamMessage(config, stderr ? `${message} (stderr: ${stderrTail(stderr)})` : message), upstreamError: isStdoutOverflow(inner), retryable: handshakeRetryable(inner), cause })
 }
 
 /**
@@ -99,6 +118,13 @@ export const createConnectionPool = async (options: PoolOptions): Promise<Connec
     RcMap.make({ lookup, idleTimeToLive: Duration.millis(options.idleTimeToLiveMs) }).pipe(Scope.provide(scope)),
   )
 
+  /** Drops `connection` if it is still the source's; a successor some other call already made is kept. */
+  const drop = async (sourceId: string, connection: McpConnection) => {
+    if (current.get(sourceId) !== connection) return
+    current.delete(sourceId)
+    await Effect.runPromise(RcMap.invalidate(map, sourceId))
+  }
+
   return {
     withConnection: async (sourceId, config, use) => {
       configs.set(sourceId, config)
@@ -109,14 +135,38 @@ export const createConnectionPool = async (options: PoolOptions): Promise<Connec
         current.delete(sourceId)
         await Effect.runPromise(RcMap.invalidate(map, sourceId))
       }
-      return Effect.runPromise(
-        Effect.scoped(
-          RcMap.get(map, sourceId).pipe(
-            Effect.flatMap((connection) => Effect.promise(() => use(connection))),
-            Effect.catchTag("ConnectFailed", (failed) => Effect.succeed(failed)),
+      const attempt = () =>
+        Effect.runPromise(
+          Effect.scoped(
+            RcMap.get(map, sourceId).pipe(
+              Effect.flatMap((connection) =>
+                Effect.promise(() =>
+                  use(connection).then(
+                    (value) => ({ value }),
+                    (cause: unknown) => {
+                      if (!isNotProcessed(cause)) throw cause
+                      return { lost: connection, cause: cause.cause }
+                    },
+                  ),
+                ),
+              ),
+              Effect.catchTag("ConnectFailed", (failed) => Effect.succeed({ failed })),
+            ),
           ),
-        ),
-      )
+        )
+      // A restarted upstream (a lost session, a handshake answered 5xx) gets one more try on a new connection.
+      for (let tries = 1; ; tries++) {
+        const outcome = await attempt()
+        if ("value" in outcome) return outcome.value
+        if ("failed" in outcome) {
+          // RcMap keeps a failed lookup like a live one, for its idle time: forget it, so the next call connects anew
+          if (!current.has(sourceId)) await Effect.runPromise(RcMap.invalidate(map, sourceId))
+          if (tries === 2 || !outcome.failed.retryable) return outcome.failed
+          continue
+        }
+        await drop(sourceId, outcome.lost)
+        if (tries === 2) return new ConnectFailed({ message: upstreamMessage(config, `the request was not taken on a new session either: ${errorText(outcome.cause)}`), cause: outcome.cause })
+      }
     },
     release: (sourceId) => {
       current.delete(sourceId)

@@ -46,7 +46,7 @@ describe("calls sharing one execution signal", () => {
 })
 
 describe("describeCallFailure", () => {
-  const open: McpConnection = { client: null as never, stderrTail: () => "", isOpen: () => true, close: async () => {} }
+  const open: McpConnection = { client: null as never, stderrTail: () => "", isOpen: () => true, overflow: () => undefined, lossOf: () => null, close: async () => {} }
   const config: McpSourceConfig = { transport: { type: "stdio", command: "x", args: [], env: {} } }
   const invalidParams = (message: string) => describeCallFailure(new McpError(ErrorCode.InvalidParams, message), open, "t", config)
 

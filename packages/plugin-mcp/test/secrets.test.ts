@@ -91,7 +91,7 @@ describe("messages from a source", () => {
   })
 
   it("the stderr tail of a server that died mid-call is scrubbed", () => {
-    const dead: McpConnection = { client: null as never, stderrTail: () => `fatal: env API_TOKEN=${SECRET}`, isOpen: () => false, close: async () => {} }
+    const dead: McpConnection = { client: null as never, stderrTail: () => `fatal: env API_TOKEN=${SECRET}`, isOpen: () => false, overflow: () => undefined, lossOf: () => null, close: async () => {} }
     const config: McpSourceConfig = { transport: { type: "stdio", command: "x", args: [], env: { API_TOKEN: SECRET } } }
     const failed = describeCallFailure(new McpError(ErrorCode.ConnectionClosed, "Connection closed"), dead, "t", config)
     expect(failed).toMatchObject({ ok: false, code: "upstream_unavailable" })
