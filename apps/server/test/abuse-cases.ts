@@ -40,7 +40,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 /** a result over the inline cap, so the answer points at the stored record */
 const LONG = `return Array.from({ length: 10000 }, (_, i) => "line " + i).join("\\n")`
 
-const immutable = (paths: string[], on: boolean) => execFileSync("chattr", [on ? "+i" : "-i", ...paths])
+const immutable = (paths: string[], on: boolean): void => void execFileSync("chattr", [on ? "+i" : "-i", ...paths])
 
 /** a socket on loopback that sends half a request's headers and then nothing */
 const trickle = (url: string): Promise<Socket> =>
