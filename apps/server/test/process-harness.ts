@@ -1,0 +1,146 @@
+/**
+ * A `switchboard serve` child process and what the process abuse suite measures of it from outside: /healthz
+ * latency every 25 ms, the child's RSS (VmRSS from /proc), and whether the execution ids its answers name exist.
+ * Shared by test/abuse-process.test.ts and bench/abuse-healthz.ts.
+ */
+import { spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { fileURLToPath, pathToFileURL } from "node:url"
+
+const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url))
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm")).href
+
+export interface ServeProcess {
+  url: string
+  child: ChildProcess
+  /** everything the child wrote to stderr so far */
+  stderr(): string
+  stop(): Promise<void>
+}
+
+/** `switchboard serve --port 0 …` in its own process (a SQLite catalog makes its own key file); its URL is read from the line it prints when listening. */
+export const spawnServe = (args: string[]): Promise<ServeProcess> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", tsxLoader, cli, "serve", "--port", "0", ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+    })
+    let out = ""
+    let err = ""
+    child.stderr!.on("data", (d) => (err += d))
+    child.stdout!.on("data", (d) => {
+      out += d
+      const match = /listening on (http:\/\/\S+)/.exec(out)
+      if (match)
+        resolve({
+          url: match[1]!,
+          child,
+          stderr: () => err,
+          stop: () =>
+            new Promise<void>((done) => {
+              if (child.exitCode !== null || child.signalCode !== null) return done()
+              const kill = setTimeout(() => child.kill("SIGKILL"), 5_000)
+              child.once("exit", () => (clearTimeout(kill), done()))
+              child.kill("SIGTERM")
+            }),
+        })
+    })
+    child.once("exit", (code) => reject(new Error(`server exited with ${code}: ${err}`)))
+  })
+
+/** The child's resident set in bytes (VmRSS), read from /proc. */
+export const rssOf = (pid: number): number => {
+  const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
+  if (!match) throw new Error(`no VmRSS for ${pid}`)
+  return Number(match[1]) * 1024
+}
+
+/** Poll the RSS until it is within `slack` bytes of `idle`, for at most `withinMs`; the last reading. */
+export const settledRss = async (pid: number, idle: number, slack: number, withinMs = 5_000): Promise<number> => {
+  const until = performance.now() + withinMs
+  let rss = rssOf(pid)
+  while (rss - idle > slack && performance.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    rss = rssOf(pid)
+  }
+  return rss
+}
+
+/**
+ * GET /healthz every 25 ms (after each answer) until `stop`; every latency, and every answer that was not
+ * 200 or did not come at all (a probe is abandoned after 5 s, so a stalled server ends the case, not the suite).
+ */
+export const probeHealth = (url: string) => {
+  const latencies: number[] = []
+  const failures: string[] = []
+  let running = true
+  const done = (async () => {
+    while (running) {
+      const started = performance.now()
+      try {
+        const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) })
+        await response.arrayBuffer()
+        if (response.status !== 200) failures.push(`status ${response.status}`)
+      } catch (error) {
+        failures.push(String(error))
+      }
+      latencies.push(performance.now() - started)
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+  })()
+  return {
+    async stop() {
+      running = false
+      await done
+      return { latencies, failures }
+    },
+  }
+}
+
+export const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN
+}
+
+export interface Answer {
+  status: number
+  body: any
+}
+
+/** One HTTP request to the child; the body parsed as JSON when it is JSON. */
+export const call = async (url: string, method: string, path: string, body?: unknown): Promise<Answer> => {
+  const response = await fetch(url + path, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await response.text()
+  let parsed: unknown = text
+  try {
+    parsed = text ? JSON.parse(text) : null
+  } catch {}
+  return { status: response.status, body: parsed }
+}
+
+/**
+ * Every execution id an answer names, and the answers that say their record was not stored: an id named
+ * must be readable with GET /v1/executions/:id; an answer with stored:false must name none.
+ */
+export const executionIdsIn = (answers: Answer[]) => {
+  const ids: string[] = []
+  const unstoredNamingIds: unknown[] = []
+  for (const { body } of answers) {
+    if (!body || typeof body !== "object") continue
+    if (typeof body.executionId === "string") ids.push(body.executionId)
+    if (body.stored === false && body.executionId !== undefined) unstoredNamingIds.push(body)
+  }
+  return { ids, unstoredNamingIds }
+}
+
+/** The ids (of those given) that GET /v1/executions/:id does not find. */
+export const missingExecutions = async (url: string, ids: string[]): Promise<string[]> => {
+  const missing: string[] = []
+  for (const id of ids) if ((await call(url, "GET", `/v1/executions/${id}`)).status !== 200) missing.push(id)
+  return missing
+}
