@@ -82,7 +82,8 @@ const serveCommand = async (args: string[], demo: boolean) => {
     db: values.db,
     port: parsePort(values.port),
     hostname: values.host,
-    allowStdio: values["allow-stdio"] || demo,
+    // the demo runs its own fixture over stdio; any other stdio source still needs --allow-stdio
+    allowStdio: values["allow-stdio"] || (demo ? { commands: [fixtureCommand("demo-server")] } : false),
     allowPrivateSources: values["allow-private-sources"],
     syncTtlMs: parseDuration(values["sync-ttl"]),
     requireKey: values["require-key"],

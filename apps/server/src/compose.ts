@@ -6,6 +6,7 @@ import { createApp } from "@switchboard/api"
 import { createApiKeyService, createExecutor, createSealedCatalogStore, createSecretBox, createSourcesService, defaultLimits } from "@switchboard/core"
 import type { CodeRuntime, Logger, RunLimits } from "@switchboard/core"
 import { createMcpPlugin } from "@switchboard/plugin-mcp"
+import type { StdioAllowance } from "@switchboard/plugin-mcp"
 import { createGuardedFetch } from "@switchboard/plugin-mcp/node"
 import type { GuardedFetchOptions } from "@switchboard/plugin-mcp/node"
 import { createQuickJsRuntime } from "@switchboard/runtime-quickjs"
@@ -18,7 +19,8 @@ import { loadSecretKey } from "./secret-key.js"
 export interface HostOptions {
   /** path of the SQLite file, or a postgres:// URL */
   db: string
-  allowStdio?: boolean
+  /** stdio sources run a command on this host: true allows any, a list only those exact commands (demo) */
+  allowStdio?: StdioAllowance
   /**
    * http sources may not reach loopback, private, link-local or metadata addresses (checked after DNS resolution
    * and on every redirect). The server sets it when it listens beyond loopback, unless --allow-private-sources.

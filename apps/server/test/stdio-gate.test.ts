@@ -126,3 +126,31 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("the stdio gate holds when a
     expect(existsSync(marker)).toBe(false)
   }, 60_000)
 })
+
+it("switchboard demo runs its own stdio source and no other (it allowed every stdio command)", async () => {
+  const dir = tempDir()
+  const marker = join(dir.dir, "started")
+  const { spawn } = await import("node:child_process")
+  const child = spawn(process.execPath, ["--import", tsxLoader, cli, "demo", "--port", "0", "--db", join(dir.dir, "demo.db")], { stdio: ["ignore", "pipe", "pipe"] })
+  try {
+    let output = ""
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`demo did not start: ${output}`)), 60_000)
+      child.stdout.on("data", (chunk: Buffer) => {
+        output += chunk.toString()
+        const found = /listening on (http:\/\/\S+)/.exec(output)
+        if (found) clearTimeout(timer), resolve(found[1]!)
+      })
+    })
+    const post = (body: unknown) => fetch(`${url}/v1/sources`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+    const refused = await post({ namespace: "other", kind: "mcp", transport: { type: "stdio", command: process.execPath, args: ["-e", MARKED_SERVER], env: { MARKER_FILE: marker } } })
+    expect(refused.status).toBe(403)
+    expect((await refused.json()).error.code).toBe("source_disabled")
+    expect(existsSync(marker)).toBe(false)
+    const executed = await fetch(`${url}/v1/execute`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ code: "return (await tools.demo.add({ a: 2, b: 3 })).data" }) })
+    expect((await executed.json()).result).toEqual({ sum: 5 })
+  } finally {
+    child.kill()
+    dir.remove()
+  }
+}, 90_000)

@@ -14,11 +14,21 @@ import type { StdoutOverflow } from "./stdout-reader.js"
 
 /** What this host lets a connection do. Checked here, where a process would be spawned or a request sent. */
 export interface ConnectPolicy {
-  /** stdio sources run a command on this host: without this, every connect to one is refused before spawning */
-  allowStdio: boolean
+  /**
+   * stdio sources run a command on this host: without this, every connect to one is refused before spawning.
+   * `true` allows any; a list allows only those exact commands and arguments (`switchboard demo`'s own source).
+   */
+  allowStdio: StdioAllowance
   /** the fetch every HTTP request of a source goes through (the host's egress guard); the global fetch when absent */
   fetch?: FetchLike
 }
+
+export type StdioAllowance = boolean | { readonly commands: readonly { readonly command: string; readonly args: readonly string[] }[] }
+
+const stdioAllowed = (allowance: StdioAllowance, transport: { command: string; args: readonly string[] }): boolean =>
+  typeof allowance === "boolean"
+    ? allowance
+    : allowance.commands.some(({ command, args }) => command === transport.command && args.length === transport.args.length && args.every((arg, i) => arg === transport.args[i]))
 
 export interface McpConnection {
   client: Client
@@ -102,7 +112,7 @@ const terminateSession = async (wire: StreamableHTTPClientTransport) => {
 
 export const connect = async (transport: McpTransportConfig, handlers: ConnectHandlers, timeoutMs: number, policy: ConnectPolicy): Promise<McpConnection> => {
   // the one stdio gate: every path that would start a source (add, sync, lazy re-sync, a call; serve, run, mcp) comes here
-  if (transport.type === "stdio" && !policy.allowStdio) throw stdioDisabled()
+  if (transport.type === "stdio" && !stdioAllowed(policy.allowStdio, transport)) throw stdioDisabled()
   const client = new Client(clientInfo, { capabilities: {} })
   let stderr = ""
   let open = true

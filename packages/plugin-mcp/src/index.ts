@@ -6,6 +6,7 @@
  */
 export { createMcpPlugin } from "./plugin.js"
 export type { McpPluginOptions } from "./plugin.js"
+export type { StdioAllowance } from "./connection.js"
 export type { McpSourceConfig, McpTransportConfig } from "./config.js"
 export { SourceRefusal, isSourceRefusal, STDIO_DISABLED_MESSAGE } from "./refusal.js"
 export { classifyAddress, ipLiteral } from "./egress/address-class.js"

@@ -7,13 +7,17 @@ import type { McpSourceConfig } from "./config.js"
 import { listAllTools } from "./discover.js"
 import { callTool } from "./invoke.js"
 import { createConnectionPool, isConnectFailed, NotProcessed } from "./pool.js"
+import type { StdioAllowance } from "./connection.js"
 import { scrubResult } from "./scrub-result.js"
 import { findRefusal } from "./refusal.js"
 import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
 
 export interface McpPluginOptions {
-  /** stdio sources run a command on this host; off unless the operator enables them (checked at every connect) */
-  allowStdio?: boolean
+  /**
+   * stdio sources run a command on this host; off unless the operator enables them (checked at every connect).
+   * A list of exact commands allows only those.
+   */
+  allowStdio?: StdioAllowance
   /**
    * The fetch every request to an http source goes through: the host's egress guard (`createGuardedFetch` from
    * `@switchboard/plugin-mcp/node` on Node). It throws a `SourceRefusal` to refuse an address. Default: global fetch.
