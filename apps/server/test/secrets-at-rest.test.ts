@@ -21,12 +21,14 @@ import type { DatabaseKind } from "./helpers.js"
 const ENV_SECRET = "env-at-rest-9a8b7c6d"
 const HEADER_SECRET = "hdr-at-rest-1f2e3d4c"
 const QUERY_SECRET = "qry-at-rest-5b6a7988"
-const SECRETS = [ENV_SECRET, HEADER_SECRET, QUERY_SECRET]
+/** a credential passed as a stdio argument (`--api-key=…`), which the server ignores */
+const ARG_SECRET = "arg-at-rest-3c4d5e6f"
+const SECRETS = [ENV_SECRET, HEADER_SECRET, QUERY_SECRET, ARG_SECRET]
 
 const envSource = (namespace: string, secret = ENV_SECRET) => ({
   namespace,
   kind: "mcp",
-  transport: { type: "stdio", command: process.execPath, args: ["-e", echoEnvServerScript], env: { ECHO_TOKEN: secret, ECHO_SHORT: "ok" } },
+  transport: { type: "stdio", command: process.execPath, args: ["-e", echoEnvServerScript, "--", `--api-key=${ARG_SECRET}`], env: { ECHO_TOKEN: secret, ECHO_SHORT: "ok" } },
 })
 
 const expectNoSecretIn = (what: string, bytes: Buffer | string) => {
@@ -50,6 +52,7 @@ describe.each(["sqlite", "postgres"] as DatabaseKind[])("the raw %s database", (
       const run = await server.execute("return [(await tools.envs.echo({})).data.env.ECHO_SHORT, (await tools.hdrs.echo({})).ok]")
       expect(run.result).toEqual(["ok", true])
       expect(JSON.stringify(upstream.received.at(-1))).toContain(HEADER_SECRET)
+      expectNoSecretIn("GET /v1/sources", JSON.stringify((await server.request("GET", "/v1/sources")).body))
 
       if (database === "sqlite") {
         const files = [server.dbPath, `${server.dbPath}-wal`].filter(existsSync)
@@ -187,7 +190,7 @@ describe("a lost key", () => {
       expect(listed.status).toBe(200)
       const lost = listed.body.sources.find((s: any) => s.namespace === "lost")
       expect(lost.status).toBe("error")
-      expect(lost.syncError).toMatch(/secrets of source "lost" \(transport\.env\.ECHO_TOKEN, transport\.env\.ECHO_SHORT\) cannot be read: they were encrypted with another key \(key id [0-9a-f]{16}; this server's key id is [0-9a-f]{16}\)/)
+      expect(lost.syncError).toMatch(/secrets of source "lost" \(transport\.env\.ECHO_TOKEN, transport\.env\.ECHO_SHORT, transport\.args\.3\) cannot be read: they were encrypted with another key \(key id [0-9a-f]{16}; this server's key id is [0-9a-f]{16}\)/)
       expect(lost.config.transport.env).toEqual({ ECHO_TOKEN: "<redacted>", ECHO_SHORT: "<redacted>" })
       expect(listed.body.sources.find((s: any) => s.namespace === "plain").status).toBe("ready")
 
@@ -201,7 +204,8 @@ describe("a lost key", () => {
       expect(sync.status).toBe(409)
       expect(sync.body.error.code).toBe("source_secrets_unreadable")
 
-      const patched = await server.request("PATCH", "/v1/sources/lost", { transport: { env: { ECHO_TOKEN: "a-new-token-2024", ECHO_SHORT: "v2" } } })
+      // the argument that carries a credential was sealed too, and is sent anew with the env
+      const patched = await server.request("PATCH", "/v1/sources/lost", { transport: { env: { ECHO_TOKEN: "a-new-token-2024", ECHO_SHORT: "v2" }, args: ["-e", echoEnvServerScript, "--", "--api-key=arg-new-77778888"] } })
       expect(patched.status, JSON.stringify(patched.body)).toBe(200)
       expect(patched.body.source).toMatchObject({ status: "ready", syncError: null })
       expect((await server.execute("return (await tools.lost.echo({})).data.env")).result).toEqual({ ECHO_TOKEN: "<redacted>", ECHO_SHORT: "v2" })

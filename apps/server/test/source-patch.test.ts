@@ -68,9 +68,9 @@ it("answers 404 for an unknown namespace, 400 for a bad body, and changes nothin
   expect((await server.request("PATCH", "/v1/sources/nope", { transport: { env: {} } })).status).toBe(404)
   const cases: [unknown, RegExp][] = [
     [[1], /JSON object/],
-    [{ transport: { command: "sh" } }, /replaces only "transport\.env", not "transport\.command"/],
-    [{ transport: {} }, /"transport\.env" to replace/],
-    [{ namespace: "other", transport: { env: {} } }, /"transport\.env" to replace/],
+    [{ transport: { command: "sh" } }, /replaces only "transport\.env" or "transport\.args", not "transport\.command"/],
+    [{ transport: {} }, /"transport\.env" or "transport\.args" to replace/],
+    [{ namespace: "other", transport: { env: {} } }, /"transport\.env" or "transport\.args" to replace/],
     [{ transport: { env: { A: 1 } } }, /transport\.env must be an object of string values/],
   ]
   for (const [body, message] of cases) {

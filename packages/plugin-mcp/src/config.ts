@@ -69,14 +69,43 @@ const queryPairs = (url: URL) =>
       return eq < 0 ? { raw: pair, key: pair, value: "" } : { raw: pair, key: pair.slice(0, eq), value: pair.slice(eq + 1) }
     })
 
-/** The URL with its userinfo and every query value replaced; built by hand, because URL's setters would percent-encode `<redacted>`. */
+/**
+ * A path segment that may be a credential: hosted MCP servers put keys in the path (`/s/<key>/mcp`). Long, or
+ * letters and digits mixed: a word such as `mcp` or `v1` is not one.
+ */
+const isTokenLikeSegment = (segment: string): boolean => {
+  const text = safeDecode(segment)
+  return text.length >= 16 || (text.length >= 8 && /\d/.test(text) && /[A-Za-z]/.test(text))
+}
+
+/**
+ * The URL with its userinfo, every query value, every bare query key (`?<key>`), every token-like path segment
+ * and its fragment replaced; built by hand, because URL's setters would percent-encode `<redacted>`.
+ */
 const redactUrl = (url: string): string => {
   const parsed = parseUrl(url)
   if (!parsed) return REDACTED
   const userinfo = parsed.username || parsed.password ? `${REDACTED}${parsed.password ? `:${REDACTED}` : ""}@` : ""
+  const path = parsed.pathname.split("/").map((segment) => (isTokenLikeSegment(segment) ? REDACTED : segment)).join("/")
   const pairs = queryPairs(parsed)
-  const search = pairs.length > 0 ? `?${pairs.map(({ raw, key, value }) => (value ? `${key}=${REDACTED}` : raw)).join("&")}` : ""
-  return `${parsed.protocol}//${userinfo}${parsed.host}${parsed.pathname}${search}${parsed.hash}`
+  const search = pairs.length > 0 ? `?${pairs.map(({ key, value, raw }) => (raw.includes("=") ? `${key}=${REDACTED}` : REDACTED)).join("&")}` : ""
+  const hash = parsed.hash ? `#${REDACTED}` : ""
+  return `${parsed.protocol}//${userinfo}${parsed.host}${path}${search}${hash}`
+}
+
+/** The parts of a URL that may be credentials, as written: userinfo, query values and bare keys, token-like path segments, the fragment. */
+const urlSecrets = (parsed: URL): string[] => [
+  parsed.username,
+  parsed.password,
+  ...queryPairs(parsed).map((pair) => (pair.raw.includes("=") ? pair.value : pair.key)),
+  ...parsed.pathname.split("/").filter(isTokenLikeSegment),
+  parsed.hash.slice(1),
+]
+
+const redactArgs = (args: readonly string[] | undefined): string[] | undefined => {
+  if (!args) return args
+  const secret = new Set(secretArgIndexes(args))
+  return args.map((arg, index) => (secret.has(index) ? REDACTED : arg))
 }
 
 /** Header and env values are secrets, and so are the http URL's userinfo and query values: only names are ever shown. */
@@ -84,14 +113,14 @@ export const redactConfig = (config: unknown): unknown => {
   const transport = (config as McpSourceConfig | null)?.transport
   if (!transport) return null
   return transport.type === "stdio"
-    ? { transport: { ...transport, env: redactValues(transport.env) } }
+    ? { transport: { ...transport, args: redactArgs(transport.args), env: redactValues(transport.env) } }
     : { transport: { ...transport, url: redactUrl(transport.url), headers: redactValues(transport.headers) } }
 }
 
-/** An http(s) URL with no userinfo and no query value: nothing in it to keep secret. */
+/** An http(s) URL with nothing in it that may be a credential (see urlSecrets). */
 const isPlainUrl = (url: unknown): boolean => {
   const parsed = typeof url === "string" ? parseUrl(url) : null
-  return parsed !== null && /^https?:$/.test(parsed.protocol) && !parsed.username && !parsed.password && queryPairs(parsed).every((pair) => pair.value === "")
+  return parsed !== null && /^https?:$/.test(parsed.protocol) && urlSecrets(parsed).every((part) => part === "")
 }
 
 /**
@@ -105,11 +134,29 @@ export const secretFields = (config: unknown): string[][] => {
   const values = map ? (transport as Record<string, unknown>)[map] : undefined
   const paths = isRecord(values) ? Object.keys(values).map((name) => ["transport", map!, name]) : []
   if (transport.type === "http" && !isPlainUrl(transport.url)) paths.push(["transport", "url"])
+  if (transport.type === "stdio" && Array.isArray(transport.args)) for (const index of secretArgIndexes(transport.args)) paths.push(["transport", "args", String(index)])
   return paths
 }
 
+/** A flag whose next argument is a credential: `--api-key sk_…`, `--token …`, `--header "Authorization: …"`. */
+const SECRET_FLAG = /^--?[\w-]*(?:key|token|secret|password|passwd|auth|credential|header)[\w-]*$/i
+/** An argument that carries a credential itself: `--api-key=sk_…`, `Bearer …`, `Authorization: …`. */
+const SECRET_ARG = /^--?[\w-]*(?:key|token|secret|password|passwd|auth|credential)[\w-]*=.|\bbearer\s+\S|^authorization\s*:/i
+
+/**
+ * Which of a stdio source's arguments may be credentials (tokens are often passed as arguments): those that
+ * look like one, those after a flag that takes one, and those already sealed. They are sealed at rest,
+ * redacted when shown and scrubbed from text like env values.
+ */
+const secretArgIndexes = (args: readonly unknown[]): number[] =>
+  args.flatMap((arg, index) => {
+    if (typeof arg !== "string") return []
+    const after = index > 0 && typeof args[index - 1] === "string" && SECRET_FLAG.test(args[index - 1] as string) && !(args[index - 1] as string).includes("=")
+    return after || SECRET_ARG.test(arg) || arg.startsWith("enc:v1:") ? [index] : []
+  })
+
 /** The transport fields a PATCH may replace, each whole: the ones that hold credentials. */
-const PATCHABLE = { stdio: ["env"], http: ["headers", "url"] } as const
+const PATCHABLE = { stdio: ["env", "args"], http: ["headers", "url"] } as const
 
 /** `PATCH /v1/sources/:namespace`: `{ "transport": { "env": {...} } }` and the like; checked by checkConfig afterwards. */
 export const mergeConfig = (current: unknown, patch: unknown): { ok: true; config: McpSourceConfig } | { ok: false; message: string } => {
@@ -130,6 +177,8 @@ export const mergeConfig = (current: unknown, patch: unknown): { ok: true; confi
 
 /** Shorter values are not scrubbed: replacing every "1" or "on" in a message would destroy it and hide nothing. */
 const MIN_SECRET_LENGTH = 4
+/** the shortest item of a header's list (`cookie: a=…; b=…`) scrubbed on its own */
+const MIN_LIST_PART_LENGTH = 8
 
 const safeDecode = (text: string): string => {
   try {
@@ -139,21 +188,50 @@ const safeDecode = (text: string): string => {
   }
 }
 
+/**
+ * A header value and the parts of it that travel alone: the credentials after a scheme (`Bearer <token>`),
+ * Basic's decoded `user:password` and password, and each `name=value` of a list (`cookie: a=1; b=2`).
+ */
+const headerSecrets = (value: string): string[] => {
+  const parts = [value]
+  const scheme = /^(\S+)\s+(\S+)$/.exec(value.trim())
+  if (scheme) {
+    parts.push(scheme[2]!)
+    if (scheme[1]!.toLowerCase() === "basic") {
+      try {
+        const decoded = atob(scheme[2]!)
+        parts.push(decoded, decoded.slice(decoded.indexOf(":") + 1))
+      } catch {
+        // not base64: the whole value is already there
+      }
+    }
+  }
+  // a list's items only when long enough to be credentials: `theme=dark` must not redact every "dark"
+  for (const item of value.split(/[;,]/)) {
+    const trimmed = item.trim()
+    for (const part of [trimmed, trimmed.slice(trimmed.indexOf("=") + 1)]) if (part.length >= MIN_LIST_PART_LENGTH) parts.push(part)
+  }
+  return parts
+}
+
 /** Every configured secret value, in each spelling a server or an error is likely to print it in. */
 export const secretsOf = (config: McpSourceConfig | null | undefined): string[] => {
   const transport = config?.transport
   if (!transport) return []
   const raw: string[] = []
-  if (transport.type === "stdio") raw.push(...Object.values(transport.env ?? {}))
-  if (transport.type === "http") {
-    for (const value of Object.values(transport.headers ?? {})) {
-      raw.push(value)
-      // "Bearer <token>": the token also travels alone
-      const credentials = /^\S+\s+(\S+)$/.exec(value.trim())?.[1]
-      if (credentials) raw.push(credentials)
+  if (transport.type === "stdio") {
+    raw.push(...Object.values(transport.env ?? {}))
+    const args = transport.args ?? []
+    for (const index of secretArgIndexes(args)) {
+      const arg = args[index]!
+      // the whole argument, and what follows its `=` or its scheme (`Bearer <token>`) alone
+      raw.push(arg, arg.slice(arg.indexOf("=") + 1), ...headerSecrets(arg.replace(/^authorization\s*:\s*/i, "")))
     }
+  }
+  if (transport.type === "http") {
+    for (const value of Object.values(transport.headers ?? {})) raw.push(...headerSecrets(value))
     const url = parseUrl(transport.url)
-    if (url) raw.push(url.username, url.password, ...queryPairs(url).map((pair) => pair.value))
+    if (url) raw.push(...urlSecrets(url))
   }
   const spellings = raw.flatMap((value) => [value, safeDecode(value), encodeURIComponent(value), JSON.stringify(value).slice(1, -1)])
   // longest first, so a secret that contains another is replaced whole

@@ -101,7 +101,7 @@ describe("messages from a source", () => {
 
 describe("secretFields, for core to encrypt at rest", () => {
   it("names every env and header value, and the URL when it carries a query value or is sealed", () => {
-    expect(secretFields({ transport: { type: "stdio", command: "x", args: ["--token", "not-secret"], env: { A: "1", B: "2" } } })).toEqual([
+    expect(secretFields({ transport: { type: "stdio", command: "x", args: ["--verbose", "serve"], env: { A: "1", B: "2" } } })).toEqual([
       ["transport", "env", "A"],
       ["transport", "env", "B"],
     ])
@@ -118,7 +118,7 @@ describe("mergeConfig, for PATCH", () => {
     expect(mergeConfig(stdio, { transport: { env: { C: "3" } } })).toEqual({ ok: true, config: { transport: { type: "stdio", command: "x", args: [], env: { C: "3" } } } })
   })
   it("refuses fields that are not credentials, naming the ones it takes", () => {
-    expect(mergeConfig(stdio, { transport: { command: "sh" } })).toMatchObject({ ok: false, message: expect.stringContaining('replaces only "transport.env", not "transport.command"') })
+    expect(mergeConfig(stdio, { transport: { command: "sh" } })).toMatchObject({ ok: false, message: expect.stringContaining('replaces only "transport.env" or "transport.args", not "transport.command"') })
     expect(mergeConfig({ transport: { type: "http", url: "http://h", headers: {} } }, { transport: { env: {} } })).toMatchObject({ ok: false, message: expect.stringContaining('"transport.headers" or "transport.url"') })
   })
 })
@@ -191,5 +191,53 @@ describe("a config changed under a pooled connection (a PATCH here or on another
       await plugin.close()
       await upstream.close()
     }
+  })
+})
+
+describe("credentials hidden in other parts of a URL or a header (found in review)", () => {
+  const http = (url: string, headers: Record<string, string> = {}): McpSourceConfig => ({ transport: { type: "http", url, headers } })
+
+  it.each([
+    ["a bare query key", "https://mcp.example.com/mcp?sk_live_bareQueryToken9f8e7d", "sk_live_bareQueryToken9f8e7d"],
+    ["a key in the path", "https://hooks.example.com/s/a1b2c3d4e5f6g7h8/mcp", "a1b2c3d4e5f6g7h8"],
+    ["a long path segment", "https://mcp.example.com/keys/abcdefghijklmnopqrstu/mcp", "abcdefghijklmnopqrstu"],
+    ["the fragment", "https://mcp.example.com/mcp#tok3nInFragment", "tok3nInFragment"],
+  ])("%s is sealed at rest, never shown, and scrubbed from text", (_name, url, secret) => {
+    const config = http(url)
+    expect(secretFields(config)).toContainEqual(["transport", "url"])
+    expect(JSON.stringify(redactConfig(config))).not.toContain(secret)
+    expect(scrubSecrets(config, `upstream said: ${secret} is wrong`)).toBe("upstream said: <redacted> is wrong")
+  })
+
+  it("a plain URL stays readable and unsealed: words in its path are not credentials", () => {
+    const config = http("https://mcp.example.com/v1/mcp")
+    expect(secretFields(config)).toEqual([])
+    expect(redactConfig(config)).toMatchObject({ transport: { url: "https://mcp.example.com/v1/mcp" } })
+  })
+
+  it("a cookie's values and Basic's password are scrubbed on their own, short list items are not", () => {
+    const config = http("https://mcp.example.com/mcp", { cookie: "session=S3ssionSecretValue42; theme=dark", authorization: `Basic ${btoa("svc-user:P4ssw0rdSecret!")}` })
+    const text = "cookie S3ssionSecretValue42, login svc-user:P4ssw0rdSecret!, password P4ssw0rdSecret!, theme dark"
+    expect(scrubSecrets(config, text)).toBe("cookie <redacted>, login <redacted>, password <redacted>, theme dark")
+  })
+})
+
+describe("a stdio source's arguments that carry credentials (found in review)", () => {
+  const stdio = (args: string[]): McpSourceConfig => ({ transport: { type: "stdio", command: "npx", args, env: {} } })
+
+  it("are sealed at rest, redacted when shown and scrubbed from text; other arguments stay readable", () => {
+    const config = stdio(["mcp-remote", "https://mcp.example.com/mcp", "--header", "Authorization: Bearer tok_header_123456", "--api-key=sk_live_argValue789", "--token", "plainNextArgSecret", "--verbose"])
+    expect(secretFields(config)).toEqual([
+      ["transport", "args", "3"],
+      ["transport", "args", "4"],
+      ["transport", "args", "6"],
+    ])
+    expect(redactConfig(config)).toMatchObject({ transport: { args: ["mcp-remote", "https://mcp.example.com/mcp", "--header", "<redacted>", "<redacted>", "--token", "<redacted>", "--verbose"] } })
+    const text = "saw tok_header_123456 and sk_live_argValue789 and plainNextArgSecret via mcp-remote"
+    expect(scrubSecrets(config, text)).toBe("saw <redacted> and <redacted> and <redacted> via mcp-remote")
+  })
+
+  it("a sealed argument is still named as secret, so it is opened on read", () => {
+    expect(secretFields(stdio(["serve", "enc:v1:k:iv:ct"]))).toEqual([["transport", "args", "1"]])
   })
 })
