@@ -91,6 +91,13 @@ export const abuseCases: AbuseCase[] = [
     teardown: (_ctx, sockets: Socket[]) => sockets.forEach((socket) => socket.destroy()),
   },
   {
+    name: "a stdio MCP server that floods stdout (yes)",
+    act: async (ctx) => [await call(ctx.url, "POST", "/v1/sources", { namespace: "flood", kind: "mcp", transport: { type: "stdio", command: "yes", args: [], env: {} } })],
+    // the add fails at once naming the bound it crossed, not after the 30 s connect timeout
+    expect: [{ status: 502, code: "upstream_failed" }],
+    check: ([answer]) => assert.match(answer!.body.error.message, /not JSON-RPC|lines|bytes/),
+  },
+  {
     name: "GET /v1/tools?limit=1e20",
     act: async (ctx) => [await call(ctx.url, "GET", "/v1/tools?limit=1e20")],
     expect: [{ status: 400, code: "invalid_request" }],

@@ -145,10 +145,10 @@ it("switchboard demo runs its own stdio source and no other (it allowed every st
     const post = (body: unknown) => fetch(`${url}/v1/sources`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
     const refused = await post({ namespace: "other", kind: "mcp", transport: { type: "stdio", command: process.execPath, args: ["-e", MARKED_SERVER], env: { MARKER_FILE: marker } } })
     expect(refused.status).toBe(403)
-    expect((await refused.json()).error.code).toBe("source_disabled")
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("source_disabled")
     expect(existsSync(marker)).toBe(false)
     const executed = await fetch(`${url}/v1/execute`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ code: "return (await tools.demo.add({ a: 2, b: 3 })).data" }) })
-    expect((await executed.json()).result).toEqual({ sum: 5 })
+    expect(((await executed.json()) as { result: unknown }).result).toEqual({ sum: 5 })
   } finally {
     child.kill()
     dir.remove()
