@@ -20,11 +20,15 @@ export interface ServeProcess {
   stop(): Promise<void>
 }
 
-/** `switchboard serve --port 0 …` in its own process (a SQLite catalog makes its own key file); its URL is read from the line it prints when listening. */
-export const spawnServe = (args: string[]): Promise<ServeProcess> =>
+/**
+ * `switchboard serve --port 0 …` (or `demo`) in its own process (a SQLite catalog makes its own key file); its URL
+ * is read from the line it prints when listening.
+ */
+export const spawnServe = (args: string[], { command = "serve", env }: { command?: "serve" | "demo"; env?: Record<string, string> } = {}): Promise<ServeProcess> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", tsxLoader, cli, "serve", "--port", "0", ...args], {
+    const child = spawn(process.execPath, ["--import", tsxLoader, cli, command, "--port", "0", ...args], {
       stdio: ["ignore", "pipe", "pipe"],
+      ...(env ? { env: { ...process.env, ...env } } : {}),
     })
     let out = ""
     let err = ""

@@ -15,6 +15,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createTestDatabase } from "@switchboard/fixtures"
 import { TEST_SECRET_KEY, startTestServer, tempDir } from "./helpers.js"
+import { spawnServe } from "./process-harness.js"
 import type { DatabaseKind, TestServer } from "./helpers.js"
 
 const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url))
@@ -130,27 +131,17 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("the stdio gate holds when a
 it("switchboard demo runs its own stdio source and no other (it allowed every stdio command)", async () => {
   const dir = tempDir()
   const marker = join(dir.dir, "started")
-  const { spawn } = await import("node:child_process")
-  const child = spawn(process.execPath, ["--import", tsxLoader, cli, "demo", "--port", "0", "--db", join(dir.dir, "demo.db")], { stdio: ["ignore", "pipe", "pipe"] })
+  const demo = await spawnServe(["--db", join(dir.dir, "demo.db")], { command: "demo" })
   try {
-    let output = ""
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`demo did not start: ${output}`)), 60_000)
-      child.stdout.on("data", (chunk: Buffer) => {
-        output += chunk.toString()
-        const found = /listening on (http:\/\/\S+)/.exec(output)
-        if (found) clearTimeout(timer), resolve(found[1]!)
-      })
-    })
-    const post = (body: unknown) => fetch(`${url}/v1/sources`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
-    const refused = await post({ namespace: "other", kind: "mcp", transport: { type: "stdio", command: process.execPath, args: ["-e", MARKED_SERVER], env: { MARKER_FILE: marker } } })
+    const post = (path: string, body: unknown) => fetch(`${demo.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+    const refused = await post("/v1/sources", { namespace: "other", kind: "mcp", transport: { type: "stdio", command: process.execPath, args: ["-e", MARKED_SERVER], env: { MARKER_FILE: marker } } })
     expect(refused.status).toBe(403)
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("source_disabled")
     expect(existsSync(marker)).toBe(false)
-    const executed = await fetch(`${url}/v1/execute`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ code: "return (await tools.demo.add({ a: 2, b: 3 })).data" }) })
+    const executed = await post("/v1/execute", { code: "return (await tools.demo.add({ a: 2, b: 3 })).data" })
     expect(((await executed.json()) as { result: unknown }).result).toEqual({ sum: 5 })
   } finally {
-    child.kill()
+    await demo.stop()
     dir.remove()
   }
 }, 90_000)

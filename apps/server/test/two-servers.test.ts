@@ -2,35 +2,18 @@
  * Two server processes behind one Postgres, as behind a load balancer: a source added through one is callable
  * through the other, syncs started on both at once leave one consistent catalog, and both write executions.
  */
-import { spawn } from "node:child_process"
-import type { ChildProcess } from "node:child_process"
-import { createRequire } from "node:module"
-import { fileURLToPath, pathToFileURL } from "node:url"
 import postgres from "postgres"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { createTestDatabase, fixtureCommand, contractToolNames } from "@switchboard/fixtures"
 import type { TestDatabase } from "@switchboard/fixtures"
 import { TEST_SECRET_KEY } from "./helpers.js"
+import { spawnServe } from "./process-harness.js"
+import type { ServeProcess } from "./process-harness.js"
 
-const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url))
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm")).href
+type ServerProcess = ServeProcess
 
-interface ServerProcess { url: string; child: ChildProcess }
-
-/** `switchboard serve` in its own process, on an ephemeral port read from its first line. */
-const spawnServer = (db: string): Promise<ServerProcess> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", tsxLoader, cli, "serve", "--port", "0", "--db", db, "--allow-stdio"], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, SWITCHBOARD_SECRET_KEY: TEST_SECRET_KEY } })
-    let out = ""
-    let err = ""
-    child.stderr!.on("data", (d) => (err += d))
-    child.stdout!.on("data", (d) => {
-      out += d
-      const match = /listening on (http:\/\/\S+)/.exec(out)
-      if (match) resolve({ url: match[1]!, child })
-    })
-    child.once("exit", (code) => reject(new Error(`server exited with ${code}: ${err}`)))
-  })
+/** `switchboard serve` in its own process, on an ephemeral port, with the key every server of the catalog shares. */
+const spawnServer = (db: string): Promise<ServerProcess> => spawnServe(["--db", db, "--allow-stdio"], { env: { SWITCHBOARD_SECRET_KEY: TEST_SECRET_KEY } })
 
 const call = async (server: ServerProcess, method: string, path: string, body?: unknown) => {
   const response = await fetch(server.url + path, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) })
@@ -45,8 +28,7 @@ beforeAll(async () => {
   ;[a, b] = await Promise.all([spawnServer(database.url), spawnServer(database.url)])
 }, 60_000)
 afterAll(async () => {
-  for (const server of [a, b]) server?.child.kill("SIGTERM")
-  await Promise.all([a, b].map((s) => s && new Promise((r) => (s.child.exitCode !== null ? r(null) : s.child.once("exit", r)))))
+  await Promise.all([a, b].map((server) => server?.stop()))
   await database?.drop()
 })
 

@@ -10,7 +10,7 @@ import type { ConnectAttemptFailed, ConnectPolicy, McpConnection } from "./conne
 import { findRefusal } from "./refusal.js"
 import { isStdoutOverflow } from "./stdout-reader.js"
 import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
-import type { McpSourceConfig } from "./config.js"
+import type { McpSourceConfig, McpTransportConfig } from "./config.js"
 
 /**
  * The source could not be connected to; `message` is already scrubbed of the source's secrets and cut (upstream
@@ -70,10 +70,19 @@ const connectFailed = (config: McpSourceConfig | undefined, cause: unknown): Con
  * A transport config as a string that is the same for the same config whatever its keys' order: a config read
  * back from Postgres (jsonb orders keys its own way) must not look changed and cost a new connection.
  */
-const transportKey = (transport: unknown): string =>
+const sortedJson = (transport: unknown): string =>
   JSON.stringify(transport, (_key, value: unknown) =>
     value !== null && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : value,
   )
+
+/** every tool call asks: a config object read once per execution is keyed once */
+const knownKeys = new WeakMap<object, string>()
+
+const transportKey = (transport: McpTransportConfig): string => {
+  let key = knownKeys.get(transport)
+  if (key === undefined) knownKeys.set(transport, (key = sortedJson(transport)))
+  return key
+}
 
 export const createConnectionPool = async (options: PoolOptions): Promise<ConnectionPool> => {
   const configs = new Map<string, McpSourceConfig>()

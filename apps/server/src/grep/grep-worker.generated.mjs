@@ -5,6 +5,12 @@ import { parentPort } from "node:worker_threads";
 // ../../packages/core/src/render/read-output.ts
 import { RE2JS } from "re2js";
 
+// ../../packages/core/src/render/surrogates.ts
+var isHighSurrogate = (code) => code >= 55296 && code <= 56319;
+var isLowSurrogate = (code) => code >= 56320 && code <= 57343;
+var endAt = (text, at) => isHighSurrogate(text.charCodeAt(at - 1)) ? at - 1 : at;
+var startAt = (text, at) => at > 0 && isLowSurrogate(text.charCodeAt(at)) ? at + 1 : at;
+
 // ../../packages/core/src/render/render-for-model.ts
 var splitLines = (text) => text === "" ? [] : text.split("\n");
 
@@ -12,10 +18,6 @@ var splitLines = (text) => text === "" ? [] : text.split("\n");
 var MAX_LINE_CHARS = 4e3;
 var MAX_GREP_MATCHES = 500;
 var GREP_CONTEXT_CHARS = 200;
-var isHighSurrogate = (code) => code >= 55296 && code <= 56319;
-var isLowSurrogate = (code) => code >= 56320 && code <= 57343;
-var endAt = (text, at) => isHighSurrogate(text.charCodeAt(at - 1)) ? at - 1 : at;
-var startAt = (text, at) => at > 0 && isLowSurrogate(text.charCodeAt(at)) ? at + 1 : at;
 var matchInContext = (line, regex) => {
   if (line.length <= MAX_LINE_CHARS) return line;
   const matcher = regex.matcher(line);

@@ -1,6 +1,7 @@
 /** Reading stored output by line range and by pattern, with the text's own (0-based) line numbers. */
 import { RE2JS } from "re2js"
 import { splitLines } from "./render-for-model.js"
+import { endAt, startAt } from "./surrogates.js"
 
 export interface OutputPage {
   offset: number
@@ -24,13 +25,6 @@ export const MAX_GREP_MATCHES = 500
 /** characters of a long line shown around a match, on each side */
 export const GREP_CONTEXT_CHARS = 200
 
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff
-const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff
-
-/** An end that does not cut between the halves of a surrogate pair: a model would get a lone surrogate. */
-const endAt = (text: string, at: number) => (isHighSurrogate(text.charCodeAt(at - 1)) ? at - 1 : at)
-/** A start that does not begin on the second half of a surrogate pair. */
-const startAt = (text: string, at: number) => (at > 0 && isLowSurrogate(text.charCodeAt(at)) ? at + 1 : at)
 
 export const readOutputLines = (text: string, offset: number, limit: number, charOffset = 0): OutputPage => {
   const all = splitLines(text)

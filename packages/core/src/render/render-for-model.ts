@@ -1,4 +1,5 @@
 import { prettyJson } from "./pretty-json.js"
+import { endAt } from "./surrogates.js"
 
 /**
  * The one function that turns a script's result into text for a model (DESIGN §6). Every surface — the
@@ -58,8 +59,7 @@ export const inlineText = (full: string, executionId: string | null, cap = DEFAU
     used += line.length + 1
   }
   // a single line longer than the cap: show its beginning rather than nothing
-  // never cut a surrogate pair in two: that would hand the model a lone surrogate
-  const cut = full.charCodeAt(cap - 1) >= 0xd800 && full.charCodeAt(cap - 1) <= 0xdbff ? cap - 1 : cap
+  const cut = endAt(full, cap)
   const shown = head.length > 0 ? head.join("\n") : full.slice(0, cut)
   const shownLines = head.length > 0 ? head.length : 0
   // a first line longer than the cap was cut: the rest of it is read from where the cut fell
