@@ -16,7 +16,11 @@ import { call, percentile, probeHealth, rssOf, settledRss, spawnServe } from "..
 const MB = 1 << 20
 const print = (line: string) => process.stdout.write(`${line}\n`)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-print(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Node ${process.version}, load average at start ${loadavg().map((n) => n.toFixed(2)).join(" ")}`)
+print(
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Node ${process.version}, load average at start ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ")}`,
+)
 const header = () => {
   print("| case | status/code as expected | /healthz probes | p50 ms | p99 ms | max ms | RSS after − idle, MB |")
   print("| --- | --- | --- | --- | --- | --- | --- |")
@@ -30,11 +34,14 @@ const session = async (title: string, rows: AbuseCase[]) => {
   try {
     const ctx: CaseContext = { url: server.url, dbPath }
     const source = { namespace: "fx", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("contract-stdio") } }
-    if ((await call(server.url, "POST", "/v1/sources", source)).status !== 201) throw new Error("could not add the fixture source")
+    if ((await call(server.url, "POST", "/v1/sources", source)).status !== 201)
+      throw new Error("could not add the fixture source")
     // warm-up: every path once (a worker's first run, a tool call, the grep thread)
     for (let i = 0; i < 50; i++) await call(server.url, "POST", "/v1/execute", { code: "return 1 + 1" })
     await call(server.url, "POST", "/v1/execute", { code: "return (await tools.fx.echo({ message: 'warm' })).data" })
-    const listing = await call(server.url, "POST", "/v1/execute", { code: `return Array.from({ length: 2000 }, (_, i) => "line " + i).join("\\n")` })
+    const listing = await call(server.url, "POST", "/v1/execute", {
+      code: `return Array.from({ length: 2000 }, (_, i) => "line " + i).join("\\n")`,
+    })
     await call(server.url, "GET", `/v1/executions/${listing.body.executionId}/output?grep=9$`)
     await sleep(1_000)
     const idleRss = rssOf(server.child.pid!)
@@ -77,4 +84,8 @@ await session("The suite's cases (apps/server/test/abuse-process.test.ts), after
 ])
 await session("Cases the suite leaves out (abuse-cases.ts `leftOut`)", leftOut)
 print("")
-print(`load average at end ${loadavg().map((n) => n.toFixed(2)).join(" ")}`)
+print(
+  `load average at end ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ")}`,
+)

@@ -18,7 +18,12 @@ const RUNS = 5
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 const plugin = await createMcpPlugin({ allowStdio: true })
-const handle: SourceHandle = { id: "bench", namespace: "many", kind: "mcp", config: { transport: { type: "stdio", ...fixtureCommand("many-tools"), env: { TOOL_COUNT: String(TOOLS) } } } }
+const handle: SourceHandle = {
+  id: "bench",
+  namespace: "many",
+  kind: "mcp",
+  config: { transport: { type: "stdio", ...fixtureCommand("many-tools"), env: { TOOL_COUNT: String(TOOLS) } } },
+}
 
 const discoverTimes: number[] = []
 let tools: DiscoveredTool[] = []
@@ -33,9 +38,29 @@ await plugin.close()
 if (tools.length !== TOOLS) throw new Error(`expected ${TOOLS} tools, got ${tools.length}`)
 
 const rowsOf = (sourceId: string) =>
-  tools.map((t, i) => ({ id: `bare-${i}`, source_id: sourceId, name: t.name, path: `bare.${t.name}`, description: t.description, input_schema: JSON.stringify(t.inputSchema), output_schema: t.outputSchema ? JSON.stringify(t.outputSchema) : null, result_encoding: "mcp-call-tool-result-v2", synced_at: 1 }))
+  tools.map((t, i) => ({
+    id: `bare-${i}`,
+    source_id: sourceId,
+    name: t.name,
+    path: `bare.${t.name}`,
+    description: t.description,
+    input_schema: JSON.stringify(t.inputSchema),
+    output_schema: t.outputSchema ? JSON.stringify(t.outputSchema) : null,
+    result_encoding: "mcp-call-tool-result-v2",
+    synced_at: 1,
+  }))
 
-const source = (id: string, namespace: string) => ({ id, namespace, kind: "mcp", config: {}, status: "ready" as const, lastSyncedAt: null, syncError: null, createdAt: 1, updatedAt: 1 })
+const source = (id: string, namespace: string) => ({
+  id,
+  namespace,
+  kind: "mcp",
+  config: {},
+  status: "ready" as const,
+  lastSyncedAt: null,
+  syncError: null,
+  createdAt: 1,
+  updatedAt: 1,
+})
 
 const measureStore = async (db: string) => {
   const catalog = await openCatalogDatabase(db)
@@ -59,8 +84,14 @@ const bareSqlite = (file: string) => {
   const sqlite = new Database(file)
   const times: number[] = []
   for (let run = 0; run < RUNS; run++) {
-    sqlite.prepare("insert into sources (id, namespace, kind, config, status, created_at, updated_at) values (?, ?, 'mcp', '{}', 'ready', 1, 1)").run(`bare${run}`, `bare${run}`)
-    const insert = sqlite.prepare("insert into tools (id, source_id, name, path, description, input_schema, output_schema, result_encoding, synced_at) values (@id, @source_id, @name, @path, @description, @input_schema, @output_schema, @result_encoding, @synced_at)")
+    sqlite
+      .prepare(
+        "insert into sources (id, namespace, kind, config, status, created_at, updated_at) values (?, ?, 'mcp', '{}', 'ready', 1, 1)",
+      )
+      .run(`bare${run}`, `bare${run}`)
+    const insert = sqlite.prepare(
+      "insert into tools (id, source_id, name, path, description, input_schema, output_schema, result_encoding, synced_at) values (@id, @source_id, @name, @path, @description, @input_schema, @output_schema, @result_encoding, @synced_at)",
+    )
     const rows = rowsOf(`bare${run}`).map((r) => ({ ...r, id: `${r.id}-${run}`, path: `bare${run}.${r.name}` }))
     const t0 = performance.now()
     sqlite.transaction(() => rows.forEach((r) => insert.run(r)))()
@@ -78,7 +109,8 @@ const barePostgres = async (url: string) => {
     const rows = rowsOf(`bare${run}`).map((r) => ({ ...r, id: `${r.id}-${run}`, path: `bare${run}.${r.name}` }))
     const t0 = performance.now()
     await sql.begin(async (tx) => {
-      for (const r of rows) await tx`insert into tools (id, source_id, name, path, description, input_schema, output_schema, result_encoding, synced_at) values (${r.id}, ${r.source_id}, ${r.name}, ${r.path}, ${r.description}, ${r.input_schema}::jsonb, ${r.output_schema}::jsonb, ${r.result_encoding}, ${r.synced_at})`
+      for (const r of rows)
+        await tx`insert into tools (id, source_id, name, path, description, input_schema, output_schema, result_encoding, synced_at) values (${r.id}, ${r.source_id}, ${r.name}, ${r.path}, ${r.description}, ${r.input_schema}::jsonb, ${r.output_schema}::jsonb, ${r.result_encoding}, ${r.synced_at})`
     })
     times.push(performance.now() - t0)
   }
@@ -96,10 +128,19 @@ try {
   const pgBare = await barePostgres(pg.url)
   const perTool = (ms: number) => `${((ms * 1000) / TOOLS).toFixed(1)} µs/tool`
   console.log(`catalog sync of a ${TOOLS}-tool MCP server (stdio), median of ${RUNS}`)
-  console.log(`  tools/list, all pages (${TOOLS / 100} pages), warm connection: ${median(discoverTimes).toFixed(1)} ms (${perTool(median(discoverTimes))})`)
-  for (const [name, store, bare] of [["sqlite", sqliteStore, sqliteBare], ["postgres", pgStore, pgBare]] as const) {
-    console.log(`  ${name}: first sync write ${store.first.toFixed(1)} ms (${perTool(store.first)}), ratio to bare insert ${(store.first / bare).toFixed(2)}x`)
-    console.log(`  ${name}: re-sync write   ${store.resync.toFixed(1)} ms (${perTool(store.resync)}), ratio to bare insert ${(store.resync / bare).toFixed(2)}x`)
+  console.log(
+    `  tools/list, all pages (${TOOLS / 100} pages), warm connection: ${median(discoverTimes).toFixed(1)} ms (${perTool(median(discoverTimes))})`,
+  )
+  for (const [name, store, bare] of [
+    ["sqlite", sqliteStore, sqliteBare],
+    ["postgres", pgStore, pgBare],
+  ] as const) {
+    console.log(
+      `  ${name}: first sync write ${store.first.toFixed(1)} ms (${perTool(store.first)}), ratio to bare insert ${(store.first / bare).toFixed(2)}x`,
+    )
+    console.log(
+      `  ${name}: re-sync write   ${store.resync.toFixed(1)} ms (${perTool(store.resync)}), ratio to bare insert ${(store.resync / bare).toFixed(2)}x`,
+    )
     console.log(`  ${name}: bare insert of the same rows, one transaction: ${bare.toFixed(1)} ms (${perTool(bare)})`)
   }
 } finally {

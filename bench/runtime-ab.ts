@@ -15,7 +15,8 @@ import type { CodeRuntime, RunLimits, RunOutcome, ToolResult } from "@switchboar
 import { median } from "./execute/measure.js"
 
 const rev = process.argv[2] ?? ""
-if (!/^[\w./~^-]+$/.test(rev)) throw new Error("usage: pnpm tsx bench/runtime-ab.ts <git revision> [prepare|run|inthread|pool ...]")
+if (!/^[\w./~^-]+$/.test(rev))
+  throw new Error("usage: pnpm tsx bench/runtime-ab.ts <git revision> [prepare|run|inthread|pool ...]")
 const sections = new Set(process.argv.length > 3 ? process.argv.slice(3) : ["prepare", "run", "inthread", "pool"])
 const repo = fileURLToPath(new URL("..", import.meta.url))
 const packageDir = join(repo, "packages/runtime-quickjs")
@@ -58,10 +59,21 @@ const interleaved = async (variants: Record<string, () => unknown>, runs: number
   for (const name of names) console.log(`${name}: ${median(samples.get(name)!).toFixed(1)} µs (median of ${runs})`)
 }
 
-const limits: RunLimits = { timeoutMs: 30_000, memoryBytes: 64 << 20, stackBytes: 512 << 10, maxToolCalls: 2000, maxResultBytes: 8 << 20, maxLogLines: 1000, maxLogBytes: 1 << 20, maxToolArgBytes: 1 << 20, maxToolArgBytesInFlight: 8 << 20 }
+const limits: RunLimits = {
+  timeoutMs: 30_000,
+  memoryBytes: 64 << 20,
+  stackBytes: 512 << 10,
+  maxToolCalls: 2000,
+  maxResultBytes: 8 << 20,
+  maxLogLines: 1000,
+  maxLogBytes: 1 << 20,
+  maxToolArgBytes: 1 << 20,
+  maxToolArgBytesInFlight: 8 << 20,
+}
 const invoke = async (_path: string, args: unknown): Promise<ToolResult> => ({ ok: true, data: args })
 const expectValue = (outcome: RunOutcome, value: unknown) => {
-  if (!outcome.ok || outcome.value !== value) throw new Error(`unexpected outcome: ${JSON.stringify(outcome).slice(0, 200)}`)
+  if (!outcome.ok || outcome.value !== value)
+    throw new Error(`unexpected outcome: ${JSON.stringify(outcome).slice(0, 200)}`)
 }
 const calls = "let s = 0\nfor (let i = 0; i < 100; i++) s += (await tools.svc.echo({ i })).data.i\nreturn s"
 const agentScript = `const issues = await tools.github.search_issues({ q: "repo:acme/api is:open label:bug", per_page: 20 })
@@ -75,19 +87,39 @@ const details = await Promise.all(top.map(([login]) => tools.github.get_user({ u
 return top.map(([login, count], i) => ({ login, count, name: details[i].ok ? details[i].data.name : null }))`
 const turn = () => new Promise((resolve) => setImmediate(resolve))
 
-console.log(`load average at start ${loadavg().map((n) => n.toFixed(2)).join(" ")}`)
+console.log(
+  `load average at start ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ")}`,
+)
 try {
   if (sections.has("prepare")) {
-    await interleaved({ [`${a}: prepareCode("return 1+1")`]: () => A.prepareCode("return 1+1"), [`${b}: prepareCode("return 1+1")`]: () => B.prepareCode("return 1+1") }, 3000, 1000)
-    await interleaved({ [`${a}: prepareCode(581-byte agent script)`]: () => A.prepareCode(agentScript), [`${b}: prepareCode(581-byte agent script)`]: () => B.prepareCode(agentScript) }, 3000, 1000)
+    await interleaved(
+      {
+        [`${a}: prepareCode("return 1+1")`]: () => A.prepareCode("return 1+1"),
+        [`${b}: prepareCode("return 1+1")`]: () => B.prepareCode("return 1+1"),
+      },
+      3000,
+      1000,
+    )
+    await interleaved(
+      {
+        [`${a}: prepareCode(581-byte agent script)`]: () => A.prepareCode(agentScript),
+        [`${b}: prepareCode(581-byte agent script)`]: () => B.prepareCode(agentScript),
+      },
+      3000,
+      1000,
+    )
   }
   if (sections.has("run")) {
     const moduleA = await A.loadQuickJsModule()
     const moduleB = await B.loadQuickJsModule()
     await interleaved(
       {
-        [`${a}: runScript("return 1+1")`]: async () => expectValue((await A.runScript(moduleA, "return 1+1", { invoke, limits })).outcome, 2),
-        [`${b}: runScript("return 1+1"), no sandbox prepared`]: async () => expectValue((await B.runScript(moduleB, "return 1+1", { invoke, limits })).outcome, 2),
+        [`${a}: runScript("return 1+1")`]: async () =>
+          expectValue((await A.runScript(moduleA, "return 1+1", { invoke, limits })).outcome, 2),
+        [`${b}: runScript("return 1+1"), no sandbox prepared`]: async () =>
+          expectValue((await B.runScript(moduleB, "return 1+1", { invoke, limits })).outcome, 2),
       },
       2000,
       300,
@@ -98,16 +130,22 @@ try {
     const runtimeB = await B.createQuickJsRuntime()
     await interleaved(
       {
-        [`${a}: in-thread run("return 1+1"), an event-loop turn between runs`]: async () => (expectValue(await runtimeA.run("return 1+1", { invoke, limits }), 2), await turn()),
-        [`${b}: in-thread run("return 1+1"), an event-loop turn between runs`]: async () => (expectValue(await runtimeB.run("return 1+1", { invoke, limits }), 2), await turn()),
+        [`${a}: in-thread run("return 1+1"), an event-loop turn between runs`]: async () => (
+          expectValue(await runtimeA.run("return 1+1", { invoke, limits }), 2), await turn()
+        ),
+        [`${b}: in-thread run("return 1+1"), an event-loop turn between runs`]: async () => (
+          expectValue(await runtimeB.run("return 1+1", { invoke, limits }), 2), await turn()
+        ),
       },
       2000,
       300,
     )
     await interleaved(
       {
-        [`${a}: in-thread, 100 sequential tool calls`]: async () => expectValue(await runtimeA.run(calls, { invoke, limits }), 4950),
-        [`${b}: in-thread, 100 sequential tool calls`]: async () => expectValue(await runtimeB.run(calls, { invoke, limits }), 4950),
+        [`${a}: in-thread, 100 sequential tool calls`]: async () =>
+          expectValue(await runtimeA.run(calls, { invoke, limits }), 4950),
+        [`${b}: in-thread, 100 sequential tool calls`]: async () =>
+          expectValue(await runtimeB.run(calls, { invoke, limits }), 4950),
       },
       300,
       30,
@@ -118,16 +156,20 @@ try {
     const poolB = await B.createWorkerPoolRuntime({ size: 2 })
     await interleaved(
       {
-        [`${a}: pool run("return 1+1"), sequential`]: async () => expectValue(await poolA.run("return 1+1", { invoke, limits }), 2),
-        [`${b}: pool run("return 1+1"), sequential`]: async () => expectValue(await poolB.run("return 1+1", { invoke, limits }), 2),
+        [`${a}: pool run("return 1+1"), sequential`]: async () =>
+          expectValue(await poolA.run("return 1+1", { invoke, limits }), 2),
+        [`${b}: pool run("return 1+1"), sequential`]: async () =>
+          expectValue(await poolB.run("return 1+1", { invoke, limits }), 2),
       },
       2000,
       300,
     )
     await interleaved(
       {
-        [`${a}: pool, 100 sequential tool calls`]: async () => expectValue(await poolA.run(calls, { invoke, limits }), 4950),
-        [`${b}: pool, 100 sequential tool calls`]: async () => expectValue(await poolB.run(calls, { invoke, limits }), 4950),
+        [`${a}: pool, 100 sequential tool calls`]: async () =>
+          expectValue(await poolA.run(calls, { invoke, limits }), 4950),
+        [`${b}: pool, 100 sequential tool calls`]: async () =>
+          expectValue(await poolB.run(calls, { invoke, limits }), 4950),
       },
       300,
       30,
@@ -135,9 +177,11 @@ try {
     const burst = async (pool: CodeRuntime, total = 2000) => {
       let next = 0
       const started = performance.now()
-      await Promise.all(Array.from({ length: 32 }, async () => {
-        while (next++ < total) expectValue(await pool.run("return 1+1", { invoke, limits }), 2)
-      }))
+      await Promise.all(
+        Array.from({ length: 32 }, async () => {
+          while (next++ < total) expectValue(await pool.run("return 1+1", { invoke, limits }), 2)
+        }),
+      )
       return total / ((performance.now() - started) / 1000)
     }
     await burst(poolA)
@@ -147,12 +191,20 @@ try {
       rates[0].push(await burst(poolA))
       rates[1].push(await burst(poolB))
     }
-    console.log(`${a}: pool, 32 concurrent callers, 2 workers: ${median(rates[0]).toFixed(0)} runs/s (median of 5 × 2,000)`)
-    console.log(`${b}: pool, 32 concurrent callers, 2 workers: ${median(rates[1]).toFixed(0)} runs/s (median of 5 × 2,000)`)
+    console.log(
+      `${a}: pool, 32 concurrent callers, 2 workers: ${median(rates[0]).toFixed(0)} runs/s (median of 5 × 2,000)`,
+    )
+    console.log(
+      `${b}: pool, 32 concurrent callers, 2 workers: ${median(rates[1]).toFixed(0)} runs/s (median of 5 × 2,000)`,
+    )
     await poolA.close()
     await poolB.close()
   }
 } finally {
-  console.log(`load average at end ${loadavg().map((n) => n.toFixed(2)).join(" ")}`)
+  console.log(
+    `load average at end ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(" ")}`,
+  )
   rmSync(dir, { recursive: true, force: true })
 }

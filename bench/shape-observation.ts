@@ -21,7 +21,16 @@ const time = (fn: () => void, runs: number) => {
 }
 
 const records = (n: number) =>
-  Array.from({ length: n }, (_, i) => ({ id: i, name: `record ${i}`, email: `user${i}@example.com`, active: i % 2 === 0, score: i / 7, tags: ["a", "b", String(i)], address: { city: "Oslo", zip: String(1000 + i) }, note: i % 5 ? null : "five" }))
+  Array.from({ length: n }, (_, i) => ({
+    id: i,
+    name: `record ${i}`,
+    email: `user${i}@example.com`,
+    active: i % 2 === 0,
+    score: i / 7,
+    tags: ["a", "b", String(i)],
+    address: { city: "Oslo", zip: String(1000 + i) },
+    note: i % 5 ? null : "five",
+  }))
 
 const QuickJS = await newQuickJSWASMModuleFromVariant(variant)
 for (const n of [5_000, 50_000]) {
@@ -32,9 +41,17 @@ for (const n of [5_000, 50_000]) {
   const decode = time(() => decodeToolResult("mcp-call-tool-result-v2", envelope), 5)
   const context = QuickJS.newContext()
   const parse = context.unwrapResult(context.evalCode("(s) => JSON.parse(s)"))
-  const intoSandbox = time(() => context.newString(text).consume((s) => context.unwrapResult(context.callFunction(parse, context.undefined, s)).dispose()), 5)
+  const intoSandbox = time(
+    () =>
+      context
+        .newString(text)
+        .consume((s) => context.unwrapResult(context.callFunction(parse, context.undefined, s)).dispose()),
+    5,
+  )
   parse.dispose()
   context.dispose()
   const call = decode + intoSandbox
-  console.log(`${(text.length / 1e6).toFixed(1)} MB tool result: inferShape ${infer.toFixed(2)} ms; decode ${decode.toFixed(1)} ms + into QuickJS ${intoSandbox.toFixed(1)} ms = ${call.toFixed(1)} ms; observation is ${((infer / call) * 100).toFixed(2)}% of the call`)
+  console.log(
+    `${(text.length / 1e6).toFixed(1)} MB tool result: inferShape ${infer.toFixed(2)} ms; decode ${decode.toFixed(1)} ms + into QuickJS ${intoSandbox.toFixed(1)} ms = ${call.toFixed(1)} ms; observation is ${((infer / call) * 100).toFixed(2)}% of the call`,
+  )
 }

@@ -59,6 +59,8 @@ for (let round = 0; round < 60; round++) {
   relayedUs.push(throughWorker)
 }
 const [d, r] = [median(directUs), median(relayedUs)]
-process.stdout.write(`stdio MCP call, direct from the main thread: ${d.toFixed(1)} µs; asked for by a worker thread (no guest, no executor): ${r.toFixed(1)} µs; ratio ${(r / d).toFixed(2)}x\n`)
+process.stdout.write(
+  `stdio MCP call, direct from the main thread: ${d.toFixed(1)} µs; asked for by a worker thread (no guest, no executor): ${r.toFixed(1)} µs; ratio ${(r / d).toFixed(2)}x\n`,
+)
 await worker.terminate()
 await Promise.all([direct.close(), relayed.close()])

@@ -1,1 +1,7 @@
-export declare function bundleWorker(options: { entry: string; external: string[]; generatedBy: string; source: string; rebuild: string }): Promise<string>
+export declare function bundleWorker(options: {
+  entry: string
+  external: string[]
+  generatedBy: string
+  source: string
+  rebuild: string
+}): Promise<string>

@@ -45,7 +45,9 @@ export const openBareAsyncCalls = (module: QuickJSWASMModule, calls: number) => 
     .consume((fn) => context.setProp(context.global, "af", fn))
   return {
     round: async () => {
-      const promise = context.unwrapResult(context.evalCode(`(async () => { let s = 0; for (let i = 0; i < ${calls}; i++) s = await af(i); return s })()`))
+      const promise = context.unwrapResult(
+        context.evalCode(`(async () => { let s = 0; for (let i = 0; i < ${calls}; i++) s = await af(i); return s })()`),
+      )
       runtime.executePendingJobs()
       context.unwrapResult(await context.resolvePromise(promise)).dispose()
       promise.dispose()

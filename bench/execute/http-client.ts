@@ -7,11 +7,20 @@ export const createClient = (url: string, maxSockets = 1) => {
   const post = (path: string, body: string) =>
     new Promise<{ status: number; text: string }>((resolve, reject) => {
       const request = http.request(
-        { host: hostname, port, path, method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+        {
+          host: hostname,
+          port,
+          path,
+          method: "POST",
+          agent,
+          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        },
         (response) => {
           const chunks: Buffer[] = []
           response.on("data", (chunk: Buffer) => chunks.push(chunk))
-          response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }))
+          response.on("end", () =>
+            resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+          )
         },
       )
       request.on("error", reject)

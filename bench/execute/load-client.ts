@@ -30,7 +30,11 @@ const runLoad = async (url: string, concurrent: number, total: number, code: str
 /** Runs the load generator in a child process; resolves to its executions/s (rejects when any request failed). */
 export const spawnLoad = (url: string, concurrent: number, total: number, code = "return 1+1") =>
   new Promise<number>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), url, String(concurrent), String(total), code], { stdio: ["ignore", "pipe", "inherit"] })
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", fileURLToPath(import.meta.url), url, String(concurrent), String(total), code],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    )
     let output = ""
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")))
     child.on("error", reject)

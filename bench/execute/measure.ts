@@ -21,7 +21,14 @@ export const rssMiB = () => mib(process.memoryUsage().rss)
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** One printed line: the figure, its baseline and their ratio. */
-export const ratioLine = (name: string, value: number, unit: string, baselineName: string, baseline: number, target?: string) =>
+export const ratioLine = (
+  name: string,
+  value: number,
+  unit: string,
+  baselineName: string,
+  baseline: number,
+  target?: string,
+) =>
   `${name}: ${value.toFixed(1)} ${unit} | baseline ${baselineName}: ${baseline.toFixed(1)} ${unit} | ratio ${(value / baseline).toFixed(2)}x${target ? ` (target ${target})` : ""}`
 
 /**
@@ -30,7 +37,12 @@ export const ratioLine = (name: string, value: number, unit: string, baselineNam
  * that many times in a row before the next one (1, 1, 1, 2, 2, 2, …): a figure about a stream of requests
  * then measures a stream, not one request after the other tasks have cooled its threads.
  */
-export const timeInterleavedUs = async (runs: number, tasks: readonly (() => unknown)[], warmup = Math.min(200, runs), block = 1): Promise<number[]> => {
+export const timeInterleavedUs = async (
+  runs: number,
+  tasks: readonly (() => unknown)[],
+  warmup = Math.min(200, runs),
+  block = 1,
+): Promise<number[]> => {
   for (let index = 0; index < warmup; index++) for (const task of tasks) await task()
   const samples = tasks.map((): number[] => [])
   for (let done = 0; done < runs; done += block) {

@@ -5,7 +5,11 @@ import { fixtureCommand } from "@switchboard/fixtures"
 import type { Host } from "@switchboard/server"
 
 export const registerStdioSource = async (host: Host) => {
-  const added = await host.sources.add({ namespace: "fx", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("contract-stdio") } })
+  const added = await host.sources.add({
+    namespace: "fx",
+    kind: "mcp",
+    transport: { type: "stdio", ...fixtureCommand("contract-stdio") },
+  })
   if (!added.ok) throw new Error(`could not add the fixture source: ${added.error.message}`)
 }
 

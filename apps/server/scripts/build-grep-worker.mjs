@@ -10,7 +10,13 @@ export const generatedPath = fileURLToPath(new URL("../src/grep/grep-worker.gene
 
 /** The full text of grep-worker.generated.mjs, built in memory. */
 export const renderGrepWorker = () =>
-  bundleWorker({ entry, external: ["re2js"], generatedBy: "scripts/build-grep-worker.mjs", source: "src/grep/grep-worker.ts", rebuild: "pnpm build:grep-worker" })
+  bundleWorker({
+    entry,
+    external: ["re2js"],
+    generatedBy: "scripts/build-grep-worker.mjs",
+    source: "src/grep/grep-worker.ts",
+    rebuild: "pnpm build:grep-worker",
+  })
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   await writeFile(generatedPath, await renderGrepWorker())

@@ -17,7 +17,10 @@ export interface CatalogDatabaseOptions {
   busyWaitMs?: number
 }
 
-export const openCatalogDatabase = async (db: string, options: CatalogDatabaseOptions = {}): Promise<CatalogDatabase> => {
+export const openCatalogDatabase = async (
+  db: string,
+  options: CatalogDatabaseOptions = {},
+): Promise<CatalogDatabase> => {
   if (isPostgresUrl(db)) {
     const postgres = await openPostgres(db)
     return { store: createPgCatalogStore(postgres.db), dialect: "postgres", close: postgres.close }
@@ -26,5 +29,10 @@ export const openCatalogDatabase = async (db: string, options: CatalogDatabaseOp
   const store = createSqliteCatalogStore(sqlite.db, { busyWaitMs: options.busyWaitMs, fileFault: sqlite.fileFault })
   // /readyz looks at the path itself, not only at what the watch last saw
   const checkReadiness = () => (sqlite.checkFiles?.(), store.checkReadiness())
-  return { store: { ...store, checkReadiness }, dialect: "sqlite", checkpoint: sqlite.checkpoint, close: async () => void sqlite.close() }
+  return {
+    store: { ...store, checkReadiness },
+    dialect: "sqlite",
+    checkpoint: sqlite.checkpoint,
+    close: async () => void sqlite.close(),
+  }
 }

@@ -64,7 +64,9 @@ const fail = (message: string): never => {
 
 const parsePort = (text: string) => {
   const port = Number(text)
-  return Number.isInteger(port) && port >= 0 && port < 65536 ? port : fail(`--port must be a port number (got "${text}")`)
+  return Number.isInteger(port) && port >= 0 && port < 65536
+    ? port
+    : fail(`--port must be a port number (got "${text}")`)
 }
 
 /** "90", "90s", "15m", "1h" -> milliseconds */
@@ -91,7 +93,9 @@ const serveCommand = async (args: string[], demo: boolean) => {
   })
   if (!isLoopback(values.host) || values["require-key"]) {
     const live = (await server.host.keys.list()).filter((k) => k.revokedAt === null)
-    process.stderr.write(`switchboard: every route but /healthz needs an API key (${live.length} live); create one with: pnpm switchboard keys create <name> --scope execute --db ${values.db}\n`)
+    process.stderr.write(
+      `switchboard: every route but /healthz needs an API key (${live.length} live); create one with: pnpm switchboard keys create <name> --scope execute --db ${values.db}\n`,
+    )
   }
   if (!isLoopback(values.host)) {
     process.stderr.write(
@@ -101,12 +105,18 @@ const serveCommand = async (args: string[], demo: boolean) => {
     )
   }
   if (demo && !(await server.host.store.getSource("demo"))) {
-    const added = await server.host.sources.add({ namespace: "demo", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("demo-server") } })
+    const added = await server.host.sources.add({
+      namespace: "demo",
+      kind: "mcp",
+      transport: { type: "stdio", ...fixtureCommand("demo-server") },
+    })
     if (!added.ok) process.stderr.write(`switchboard: could not register the demo source: ${added.error.message}\n`)
   }
   process.stdout.write(`switchboard listening on ${server.url} (catalog: ${values.db})\n`)
   if (demo) {
-    process.stdout.write(`try:\n  curl -s ${server.url}/v1/execute -H 'content-type: application/json' \\\n    -d '{"code":"const r = await tools.demo.add({ a: 2, b: 3 }); return r.data"}'\n`)
+    process.stdout.write(
+      `try:\n  curl -s ${server.url}/v1/execute -H 'content-type: application/json' \\\n    -d '{"code":"const r = await tools.demo.add({ a: 2, b: 3 }); return r.data"}'\n`,
+    )
   }
   const stop = async () => {
     await server.close()
@@ -117,7 +127,11 @@ const serveCommand = async (args: string[], demo: boolean) => {
 }
 
 const runCommand = async (args: string[]) => {
-  const { values, positionals } = parseArgs({ args, options: { db: serveOptions.db, "allow-stdio": serveOptions["allow-stdio"], ...runtimeFlagOptions }, allowPositionals: true })
+  const { values, positionals } = parseArgs({
+    args,
+    options: { db: serveOptions.db, "allow-stdio": serveOptions["allow-stdio"], ...runtimeFlagOptions },
+    allowPositionals: true,
+  })
   const file = positionals[0] ?? fail("run needs a script file, or - to read stdin")
   const code = readFileSync(file === "-" ? 0 : file, "utf8")
   // one script: one worker unless --workers says otherwise
@@ -125,7 +139,8 @@ const runCommand = async (args: string[]) => {
   const response = await host.executor.execute({ code })
   for (const log of response.logs) process.stderr.write(`[${log.level}] ${log.message}\n`)
   if (response.warning !== undefined) process.stderr.write(`warning: ${response.warning}\n`)
-  if (response.ok) process.stdout.write(response.text.endsWith("\n") || response.text === "" ? response.text : `${response.text}\n`)
+  if (response.ok)
+    process.stdout.write(response.text.endsWith("\n") || response.text === "" ? response.text : `${response.text}\n`)
   else process.stderr.write(`error (${response.error.code}): ${response.error.message}\n`)
   await host.close()
   process.exit(response.ok ? 0 : 1)
@@ -134,21 +149,36 @@ const runCommand = async (args: string[]) => {
 const keysUsage = `keys create <name> --scope ${SCOPES.join("|")} | keys list | keys revoke <id>   (--db as for serve)`
 
 const keysCommand = async (args: string[]) => {
-  const { values, positionals } = parseArgs({ args, options: { db: serveOptions.db, scope: { type: "string", multiple: true } }, allowPositionals: true })
+  const { values, positionals } = parseArgs({
+    args,
+    options: { db: serveOptions.db, scope: { type: "string", multiple: true } },
+    allowPositionals: true,
+  })
   const [action, argument] = positionals
   // checked before the database is opened: a wrong scope changes nothing
   const scopes = action === "create" ? parseScopes(values.scope ?? []) : null
-  if (scopes && !scopes.ok) fail(`${values.scope === undefined ? `keys create needs --scope (${SCOPES.join(", ")})` : scopes.error.message}\n  ${keysUsage}`)
+  if (scopes && !scopes.ok)
+    fail(
+      `${values.scope === undefined ? `keys create needs --scope (${SCOPES.join(", ")})` : scopes.error.message}\n  ${keysUsage}`,
+    )
   const host = await createHost({ db: values.db, runtime: "in-thread" })
   try {
     if (action === "create" && argument && scopes?.ok) {
       const created = await host.keys.create(argument, scopes.value)
       process.stdout.write(`${created.key}\n`)
-      process.stderr.write(`key "${created.name}" (id ${created.id}, scopes ${created.scopes.join(",")}) created; it is shown only this once\n`)
+      process.stderr.write(
+        `key "${created.name}" (id ${created.id}, scopes ${created.scopes.join(",")}) created; it is shown only this once\n`,
+      )
     } else if (action === "list") {
       // stored scopes as they are; a key from before scopes were checked holds "*", which is admin
-      const shown = (scopes: unknown) => (Array.isArray(scopes) && scopes.every((s) => (SCOPES as readonly unknown[]).includes(s)) ? scopes.join(",") : `${effectiveScope(scopes)} (stored ${JSON.stringify(scopes)})`)
-      for (const key of await host.keys.list()) process.stdout.write(`${key.id}\t${key.name}\t${shown(key.scopes)}\t${key.revokedAt === null ? "live" : "revoked"}\t${new Date(key.createdAt).toISOString()}\n`)
+      const shown = (scopes: unknown) =>
+        Array.isArray(scopes) && scopes.every((s) => (SCOPES as readonly unknown[]).includes(s))
+          ? scopes.join(",")
+          : `${effectiveScope(scopes)} (stored ${JSON.stringify(scopes)})`
+      for (const key of await host.keys.list())
+        process.stdout.write(
+          `${key.id}\t${key.name}\t${shown(key.scopes)}\t${key.revokedAt === null ? "live" : "revoked"}\t${new Date(key.createdAt).toISOString()}\n`,
+        )
     } else if (action === "revoke" && argument) {
       if (!(await host.keys.revoke(argument))) fail(`no key with id "${argument}"`)
     } else fail(keysUsage)
@@ -158,7 +188,10 @@ const keysCommand = async (args: string[]) => {
 }
 
 const toolsCommand = async (args: string[]) => {
-  const { values } = parseArgs({ args, options: { db: serveOptions.db, query: { type: "string" }, namespace: { type: "string" } } })
+  const { values } = parseArgs({
+    args,
+    options: { db: serveOptions.db, query: { type: "string" }, namespace: { type: "string" } },
+  })
   // lists the catalog and runs no script: no worker pool
   const host = await createHost({ db: values.db, runtime: "in-thread" })
   // the same ranking as GET /v1/tools?query= and tools.$search
@@ -174,11 +207,22 @@ const toolsCommand = async (args: string[]) => {
 const mcpCommand = async (args: string[]) => {
   const { values } = parseArgs({
     args,
-    options: { db: serveOptions.db, "allow-stdio": serveOptions["allow-stdio"], "sync-ttl": serveOptions["sync-ttl"], help: serveOptions.help, ...runtimeFlagOptions },
+    options: {
+      db: serveOptions.db,
+      "allow-stdio": serveOptions["allow-stdio"],
+      "sync-ttl": serveOptions["sync-ttl"],
+      help: serveOptions.help,
+      ...runtimeFlagOptions,
+    },
   })
   // stdout is the protocol stream: help goes to stderr here
   if (values.help) return void process.stderr.write(usage)
-  const mcp = await serveMcpStdio({ db: values.db, allowStdio: values["allow-stdio"], syncTtlMs: parseDuration(values["sync-ttl"]), ...tuning(values) })
+  const mcp = await serveMcpStdio({
+    db: values.db,
+    allowStdio: values["allow-stdio"],
+    syncTtlMs: parseDuration(values["sync-ttl"]),
+    ...tuning(values),
+  })
   const stop = async () => {
     await mcp.close()
     process.exit(0)

@@ -3,7 +3,14 @@
  * This is the only place the packages meet.
  */
 import { createApp } from "@switchboard/api"
-import { createApiKeyService, createExecutor, createSealedCatalogStore, createSecretBox, createSourcesService, defaultLimits } from "@switchboard/core"
+import {
+  createApiKeyService,
+  createExecutor,
+  createSealedCatalogStore,
+  createSecretBox,
+  createSourcesService,
+  defaultLimits,
+} from "@switchboard/core"
 import type { CodeRuntime, Logger, RunLimits } from "@switchboard/core"
 import { createMcpPlugin } from "@switchboard/plugin-mcp"
 import type { StdioAllowance } from "@switchboard/plugin-mcp"
@@ -71,20 +78,35 @@ const createRuntime = async (options: HostOptions): Promise<CodeRuntime & { clos
   if (runtime === "in-thread") return createQuickJsRuntime({ memoryCapBytes: wasmCeiling(limits) })
   if (runtime !== "pool") return runtime
   // each worker keeps a copy of its run's log as large as the server's log limits, for runs it is killed in
-  return createWorkerPoolRuntime({ size: options.workers, queueLimit: options.queue, memoryCapBytes: wasmCeiling(limits), logLimits: limits })
+  return createWorkerPoolRuntime({
+    size: options.workers,
+    queueLimit: options.queue,
+    memoryCapBytes: wasmCeiling(limits),
+    logLimits: limits,
+  })
 }
 
 export const createHost = async (options: HostOptions) => {
   const logger = options.logger ?? createStderrLogger()
   // the key first: a malformed one, or a Postgres catalog without one, stops the start before anything is opened
   const secretKey = loadSecretKey(options.db, options.secretKey)
-  if (secretKey.created) logger.info("created the key that encrypts source secrets; keep it with the database (losing it makes their secrets unreadable)", { keyFile: secretKey.created })
+  if (secretKey.created)
+    logger.info(
+      "created the key that encrypts source secrets; keep it with the database (losing it makes their secrets unreadable)",
+      { keyFile: secretKey.created },
+    )
   const box = await createSecretBox(secretKey.key)
   const database = await openCatalogDatabase(options.db, { busyWaitMs: options.busyWaitMs })
   // the plugin reports `tools/list_changed` before the sources service exists: bind late
   let onToolsChanged = (_sourceId: string) => {}
-  const guard = options.refusePrivateSources ? createGuardedFetch(options.refusePrivateSources === true ? {} : options.refusePrivateSources) : undefined
-  const mcp = await createMcpPlugin({ allowStdio: options.allowStdio ?? false, fetch: guard, onToolsChanged: (id) => onToolsChanged(id) })
+  const guard = options.refusePrivateSources
+    ? createGuardedFetch(options.refusePrivateSources === true ? {} : options.refusePrivateSources)
+    : undefined
+  const mcp = await createMcpPlugin({
+    allowStdio: options.allowStdio ?? false,
+    fetch: guard,
+    onToolsChanged: (id) => onToolsChanged(id),
+  })
   const plugins = [mcp]
   // every part of the host reads sources through this store: plaintext in memory, sealed in the database
   const store = createSealedCatalogStore({ store: database.store, box, plugins })
@@ -94,9 +116,12 @@ export const createHost = async (options: HostOptions) => {
     logger.info("encrypted the secrets an older build stored in plaintext", { sources: sealed })
   }
   if (unreadable.length > 0) {
-    logger.warn(`the secrets of ${unreadable.length} source(s) cannot be decrypted with this server's key (${secretKey.origin}, key id ${box.keyId}); their calls fail with source_secrets_unreadable until new secrets are sent with PATCH /v1/sources/<namespace> or the old key is restored`, {
-      sources: unreadable.map((u) => u.namespace),
-    })
+    logger.warn(
+      `the secrets of ${unreadable.length} source(s) cannot be decrypted with this server's key (${secretKey.origin}, key id ${box.keyId}); their calls fail with source_secrets_unreadable until new secrets are sent with PATCH /v1/sources/<namespace> or the old key is restored`,
+      {
+        sources: unreadable.map((u) => u.namespace),
+      },
+    )
   }
   const runtime = await createRuntime(options)
   const sources = createSourcesService({ store, plugins, logger, syncTtlMs: options.syncTtlMs })

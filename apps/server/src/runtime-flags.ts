@@ -49,7 +49,9 @@ export const runtimeTuning = (
     const text = values[flag]
     if (text === undefined) return undefined
     const value = Number(text)
-    return Number.isInteger(value) && value >= min ? value : `--${flag} must be a whole number of at least ${min} (got "${text}")`
+    return Number.isInteger(value) && value >= min
+      ? value
+      : `--${flag} must be a whole number of at least ${min} (got "${text}")`
   }
   for (const [flag, limit, unit] of limitFlags) {
     const value = read(flag, 1)
@@ -58,11 +60,17 @@ export const runtimeTuning = (
   }
   const leastStack = minimumLimits.stackBytes!
   if (limits.stackBytes !== undefined && limits.stackBytes < leastStack) {
-    return { ok: false, message: `--stack-kb must be at least ${leastStack / 1024}: a smaller stack cannot even compile a script (got "${values["stack-kb"]}")` }
+    return {
+      ok: false,
+      message: `--stack-kb must be at least ${leastStack / 1024}: a smaller stack cannot even compile a script (got "${values["stack-kb"]}")`,
+    }
   }
   if (limits.stackBytes !== undefined && limits.stackBytes > maxStackBytes) {
     const most = maxStackBytes / 1024
-    return { ok: false, message: `--stack-kb must be at most ${most}: the QuickJS build's C stack is 5 MiB, and past it every script fails (got "${values["stack-kb"]}")` }
+    return {
+      ok: false,
+      message: `--stack-kb must be at most ${most}: the QuickJS build's C stack is 5 MiB, and past it every script fails (got "${values["stack-kb"]}")`,
+    }
   }
   const workers = read("workers", 1)
   const queue = read("queue", 0)

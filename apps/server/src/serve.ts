@@ -30,7 +30,8 @@ const connectionBounds = (options: ServeOptions) => ({
 })
 
 /** 127.0.0.0/8, ::1 and localhost: the only addresses where the API answers without a key. */
-export const isLoopback = (hostname: string) => /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname === "::1" || hostname === "[::1]" || hostname === "localhost"
+export const isLoopback = (hostname: string) =>
+  /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname === "::1" || hostname === "[::1]" || hostname === "localhost"
 
 export const startServer = async (options: ServeOptions) => {
   const hostname = options.hostname ?? "127.0.0.1"
@@ -42,7 +43,10 @@ export const startServer = async (options: ServeOptions) => {
   const refusePrivateSources = options.refusePrivateSources ?? (!isLoopback(hostname) && !options.allowPrivateSources)
   const host = await createHost({ ...options, requireKey, allowedHosts, refusePrivateSources })
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: host.app.fetch, port: options.port ?? 4747, hostname, serverOptions: connectionBounds(options) }, () => resolve(s))
+    const s = serve(
+      { fetch: host.app.fetch, port: options.port ?? 4747, hostname, serverOptions: connectionBounds(options) },
+      () => resolve(s),
+    )
     s.once("error", reject)
   })
   server.maxConnections = options.maxConnections ?? 1_000

@@ -124,7 +124,9 @@ export const addMissingNullableColumns = (sqlite: Database.Database): string[] =
   const added: string[] = []
   for (const table of Object.values(sqliteSchema) as SQLiteTable[]) {
     const config = getTableConfig(table)
-    const present = new Set((sqlite.prepare(`pragma table_info("${config.name}")`).all() as { name: string }[]).map((c) => c.name))
+    const present = new Set(
+      (sqlite.prepare(`pragma table_info("${config.name}")`).all() as { name: string }[]).map((c) => c.name),
+    )
     if (present.size === 0) continue
     for (const column of config.columns) {
       if (present.has(column.name) || column.notNull) continue

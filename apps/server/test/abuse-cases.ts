@@ -34,7 +34,8 @@ export interface AbuseCase {
 
 export const codeOf = (answer: Answer): string | null => answer.body?.error?.code ?? null
 
-const execute = (ctx: CaseContext, code: string, extra: Record<string, unknown> = {}) => call(ctx.url, "POST", "/v1/execute", { code, ...extra })
+const execute = (ctx: CaseContext, code: string, extra: Record<string, unknown> = {}) =>
+  call(ctx.url, "POST", "/v1/execute", { code, ...extra })
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** a result over the inline cap, so the answer points at the stored record */
@@ -60,22 +61,40 @@ export const abuseCases: AbuseCase[] = [
     name: "a regex search of stored output with a pattern too costly for RE2",
     act: async (ctx) => {
       const stored = await execute(ctx, `return Array.from({ length: 100 }, () => "a".repeat(1000) + "b").join("\\n")`)
-      const grep = await call(ctx.url, "GET", `/v1/executions/${stored.body.executionId}/output?grep=${encodeURIComponent("(?:a?){1000}a{1000}$")}`)
-      const plain = await call(ctx.url, "GET", `/v1/executions/${stored.body.executionId}/output?grep=${encodeURIComponent("(a|aa)+b$")}`)
+      const grep = await call(
+        ctx.url,
+        "GET",
+        `/v1/executions/${stored.body.executionId}/output?grep=${encodeURIComponent("(?:a?){1000}a{1000}$")}`,
+      )
+      const plain = await call(
+        ctx.url,
+        "GET",
+        `/v1/executions/${stored.body.executionId}/output?grep=${encodeURIComponent("(a|aa)+b$")}`,
+      )
       return [stored, grep, plain]
     },
-    expect: [{ status: 200, code: null }, { status: 400, code: "pattern_too_costly" }, { status: 200, code: null }],
+    expect: [
+      { status: 200, code: null },
+      { status: 400, code: "pattern_too_costly" },
+      { status: 200, code: null },
+    ],
     check: ([, , plain]) => assert.equal(plain!.body.matches.length, 100),
   },
   {
     name: "Promise.all of 20 tool calls with 4 MB arguments each",
     act: async (ctx) => [
-      await execute(ctx, "const big = 'x'.repeat(4 << 20)\nconst rs = await Promise.all(Array.from({ length: 20 }, () => tools.fx.echo({ message: big })))\nreturn [...new Set(rs.map((r) => (r.ok ? 'ok' : r.error.code)))]"),
+      await execute(
+        ctx,
+        "const big = 'x'.repeat(4 << 20)\nconst rs = await Promise.all(Array.from({ length: 20 }, () => tools.fx.echo({ message: big })))\nreturn [...new Set(rs.map((r) => (r.ok ? 'ok' : r.error.code)))]",
+      ),
     ],
     expect: [{ status: 200, code: null }],
     check: async ([answer], ctx) => {
       assert.deepEqual(answer!.body.result, ["tool_arguments_too_large"])
-      assert.deepEqual((await call(ctx.url, "GET", `/v1/executions/${answer!.body.executionId}`)).body.execution.calls, [])
+      assert.deepEqual(
+        (await call(ctx.url, "GET", `/v1/executions/${answer!.body.executionId}`)).body.execution.calls,
+        [],
+      )
     },
   },
   {
@@ -86,13 +105,22 @@ export const abuseCases: AbuseCase[] = [
       await sleep(1_500)
       return [answer, await call(ctx.url, "GET", "/v1/tools?limit=5")]
     },
-    expect: [{ status: 200, code: null }, { status: 200, code: null }],
+    expect: [
+      { status: 200, code: null },
+      { status: 200, code: null },
+    ],
     check: ([answer]) => assert.equal(answer!.body.result, "served"),
     teardown: (_ctx, sockets: Socket[]) => sockets.forEach((socket) => socket.destroy()),
   },
   {
     name: "a stdio MCP server that floods stdout (yes)",
-    act: async (ctx) => [await call(ctx.url, "POST", "/v1/sources", { namespace: "flood", kind: "mcp", transport: { type: "stdio", command: "yes", args: [], env: {} } })],
+    act: async (ctx) => [
+      await call(ctx.url, "POST", "/v1/sources", {
+        namespace: "flood",
+        kind: "mcp",
+        transport: { type: "stdio", command: "yes", args: [], env: {} },
+      }),
+    ],
     // the add fails at once naming the bound it crossed, not after the 30 s connect timeout
     expect: [{ status: 502, code: "upstream_failed" }],
     check: ([answer]) => assert.match(answer!.body.error.message, /not JSON-RPC|lines|bytes/),
@@ -165,7 +193,7 @@ export const abuseCases: AbuseCase[] = [
     expect: [{ status: 200, code: null }],
     check: ([answer]) => assert.equal(answer!.body.stored, true),
     teardown: (_ctx, other: Database.Database) => {
-      if (other.open) (other.exec("rollback"), other.close())
+      if (other.open) other.exec("rollback"), other.close()
     },
   },
   {
@@ -176,7 +204,10 @@ export const abuseCases: AbuseCase[] = [
       return files
     },
     act: async (ctx) => [await execute(ctx, LONG), await call(ctx.url, "GET", "/readyz")],
-    expect: [{ status: 200, code: null }, { status: 503, code: null }],
+    expect: [
+      { status: 200, code: null },
+      { status: 503, code: null },
+    ],
     check: ([answer, ready]) => {
       assert.equal(answer!.body.stored, false)
       assert.equal(answer!.body.executionId, undefined)
@@ -192,7 +223,10 @@ export const abuseCases: AbuseCase[] = [
       await sleep(100) // the watch sees the unlink
     },
     act: async (ctx) => [await execute(ctx, LONG), await call(ctx.url, "GET", "/readyz")],
-    expect: [{ status: 200, code: null }, { status: 503, code: null }],
+    expect: [
+      { status: 200, code: null },
+      { status: 503, code: null },
+    ],
     check: ([answer, ready], ctx) => {
       assert.equal(answer!.body.stored, false)
       assert.equal(answer!.body.executionId, undefined)

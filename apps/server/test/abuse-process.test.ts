@@ -11,7 +11,16 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { abuseCases, codeOf } from "./abuse-cases.js"
 import type { CaseContext } from "./abuse-cases.js"
 import { tempDir } from "./helpers.js"
-import { call, executionIdsIn, missingExecutions, percentile, probeHealth, rssOf, settledRss, spawnServe } from "./process-harness.js"
+import {
+  call,
+  executionIdsIn,
+  missingExecutions,
+  percentile,
+  probeHealth,
+  rssOf,
+  settledRss,
+  spawnServe,
+} from "./process-harness.js"
 import type { Answer, ServeProcess } from "./process-harness.js"
 
 const MB = 1 << 20
@@ -23,9 +32,15 @@ let idleRss: number
 
 /** every path the cases use, once, so their one-time costs (a worker's first run, the grep thread) are in idle */
 const warmUp = async () => {
-  for (let i = 0; i < 20; i++) expect((await call(server.url, "POST", "/v1/execute", { code: "return 1 + 1" })).status).toBe(200)
-  expect((await call(server.url, "POST", "/v1/execute", { code: "return (await tools.fx.echo({ message: 'warm' })).data" })).body.result).toBe("warm")
-  const listing = await call(server.url, "POST", "/v1/execute", { code: `return Array.from({ length: 2000 }, (_, i) => "line " + i).join("\\n")` })
+  for (let i = 0; i < 20; i++)
+    expect((await call(server.url, "POST", "/v1/execute", { code: "return 1 + 1" })).status).toBe(200)
+  expect(
+    (await call(server.url, "POST", "/v1/execute", { code: "return (await tools.fx.echo({ message: 'warm' })).data" }))
+      .body.result,
+  ).toBe("warm")
+  const listing = await call(server.url, "POST", "/v1/execute", {
+    code: `return Array.from({ length: 2000 }, (_, i) => "line " + i).join("\\n")`,
+  })
   expect((await call(server.url, "GET", `/v1/executions/${listing.body.executionId}/output?grep=9$`)).status).toBe(200)
   expect((await call(server.url, "GET", "/v1/tools?limit=5")).status).toBe(200)
   await new Promise((resolve) => setTimeout(resolve, 1_000))
@@ -45,34 +60,38 @@ afterAll(async () => {
 })
 
 describe("abuse over HTTP against a server process", () => {
-  test.each(abuseCases.map((row) => [row.name, row] as const))("%s", async (_name, row) => {
-    const state = await row.setup?.(ctx)
-    const health = probeHealth(server.url)
-    let answers: Answer[]
-    let probed: Awaited<ReturnType<typeof health.stop>>
-    const started = performance.now()
-    try {
-      answers = await row.act(ctx, state)
-      // probe for half a second at least, so a quick case's aftermath (a killed worker replaced, a collection) is seen too
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 500 - performance.now())))
-    } finally {
-      probed = await health.stop()
-      await row.teardown?.(ctx, state)
-    }
-    const slowest = Math.max(...probed.latencies)
-    const rss = await settledRss(server.child.pid!, idleRss, 50 * MB)
-    console.log(
-      `${row.name}: /healthz ${probed.latencies.length} probes, p50 ${percentile(probed.latencies, 50).toFixed(1)} ms, p99 ${percentile(probed.latencies, 99).toFixed(1)} ms, max ${slowest.toFixed(1)} ms; RSS ${(rss / MB).toFixed(0)} MB (idle ${(idleRss / MB).toFixed(0)} MB)`,
-    )
+  test.each(abuseCases.map((row) => [row.name, row] as const))(
+    "%s",
+    async (_name, row) => {
+      const state = await row.setup?.(ctx)
+      const health = probeHealth(server.url)
+      let answers: Answer[]
+      let probed: Awaited<ReturnType<typeof health.stop>>
+      const started = performance.now()
+      try {
+        answers = await row.act(ctx, state)
+        // probe for half a second at least, so a quick case's aftermath (a killed worker replaced, a collection) is seen too
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 500 - performance.now())))
+      } finally {
+        probed = await health.stop()
+        await row.teardown?.(ctx, state)
+      }
+      const slowest = Math.max(...probed.latencies)
+      const rss = await settledRss(server.child.pid!, idleRss, 50 * MB)
+      console.log(
+        `${row.name}: /healthz ${probed.latencies.length} probes, p50 ${percentile(probed.latencies, 50).toFixed(1)} ms, p99 ${percentile(probed.latencies, 99).toFixed(1)} ms, max ${slowest.toFixed(1)} ms; RSS ${(rss / MB).toFixed(0)} MB (idle ${(idleRss / MB).toFixed(0)} MB)`,
+      )
 
-    expect(answers.map((answer) => ({ status: answer.status, code: codeOf(answer) }))).toEqual(row.expect)
-    await row.check?.(answers, ctx)
-    expect(probed.failures).toEqual([])
-    expect(probed.latencies.length).toBeGreaterThan(0)
-    expect(slowest).toBeLessThan(250)
-    const { ids, unstoredNamingIds } = executionIdsIn(answers)
-    expect(unstoredNamingIds).toEqual([])
-    expect(await missingExecutions(server.url, ids)).toEqual([])
-    expect((rss - idleRss) / MB).toBeLessThan(50)
-  }, 60_000)
+      expect(answers.map((answer) => ({ status: answer.status, code: codeOf(answer) }))).toEqual(row.expect)
+      await row.check?.(answers, ctx)
+      expect(probed.failures).toEqual([])
+      expect(probed.latencies.length).toBeGreaterThan(0)
+      expect(slowest).toBeLessThan(250)
+      const { ids, unstoredNamingIds } = executionIdsIn(answers)
+      expect(unstoredNamingIds).toEqual([])
+      expect(await missingExecutions(server.url, ids)).toEqual([])
+      expect((rss - idleRss) / MB).toBeLessThan(50)
+    },
+    60_000,
+  )
 })

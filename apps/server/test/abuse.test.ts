@@ -42,29 +42,73 @@ const probe = `return {
 const rows: Row[] = [
   // the research cases
   { name: "while (true) {}", code: "while (true) {}", timeoutMs: short, error: "timeout" },
-  { name: "a loop inside one builtin: 'x'.repeat(1e7)", code: "for (;;) 'x'.repeat(1e7)", timeoutMs: short, error: "timeout" },
+  {
+    name: "a loop inside one builtin: 'x'.repeat(1e7)",
+    code: "for (;;) 'x'.repeat(1e7)",
+    timeoutMs: short,
+    error: "timeout",
+  },
   {
     name: "a builtin loop after logging: the worker is killed, the log comes back",
     code: "console.log('before the loop')\nconsole.error({ step: 1 })\nfor (;;) 'x'.repeat(1e7)",
     timeoutMs: short,
     error: "timeout",
-    check: (body) => expect(body.logs).toEqual([{ level: "log", message: "before the loop" }, { level: "error", message: `{"step":1}` }]),
+    check: (body) =>
+      expect(body.logs).toEqual([
+        { level: "log", message: "before the loop" },
+        { level: "error", message: `{"step":1}` },
+      ]),
   },
-  { name: "JSON.parse of 2 MB in a loop", code: "const s = '[' + '1,'.repeat(1e6) + '1]'\nfor (;;) JSON.parse(s)", timeoutMs: short, error: "timeout" },
-  { name: "new Array(1e5).fill(1) in a loop", code: "for (;;) new Array(1e5).fill(1)", timeoutMs: short, error: "timeout" },
+  {
+    name: "JSON.parse of 2 MB in a loop",
+    code: "const s = '[' + '1,'.repeat(1e6) + '1]'\nfor (;;) JSON.parse(s)",
+    timeoutMs: short,
+    error: "timeout",
+  },
+  {
+    name: "new Array(1e5).fill(1) in a loop",
+    code: "for (;;) new Array(1e5).fill(1)",
+    timeoutMs: short,
+    error: "timeout",
+  },
   { name: "ReDoS /(a+)+$/", code: "/(a+)+$/.test('a'.repeat(40) + 'b')", timeoutMs: short, error: "timeout" },
-  { name: "strings of 1 MiB until memory runs out", code: "const a = []\nfor (;;) a.push('x'.repeat(1 << 20) + a.length)", error: "memory_limit" },
-  { name: "300 typed arrays of 512 KiB (bodies QuickJS does not count)", code: "const k = []\nfor (let i = 0; i < 300; i++) k.push(new Uint8Array(1 << 19))\nreturn k.length", error: "memory_limit" },
-  { name: "an object graph until memory runs out", code: "const a = []\nfor (;;) a.push({ i: a.length, s: [1, 2] })", error: "memory_limit" },
+  {
+    name: "strings of 1 MiB until memory runs out",
+    code: "const a = []\nfor (;;) a.push('x'.repeat(1 << 20) + a.length)",
+    error: "memory_limit",
+  },
+  {
+    name: "300 typed arrays of 512 KiB (bodies QuickJS does not count)",
+    code: "const k = []\nfor (let i = 0; i < 300; i++) k.push(new Uint8Array(1 << 19))\nreturn k.length",
+    error: "memory_limit",
+  },
+  {
+    name: "an object graph until memory runs out",
+    code: "const a = []\nfor (;;) a.push({ i: a.length, s: [1, 2] })",
+    error: "memory_limit",
+  },
   { name: "one 1 GiB ArrayBuffer", code: "return new ArrayBuffer(2 ** 30).byteLength", error: "memory_limit" },
-  { name: "deep recursion", code: "function f(n: number): number { return f(n + 1) + 1 }\nf(0)", error: "stack_overflow" },
-  { name: "recursion through a getter", code: "const o = { get x(): any { return this.x } }\nreturn o.x", error: "stack_overflow" },
+  {
+    name: "deep recursion",
+    code: "function f(n: number): number { return f(n + 1) + 1 }\nf(0)",
+    error: "stack_overflow",
+  },
+  {
+    name: "recursion through a getter",
+    code: "const o = { get x(): any { return this.x } }\nreturn o.x",
+    error: "stack_overflow",
+  },
   {
     name: "200k objects allocated in a promise job (once made dispose abort the module)",
     code: "Promise.resolve().then(() => { const a = []; for (let i = 0; i < 2e5; i++) a.push({ i }) })\nreturn 'done'",
     value: "done",
   },
-  { name: "an endless chain of promise jobs", code: "const f = (): any => Promise.resolve().then(f)\nf()\nawait new Promise(() => {})", timeoutMs: short, error: "timeout" },
+  {
+    name: "an endless chain of promise jobs",
+    code: "const f = (): any => Promise.resolve().then(f)\nf()\nawait new Promise(() => {})",
+    timeoutMs: short,
+    error: "timeout",
+  },
   { name: "a promise nothing can settle", code: "await new Promise(() => {})", error: "never_settled" },
 
   // reaching out of the sandbox
@@ -81,20 +125,36 @@ const rows: Row[] = [
   { name: "process.exit", code: "process.exit(1)", error: "runtime_error" },
   { name: "require('child_process')", code: "require('child_process').execSync('id')", error: "runtime_error" },
   { name: "dynamic import('node:fs')", code: "await import('node:fs')", error: "runtime_error" },
-  { name: "QuickJS's own std and os modules", code: "const std = await import('std')\nreturn typeof std", error: "runtime_error" },
+  {
+    name: "QuickJS's own std and os modules",
+    code: "const std = await import('std')\nreturn typeof std",
+    error: "runtime_error",
+  },
   { name: "a static import", code: "import fs from 'fs'\nreturn fs", error: "syntax_error" },
   { name: "fetch", code: "await fetch('http://127.0.0.1/')", error: "runtime_error" },
   { name: "WebAssembly", code: "return typeof WebAssembly", value: "undefined" },
   // a growable SharedArrayBuffer read the module's memory past its allocation, earlier runs' included (issue 13)
-  { name: "SharedArrayBuffer is not there", code: "return [typeof SharedArrayBuffer, typeof globalThis.SharedArrayBuffer]", value: ["undefined", "undefined"] },
+  {
+    name: "SharedArrayBuffer is not there",
+    code: "return [typeof SharedArrayBuffer, typeof globalThis.SharedArrayBuffer]",
+    value: ["undefined", "undefined"],
+  },
   { name: "Atomics is not there", code: "return typeof Atomics", value: "undefined" },
-  { name: "new SharedArrayBuffer(1, { maxByteLength }).grow", code: "const b = new SharedArrayBuffer(1, { maxByteLength: 1 << 20 })\nb.grow(1 << 20)", error: "runtime_error" },
+  {
+    name: "new SharedArrayBuffer(1, { maxByteLength }).grow",
+    code: "const b = new SharedArrayBuffer(1, { maxByteLength: 1 << 20 })\nb.grow(1 << 20)",
+    error: "runtime_error",
+  },
   {
     name: "the host functions behind tools and console",
     code: "return [typeof __switchboard_invoke, typeof __switchboard_log, Object.getOwnPropertyNames(globalThis).filter((n) => n.startsWith('__'))]",
     value: ["undefined", "undefined", []],
   },
-  { name: "eval of host names", code: "return eval('[typeof process, typeof globalThis.Deno, typeof Bun]')", value: ["undefined", "undefined", "undefined"] },
+  {
+    name: "eval of host names",
+    code: "return eval('[typeof process, typeof globalThis.Deno, typeof Bun]')",
+    value: ["undefined", "undefined", "undefined"],
+  },
 
   // state that would leak into the next execution
   {
@@ -123,15 +183,19 @@ const rows: Row[] = [
     ].join("\n"),
     value: ["function", true, "still"],
   },
-  { name: "replacing tools, console and globalThis properties", code: "(globalThis as any).tools = null;\n(globalThis as any).console = null;\n(globalThis as any).extra = 1;\nreturn 'replaced'", value: "replaced" },
+  {
+    name: "replacing tools, console and globalThis properties",
+    code: "(globalThis as any).tools = null;\n(globalThis as any).console = null;\n(globalThis as any).extra = 1;\nreturn 'replaced'",
+    value: "replaced",
+  },
   {
     name: "__proto__ in a tool argument",
-    code: "const r = await tools.fx.echo(JSON.parse('{\"__proto__\": {\"polluted\": 1}, \"message\": \"m\"}'))\nreturn r.data",
+    code: 'const r = await tools.fx.echo(JSON.parse(\'{"__proto__": {"polluted": 1}, "message": "m"}\'))\nreturn r.data',
     value: "m",
   },
   {
     name: "__proto__ in the result",
-    code: "return JSON.parse('{\"__proto__\": {\"polluted\": true}, \"a\": 1}')",
+    code: 'return JSON.parse(\'{"__proto__": {"polluted": true}, "a": 1}\')',
     check: (body) => {
       expect(Object.getOwnPropertyNames(body.result).sort()).toEqual(["__proto__", "a"])
       expect(({} as any).polluted).toBeUndefined()
@@ -153,19 +217,55 @@ const rows: Row[] = [
     ].join("\n"),
     value: { echoed: "read 1", reads: 1 },
   },
-  { name: "a getter in tool arguments", code: "const r = await tools.fx.echo({ get message() { return 'from a getter' } })\nreturn r.data", value: "from a getter" },
-  { name: "a getter in tool arguments that never returns", code: "await tools.fx.echo({ get message() { for (;;) {} } })", timeoutMs: short, error: "timeout" },
+  {
+    name: "a getter in tool arguments",
+    code: "const r = await tools.fx.echo({ get message() { return 'from a getter' } })\nreturn r.data",
+    value: "from a getter",
+  },
+  {
+    name: "a getter in tool arguments that never returns",
+    code: "await tools.fx.echo({ get message() { for (;;) {} } })",
+    timeoutMs: short,
+    error: "timeout",
+  },
   {
     name: "toJSON side effects in tool arguments",
     code: "const r = await tools.fx.echo({ toJSON() { (Object.prototype as any).leak = 1; return { message: 'via toJSON' } } })\nreturn r.data",
     value: "via toJSON",
   },
-  { name: "a Proxy result whose trap throws", code: "return new Proxy({}, { ownKeys() { throw new Error('trap') } })", error: "result_not_serializable" },
-  { name: "a Proxy result whose trap never returns", code: "return new Proxy({}, { ownKeys() { for (;;) {} } })", timeoutMs: short, error: "timeout" },
-  { name: "a result getter that never returns", code: "return { get x() { for (;;) {} } }", timeoutMs: short, error: "timeout" },
-  { name: "toJSON side effects in the result", code: "return { toJSON() { (Object.prototype as any).leak = 1; return 'safe' } }", value: "safe" },
-  { name: "valueOf that throws", code: "const o = { valueOf() { throw new Error('valueOf boom') } }\nreturn (o as any) + 1", error: "runtime_error" },
-  { name: "a tool name whose toString never returns", code: "return (tools as any)[{ toString() { for (;;) {} } }]", timeoutMs: short, error: "timeout" },
+  {
+    name: "a Proxy result whose trap throws",
+    code: "return new Proxy({}, { ownKeys() { throw new Error('trap') } })",
+    error: "result_not_serializable",
+  },
+  {
+    name: "a Proxy result whose trap never returns",
+    code: "return new Proxy({}, { ownKeys() { for (;;) {} } })",
+    timeoutMs: short,
+    error: "timeout",
+  },
+  {
+    name: "a result getter that never returns",
+    code: "return { get x() { for (;;) {} } }",
+    timeoutMs: short,
+    error: "timeout",
+  },
+  {
+    name: "toJSON side effects in the result",
+    code: "return { toJSON() { (Object.prototype as any).leak = 1; return 'safe' } }",
+    value: "safe",
+  },
+  {
+    name: "valueOf that throws",
+    code: "const o = { valueOf() { throw new Error('valueOf boom') } }\nreturn (o as any) + 1",
+    error: "runtime_error",
+  },
+  {
+    name: "a tool name whose toString never returns",
+    code: "return (tools as any)[{ toString() { for (;;) {} } }]",
+    timeoutMs: short,
+    error: "timeout",
+  },
 
   // values that JSON cannot carry as they are
   { name: "a cyclic result", code: "const a: any = { b: {} }\na.b.a = a\nreturn a", error: "result_not_serializable" },
@@ -173,9 +273,19 @@ const rows: Row[] = [
   { name: "a Symbol result", code: "return Symbol('s')", error: "result_not_serializable" },
   { name: "NaN and the infinities", code: "return [NaN, Infinity, -Infinity]", value: [null, null, null] },
   { name: "-0", code: "return -0", value: 0, check: (body) => expect(body.text).toBe("0") },
-  { name: "lone surrogates", code: "return 'a\\ud800b'", value: "a\ud800b", check: (body) => expect(body.text).toBe("a\ufffdb") },
+  {
+    name: "lone surrogates",
+    code: "return 'a\\ud800b'",
+    value: "a\ud800b",
+    check: (body) => expect(body.text).toBe("a\ufffdb"),
+  },
   { name: "a huge string result", code: "return 'x'.repeat(2 << 20)", error: "result_too_large" },
-  { name: "deep nesting, 100k levels (QuickJS's JSON.stringify is quadratic in depth)", code: "let v: any = []\nfor (let i = 0; i < 1e5; i++) v = [v]\nreturn v", timeoutMs: short, error: "timeout" },
+  {
+    name: "deep nesting, 100k levels (QuickJS's JSON.stringify is quadratic in depth)",
+    code: "let v: any = []\nfor (let i = 0; i < 1e5; i++) v = [v]\nreturn v",
+    timeoutMs: short,
+    error: "timeout",
+  },
   {
     name: "deep nesting, 1,000 levels",
     code: "let v: any = 'leaf'\nfor (let i = 0; i < 1000; i++) v = [v]\nreturn v",
@@ -187,14 +297,31 @@ const rows: Row[] = [
   },
 
   // throwing and rejecting
-  { name: "throwing a string", code: "throw 'not an error'", error: "runtime_error", check: (body) => expect(body.error.message).toBe('Uncaught "not an error"') },
+  {
+    name: "throwing a string",
+    code: "throw 'not an error'",
+    error: "runtime_error",
+    check: (body) => expect(body.error.message).toBe('Uncaught "not an error"'),
+  },
   { name: "throwing undefined", code: "throw undefined", error: "runtime_error" },
-  { name: "throwing an object whose getters never return", code: "throw { get message() { for (;;) {} }, get name() { for (;;) {} } }", error: "runtime_error" },
-  { name: "an unhandled rejection does not fail the run", code: "Promise.reject(new Error('ignored'))\nreturn 'fine'", value: "fine" },
+  {
+    name: "throwing an object whose getters never return",
+    code: "throw { get message() { for (;;) {} }, get name() { for (;;) {} } }",
+    error: "runtime_error",
+  },
+  {
+    name: "an unhandled rejection does not fail the run",
+    code: "Promise.reject(new Error('ignored'))\nreturn 'fine'",
+    value: "fine",
+  },
   { name: "an awaited rejection", code: "await Promise.reject(new TypeError('rejected'))", error: "runtime_error" },
 
   // limits the host enforces
-  { name: "past the tool call limit", code: "for (let i = 0; i < 50; i++) await tools.x.y({})\nreturn 'done'", error: "tool_call_limit" },
+  {
+    name: "past the tool call limit",
+    code: "for (let i = 0; i < 50; i++) await tools.x.y({})\nreturn 'done'",
+    error: "tool_call_limit",
+  },
   { name: "a flood of tool calls that are never awaited", code: "for (;;) tools.x.y({})", error: "tool_call_limit" },
   {
     name: "past the log line limit: a marker says how much was dropped",
@@ -209,7 +336,10 @@ const rows: Row[] = [
     name: "one huge log line is dropped without being copied out",
     code: "console.log('x'.repeat(8 << 20))\nreturn 'logged'",
     value: "logged",
-    check: (body) => expect(body.logs).toEqual([{ level: "warn", message: expect.stringMatching(/1 more log line \(8388608 bytes\) dropped/) }]),
+    check: (body) =>
+      expect(body.logs).toEqual([
+        { level: "warn", message: expect.stringMatching(/1 more log line \(8388608 bytes\) dropped/) },
+      ]),
   },
   // issue 14: what a script throws, and what it passes to tools, is bounded before it leaves the sandbox
   {
@@ -229,7 +359,8 @@ const rows: Row[] = [
     name: "throwing a 40 MB string",
     code: "throw 'S'.repeat(40 << 20)",
     error: "runtime_error",
-    check: (body) => expect(body.error.message).toMatch(/^Uncaught "S+ … \[switchboard: cut at 16384 of its 41943040 characters\]$/),
+    check: (body) =>
+      expect(body.error.message).toMatch(/^Uncaught "S+ … \[switchboard: cut at 16384 of its 41943040 characters\]$/),
   },
   {
     name: "Promise.all of tool calls with 4 MB arguments each: every call refused, no tool called",
@@ -249,7 +380,10 @@ const rows: Row[] = [
       "return [one.ok ? 'ok' : one.error.code, many.map((r) => (r.ok ? 'ok' : r.error.code))]",
     ].join("\n"),
     limits: { maxToolArgBytes: 1000, maxToolArgBytesInFlight: 3000 },
-    value: ["tool_arguments_too_large", ["ok", "ok", "ok", "tool_arguments_too_large", "tool_arguments_too_large", "tool_arguments_too_large"]],
+    value: [
+      "tool_arguments_too_large",
+      ["ok", "ok", "ok", "tool_arguments_too_large", "tool_arguments_too_large", "tool_arguments_too_large"],
+    ],
   },
   {
     name: "bytecode is never accepted: the code field is always source text",
@@ -278,7 +412,11 @@ describe("escape and abuse", () => {
   })
 
   test.each(rows.map((row) => [row.name, row] as const))("%s", async (_name, row) => {
-    const execute = server.request("POST", "/v1/execute", { code: row.code, ...(row.timeoutMs ? { timeoutMs: row.timeoutMs } : {}), ...(row.limits ? { limits: row.limits } : {}) })
+    const execute = server.request("POST", "/v1/execute", {
+      code: row.code,
+      ...(row.timeoutMs ? { timeoutMs: row.timeoutMs } : {}),
+      ...(row.limits ? { limits: row.limits } : {}),
+    })
     // the server answers while the row runs
     const health = await server.request("GET", "/healthz")
     expect(health).toMatchObject({ status: 200, body: { ok: true } })

@@ -9,7 +9,8 @@ beforeAll(async () => {
 })
 afterAll(() => server?.stop())
 
-const get = (path: string, key?: string) => fetch(server.url + path, { headers: key ? { authorization: `Bearer ${key}` } : {} })
+const get = (path: string, key?: string) =>
+  fetch(server.url + path, { headers: key ? { authorization: `Bearer ${key}` } : {} })
 
 it("health answers without a key; every other route is 401 until a live key is sent", async () => {
   expect((await get("/healthz")).status).toBe(200)
@@ -17,14 +18,21 @@ it("health answers without a key; every other route is 401 until a live key is s
     const response = await get(path)
     expect(response.status, path).toBe(401)
     expect(response.headers.get("www-authenticate")).toMatch(/Bearer/)
-    expect(((await response.json()) as any).error).toMatchObject({ code: "unauthorized", message: expect.stringMatching(/keys create/) })
+    expect(((await response.json()) as any).error).toMatchObject({
+      code: "unauthorized",
+      message: expect.stringMatching(/keys create/),
+    })
   }
   expect((await fetch(`${server.url}/mcp`, { method: "POST", body: "{}" })).status).toBe(401)
 
   const { key, id } = await server.host.keys.create("test", ["admin"])
   expect((await get("/v1/sources", key)).status).toBe(200)
   expect((await get("/v1/sources", `${key}x`)).status).toBe(401)
-  const execute = await fetch(`${server.url}/v1/execute`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ code: "return 1" }) })
+  const execute = await fetch(`${server.url}/v1/execute`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ code: "return 1" }),
+  })
   expect(((await execute.json()) as any).result).toBe(1)
 
   await server.host.keys.revoke(id)

@@ -37,10 +37,18 @@ describe("bad input over HTTP", () => {
   })
 
   it.each([
-    ["a namespace that breaks the pattern", { namespace: "Bad-NS", kind: "mcp", transport: { type: "http", url: "http://127.0.0.1:1/mcp" } }, /namespace must match/],
+    [
+      "a namespace that breaks the pattern",
+      { namespace: "Bad-NS", kind: "mcp", transport: { type: "http", url: "http://127.0.0.1:1/mcp" } },
+      /namespace must match/,
+    ],
     ["an unknown kind", { namespace: "x", kind: "ftp" }, /unknown source kind "ftp"/],
     ["no transport", { namespace: "x", kind: "mcp" }, /transport/],
-    ["a url that is not one", { namespace: "x", kind: "mcp", transport: { type: "http", url: "not a url" } }, /not a URL/],
+    [
+      "a url that is not one",
+      { namespace: "x", kind: "mcp", transport: { type: "http", url: "not a url" } },
+      /not a URL/,
+    ],
   ])("adding a source with %s is 400", async (_name, body, message) => {
     const response = await server.request("POST", "/v1/sources", body)
     expect(response.status).toBe(400)
@@ -48,7 +56,13 @@ describe("bad input over HTTP", () => {
   })
 
   it("unknown namespaces and tools are 404", async () => {
-    for (const [method, path] of [["POST", "/v1/sources/nope/sync"], ["DELETE", "/v1/sources/nope"], ["GET", "/v1/tools/nope.tool"], ["GET", "/v1/executions/nope"], ["GET", "/v1/nothing-here"]] as const) {
+    for (const [method, path] of [
+      ["POST", "/v1/sources/nope/sync"],
+      ["DELETE", "/v1/sources/nope"],
+      ["GET", "/v1/tools/nope.tool"],
+      ["GET", "/v1/executions/nope"],
+      ["GET", "/v1/nothing-here"],
+    ] as const) {
       const response = await server.request(method, path)
       expect(response.status, `${method} ${path}`).toBe(404)
       expect(response.body.error.code).toBe("not_found")
@@ -56,7 +70,11 @@ describe("bad input over HTTP", () => {
   })
 
   it("an MCP server command that does not exist is 502 and leaves no source behind", async () => {
-    const response = await server.request("POST", "/v1/sources", { namespace: "ghost", kind: "mcp", transport: { type: "stdio", command: "/nonexistent/mcp-server", args: [] } })
+    const response = await server.request("POST", "/v1/sources", {
+      namespace: "ghost",
+      kind: "mcp",
+      transport: { type: "stdio", command: "/nonexistent/mcp-server", args: [] },
+    })
     expect(response.status).toBe(502)
     expect(response.body.error.code).toBe("upstream_failed")
     expect(response.body.error.message).toMatch(/ghost.*ENOENT|ENOENT/)
@@ -65,17 +83,28 @@ describe("bad input over HTTP", () => {
   })
 
   it("an unreachable HTTP MCP server is 502", async () => {
-    const response = await server.request("POST", "/v1/sources", { namespace: "nowhere", kind: "mcp", transport: { type: "http", url: "http://127.0.0.1:9/mcp" } })
+    const response = await server.request("POST", "/v1/sources", {
+      namespace: "nowhere",
+      kind: "mcp",
+      transport: { type: "http", url: "http://127.0.0.1:9/mcp" },
+    })
     expect(response.status).toBe(502)
     expect(response.body.error.message).toMatch(/could not add "nowhere"/)
   })
 
   it("a duplicate namespace is 409, and an MCP server that exits mid-call is a value, not a crash", async () => {
-    const body = { namespace: "contract", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("contract-stdio") } }
+    const body = {
+      namespace: "contract",
+      kind: "mcp",
+      transport: { type: "stdio", ...fixtureCommand("contract-stdio") },
+    }
     expect((await server.request("POST", "/v1/sources", body)).status).toBe(201)
     const duplicate = await server.request("POST", "/v1/sources", body)
     expect(duplicate.status).toBe(409)
-    expect(duplicate.body.error).toMatchObject({ code: "conflict", message: 'a source with namespace "contract" already exists' })
+    expect(duplicate.body.error).toMatchObject({
+      code: "conflict",
+      message: 'a source with namespace "contract" already exists',
+    })
 
     const crashed = await server.execute(`return await tools.contract.crash({})`)
     expect(crashed.ok).toBe(true)
@@ -90,7 +119,11 @@ describe("bad input over HTTP", () => {
   it("stdio sources are refused with 403 unless the server allows them", async () => {
     const strict = await startTestServer({ allowStdio: false })
     try {
-      const response = await strict.request("POST", "/v1/sources", { namespace: "x", kind: "mcp", transport: { type: "stdio", command: "node", args: [] } })
+      const response = await strict.request("POST", "/v1/sources", {
+        namespace: "x",
+        kind: "mcp",
+        transport: { type: "stdio", command: "node", args: [] },
+      })
       expect(response.status).toBe(403)
       expect(response.body.error.message).toMatch(/--allow-stdio/)
     } finally {
@@ -99,10 +132,14 @@ describe("bad input over HTTP", () => {
   })
 
   it("a request may lower a limit, never raise one past the server's", async () => {
-    const lowered = await server.execute(`await tools.x.y(); await tools.x.y(); return 1`, { limits: { maxToolCalls: 1 } })
+    const lowered = await server.execute(`await tools.x.y(); await tools.x.y(); return 1`, {
+      limits: { maxToolCalls: 1 },
+    })
     expect(lowered).toMatchObject({ ok: false, error: { code: "tool_call_limit" } })
     expect(lowered.error.message).toMatch(/\b1\b/)
-    const raised = await server.execute(`return "x".repeat(9 * 1024 * 1024)`, { limits: { maxResultBytes: 10_000_000_000 } })
+    const raised = await server.execute(`return "x".repeat(9 * 1024 * 1024)`, {
+      limits: { maxResultBytes: 10_000_000_000 },
+    })
     expect(raised).toMatchObject({ ok: false, error: { code: "result_too_large" } }) // the server's 8 MiB still applies
   })
 

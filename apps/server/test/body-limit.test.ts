@@ -8,7 +8,8 @@ import type { ServedApp } from "./serve-app.js"
 const MIB = 1024 * 1024
 const mcpHeaders = { "content-type": "application/json", accept: "application/json, text/event-stream" }
 /** A tools/list whose params carry `padding` characters: a large, valid MCP message. */
-const paddedToolsList = (padding: number) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { padding: "x".repeat(padding) } } })
+const paddedToolsList = (padding: number) =>
+  JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { padding: "x".repeat(padding) } } })
 
 describe("the default limit", () => {
   let server: TestServer
@@ -19,15 +20,28 @@ describe("the default limit", () => {
 
   it("refuses a body over 10 MiB on /v1 and on /mcp", async () => {
     const script = JSON.stringify({ code: `return "${"x".repeat(10 * MIB)}".length` })
-    for (const [path, body] of [["/v1/execute", script], ["/v1/sources", script], ["/mcp", paddedToolsList(10 * MIB)]]) {
+    for (const [path, body] of [
+      ["/v1/execute", script],
+      ["/v1/sources", script],
+      ["/mcp", paddedToolsList(10 * MIB)],
+    ]) {
       const response = await fetch(server.url + path!, { method: "POST", headers: mcpHeaders, body })
       expect(response.status, path).toBe(413)
-      expect(await response.json()).toEqual({ error: { code: "body_too_large", message: "the request body is larger than this server's limit of 10 MiB (10485760 bytes)" } })
+      expect(await response.json()).toEqual({
+        error: {
+          code: "body_too_large",
+          message: "the request body is larger than this server's limit of 10 MiB (10485760 bytes)",
+        },
+      })
     }
   })
 
   it("takes an MCP message over the SDK transport's own 4 MiB default", async () => {
-    const response = await fetch(`${server.url}/mcp`, { method: "POST", headers: mcpHeaders, body: paddedToolsList(5 * MIB) })
+    const response = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: mcpHeaders,
+      body: paddedToolsList(5 * MIB),
+    })
     expect(response.status).toBe(200)
     expect(((await response.json()) as any).result.tools.map((t: { name: string }) => t.name)).toContain("execute")
   })
@@ -51,13 +65,24 @@ describe("a configured limit", () => {
         controller.close()
       },
     })
-    const response = await fetch(`${server.url}/v1/execute`, { method: "POST", headers: { "content-type": "application/json" }, body, duplex: "half" } as RequestInit)
+    const response = await fetch(`${server.url}/v1/execute`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+      duplex: "half",
+    } as RequestInit)
     expect(response.status).toBe(413)
-    expect(((await response.json()) as any).error.message).toBe("the request body is larger than this server's limit of 1024 bytes")
+    expect(((await response.json()) as any).error.message).toBe(
+      "the request body is larger than this server's limit of 1024 bytes",
+    )
   })
 
   it("takes a body under it", async () => {
-    const response = await fetch(`${server.url}/v1/execute`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"code":"return 1"}' })
+    const response = await fetch(`${server.url}/v1/execute`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"code":"return 1"}',
+    })
     expect(((await response.json()) as any).result).toBe(1)
   })
 })

@@ -8,7 +8,8 @@ import { tempDir } from "./helpers.js"
 
 const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url))
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm")).href
-const run = (args: string[], input?: string) => spawnSync(process.execPath, ["--import", tsxLoader, cli, ...args], { input, encoding: "utf8", timeout: 60_000 })
+const run = (args: string[], input?: string) =>
+  spawnSync(process.execPath, ["--import", tsxLoader, cli, ...args], { input, encoding: "utf8", timeout: 60_000 })
 
 it("switchboard run prints a string result as its own text and an object as JSON; a failure exits 1 with the code", () => {
   const dir = tempDir()
@@ -46,7 +47,12 @@ it("switchboard keys create sets scopes (--scope repeated or comma-separated); a
     expect(missing.status).toBe(2)
     expect(missing.stderr).toContain("keys create needs --scope (read, execute, admin)")
     const listed = run(["keys", "list", "--db", db])
-    expect(listed.stdout.trim().split("\n").map((line) => line.split("\t").slice(1, 4))).toEqual([
+    expect(
+      listed.stdout
+        .trim()
+        .split("\n")
+        .map((line) => line.split("\t").slice(1, 4)),
+    ).toEqual([
       ["agent", "execute", "live"],
       ["both", "read,execute,admin", "live"],
     ])

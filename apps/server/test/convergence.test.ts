@@ -21,12 +21,27 @@ const setup = async (options: { silent: boolean; syncTtlMs?: number }) => {
   const logFile = join(dir.dir, "requests.log")
   writeFileSync(logFile, "")
   const server: TestServer = await startTestServer({ allowStdio: true, syncTtlMs: options.syncTtlMs })
-  cleanups.push(() => dir.remove(), () => server.stop())
-  const env: Record<string, string> = { RAW_MODE_FILE: modeFile, RAW_LOG_FILE: logFile, ...(options.silent ? { RAW_SILENT: "1" } : {}) }
-  const added = await server.request("POST", "/v1/sources", { namespace: "raw", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("raw-server"), env } })
+  cleanups.push(
+    () => dir.remove(),
+    () => server.stop(),
+  )
+  const env: Record<string, string> = {
+    RAW_MODE_FILE: modeFile,
+    RAW_LOG_FILE: logFile,
+    ...(options.silent ? { RAW_SILENT: "1" } : {}),
+  }
+  const added = await server.request("POST", "/v1/sources", {
+    namespace: "raw",
+    kind: "mcp",
+    transport: { type: "stdio", ...fixtureCommand("raw-server"), env },
+  })
   expect(added.status).toBe(201)
-  const listRequests = () => readFileSync(logFile, "utf8").split("\n").filter((l) => l === "tools/list").length
-  const toolNames = async () => (await server.request("GET", "/v1/tools?namespace=raw")).body.tools.map((t: { name: string }) => t.name) as string[]
+  const listRequests = () =>
+    readFileSync(logFile, "utf8")
+      .split("\n")
+      .filter((l) => l === "tools/list").length
+  const toolNames = async () =>
+    (await server.request("GET", "/v1/tools?namespace=raw")).body.tools.map((t: { name: string }) => t.name) as string[]
   return { server, modeFile, listRequests, toolNames }
 }
 
@@ -60,7 +75,9 @@ it("after the TTL a call re-syncs first, and concurrent triggers share one sync"
   const before = listRequests()
   writeFileSync(modeFile, "drop_tool")
   await new Promise((r) => setTimeout(r, 600))
-  const responses = await Promise.all(Array.from({ length: 8 }, () => server.execute(`return (await tools.raw.array_structured({})).data`)))
+  const responses = await Promise.all(
+    Array.from({ length: 8 }, () => server.execute(`return (await tools.raw.array_structured({})).data`)),
+  )
   for (const response of responses) expect(response.result).toEqual([1, 2, 3])
   expect(listRequests() - before).toBe(1)
   expect(await toolNames()).not.toContain("ok_tool")

@@ -24,9 +24,14 @@ let server: TestServer
 beforeAll(async () => {
   server = await startTestServer({ allowStdio: true })
   for (const body of [
-    { namespace: "everything", kind: "mcp", transport: { type: "stdio", command: process.execPath, args: [everythingBin, "stdio"] } },
+    {
+      namespace: "everything",
+      kind: "mcp",
+      transport: { type: "stdio", command: process.execPath, args: [everythingBin, "stdio"] },
+    },
     { namespace: "contract", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("contract-stdio") } },
-  ]) expect((await server.request("POST", "/v1/sources", body)).status).toBe(201)
+  ])
+    expect((await server.request("POST", "/v1/sources", body)).status).toBe(201)
 }, 60_000)
 afterAll(() => server?.stop())
 
@@ -60,8 +65,17 @@ describe("describe on a catalog synced from server-everything", () => {
     const { id } = sqlite.prepare("select id from tools where path = 'everything.echo'").get() as { id: string }
     // as a build before stamping would have learned it: the whole envelope, under `direct`
     sqlite
-      .prepare("insert into tool_shapes (tool_id, encoding, shape, sample_count, first_seen_at, last_seen_at) values (?, 'direct', ?, 40, 1, 2)")
-      .run(id, JSON.stringify({ kind: "object", samples: 40, fields: { content: { shape: { kind: "array", items: { kind: "unknown" } }, seen: 40 } } }))
+      .prepare(
+        "insert into tool_shapes (tool_id, encoding, shape, sample_count, first_seen_at, last_seen_at) values (?, 'direct', ?, 40, 1, 2)",
+      )
+      .run(
+        id,
+        JSON.stringify({
+          kind: "object",
+          samples: 40,
+          fields: { content: { shape: { kind: "array", items: { kind: "unknown" } }, seen: 40 } },
+        }),
+      )
     sqlite.close()
     const after = await typescriptOf("everything.echo")
     expect(after.outputSource).toBe("unknown")
@@ -71,7 +85,9 @@ describe("describe on a catalog synced from server-everything", () => {
 })
 
 it("a tool with no output schema, called five times with varied results, is described by what it returned", async () => {
-  await server.execute(`for (const n of [1, 2, 3, 5, 6]) { const r = await tools.contract.varied({ n }); if (!r.ok) throw new Error(r.error.message) }`)
+  await server.execute(
+    `for (const n of [1, 2, 3, 5, 6]) { const r = await tools.contract.varied({ n }); if (!r.ok) throw new Error(r.error.message) }`,
+  )
   const tool = await typescriptOf("contract.varied")
   expect(tool.outputSource).toBe("observed")
   expect(tool.typescript).toContain("observed in 5 calls")
@@ -87,25 +103,35 @@ it("a tool with no output schema, called five times with varied results, is desc
 it("a key that could be one caller's data never reaches another caller's describe", async () => {
   const secretKey = "alice@example.com"
   const result = JSON.stringify({ id: 1, [secretKey]: { role: "admin" } })
-  await server.execute(`const r = await tools.contract.echo({ message: ${JSON.stringify(result)} }); if (!r.ok || r.data.id !== 1) throw new Error("not decoded")`)
+  await server.execute(
+    `const r = await tools.contract.echo({ message: ${JSON.stringify(result)} }); if (!r.ok || r.data.id !== 1) throw new Error("not decoded")`,
+  )
   const tool = await typescriptOf("contract.echo")
   expect(tool.outputSource).toBe("observed")
   expect(tool.typescript).toContain("Record<string, number | {")
   const described = await server.request("POST", "/v1/describe", { paths: ["contract.echo"] })
   expect(JSON.stringify(described.body)).not.toContain(secretKey)
   const sqlite = new Database(server.dbPath)
-  const stored = sqlite.prepare("select shape from tool_shapes s join tools t on t.id = s.tool_id where t.path = 'contract.echo'").all() as { shape: string }[]
+  const stored = sqlite
+    .prepare("select shape from tool_shapes s join tools t on t.id = s.tool_id where t.path = 'contract.echo'")
+    .all() as { shape: string }[]
   sqlite.close()
   expect(stored.length).toBeGreaterThan(0)
   for (const row of stored) expect(row.shape).not.toContain(secretKey)
 })
 
 it("search ranks by relevance and splits identifiers; POST /v1/describe shares declarations", async () => {
-  const ranked = (await server.request("GET", "/v1/tools?query=structured%20content")).body.tools.map((t: { path: string }) => t.path)
+  const ranked = (await server.request("GET", "/v1/tools?query=structured%20content")).body.tools.map(
+    (t: { path: string }) => t.path,
+  )
   expect(ranked[0]).toBe("everything.get-structured-content")
-  expect((await server.request("GET", "/v1/tools?query=camel%20case")).body.tools[0].path).toBe("contract.camelCaseTool")
+  expect((await server.request("GET", "/v1/tools?query=camel%20case")).body.tools[0].path).toBe(
+    "contract.camelCaseTool",
+  )
 
-  const many = await server.request("POST", "/v1/describe", { paths: ["everything.echo", "everything.get-sum", "contract.nope"] })
+  const many = await server.request("POST", "/v1/describe", {
+    paths: ["everything.echo", "everything.get-sum", "contract.nope"],
+  })
   expect(many.status).toBe(200)
   expect(many.body.missing).toEqual(["contract.nope"])
   expect(many.body.typescript.match(/type ToolResult</g)).toHaveLength(1)
@@ -129,7 +155,9 @@ it("inside the sandbox, tools.$search and tools.$describe answer the same", asyn
     return { path: found.data[0].path, ts: described.data }
   `)
   expect(response.result.path).toBe("everything.get-structured-content")
-  expect(response.result.ts).toBe((await server.request("POST", "/v1/describe", { paths: ["everything.get-structured-content"] })).body.typescript)
+  expect(response.result.ts).toBe(
+    (await server.request("POST", "/v1/describe", { paths: ["everything.get-structured-content"] })).body.typescript,
+  )
   const missing = await server.execute(`return await tools.$describe("everything.nope")`)
   expect(missing.result).toMatchObject({ ok: false, error: { code: "tool_not_found" } })
 })

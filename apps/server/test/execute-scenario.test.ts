@@ -11,11 +11,16 @@ const transports = {
   stdio: async () => ({ transport: { type: "stdio", ...fixtureCommand("contract-stdio") }, close: async () => {} }),
   http: async () => {
     const upstream = await startContractHttpServer()
-    return { transport: { type: "http", url: upstream.url, headers: { authorization: "Bearer secret-token" } }, close: upstream.close }
+    return {
+      transport: { type: "http", url: upstream.url, headers: { authorization: "Bearer secret-token" } },
+      close: upstream.close,
+    }
   },
 }
 
-const matrix = (["stdio", "http"] as const).flatMap((kind) => (["sqlite", "postgres"] as DatabaseKind[]).map((database) => [kind, database] as const))
+const matrix = (["stdio", "http"] as const).flatMap((kind) =>
+  (["sqlite", "postgres"] as DatabaseKind[]).map((database) => [kind, database] as const),
+)
 
 describe.each(matrix)("execute against the contract server over %s, catalog on %s", (kind, database) => {
   let server: TestServer
@@ -25,9 +30,19 @@ describe.each(matrix)("execute against the contract server over %s, catalog on %
     server = await startTestServer({ allowStdio: true, database })
     const upstream = await transports[kind]()
     closeUpstream = upstream.close
-    const added = await server.request("POST", "/v1/sources", { namespace: "contract", kind: "mcp", transport: upstream.transport })
+    const added = await server.request("POST", "/v1/sources", {
+      namespace: "contract",
+      kind: "mcp",
+      transport: upstream.transport,
+    })
     expect(added.status).toBe(201)
-    expect(added.body.source).toMatchObject({ namespace: "contract", kind: "mcp", status: "ready", toolCount: contractToolNames.length, syncError: null })
+    expect(added.body.source).toMatchObject({
+      namespace: "contract",
+      kind: "mcp",
+      status: "ready",
+      toolCount: contractToolNames.length,
+      syncError: null,
+    })
     expect(Date.parse(added.body.source.lastSyncedAt)).toBeGreaterThan(0)
   }, 30_000)
 
@@ -40,7 +55,12 @@ describe.each(matrix)("execute against the contract server over %s, catalog on %
     const listed = await server.request("GET", "/v1/tools?namespace=contract")
     expect(listed.body.tools.map((t: { name: string }) => t.name).sort()).toEqual([...contractToolNames].sort())
     const tool = await server.request("GET", "/v1/tools/contract.camelCaseTool")
-    expect(tool.body.tool).toMatchObject({ path: "contract.camelCaseTool", namespace: "contract", name: "camelCaseTool", resultEncoding: "mcp-call-tool-result-v2" })
+    expect(tool.body.tool).toMatchObject({
+      path: "contract.camelCaseTool",
+      namespace: "contract",
+      name: "camelCaseTool",
+      resultEncoding: "mcp-call-tool-result-v2",
+    })
     const structured = await server.request("GET", "/v1/tools/contract.structured")
     expect(structured.body.tool.outputSchema).toMatchObject({ type: "object", required: ["temperature", "conditions"] })
     const prose = await server.request("GET", "/v1/tools/contract.prose")
@@ -54,16 +74,64 @@ describe.each(matrix)("execute against the contract server over %s, catalog on %
   })
 
   const cases: [string, string, unknown][] = [
-    ["prose text is a string", `return await tools.contract.prose({ name: "Ann" })`, { ok: true, data: "Hello, Ann! It is sunny." }],
-    ["a lone JSON text block is the parsed value", `return (await tools.contract.json_text()).data`, { items: [{ id: 1, name: "a" }, { id: 2, name: "b" }], total: 2 }],
-    ["structuredContent is data; its duplicate text is dropped", `return await tools.contract.structured({})`, { ok: true, data: { temperature: 22.5, conditions: "Partly cloudy" } }],
-    ["a prose summary beside structuredContent rides in content", `return await tools.contract.structured_with_summary({})`, { ok: true, data: { users: [{ name: "ann" }] }, content: [{ type: "text", text: "Found 1 user" }] }],
-    ["isError is ok:false", `return await tools.contract.fails({})`, { ok: false, error: { code: "upstream_error", message: "disk is full", content: [{ type: "text", text: "disk is full" }] } }],
-    ["an image beside text is the block array", `return (await tools.contract.image({})).data`, [{ type: "image", data: tinyPngBase64, mimeType: "image/png" }, { type: "text", text: "a tiny image" }]],
-    ["_meta becomes meta", `return await tools.contract.with_meta({})`, { ok: true, data: "ok", meta: { trace: "abc" } }],
-    ["a non-identifier name is reached with brackets", `const r = await tools.contract["get-sum"]({ a: 2, b: 3 }); return r.data`, "5"],
+    [
+      "prose text is a string",
+      `return await tools.contract.prose({ name: "Ann" })`,
+      { ok: true, data: "Hello, Ann! It is sunny." },
+    ],
+    [
+      "a lone JSON text block is the parsed value",
+      `return (await tools.contract.json_text()).data`,
+      {
+        items: [
+          { id: 1, name: "a" },
+          { id: 2, name: "b" },
+        ],
+        total: 2,
+      },
+    ],
+    [
+      "structuredContent is data; its duplicate text is dropped",
+      `return await tools.contract.structured({})`,
+      { ok: true, data: { temperature: 22.5, conditions: "Partly cloudy" } },
+    ],
+    [
+      "a prose summary beside structuredContent rides in content",
+      `return await tools.contract.structured_with_summary({})`,
+      { ok: true, data: { users: [{ name: "ann" }] }, content: [{ type: "text", text: "Found 1 user" }] },
+    ],
+    [
+      "isError is ok:false",
+      `return await tools.contract.fails({})`,
+      {
+        ok: false,
+        error: { code: "upstream_error", message: "disk is full", content: [{ type: "text", text: "disk is full" }] },
+      },
+    ],
+    [
+      "an image beside text is the block array",
+      `return (await tools.contract.image({})).data`,
+      [
+        { type: "image", data: tinyPngBase64, mimeType: "image/png" },
+        { type: "text", text: "a tiny image" },
+      ],
+    ],
+    [
+      "_meta becomes meta",
+      `return await tools.contract.with_meta({})`,
+      { ok: true, data: "ok", meta: { trace: "abc" } },
+    ],
+    [
+      "a non-identifier name is reached with brackets",
+      `const r = await tools.contract["get-sum"]({ a: 2, b: 3 }); return r.data`,
+      "5",
+    ],
     ["case is kept", `return (await tools.contract.camelCaseTool({})).data`, "camel"],
-    ["several calls in one script", `const [a, b] = await Promise.all([tools.contract.echo({ message: "x" }), tools.contract.echo({ message: "y" })]); return a.data + b.data`, "xy"],
+    [
+      "several calls in one script",
+      `const [a, b] = await Promise.all([tools.contract.echo({ message: "x" }), tools.contract.echo({ message: "y" })]); return a.data + b.data`,
+      "xy",
+    ],
   ]
 
   it.each(cases)("%s", async (_name, code, expected) => {
@@ -80,12 +148,21 @@ describe.each(matrix)("execute against the contract server over %s, catalog on %
   })
 
   it("console output is captured and the execution is recorded", async () => {
-    const response = await server.execute(`console.log("hello", { a: 1 }); console.warn("careful"); const r = await tools.contract.echo({ message: "m" }); return r.data`)
-    expect(response.logs).toEqual([{ level: "log", message: 'hello {"a":1}' }, { level: "warn", message: "careful" }])
+    const response = await server.execute(
+      `console.log("hello", { a: 1 }); console.warn("careful"); const r = await tools.contract.echo({ message: "m" }); return r.data`,
+    )
+    expect(response.logs).toEqual([
+      { level: "log", message: 'hello {"a":1}' },
+      { level: "warn", message: "careful" },
+    ])
     const record = await server.request("GET", `/v1/executions/${response.executionId}`)
     expect(record.status).toBe(200)
     expect(record.body.execution).toMatchObject({ status: "ok", toolCallCount: 1, resultText: "m" })
-    expect(record.body.execution.calls[0]).toMatchObject({ toolPath: "contract.echo", encoding: "mcp-call-tool-result-v2", ok: true })
+    expect(record.body.execution.calls[0]).toMatchObject({
+      toolPath: "contract.echo",
+      encoding: "mcp-call-tool-result-v2",
+      ok: true,
+    })
   })
 
   it("concurrent executes: each record, tool calls included, is readable as soon as its answer arrives", async () => {
@@ -98,7 +175,12 @@ describe.each(matrix)("execute against the contract server over %s, catalog on %
     for (const [i, { response, record }] of answered.entries()) {
       expect(response.result).toBe(`n${i}`)
       expect(record.status).toBe(200)
-      expect(record.body.execution).toMatchObject({ id: response.executionId, status: "ok", toolCallCount: 1, resultText: `n${i}` })
+      expect(record.body.execution).toMatchObject({
+        id: response.executionId,
+        status: "ok",
+        toolCallCount: 1,
+        resultText: `n${i}`,
+      })
       expect(record.body.execution.calls).toMatchObject([{ toolPath: "contract.echo", ok: true }])
     }
   })
@@ -106,6 +188,8 @@ describe.each(matrix)("execute against the contract server over %s, catalog on %
   it("a tool that outlives the request timeout gives tool_timeout or timeout, and the server keeps serving", async () => {
     const response = await server.execute(`return await tools.contract.hang({})`, { timeoutMs: 1000 })
     expect(response.ok === false ? response.error.code : response.result.error.code).toMatch(/timeout/)
-    expect((await server.execute(`return (await tools.contract.echo({ message: "still here" })).data`)).result).toBe("still here")
+    expect((await server.execute(`return (await tools.contract.echo({ message: "still here" })).data`)).result).toBe(
+      "still here",
+    )
   })
 })

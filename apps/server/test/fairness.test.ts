@@ -24,10 +24,12 @@ describe("fairness", () => {
   test("while a hostile script runs, /healthz and other executions answer first", async () => {
     server = await startTestServer({ workers: 2 })
     const finished: string[] = []
-    const hostile = server.request("POST", "/v1/execute", { code: "while (true) {}", timeoutMs: 3_000 }).then((response) => {
-      finished.push("hostile")
-      return response
-    })
+    const hostile = server
+      .request("POST", "/v1/execute", { code: "while (true) {}", timeoutMs: 3_000 })
+      .then((response) => {
+        finished.push("hostile")
+        return response
+      })
     await waitFor(() => poolOf(server!).stats().busy === 1)
     const health = await server.request("GET", "/healthz")
     finished.push("healthz")

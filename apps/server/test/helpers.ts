@@ -40,7 +40,13 @@ export const startTestServer = async (
 ): Promise<TestServer> => {
   if (options.database === "postgres") {
     const database = await createTestDatabase("switchboard_e2e")
-    const server = await startTestServer({ secretKey: TEST_SECRET_KEY, ...options, database: "sqlite", dbPath: database.url, keepDb: true })
+    const server = await startTestServer({
+      secretKey: TEST_SECRET_KEY,
+      ...options,
+      database: "sqlite",
+      dbPath: database.url,
+      keepDb: true,
+    })
     return { ...server, stop: async () => (await server.stop(), await database.drop()) }
   }
   const dir = options.dbPath ? null : tempDir()
@@ -61,7 +67,8 @@ export const startTestServer = async (
     request,
     async execute(code, extra = {}) {
       const response = await request("POST", "/v1/execute", { code, ...extra })
-      if (response.status !== 200) throw new Error(`execute answered ${response.status}: ${JSON.stringify(response.body)}`)
+      if (response.status !== 200)
+        throw new Error(`execute answered ${response.status}: ${JSON.stringify(response.body)}`)
       return response.body
     },
     async stop() {

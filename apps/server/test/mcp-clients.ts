@@ -19,7 +19,11 @@ export interface ConnectedClient {
   close(): Promise<void>
 }
 
-const contractSource = { namespace: "contract", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("contract-stdio") } }
+const contractSource = {
+  namespace: "contract",
+  kind: "mcp",
+  transport: { type: "stdio", ...fixtureCommand("contract-stdio") },
+}
 
 const newClient = () => new Client({ name: "switchboard-test-agent", version: "1.0.0" })
 
@@ -27,7 +31,8 @@ const newClient = () => new Client({ name: "switchboard-test-agent", version: "1
 export const connectOverHttp = async (): Promise<ConnectedClient> => {
   const server = await startTestServer({ allowStdio: true })
   const added = await server.request("POST", "/v1/sources", contractSource)
-  if (added.status !== 201) throw new Error(`adding the contract source answered ${added.status}: ${JSON.stringify(added.body)}`)
+  if (added.status !== 201)
+    throw new Error(`adding the contract source answered ${added.status}: ${JSON.stringify(added.body)}`)
   const client = newClient()
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)))
   return {
@@ -53,7 +58,11 @@ export const connectOverStdio = async (): Promise<ConnectedClient> => {
   await host.close()
   if (!added.ok) throw new Error(`adding the contract source failed: ${added.error.message}`)
 
-  const transport = new StdioClientTransport({ command: process.execPath, args: ["--import", tsxLoader, cli, "mcp", "--db", db, "--allow-stdio"], stderr: "pipe" })
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ["--import", tsxLoader, cli, "mcp", "--db", db, "--allow-stdio"],
+    stderr: "pipe",
+  })
   let stderr = ""
   transport.stderr?.on("data", (chunk: Buffer) => void (stderr += chunk.toString("utf8")))
   const client = newClient()

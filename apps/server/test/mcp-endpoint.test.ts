@@ -18,12 +18,17 @@ const listingLine = (i: number) => `entry ${String(i).padStart(5, "0")} ${"x".re
 const listing = Array.from({ length: 2000 }, (_, i) => listingLine(i)).join("\n")
 const listingScript = `return Array.from({ length: 2000 }, (_, i) => "entry " + String(i).padStart(5, "0") + " " + "x".repeat(37)).join("\\n")`
 
-const texts = (result: CallToolResult) => result.content.map((block) => (block.type === "text" ? block.text : `<${block.type}>`))
+const texts = (result: CallToolResult) =>
+  result.content.map((block) => (block.type === "text" ? block.text : `<${block.type}>`))
 
 /** The read_output arguments that a cut result's last line offers, as a model would pick them up. */
 const pointerOf = (result: CallToolResult) => {
   const pointer = texts(result)[0]!.split("\n").pop()!
-  return JSON.parse(/read_output (\{[^}]*\})/.exec(pointer)![1]!) as { executionId: string; offset: number; limit: number }
+  return JSON.parse(/read_output (\{[^}]*\})/.exec(pointer)![1]!) as {
+    executionId: string
+    offset: number
+    limit: number
+  }
 }
 
 /** "7\tfoo" -> [7, "foo"] */
@@ -35,7 +40,8 @@ const numbered = (text: string) =>
 
 describe.each(Object.keys(connect) as (keyof typeof connect)[])("MCP over %s", (kind) => {
   let agent: ConnectedClient
-  const call = async (name: string, args: Record<string, unknown>) => (await agent.client.callTool({ name, arguments: args })) as CallToolResult
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await agent.client.callTool({ name, arguments: args })) as CallToolResult
   const execute = (code: string) => call("execute", { code })
 
   beforeAll(async () => {
@@ -55,7 +61,11 @@ describe.each(Object.keys(connect) as (keyof typeof connect)[])("MCP over %s", (
     expect(executeTool.description).toContain("Connected namespaces: contract.")
     expect(executeTool.description).toContain("describe")
     expect(executeTool.description!.length).toBeLessThan(900)
-    expect(executeTool.inputSchema).toMatchObject({ type: "object", properties: { code: { type: "string" } }, required: ["code"] })
+    expect(executeTool.inputSchema).toMatchObject({
+      type: "object",
+      properties: { code: { type: "string" } },
+      required: ["code"],
+    })
   })
 
   it("a string result is its own text: newlines, quotes and tabs kept, a lone surrogate replaced, nothing quoted", async () => {
@@ -76,7 +86,9 @@ describe.each(Object.keys(connect) as (keyof typeof connect)[])("MCP over %s", (
   })
 
   it("a script calls the contract fixture's tools and reads r.data", async () => {
-    const result = await execute(`const r = await tools.contract.echo({ message: "through MCP" }); return r.ok ? r.data : r.error`)
+    const result = await execute(
+      `const r = await tools.contract.echo({ message: "through MCP" }); return r.ok ? r.data : r.error`,
+    )
     expect(texts(result)).toEqual(["through MCP"])
   })
 
@@ -93,7 +105,9 @@ describe.each(Object.keys(connect) as (keyof typeof connect)[])("MCP over %s", (
     const [inline] = texts(result)
     const lines = inline!.split("\n")
     const pointer = lines.pop()!
-    expect(pointer).toMatch(/^\[output truncated: showing \d+ of 2000 lines \(99999 characters in all\)\. Read the rest with read_output /)
+    expect(pointer).toMatch(
+      /^\[output truncated: showing \d+ of 2000 lines \(99999 characters in all\)\. Read the rest with read_output /,
+    )
     expect(inline!.length).toBeLessThan(30_000 + pointer.length + 1)
     expect(lines).toEqual(listing.split("\n").slice(0, lines.length))
     const next = pointerOf(result)
@@ -171,8 +185,10 @@ describe.each(Object.keys(connect) as (keyof typeof connect)[])("MCP over %s", (
     const result = await execute(code)
     const received = texts(result)[0]!
     const quoted = JSON.stringify(received)
-    console.log(`[${kind}] characters a model receives: ${received.length}; as a JSON-quoted string: ${quoted.length} (${quoted.length - received.length} saved)`)
-    expect(received.startsWith("# Report\n\nHe said \"ship it\"")).toBe(true)
+    console.log(
+      `[${kind}] characters a model receives: ${received.length}; as a JSON-quoted string: ${quoted.length} (${quoted.length - received.length} saved)`,
+    )
+    expect(received.startsWith('# Report\n\nHe said "ship it"')).toBe(true)
     expect(received.length).toBeLessThan(quoted.length)
   })
 })
@@ -184,11 +200,18 @@ describe("the /mcp HTTP endpoint", () => {
       const initialize = await fetch(`${server.url}/mcp`, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }),
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+        }),
       })
       expect(initialize.status).toBe(200)
       expect(initialize.headers.get("mcp-session-id")).toBeNull()
-      expect(((await initialize.json()) as { result: { serverInfo: { name: string } } }).result.serverInfo.name).toBe("switchboard")
+      expect(((await initialize.json()) as { result: { serverInfo: { name: string } } }).result.serverInfo.name).toBe(
+        "switchboard",
+      )
       for (const method of ["GET", "DELETE"]) {
         const response = await fetch(`${server.url}/mcp`, { method, headers: { accept: "text/event-stream" } })
         expect(response.status).toBe(405)
@@ -202,19 +225,36 @@ describe("the /mcp HTTP endpoint", () => {
   it("a client that hangs up stops its running script", async () => {
     const server = await startTestServer({ allowStdio: true })
     try {
-      expect((await server.request("POST", "/v1/sources", { namespace: "contract", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("contract-stdio") } })).status).toBe(201)
+      expect(
+        (
+          await server.request("POST", "/v1/sources", {
+            namespace: "contract",
+            kind: "mcp",
+            transport: { type: "stdio", ...fixtureCommand("contract-stdio") },
+          })
+        ).status,
+      ).toBe(201)
       const hangUp = new AbortController()
       const call = fetch(`${server.url}/mcp`, {
         method: "POST",
         signal: hangUp.signal,
         headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "execute", arguments: { code: "return await tools.contract.hang({})" } } }),
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "execute", arguments: { code: "return await tools.contract.hang({})" } },
+        }),
       })
       setTimeout(() => hangUp.abort(), 500)
       await expect(call).rejects.toThrow(/abort/i)
       const db = new Database(server.dbPath, { readonly: true })
       try {
-        await expect.poll(() => db.prepare("select error_code as code, duration_ms as ms from executions").all(), { timeout: 5000 }).toEqual([{ code: "aborted", ms: expect.any(Number) }])
+        await expect
+          .poll(() => db.prepare("select error_code as code, duration_ms as ms from executions").all(), {
+            timeout: 5000,
+          })
+          .toEqual([{ code: "aborted", ms: expect.any(Number) }])
         const [row] = db.prepare("select duration_ms as ms from executions").all() as { ms: number }[]
         expect(row!.ms).toBeLessThan(5000)
       } finally {

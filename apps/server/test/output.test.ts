@@ -13,26 +13,42 @@ afterAll(() => server?.stop())
 it("a string result is its own text: no quotes, no escapes, lone surrogates replaced", async () => {
   const response = await server.execute(`return "line 1\\n\\t\\"quoted\\"\\n\\uD800 end"`)
   expect(response.text).toBe('line 1\n\t"quoted"\n\uFFFD end')
-  expect((await fetch(`${server.url}/v1/executions/${response.executionId}/output`).then((r) => r.text()))).toBe('line 1\n\t"quoted"\n\uFFFD end')
+  expect(await fetch(`${server.url}/v1/executions/${response.executionId}/output`).then((r) => r.text())).toBe(
+    'line 1\n\t"quoted"\n\uFFFD end',
+  )
 })
 
-it.each([["undefined", "return undefined"], ["null", "return null"], ["an empty string", 'return ""'], ["no return value", "const x = 1;"]])("%s gives an empty text", async (_name, code) => {
+it.each([
+  ["undefined", "return undefined"],
+  ["null", "return null"],
+  ["an empty string", 'return ""'],
+  ["no return value", "const x = 1;"],
+])("%s gives an empty text", async (_name, code) => {
   expect((await server.execute(code)).text).toBe("")
 })
 
 it("a 100,000-character listing is stored whole, returned as its head, and paged and grepped by line", async () => {
-  const response = await server.execute(`return Array.from({ length: 2000 }, (_, i) => "item " + String(i).padStart(4, "0") + " " + "x".repeat(38)).join("\\n")`)
+  const response = await server.execute(
+    `return Array.from({ length: 2000 }, (_, i) => "item " + String(i).padStart(4, "0") + " " + "x".repeat(38)).join("\\n")`,
+  )
   expect(response.ok).toBe(true)
   expect(response.truncated).toEqual({ totalLines: 2000, totalChars: 2000 * 49 - 1 })
   expect(response.text.length).toBeLessThanOrEqual(30_000 + 400)
-  expect(response.text.split("\n").at(-1)).toMatch(/^\[output truncated: showing \d+ of 2000 lines \(97999 characters in all\)/)
+  expect(response.text.split("\n").at(-1)).toMatch(
+    /^\[output truncated: showing \d+ of 2000 lines \(97999 characters in all\)/,
+  )
 
   const page = await server.request("GET", `/v1/executions/${response.executionId}/output?offset=1500&limit=3`)
   expect(page.body).toMatchObject({ offset: 1500, totalLines: 2000, nextOffset: 1503 })
   expect(page.body.lines).toEqual([1500, 1501, 1502].map((i) => `item ${i} ${"x".repeat(38)}`))
 
-  const grep = await server.request("GET", `/v1/executions/${response.executionId}/output?grep=${encodeURIComponent("^item 19[0-9]9 ")}`)
-  expect(grep.body.matches.map((m: { line: number }) => m.line)).toEqual([1909, 1919, 1929, 1939, 1949, 1959, 1969, 1979, 1989, 1999])
+  const grep = await server.request(
+    "GET",
+    `/v1/executions/${response.executionId}/output?grep=${encodeURIComponent("^item 19[0-9]9 ")}`,
+  )
+  expect(grep.body.matches.map((m: { line: number }) => m.line)).toEqual([
+    1909, 1919, 1929, 1939, 1949, 1959, 1969, 1979, 1989, 1999,
+  ])
 
   const bad = await server.request("GET", `/v1/executions/${response.executionId}/output?grep=(`)
   expect(bad.status).toBe(400)
@@ -85,7 +101,9 @@ it("a pattern too costly for RE2 answers 400 pattern_too_costly, and /healthz an
   expect(answer.body.error.code).toBe("pattern_too_costly")
   expect(slowest.ms).toBeLessThan(250)
   // an ordinary pattern still answers afterwards
-  expect((await server.request("GET", `/v1/executions/${response.executionId}/output?grep=b$`)).body.matches).toHaveLength(100)
+  expect(
+    (await server.request("GET", `/v1/executions/${response.executionId}/output?grep=b$`)).body.matches,
+  ).toHaveLength(100)
 }, 30_000)
 
 it("a 200 KB string inside a JSON result is readable to its last character by following the offsets", async () => {
@@ -93,13 +111,24 @@ it("a 200 KB string inside a JSON result is readable to its last character by fo
   const response = await server.execute(`return { ok: true, data: { content: ${JSON.stringify(content)} } }`)
   expect(response.truncated).toBeDefined()
   const head = response.text.split("\n").slice(0, -1)
-  const pointer = JSON.parse(/read_output (\{.*?\}) or/.exec(response.text)![1]!) as { offset: number; charOffset?: number }
+  const pointer = JSON.parse(/read_output (\{.*?\}) or/.exec(response.text)![1]!) as {
+    offset: number
+    charOffset?: number
+  }
   expect(pointer.offset).toBe(head.length)
   // what a model reads, line by line: the head, then each page's pieces at the offsets the pages name
   const lines = [...head]
-  let at: { offset: number | null; charOffset: number } = { offset: pointer.offset, charOffset: pointer.charOffset ?? 0 }
+  let at: { offset: number | null; charOffset: number } = {
+    offset: pointer.offset,
+    charOffset: pointer.charOffset ?? 0,
+  }
   for (let pages = 0; at.offset !== null && pages < 500; pages++) {
-    const page = (await server.request("GET", `/v1/executions/${response.executionId}/output?offset=${at.offset}&charOffset=${at.charOffset}&limit=50`)).body
+    const page = (
+      await server.request(
+        "GET",
+        `/v1/executions/${response.executionId}/output?offset=${at.offset}&charOffset=${at.charOffset}&limit=50`,
+      )
+    ).body
     page.lines.forEach((piece: string, k: number) => {
       const text = piece.replace(/…\[line \d+ continues: \d+ more characters from charOffset \d+\]$/, "")
       const line = page.offset + k

@@ -61,5 +61,7 @@ it("Postgres restarted while serving: the same server recovers with no restart, 
   expect(ready).toMatchObject({ status: 200, body: { ok: true } })
   const body = await server.execute("return 'after'")
   expect(body).toMatchObject({ ok: true, stored: true })
-  expect((await server.request("GET", `/v1/executions/${body.executionId}`)).body.execution).toMatchObject({ id: body.executionId })
+  expect((await server.request("GET", `/v1/executions/${body.executionId}`)).body.execution).toMatchObject({
+    id: body.executionId,
+  })
 }, 30_000)

@@ -20,18 +20,32 @@ beforeAll(async () => {
 })
 afterAll(() => internal?.close())
 
-const httpSource = (namespace: string, url: string) => ({ namespace, kind: "mcp", transport: { type: "http", url, headers: {} } })
+const httpSource = (namespace: string, url: string) => ({
+  namespace,
+  kind: "mcp",
+  transport: { type: "http", url, headers: {} },
+})
 
 /** A server on 0.0.0.0 (it needs a key there), reached on 127.0.0.1. */
 const startWideServer = async (extra: { allowPrivateSources?: boolean } = {}) => {
   const dir = tempDir()
-  const server = await startServer({ db: join(dir.dir, "catalog.db"), port: 0, hostname: "0.0.0.0", runtime: "in-thread", logger: memoryLogger().logger, ...extra })
+  const server = await startServer({
+    db: join(dir.dir, "catalog.db"),
+    port: 0,
+    hostname: "0.0.0.0",
+    runtime: "in-thread",
+    logger: memoryLogger().logger,
+    ...extra,
+  })
   const { key } = await server.host.keys.create("test", ["admin"])
   const base = server.url.replace("0.0.0.0", "127.0.0.1")
   const request = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(base + path, {
       method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     })
     return { status: response.status, body: (await response.json()) as any }
@@ -113,7 +127,8 @@ describe("redirects and re-resolution (a simulated public address, injected)", (
         classify: (address) => (address === PRETEND_PUBLIC ? "public" : classifyAddress(address)),
         resolve: async (hostname) => {
           if (hostname === "public.test") return [{ address: PRETEND_PUBLIC, family: 4 }]
-          if (hostname === "rebind.test") return [{ address: rebindLookups++ === 0 ? PRETEND_PUBLIC : "127.0.0.1", family: 4 }]
+          if (hostname === "rebind.test")
+            return [{ address: rebindLookups++ === 0 ? PRETEND_PUBLIC : "127.0.0.1", family: 4 }]
           throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" })
         },
       },
@@ -126,7 +141,11 @@ describe("redirects and re-resolution (a simulated public address, injected)", (
 
   it("a public name is allowed", async () => {
     pub.mode = { kind: "mcp" }
-    const added = await server.request("POST", "/v1/sources", httpSource("public", `http://public.test:${pub.port}/mcp`))
+    const added = await server.request(
+      "POST",
+      "/v1/sources",
+      httpSource("public", `http://public.test:${pub.port}/mcp`),
+    )
     expect(added.status, JSON.stringify(added.body)).toBe(201)
     expect((await server.execute("return (await tools.public.ping({})).data")).result).toBe("pong")
   })
@@ -134,7 +153,11 @@ describe("redirects and re-resolution (a simulated public address, injected)", (
   it("a public name that redirects to loopback is refused, and the loopback service gets nothing", async () => {
     internal.hits = 0
     pub.mode = { kind: "redirect", status: 307, location: internal.url }
-    const added = await server.request("POST", "/v1/sources", httpSource("redirected", `http://public.test:${pub.port}/mcp`))
+    const added = await server.request(
+      "POST",
+      "/v1/sources",
+      httpSource("redirected", `http://public.test:${pub.port}/mcp`),
+    )
     // the MCP SDK itself follows only same-origin redirects; a cross-origin one ends the add as an upstream failure
     expect([403, 502]).toContain(added.status)
     expect(internal.hits).toBe(0)
@@ -143,7 +166,11 @@ describe("redirects and re-resolution (a simulated public address, injected)", (
   it("a name that re-resolves to loopback for the redirect's next request (same origin) is refused: 403 private_address", async () => {
     internal.hits = 0
     pub.mode = { kind: "redirect", status: 307, location: "/elsewhere" }
-    const added = await server.request("POST", "/v1/sources", httpSource("rebound", `http://rebind.test:${pub.port}/mcp`))
+    const added = await server.request(
+      "POST",
+      "/v1/sources",
+      httpSource("rebound", `http://rebind.test:${pub.port}/mcp`),
+    )
     expect(added.status, JSON.stringify(added.body)).toBe(403)
     expect(added.body.error.code).toBe("private_address")
     expect(rebindLookups).toBe(2)

@@ -24,7 +24,10 @@ export interface ServeProcess {
  * `switchboard serve --port 0 …` (or `demo`) in its own process (a SQLite catalog makes its own key file); its URL
  * is read from the line it prints when listening.
  */
-export const spawnServe = (args: string[], { command = "serve", env }: { command?: "serve" | "demo"; env?: Record<string, string> } = {}): Promise<ServeProcess> =>
+export const spawnServe = (
+  args: string[],
+  { command = "serve", env }: { command?: "serve" | "demo"; env?: Record<string, string> } = {},
+): Promise<ServeProcess> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", tsxLoader, cli, command, "--port", "0", ...args], {
       stdio: ["ignore", "pipe", "pipe"],

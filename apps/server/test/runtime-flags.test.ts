@@ -46,7 +46,10 @@ describe("runtime flags", () => {
     [{ "memory-mb": "0" }, '--memory-mb must be a whole number of at least 1 (got "0")'],
     [{ workers: "1.5" }, '--workers must be a whole number of at least 1 (got "1.5")'],
     [{ queue: "-1" }, '--queue must be a whole number of at least 0 (got "-1")'],
-    [{ "stack-kb": "8192" }, '--stack-kb must be at most 4096: the QuickJS build\'s C stack is 5 MiB, and past it every script fails (got "8192")'],
+    [
+      { "stack-kb": "8192" },
+      '--stack-kb must be at most 4096: the QuickJS build\'s C stack is 5 MiB, and past it every script fails (got "8192")',
+    ],
     [{ "stack-kb": "8" }, '--stack-kb must be at least 16: a smaller stack cannot even compile a script (got "8")'],
   ])("%o is refused with a message naming the flag", (values, message) => {
     expect(runtimeTuning(values)).toEqual({ ok: false, message })

@@ -27,7 +27,11 @@ interface RouteRow {
   expect: Expected
 }
 
-const contract = (namespace: string) => ({ namespace, kind: "mcp", transport: { type: "stdio", ...fixtureCommand("contract-stdio") } })
+const contract = (namespace: string) => ({
+  namespace,
+  kind: "mcp",
+  transport: { type: "stdio", ...fixtureCommand("contract-stdio") },
+})
 const admin = (otherwise: number): Expected => ({ forbiddenBelow: "admin", otherwise })
 const execute = (otherwise: number): Expected => ({ forbiddenBelow: "execute", otherwise })
 
@@ -42,7 +46,12 @@ const routes: RouteRow[] = [
   { method: "POST", path: "/v1/execute", body: { code: "return 1" }, expect: execute(200) },
   { method: "POST", path: "/v1/sources", body: contract("added"), expect: admin(201) },
   { method: "POST", path: "/v1/sources/added/sync", expect: admin(200) },
-  { method: "PATCH", path: "/v1/sources/added", body: { transport: { env: { TOKEN: "rotated-secret" } } }, expect: admin(200) },
+  {
+    method: "PATCH",
+    path: "/v1/sources/added",
+    body: { transport: { env: { TOKEN: "rotated-secret" } } },
+    expect: admin(200),
+  },
   { method: "DELETE", path: "/v1/sources/added", expect: admin(204) },
   { method: "GET", path: "/v1/executions/no-such-id", expect: 404 },
   { method: "GET", path: "/v1/executions/no-such-id/output", expect: 404 },
@@ -63,7 +72,8 @@ const mcpTools: { name: string; args: Record<string, unknown>; needs: "read" | "
 const rank = { read: 0, execute: 1, admin: 2, legacy: 2 }
 const scopeOf = (role: Role) => (role === "legacy" ? "admin" : role)
 const lacks = (role: Role, needs: "read" | "execute" | "admin") => rank[role] < rank[needs]
-const texts = (result: CallToolResult) => result.content.map((block) => (block.type === "text" ? block.text : `<${block.type}>`))
+const texts = (result: CallToolResult) =>
+  result.content.map((block) => (block.type === "text" ? block.text : `<${block.type}>`))
 
 describe.each<DatabaseKind>(["sqlite", "postgres"])("scopes on %s", (database) => {
   let server: TestServer
@@ -72,12 +82,20 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("scopes on %s", (database) =
 
   beforeAll(async () => {
     server = await startTestServer({ requireKey: true, allowStdio: true, database })
-    for (const role of ["read", "execute", "admin"] as const) ({ key: token[role], id: keyId[role] } = await server.host.keys.create(role, [role]))
+    for (const role of ["read", "execute", "admin"] as const)
+      ({ key: token[role], id: keyId[role] } = await server.host.keys.create(role, [role]))
     ;({ key: token.execute2, id: keyId.execute2 } = await server.host.keys.create("execute2", ["execute"]))
     // a key made before scopes were checked: stored as ["*"]
     token.legacy = "sb_legacy-key-made-before-scopes-were-checked"
     keyId.legacy = "legacy"
-    await server.host.store.insertApiKey({ id: "legacy", name: "legacy", hash: await hashKey(token.legacy), scopes: ["*"], createdAt: 1, revokedAt: null })
+    await server.host.store.insertApiKey({
+      id: "legacy",
+      name: "legacy",
+      hash: await hashKey(token.legacy),
+      scopes: ["*"],
+      createdAt: 1,
+      revokedAt: null,
+    })
     const added = await server.host.sources.add(contract("contract"))
     if (!added.ok) throw new Error(added.error.message)
   }, 60_000)
@@ -86,7 +104,10 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("scopes on %s", (database) =
   const ask = async (key: string, method: string, path: string, body?: unknown) => {
     const response = await fetch(server.url + path, {
       method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     })
     const text = await response.text()
@@ -95,7 +116,11 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("scopes on %s", (database) =
 
   const mcp = async <T>(role: Role | "execute2", use: (client: Client) => Promise<T>) => {
     const client = new Client({ name: "scope-matrix", version: "1.0.0" })
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token[role]}` } } }))
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${token[role]}` } },
+      }),
+    )
     try {
       return await use(client)
     } finally {
@@ -103,35 +128,51 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("scopes on %s", (database) =
     }
   }
 
-  it.each(routes)("$method $path", async ({ method, path, body, expect: expected }) => {
-    for (const role of ROLES) {
-      const response = await ask(token[role], method, path, body)
-      if (typeof expected === "object" && lacks(role, expected.forbiddenBelow)) {
-        expect(response.status, `${role}: ${response.text}`).toBe(403)
-        expect(response.json()).toEqual({ error: { code: "forbidden", message: `this route needs the "${expected.forbiddenBelow}" scope; this key has: ${scopeOf(role)}` } })
-        continue
+  it.each(routes)(
+    "$method $path",
+    async ({ method, path, body, expect: expected }) => {
+      for (const role of ROLES) {
+        const response = await ask(token[role], method, path, body)
+        if (typeof expected === "object" && lacks(role, expected.forbiddenBelow)) {
+          expect(response.status, `${role}: ${response.text}`).toBe(403)
+          expect(response.json()).toEqual({
+            error: {
+              code: "forbidden",
+              message: `this route needs the "${expected.forbiddenBelow}" scope; this key has: ${scopeOf(role)}`,
+            },
+          })
+          continue
+        }
+        const status = typeof expected === "number" ? expected : expected.otherwise
+        // the legacy key is admin: it repeats admin's request, which a source added or removed answers differently
+        if (role === "legacy" && path.startsWith("/v1/sources/added")) continue
+        if (role === "legacy" && method === "POST" && path === "/v1/sources") {
+          expect(response.status, response.text).toBe(409)
+          continue
+        }
+        expect(response.status, `${role}: ${response.text}`).toBe(status)
       }
-      const status = typeof expected === "number" ? expected : expected.otherwise
-      // the legacy key is admin: it repeats admin's request, which a source added or removed answers differently
-      if (role === "legacy" && path.startsWith("/v1/sources/added")) continue
-      if (role === "legacy" && method === "POST" && path === "/v1/sources") {
-        expect(response.status, response.text).toBe(409)
-        continue
-      }
-      expect(response.status, `${role}: ${response.text}`).toBe(status)
-    }
-  }, 60_000)
+    },
+    60_000,
+  )
 
   it("MCP: tools/list shows each key only the tools it may call; calling another names the scope it needs", async () => {
     for (const role of ROLES) {
       await mcp(role, async (client) => {
         const listed = (await client.listTools()).tools.map((t) => t.name).sort()
-        expect(listed, role).toEqual(mcpTools.filter((t) => !lacks(role, t.needs)).map((t) => t.name).sort())
+        expect(listed, role).toEqual(
+          mcpTools
+            .filter((t) => !lacks(role, t.needs))
+            .map((t) => t.name)
+            .sort(),
+        )
         for (const tool of mcpTools) {
           const result = (await client.callTool({ name: tool.name, arguments: tool.args })) as CallToolResult
           if (lacks(role, tool.needs)) {
             expect(result.isError, `${role} ${tool.name}`).toBe(true)
-            expect(texts(result)).toEqual([`the ${tool.name} tool needs the "${tool.needs}" scope; this key has: ${scopeOf(role)}`])
+            expect(texts(result)).toEqual([
+              `the ${tool.name} tool needs the "${tool.needs}" scope; this key has: ${scopeOf(role)}`,
+            ])
           } else if (tool.name === "read_output" || tool.name === "grep_output") {
             expect(texts(result), `${role} ${tool.name}`).toEqual(['no execution "no-such-id"'])
           } else {
@@ -147,11 +188,17 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("scopes on %s", (database) =
     try {
       const marker = join(dir.dir, "ran")
       for (const role of ["read", "execute"] as const) {
-        const response = await ask(token[role], "POST", "/v1/sources", { namespace: "evil", kind: "mcp", transport: { type: "stdio", command: "sh", args: ["-c", `touch ${marker}`] } })
+        const response = await ask(token[role], "POST", "/v1/sources", {
+          namespace: "evil",
+          kind: "mcp",
+          transport: { type: "stdio", command: "sh", args: ["-c", `touch ${marker}`] },
+        })
         expect(response.status).toBe(403)
       }
       expect(existsSync(marker)).toBe(false)
-      expect((await ask(token.admin, "GET", "/v1/sources")).json().sources.map((s: { namespace: string }) => s.namespace)).toEqual(["contract"])
+      expect(
+        (await ask(token.admin, "GET", "/v1/sources")).json().sources.map((s: { namespace: string }) => s.namespace),
+      ).toEqual(["contract"])
     } finally {
       dir.remove()
     }
@@ -167,19 +214,37 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("scopes on %s", (database) =
     // through MCP too (a result long enough to be cut names its execution), and with no key at all
     // (`switchboard run` and a server without keys record none)
     made.mcp = await mcp("execute", async (client) => {
-      const cut = (await client.callTool({ name: "execute", arguments: { code: `return "line one\\nline two\\n" + "x\\n".repeat(20000)` } })) as CallToolResult
+      const cut = (await client.callTool({
+        name: "execute",
+        arguments: { code: `return "line one\\nline two\\n" + "x\\n".repeat(20000)` },
+      })) as CallToolResult
       const pointer = texts(cut)[0]!.split("\n").pop()!
       return (JSON.parse(/read_output (\{[^}]*\})/.exec(pointer)![1]!) as { executionId: string }).executionId
     })
     made.none = (await server.host.executor.execute({ code: script })).executionId!
 
-    expect((await ask(token.execute, "GET", `/v1/executions/${made.execute}`)).json().execution).toMatchObject({ id: made.execute, keyId: keyId.execute })
-    expect((await ask(token.execute, "GET", `/v1/executions/${made.mcp}`)).json().execution).toMatchObject({ id: made.mcp, keyId: keyId.execute })
-    expect((await ask(token.admin, "GET", `/v1/executions/${made.none}`)).json().execution).toMatchObject({ keyId: null })
+    expect((await ask(token.execute, "GET", `/v1/executions/${made.execute}`)).json().execution).toMatchObject({
+      id: made.execute,
+      keyId: keyId.execute,
+    })
+    expect((await ask(token.execute, "GET", `/v1/executions/${made.mcp}`)).json().execution).toMatchObject({
+      id: made.mcp,
+      keyId: keyId.execute,
+    })
+    expect((await ask(token.admin, "GET", `/v1/executions/${made.none}`)).json().execution).toMatchObject({
+      keyId: null,
+    })
 
     /** who may read what: admin and the legacy key read every execution, a key its own, read keys none */
-    const ownerOf: Record<string, string> = { admin: "admin", execute: "execute", execute2: "execute2", mcp: "execute", none: "nobody" }
-    const readable = (role: Role | "execute2", made: string) => role === "admin" || role === "legacy" || role === ownerOf[made]
+    const ownerOf: Record<string, string> = {
+      admin: "admin",
+      execute: "execute",
+      execute2: "execute2",
+      mcp: "execute",
+      none: "nobody",
+    }
+    const readable = (role: Role | "execute2", made: string) =>
+      role === "admin" || role === "legacy" || role === ownerOf[made]
     for (const role of [...ROLES, "execute2"] as const) {
       for (const owner of Object.keys(ownerOf)) {
         const id = made[owner]!
@@ -189,7 +254,10 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("scopes on %s", (database) =
         const page = await ask(token[role], "GET", `/v1/executions/${id}/output?grep=two`)
         const { read, grep } = await mcp(role, async (client) => ({
           read: (await client.callTool({ name: "read_output", arguments: { executionId: id } })) as CallToolResult,
-          grep: (await client.callTool({ name: "grep_output", arguments: { executionId: id, pattern: "two" } })) as CallToolResult,
+          grep: (await client.callTool({
+            name: "grep_output",
+            arguments: { executionId: id, pattern: "two" },
+          })) as CallToolResult,
         }))
         const label = `${role} reading ${owner}'s execution`
         if (readable(role, owner)) {

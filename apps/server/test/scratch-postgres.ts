@@ -12,7 +12,10 @@ import { join } from "node:path"
 const binDir = () => {
   const root = "/usr/lib/postgresql"
   const version = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a))[0] : undefined
-  if (!version) throw new Error(`no PostgreSQL binaries under ${root}: this test starts a cluster of its own with initdb and pg_ctl`)
+  if (!version)
+    throw new Error(
+      `no PostgreSQL binaries under ${root}: this test starts a cluster of its own with initdb and pg_ctl`,
+    )
   return join(root, version, "bin")
 }
 
@@ -40,9 +43,18 @@ export const startScratchPostgres = async (): Promise<ScratchPostgres> => {
   const bin = binDir()
   const dir = mkdtempSync(join(tmpdir(), "switchboard-pg-"))
   const asRoot = process.getuid?.() === 0
-  if (asRoot) chownSync(dir, Number(execFileSync("id", ["-u", "postgres"]).toString().trim()), Number(execFileSync("id", ["-g", "postgres"]).toString().trim()))
+  if (asRoot)
+    chownSync(
+      dir,
+      Number(execFileSync("id", ["-u", "postgres"]).toString().trim()),
+      Number(execFileSync("id", ["-g", "postgres"]).toString().trim()),
+    )
   const run = (command: string, args: string[]) =>
-    execFileSync(asRoot ? "runuser" : join(bin, command), asRoot ? ["-u", "postgres", "--", join(bin, command), ...args] : args, { stdio: "pipe" })
+    execFileSync(
+      asRoot ? "runuser" : join(bin, command),
+      asRoot ? ["-u", "postgres", "--", join(bin, command), ...args] : args,
+      { stdio: "pipe" },
+    )
   const data = join(dir, "data")
   run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync"])
   const port = await freePort()

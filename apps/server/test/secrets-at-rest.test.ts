@@ -28,7 +28,12 @@ const SECRETS = [ENV_SECRET, HEADER_SECRET, QUERY_SECRET, ARG_SECRET]
 const envSource = (namespace: string, secret = ENV_SECRET) => ({
   namespace,
   kind: "mcp",
-  transport: { type: "stdio", command: process.execPath, args: ["-e", echoEnvServerScript, "--", `--api-key=${ARG_SECRET}`], env: { ECHO_TOKEN: secret, ECHO_SHORT: "ok" } },
+  transport: {
+    type: "stdio",
+    command: process.execPath,
+    args: ["-e", echoEnvServerScript, "--", `--api-key=${ARG_SECRET}`],
+    env: { ECHO_TOKEN: secret, ECHO_SHORT: "ok" },
+  },
 })
 
 const expectNoSecretIn = (what: string, bytes: Buffer | string) => {
@@ -46,10 +51,18 @@ describe.each(["sqlite", "postgres"] as DatabaseKind[])("the raw %s database", (
     const server = await startTestServer({ allowStdio: true, database, keepDb: database === "sqlite" })
     try {
       expect((await server.request("POST", "/v1/sources", envSource("envs"))).status).toBe(201)
-      const http = { type: "http", url: `${upstream.url}?api_key=${QUERY_SECRET}`, headers: { authorization: `Bearer ${HEADER_SECRET}` } }
-      expect((await server.request("POST", "/v1/sources", { namespace: "hdrs", kind: "mcp", transport: http })).status).toBe(201)
+      const http = {
+        type: "http",
+        url: `${upstream.url}?api_key=${QUERY_SECRET}`,
+        headers: { authorization: `Bearer ${HEADER_SECRET}` },
+      }
+      expect(
+        (await server.request("POST", "/v1/sources", { namespace: "hdrs", kind: "mcp", transport: http })).status,
+      ).toBe(201)
       // decrypted in memory for the calls: the tools got the real values
-      const run = await server.execute("return [(await tools.envs.echo({})).data.env.ECHO_SHORT, (await tools.hdrs.echo({})).ok]")
+      const run = await server.execute(
+        "return [(await tools.envs.echo({})).data.env.ECHO_SHORT, (await tools.hdrs.echo({})).ok]",
+      )
       expect(run.result).toEqual(["ok", true])
       expect(JSON.stringify(upstream.received.at(-1))).toContain(HEADER_SECRET)
       expectNoSecretIn("GET /v1/sources", JSON.stringify((await server.request("GET", "/v1/sources")).body))
@@ -58,7 +71,10 @@ describe.each(["sqlite", "postgres"] as DatabaseKind[])("the raw %s database", (
         const files = [server.dbPath, `${server.dbPath}-wal`].filter(existsSync)
         for (const file of files) expectNoSecretIn(file, readFileSync(file))
         const sqlite = new Database(server.dbPath, { readonly: true })
-        const configs = sqlite.prepare("select config from sources").all().map((r: any) => r.config as string)
+        const configs = sqlite
+          .prepare("select config from sources")
+          .all()
+          .map((r: any) => r.config as string)
         sqlite.close()
         expect(configs.join()).toContain("enc:v1:")
         expectNoSecretIn("sources.config", configs.join())
@@ -115,7 +131,11 @@ it("a database whose secrets an older build stored in plaintext is encrypted at 
     const dbPath = join(dir.dir, "old.db")
     // what the previous build wrote: the config JSON as given, in a 0644 file
     const old = openSqlite(dbPath)
-    old.sqlite.prepare("insert into sources (id, namespace, kind, config, status, created_at, updated_at) values (?, ?, ?, ?, 'ready', 1, 1)").run("s1", "legacy", "mcp", JSON.stringify({ transport: envSource("legacy").transport }))
+    old.sqlite
+      .prepare(
+        "insert into sources (id, namespace, kind, config, status, created_at, updated_at) values (?, ?, ?, ?, 'ready', 1, 1)",
+      )
+      .run("s1", "legacy", "mcp", JSON.stringify({ transport: envSource("legacy").transport }))
     old.close()
     chmodSync(dbPath, 0o644) // as the older build left it under the usual umask
     expect(readFileSync(dbPath).includes(ENV_SECRET)).toBe(true)
@@ -123,8 +143,15 @@ it("a database whose secrets an older build stored in plaintext is encrypted at 
     const { logger, lines } = memoryLogger()
     const server = await startTestServer({ dbPath, keepDb: true, allowStdio: true, logger })
     try {
-      expect(lines).toContainEqual(expect.objectContaining({ level: "info", message: expect.stringContaining("encrypted the secrets"), details: { sources: ["legacy"] } }))
-      for (const file of [dbPath, `${dbPath}-wal`].filter(existsSync)) expectNoSecretIn(`${file} after the boot`, readFileSync(file))
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          level: "info",
+          message: expect.stringContaining("encrypted the secrets"),
+          details: { sources: ["legacy"] },
+        }),
+      )
+      for (const file of [dbPath, `${dbPath}-wal`].filter(existsSync))
+        expectNoSecretIn(`${file} after the boot`, readFileSync(file))
       expect((statSync(dbPath).mode & 0o777).toString(8)).toBe("600")
       const run = await server.execute("return (await tools.legacy.echo({})).data.env")
       expect(run.result).toEqual({ ECHO_TOKEN: "<redacted>", ECHO_SHORT: "ok" })
@@ -146,9 +173,20 @@ it("on Postgres too: plaintext an older build stored is encrypted at boot, and k
       await sql`insert into sources (id, namespace, kind, config, status, created_at, updated_at) values ('s1', 'legacy', 'mcp', ${sql.json({ transport: envSource("legacy").transport } as never)}, 'ready', 1, 1)`
       expect((await sql`select config::text as c from sources`)[0]!.c).toContain(ENV_SECRET)
       const { logger, lines } = memoryLogger()
-      const server = await startTestServer({ dbPath: database.url, keepDb: true, allowStdio: true, secretKey: TEST_SECRET_KEY, logger })
+      const server = await startTestServer({
+        dbPath: database.url,
+        keepDb: true,
+        allowStdio: true,
+        secretKey: TEST_SECRET_KEY,
+        logger,
+      })
       try {
-        expect(lines).toContainEqual(expect.objectContaining({ message: expect.stringContaining("encrypted the secrets"), details: { sources: ["legacy"] } }))
+        expect(lines).toContainEqual(
+          expect.objectContaining({
+            message: expect.stringContaining("encrypted the secrets"),
+            details: { sources: ["legacy"] },
+          }),
+        )
         const stored = (await sql`select config::text as c from sources`)[0]!.c as string
         expect(stored).toContain("enc:v1:")
         expectNoSecretIn("sources.config", stored)
@@ -172,9 +210,23 @@ describe("a lost key", () => {
   it("the boot warns naming the source; listing works; a call and a sync fail with source_secrets_unreadable naming it; PATCH mends it", async () => {
     const first = await startTestServer({ dbPath, keepDb: true, allowStdio: true })
     expect((await first.request("POST", "/v1/sources", envSource("lost"))).status).toBe(201)
-    expect((await first.request("POST", "/v1/sources", { namespace: "plain", kind: "mcp", transport: { type: "http", url: upstream.url, headers: {} } })).status).toBe(201)
-    const keyed = { type: "http", url: `${upstream.url}?api_key=k-lost-1234`, headers: { authorization: "Bearer lost-5678" } }
-    expect((await first.request("POST", "/v1/sources", { namespace: "keyed", kind: "mcp", transport: keyed })).status).toBe(201)
+    expect(
+      (
+        await first.request("POST", "/v1/sources", {
+          namespace: "plain",
+          kind: "mcp",
+          transport: { type: "http", url: upstream.url, headers: {} },
+        })
+      ).status,
+    ).toBe(201)
+    const keyed = {
+      type: "http",
+      url: `${upstream.url}?api_key=k-lost-1234`,
+      headers: { authorization: "Bearer lost-5678" },
+    }
+    expect(
+      (await first.request("POST", "/v1/sources", { namespace: "keyed", kind: "mcp", transport: keyed })).status,
+    ).toBe(201)
     await first.stop()
     // the key file is gone (a fresh one is made), as when a database is restored without it
     writeFileSync(keyFileFor(dbPath), `${encodeSecretKey(generateSecretKey())}\n`, { mode: 0o600 })
@@ -190,11 +242,15 @@ describe("a lost key", () => {
       expect(listed.status).toBe(200)
       const lost = listed.body.sources.find((s: any) => s.namespace === "lost")
       expect(lost.status).toBe("error")
-      expect(lost.syncError).toMatch(/secrets of source "lost" \(transport\.env\.ECHO_TOKEN, transport\.env\.ECHO_SHORT, transport\.args\.3\) cannot be read: they were encrypted with another key \(key id [0-9a-f]{16}; this server's key id is [0-9a-f]{16}\)/)
+      expect(lost.syncError).toMatch(
+        /secrets of source "lost" \(transport\.env\.ECHO_TOKEN, transport\.env\.ECHO_SHORT, transport\.args\.3\) cannot be read: they were encrypted with another key \(key id [0-9a-f]{16}; this server's key id is [0-9a-f]{16}\)/,
+      )
       expect(lost.config.transport.env).toEqual({ ECHO_TOKEN: "<redacted>", ECHO_SHORT: "<redacted>" })
       expect(listed.body.sources.find((s: any) => s.namespace === "plain").status).toBe("ready")
 
-      const run = await server.execute("const r = await tools.lost.echo({}); const p = await tools.plain.echo({}); return { r, plain: p.ok }")
+      const run = await server.execute(
+        "const r = await tools.lost.echo({}); const p = await tools.plain.echo({}); return { r, plain: p.ok }",
+      )
       expect(run.result.plain).toBe(true)
       expect(run.result.r).toMatchObject({ ok: false, error: { code: "source_secrets_unreadable" } })
       expect(run.result.r.error.message).toContain('source "lost"')
@@ -205,19 +261,38 @@ describe("a lost key", () => {
       expect(sync.body.error.code).toBe("source_secrets_unreadable")
 
       // the argument that carries a credential was sealed too, and is sent anew with the env
-      const patched = await server.request("PATCH", "/v1/sources/lost", { transport: { env: { ECHO_TOKEN: "a-new-token-2024", ECHO_SHORT: "v2" }, args: ["-e", echoEnvServerScript, "--", "--api-key=arg-new-77778888"] } })
+      const patched = await server.request("PATCH", "/v1/sources/lost", {
+        transport: {
+          env: { ECHO_TOKEN: "a-new-token-2024", ECHO_SHORT: "v2" },
+          args: ["-e", echoEnvServerScript, "--", "--api-key=arg-new-77778888"],
+        },
+      })
       expect(patched.status, JSON.stringify(patched.body)).toBe(200)
       expect(patched.body.source).toMatchObject({ status: "ready", syncError: null })
-      expect((await server.execute("return (await tools.lost.echo({})).data.env")).result).toEqual({ ECHO_TOKEN: "<redacted>", ECHO_SHORT: "v2" })
+      expect((await server.execute("return (await tools.lost.echo({})).data.env")).result).toEqual({
+        ECHO_TOKEN: "<redacted>",
+        ECHO_SHORT: "v2",
+      })
 
       // a PATCH that would leave an unreadable secret in place says which, and changes nothing
-      const partial = await server.request("PATCH", "/v1/sources/keyed", { transport: { headers: { authorization: "Bearer new-9999" } } })
+      const partial = await server.request("PATCH", "/v1/sources/keyed", {
+        transport: { headers: { authorization: "Bearer new-9999" } },
+      })
       expect(partial.status).toBe(409)
-      expect(partial.body.error).toEqual({ code: "source_secrets_unreadable", message: expect.stringMatching(/^transport\.url of source "keyed" cannot be decrypted .*send a new value for it in this PATCH too$/) })
-      const whole = await server.request("PATCH", "/v1/sources/keyed", { transport: { headers: { authorization: "Bearer new-9999" }, url: `${upstream.url}?api_key=k-new-0000` } })
+      expect(partial.body.error).toEqual({
+        code: "source_secrets_unreadable",
+        message: expect.stringMatching(
+          /^transport\.url of source "keyed" cannot be decrypted .*send a new value for it in this PATCH too$/,
+        ),
+      })
+      const whole = await server.request("PATCH", "/v1/sources/keyed", {
+        transport: { headers: { authorization: "Bearer new-9999" }, url: `${upstream.url}?api_key=k-new-0000` },
+      })
       expect(whole.status, JSON.stringify(whole.body)).toBe(200)
       expect(whole.body.source).toMatchObject({ status: "ready", syncError: null })
-      expect((await server.execute("return (await tools.keyed.echo({})).data.url")).result).toBe("/mcp?api_key=<redacted>")
+      expect((await server.execute("return (await tools.keyed.echo({})).data.url")).result).toBe(
+        "/mcp?api_key=<redacted>",
+      )
     } finally {
       await server.stop()
     }
@@ -228,8 +303,15 @@ describe("the key", () => {
   it("a malformed SWITCHBOARD_SECRET_KEY stops the start with a clear message that does not repeat it", async () => {
     const dir = tempDir()
     try {
-      const attempt = createHost({ db: join(dir.dir, "x.db"), secretKey: "dG9vLXNob3J0LXNlY3JldA", runtime: "in-thread", logger: memoryLogger().logger })
-      await expect(attempt).rejects.toThrow(/^SWITCHBOARD_SECRET_KEY must be 32 random bytes in base64 or base64url \(it decodes to 16 bytes\); make one with: openssl rand -base64 32$/)
+      const attempt = createHost({
+        db: join(dir.dir, "x.db"),
+        secretKey: "dG9vLXNob3J0LXNlY3JldA",
+        runtime: "in-thread",
+        logger: memoryLogger().logger,
+      })
+      await expect(attempt).rejects.toThrow(
+        /^SWITCHBOARD_SECRET_KEY must be 32 random bytes in base64 or base64url \(it decodes to 16 bytes\); make one with: openssl rand -base64 32$/,
+      )
       expect(existsSync(join(dir.dir, "x.db"))).toBe(false)
     } finally {
       dir.remove()
@@ -237,14 +319,23 @@ describe("the key", () => {
   })
 
   it("a Postgres catalog without a key refuses to start, saying why and how to make one", async () => {
-    await expect(createHost({ db: "postgres://postgres@127.0.0.1:5432/none", secretKey: "", runtime: "in-thread" })).rejects.toThrow(/Postgres catalog needs SWITCHBOARD_SECRET_KEY.*every server sharing the catalog.*openssl rand -base64 32/)
+    await expect(
+      createHost({ db: "postgres://postgres@127.0.0.1:5432/none", secretKey: "", runtime: "in-thread" }),
+    ).rejects.toThrow(
+      /Postgres catalog needs SWITCHBOARD_SECRET_KEY.*every server sharing the catalog.*openssl rand -base64 32/,
+    )
   })
 
   it("a key given in SWITCHBOARD_SECRET_KEY is used instead of a key file, and none is made", async () => {
     const dir = tempDir()
     try {
       const dbPath = join(dir.dir, "x.db")
-      const host = await createHost({ db: dbPath, secretKey: encodeSecretKey(generateSecretKey()).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""), runtime: "in-thread", logger: memoryLogger().logger })
+      const host = await createHost({
+        db: dbPath,
+        secretKey: encodeSecretKey(generateSecretKey()).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""),
+        runtime: "in-thread",
+        logger: memoryLogger().logger,
+      })
       await host.close()
       expect(existsSync(keyFileFor(dbPath))).toBe(false)
     } finally {

@@ -27,13 +27,26 @@ let upstream: EchoHeadersServer
 beforeAll(async () => {
   upstream = await startEchoHeadersServer()
   server = await startTestServer({ allowStdio: true, logger })
-  const env = await server.request("POST", "/v1/sources", { namespace: "envecho", kind: "mcp", transport: { type: "stdio", command: process.execPath, args: ["-e", echoEnvServerScript], env: { ECHO_TOKEN: ENV_SECRET } } })
+  const env = await server.request("POST", "/v1/sources", {
+    namespace: "envecho",
+    kind: "mcp",
+    transport: {
+      type: "stdio",
+      command: process.execPath,
+      args: ["-e", echoEnvServerScript],
+      env: { ECHO_TOKEN: ENV_SECRET },
+    },
+  })
   expect(env.status, JSON.stringify(env.body)).toBe(201)
   expectNone("the add answer", env.body)
   const http = await server.request("POST", "/v1/sources", {
     namespace: "hdrecho",
     kind: "mcp",
-    transport: { type: "http", url: `${upstream.url}?api_key=${QUERY_SECRET}`, headers: { authorization: `Bearer ${HEADER_SECRET}`, "x-api-key": KEY_SECRET } },
+    transport: {
+      type: "http",
+      url: `${upstream.url}?api_key=${QUERY_SECRET}`,
+      headers: { authorization: `Bearer ${HEADER_SECRET}`, "x-api-key": KEY_SECRET },
+    },
   })
   expect(http.status, JSON.stringify(http.body)).toBe(201)
   expectNone("the add answer", http.body)
@@ -103,7 +116,12 @@ it("over MCP: execute's text and its logs carry no secret", async () => {
   const response = await fetch(`${server.url}/mcp`, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "execute", arguments: { code: `${CALL_ALL} return results` } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "execute", arguments: { code: `${CALL_ALL} return results` } },
+    }),
   })
   const text = await response.text()
   expect(text).toContain("<redacted>")

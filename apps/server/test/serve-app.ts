@@ -13,7 +13,10 @@ import { memoryLogger, tempDir } from "./helpers.js"
 export const serveAppWith = async (options: AppOptions) => {
   const { dir, remove } = tempDir()
   const host = await createHost({ db: join(dir, "catalog.db"), runtime: "in-thread", logger: memoryLogger().logger })
-  const app = createApp({ sources: host.sources, executor: host.executor, store: host.store, logger: host.logger }, options)
+  const app = createApp(
+    { sources: host.sources, executor: host.executor, store: host.store, logger: host.logger },
+    options,
+  )
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s))
     s.once("error", reject)

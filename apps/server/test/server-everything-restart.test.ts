@@ -25,7 +25,10 @@ const freePort = () =>
 /** server-everything in streamable HTTP mode on `port`, resolved once it listens. */
 const startEverything = (port: number) =>
   new Promise<ChildProcess>((resolve, reject) => {
-    const child = spawn(process.execPath, [everythingBin, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] })
+    const child = spawn(process.execPath, [everythingBin, "streamableHttp"], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ["ignore", "ignore", "pipe"],
+    })
     let said = ""
     child.stderr!.on("data", (chunk: Buffer) => {
       said += chunk.toString()
@@ -49,7 +52,11 @@ beforeAll(async () => {
   port = await freePort()
   upstream = await startEverything(port)
   server = await startTestServer()
-  const added = await server.request("POST", "/v1/sources", { namespace: "everything", kind: "mcp", transport: { type: "http", url: `http://127.0.0.1:${port}/mcp` } })
+  const added = await server.request("POST", "/v1/sources", {
+    namespace: "everything",
+    kind: "mcp",
+    transport: { type: "http", url: `http://127.0.0.1:${port}/mcp` },
+  })
   expect(added.status).toBe(201)
 }, 30_000)
 afterAll(async () => {
@@ -57,7 +64,8 @@ afterAll(async () => {
   if (upstream) await stopEverything(upstream)
 })
 
-const echo = (message: string) => server.execute(`return await tools.everything.echo({ message: ${JSON.stringify(message)} })`)
+const echo = (message: string) =>
+  server.execute(`return await tools.everything.echo({ message: ${JSON.stringify(message)} })`)
 
 it("after the upstream restarts, the next call and the next sync succeed on a new session", async () => {
   expect((await echo("before")).result).toEqual({ ok: true, data: "Echo: before" })
@@ -82,7 +90,9 @@ it("while the upstream is down, a call fails as upstream_unavailable, and it rec
 
 it("a call cut by the upstream dying fails soon as upstream_unavailable, not at its timeout; the next one succeeds", async () => {
   const started = Date.now()
-  const pending = server.execute(`return await tools.everything["trigger-long-running-operation"]({ duration: 20, steps: 20 })`)
+  const pending = server.execute(
+    `return await tools.everything["trigger-long-running-operation"]({ duration: 20, steps: 20 })`,
+  )
   await new Promise((resolve) => setTimeout(resolve, 1_500))
   await stopEverything(upstream)
   const cut = (await pending).result

@@ -9,13 +9,19 @@ let server: TestServer
 
 beforeAll(async () => {
   server = await startTestServer({ allowStdio: true })
-  const added = await server.request("POST", "/v1/sources", { namespace: "everything", kind: "mcp", transport: { type: "stdio", command: process.execPath, args: [everythingBin, "stdio"] } })
+  const added = await server.request("POST", "/v1/sources", {
+    namespace: "everything",
+    kind: "mcp",
+    transport: { type: "stdio", command: process.execPath, args: [everythingBin, "stdio"] },
+  })
   expect(added.status).toBe(201)
 }, 30_000)
 afterAll(() => server?.stop())
 
 it("lists its tools, names kept as sent", async () => {
-  const names = (await server.request("GET", "/v1/tools?namespace=everything")).body.tools.map((t: { name: string }) => t.name)
+  const names = (await server.request("GET", "/v1/tools?namespace=everything")).body.tools.map(
+    (t: { name: string }) => t.name,
+  )
   expect(names).toEqual(expect.arrayContaining(["echo", "get-sum", "get-structured-content", "get-tiny-image"]))
 })
 

@@ -16,7 +16,15 @@ const dir = tempDir()
 let server: RunningServer
 let port: number
 beforeAll(async () => {
-  server = await startServer({ db: join(dir.dir, "catalog.db"), port: 0, logger: log.logger, runtime: "in-thread", maxConnections: 8, headersTimeoutMs: 500, requestTimeoutMs: 1_000 })
+  server = await startServer({
+    db: join(dir.dir, "catalog.db"),
+    port: 0,
+    logger: log.logger,
+    runtime: "in-thread",
+    maxConnections: 8,
+    headersTimeoutMs: 500,
+    requestTimeoutMs: 1_000,
+  })
   port = Number(new URL(server.url).port)
 })
 afterAll(async () => {
@@ -48,7 +56,9 @@ it("clients that trickle their headers are cut off, and past the cap a new conne
 
 it("a body that trickles past the request timeout is cut off", async () => {
   const { socket, ended } = await open()
-  socket.write(`POST /v1/execute HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"code":`)
+  socket.write(
+    `POST /v1/execute HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"code":`,
+  )
   const answer = await ended
   expect(answer === "" || /^HTTP\/1\.1 408/.test(answer)).toBe(true)
 }, 20_000)
@@ -57,7 +67,9 @@ it("a body abandoned halfway is one info line, not an internal error", async () 
   const before = log.lines.length
   for (const path of ["/v1/execute", "/v1/sources"]) {
     const { socket, ended } = await open()
-    socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"code":`)
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"code":`,
+    )
     await new Promise((resolve) => setTimeout(resolve, 100))
     socket.destroy()
     await ended

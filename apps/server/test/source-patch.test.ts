@@ -18,8 +18,24 @@ beforeAll(async () => {
   upstream = await startEchoHeadersServer()
   server = await startTestServer({ allowStdio: true, logger })
   const env = { ECHO_TOKEN: OLD, ECHO_GONE: "gone-after-patch", ECHO_SHORT: "v1" }
-  expect((await server.request("POST", "/v1/sources", { namespace: "envs", kind: "mcp", transport: { type: "stdio", command: process.execPath, args: ["-e", echoEnvServerScript], env } })).status).toBe(201)
-  expect((await server.request("POST", "/v1/sources", { namespace: "hdrs", kind: "mcp", transport: { type: "http", url: upstream.url, headers: { authorization: `Bearer ${OLD}`, "x-team": "a" } } })).status).toBe(201)
+  expect(
+    (
+      await server.request("POST", "/v1/sources", {
+        namespace: "envs",
+        kind: "mcp",
+        transport: { type: "stdio", command: process.execPath, args: ["-e", echoEnvServerScript], env },
+      })
+    ).status,
+  ).toBe(201)
+  expect(
+    (
+      await server.request("POST", "/v1/sources", {
+        namespace: "hdrs",
+        kind: "mcp",
+        transport: { type: "http", url: upstream.url, headers: { authorization: `Bearer ${OLD}`, "x-team": "a" } },
+      })
+    ).status,
+  ).toBe(201)
 }, 60_000)
 afterAll(async () => {
   await server?.stop()
@@ -29,16 +45,26 @@ afterAll(async () => {
 it("replaces a stdio source's env whole (not merged), re-syncs, and the next call runs with the new env", async () => {
   // a connection made with the old env is open
   expect((await server.execute("return (await tools.envs.echo({})).data.env.ECHO_SHORT")).result).toBe("v1")
-  const patched = await server.request("PATCH", "/v1/sources/envs", { transport: { env: { ECHO_TOKEN: NEW, ECHO_SHORT: "v2" } } })
+  const patched = await server.request("PATCH", "/v1/sources/envs", {
+    transport: { env: { ECHO_TOKEN: NEW, ECHO_SHORT: "v2" } },
+  })
   expect(patched.status, JSON.stringify(patched.body)).toBe(200)
-  expect(patched.body.source).toMatchObject({ namespace: "envs", status: "ready", syncError: null, toolCount: 2, config: { transport: { env: { ECHO_TOKEN: "<redacted>", ECHO_SHORT: "<redacted>" } } } })
+  expect(patched.body.source).toMatchObject({
+    namespace: "envs",
+    status: "ready",
+    syncError: null,
+    toolCount: 2,
+    config: { transport: { env: { ECHO_TOKEN: "<redacted>", ECHO_SHORT: "<redacted>" } } },
+  })
   expect(JSON.stringify(patched.body)).not.toContain(NEW)
   const env = (await server.execute("return (await tools.envs.echo({})).data.env")).result
   expect(env).toEqual({ ECHO_TOKEN: "<redacted>", ECHO_SHORT: "v2" })
 })
 
 it("replaces an http source's headers; the upstream gets only the new ones", async () => {
-  const patched = await server.request("PATCH", "/v1/sources/hdrs", { transport: { headers: { authorization: `Bearer ${NEW}` } } })
+  const patched = await server.request("PATCH", "/v1/sources/hdrs", {
+    transport: { headers: { authorization: `Bearer ${NEW}` } },
+  })
   expect(patched.status, JSON.stringify(patched.body)).toBe(200)
   expect(patched.body.source.config.transport.headers).toEqual({ authorization: "<redacted>" })
   const before = upstream.received.length
@@ -60,7 +86,9 @@ it("replaces an http source's URL (its query holds the key); a re-sync that fail
   expect(patched.body.source.syncError).toMatch(/could not connect/)
   expect(patched.body.source.config.transport.url).toBe("http://127.0.0.1:9/mcp?api_key=<redacted>")
   expect(JSON.stringify(patched.body)).not.toContain("k-123456789")
-  const back = await server.request("PATCH", "/v1/sources/hdrs", { transport: { url: `${upstream.url}?api_key=k-abcdefgh` } })
+  const back = await server.request("PATCH", "/v1/sources/hdrs", {
+    transport: { url: `${upstream.url}?api_key=k-abcdefgh` },
+  })
   expect(back.body.source).toMatchObject({ status: "ready", syncError: null })
 })
 

@@ -150,7 +150,9 @@ it("over MCP, an execute whose record was not stored says so in its last text bl
   expect(texts[0]).toMatch(/^line 0\n/)
   expect(texts[0]).toMatch(/The rest could not be stored/)
   expect(texts.join("\n")).not.toMatch(/read_output \{|\/v1\/executions\//)
-  expect(texts.at(-1)).toMatch(/^warning: this execution's record was not stored \(disk I\/O error \(SQLITE_IOERR_WRITE\); correlation id /)
+  expect(texts.at(-1)).toMatch(
+    /^warning: this execution's record was not stored \(disk I\/O error \(SQLITE_IOERR_WRITE\); correlation id /,
+  )
   expect(result._meta).toEqual({ "switchboard/execution": { stored: false } })
   immutable(files, false)
   const stored = (await client.callTool({ name: "execute", arguments: { code: "return 1" } })) as CallToolResult

@@ -35,7 +35,13 @@ const slowestHealthz = async <A>(work: () => Promise<A>) => {
 
 it("adding `yes` as a source fails fast naming the cause, and /healthz stays quick", async () => {
   const started = performance.now()
-  const { value: added, slowest } = await slowestHealthz(() => server.request("POST", "/v1/sources", { namespace: "yes", kind: "mcp", transport: { type: "stdio", command: "yes" } }))
+  const { value: added, slowest } = await slowestHealthz(() =>
+    server.request("POST", "/v1/sources", {
+      namespace: "yes",
+      kind: "mcp",
+      transport: { type: "stdio", command: "yes" },
+    }),
+  )
   expect(added.status).toBe(502)
   expect(added.body.error.message).toMatch(/lines that are not JSON-RPC/)
   expect(performance.now() - started).toBeLessThan(10_000) // not the 30 s connect timeout

@@ -50,7 +50,16 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("the stdio gate holds when a
     }
     const a = await startTestServer({ dbPath, keepDb: true, allowStdio: true, secretKey: TEST_SECRET_KEY })
     try {
-      const added = await a.request("POST", "/v1/sources", { namespace: "marked", kind: "mcp", transport: { type: "stdio", command: process.execPath, args: ["-e", MARKED_SERVER], env: { MARKER_FILE: marker } } })
+      const added = await a.request("POST", "/v1/sources", {
+        namespace: "marked",
+        kind: "mcp",
+        transport: {
+          type: "stdio",
+          command: process.execPath,
+          args: ["-e", MARKED_SERVER],
+          env: { MARKER_FILE: marker },
+        },
+      })
       expect(added.status, JSON.stringify(added.body)).toBe(201)
       expect((await a.execute(`return (await tools.marked.hello({})).data`)).result).toBe("hello")
     } finally {
@@ -81,7 +90,11 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("the stdio gate holds when a
     expect(run.ok).toBe(true)
     expect(run.result).toEqual({
       ok: false,
-      error: { code: "source_disabled", message: "stdio sources run a command on this host and are disabled on this server; start it with --allow-stdio to enable them" },
+      error: {
+        code: "source_disabled",
+        message:
+          "stdio sources run a command on this host and are disabled on this server; start it with --allow-stdio to enable them",
+      },
     })
     expect(existsSync(marker)).toBe(false)
   })
@@ -96,7 +109,16 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("the stdio gate holds when a
   })
 
   it("adding a stdio source is refused with the same code", async () => {
-    const added = await b.request("POST", "/v1/sources", { namespace: "other", kind: "mcp", transport: { type: "stdio", command: process.execPath, args: ["-e", MARKED_SERVER], env: { MARKER_FILE: marker } } })
+    const added = await b.request("POST", "/v1/sources", {
+      namespace: "other",
+      kind: "mcp",
+      transport: {
+        type: "stdio",
+        command: process.execPath,
+        args: ["-e", MARKED_SERVER],
+        env: { MARKER_FILE: marker },
+      },
+    })
     expect(added.status).toBe(403)
     expect(added.body.error.code).toBe("source_disabled")
     expect(existsSync(marker)).toBe(false)
@@ -114,18 +136,30 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("the stdio gate holds when a
     expect(existsSync(marker)).toBe(false)
   }, 60_000)
 
-  it.runIf(kind === "sqlite")("switchboard mcp refuses it too: the execute tool's result carries source_disabled", async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: ["--import", tsxLoader, cli, "mcp", "--db", dbPath], stderr: "pipe", env: { ...(process.env as Record<string, string>), SWITCHBOARD_SECRET_KEY: TEST_SECRET_KEY } })
-    const client = new Client({ name: "stdio-gate-test", version: "1" })
-    await client.connect(transport)
-    try {
-      const result = await client.callTool({ name: "execute", arguments: { code: "const r = await tools.marked.hello({}); return r.ok ? 'ran' : r.error.code" } })
-      expect(result.content).toEqual([{ type: "text", text: "source_disabled" }])
-    } finally {
-      await client.close()
-    }
-    expect(existsSync(marker)).toBe(false)
-  }, 60_000)
+  it.runIf(kind === "sqlite")(
+    "switchboard mcp refuses it too: the execute tool's result carries source_disabled",
+    async () => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", tsxLoader, cli, "mcp", "--db", dbPath],
+        stderr: "pipe",
+        env: { ...(process.env as Record<string, string>), SWITCHBOARD_SECRET_KEY: TEST_SECRET_KEY },
+      })
+      const client = new Client({ name: "stdio-gate-test", version: "1" })
+      await client.connect(transport)
+      try {
+        const result = await client.callTool({
+          name: "execute",
+          arguments: { code: "const r = await tools.marked.hello({}); return r.ok ? 'ran' : r.error.code" },
+        })
+        expect(result.content).toEqual([{ type: "text", text: "source_disabled" }])
+      } finally {
+        await client.close()
+      }
+      expect(existsSync(marker)).toBe(false)
+    },
+    60_000,
+  )
 })
 
 it("switchboard demo runs its own stdio source and no other (it allowed every stdio command)", async () => {
@@ -133,8 +167,22 @@ it("switchboard demo runs its own stdio source and no other (it allowed every st
   const marker = join(dir.dir, "started")
   const demo = await spawnServe(["--db", join(dir.dir, "demo.db")], { command: "demo" })
   try {
-    const post = (path: string, body: unknown) => fetch(`${demo.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
-    const refused = await post("/v1/sources", { namespace: "other", kind: "mcp", transport: { type: "stdio", command: process.execPath, args: ["-e", MARKED_SERVER], env: { MARKER_FILE: marker } } })
+    const post = (path: string, body: unknown) =>
+      fetch(`${demo.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      })
+    const refused = await post("/v1/sources", {
+      namespace: "other",
+      kind: "mcp",
+      transport: {
+        type: "stdio",
+        command: process.execPath,
+        args: ["-e", MARKED_SERVER],
+        env: { MARKER_FILE: marker },
+      },
+    })
     expect(refused.status).toBe(403)
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("source_disabled")
     expect(existsSync(marker)).toBe(false)

@@ -37,13 +37,29 @@ describe("tolerant of real servers", () => {
       expect(tool.status).toBe(200)
       expect(tool.body.tool.outputSchema).toBeNull()
     }
-    expect((await server.request("GET", "/v1/tools/raw.schema_mismatch")).body.tool.outputSchema).toMatchObject({ required: ["n"] })
+    expect((await server.request("GET", "/v1/tools/raw.schema_mismatch")).body.tool.outputSchema).toMatchObject({
+      required: ["n"],
+    })
   })
 
   it.each([
     ["array structuredContent", "array_structured", { ok: true, data: [1, 2, 3] }],
-    ["an unknown content block type", "unknown_block", { ok: true, data: [{ type: "widget", foo: 1 }, { type: "text", text: "after" }] }],
-    ["an image with bad base64", "bad_base64", { ok: true, data: [{ type: "image", data: "!!!not base64!!!", mimeType: "image/png" }] }],
+    [
+      "an unknown content block type",
+      "unknown_block",
+      {
+        ok: true,
+        data: [
+          { type: "widget", foo: 1 },
+          { type: "text", text: "after" },
+        ],
+      },
+    ],
+    [
+      "an image with bad base64",
+      "bad_base64",
+      { ok: true, data: [{ type: "image", data: "!!!not base64!!!", mimeType: "image/png" }] },
+    ],
     ["a missing content field", "missing_content", { ok: true, data: { a: 1 } }],
     ["an empty result", "no_content", { ok: true, data: null }],
   ])("%s", async (_name, tool, expected) => {

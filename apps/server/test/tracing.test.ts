@@ -4,13 +4,23 @@ import { afterAll, beforeAll, expect, it } from "vitest"
 import { startTestServer } from "./helpers.js"
 import type { TestServer } from "./helpers.js"
 
-interface RecordedSpan { name: string; attributes: Record<string, unknown>; status: unknown; ended: boolean }
+interface RecordedSpan {
+  name: string
+  attributes: Record<string, unknown>
+  status: unknown
+  ended: boolean
+}
 const spans: RecordedSpan[] = []
 
 // A recording provider written against the API's own interface (no exporter package needed to observe spans).
 const recordingTracer = {
   startSpan(name: string, options?: { attributes?: Record<string, unknown> }) {
-    const span: RecordedSpan & Record<string, unknown> = { name, attributes: { ...options?.attributes }, status: null, ended: false }
+    const span: RecordedSpan & Record<string, unknown> = {
+      name,
+      attributes: { ...options?.attributes },
+      status: null,
+      ended: false,
+    }
     Object.assign(span, {
       setAttributes: (a: Record<string, unknown>) => (Object.assign(span.attributes, a), span),
       setAttribute: (k: string, v: unknown) => ((span.attributes[k] = v), span),
@@ -39,8 +49,12 @@ afterAll(async () => {
 
 it("an execution and its tool calls each end a span, with the error code on failure", async () => {
   const response = await server.execute(`await tools.nope.missing({}); return 1`)
-  const execution = spans.find((s) => s.name === "switchboard.execute" && s.attributes["switchboard.execution_id"] === response.executionId)
+  const execution = spans.find(
+    (s) => s.name === "switchboard.execute" && s.attributes["switchboard.execution_id"] === response.executionId,
+  )
   expect(execution).toMatchObject({ ended: true, attributes: { "switchboard.tool_calls": 1 } })
-  const call = spans.find((s) => s.name === "switchboard.tool_call" && s.attributes["switchboard.tool.path"] === "nope.missing")
+  const call = spans.find(
+    (s) => s.name === "switchboard.tool_call" && s.attributes["switchboard.tool.path"] === "nope.missing",
+  )
   expect(call).toMatchObject({ ended: true, status: { code: 2, message: expect.stringMatching(/^tool_not_found/) } })
 })

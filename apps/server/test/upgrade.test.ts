@@ -32,9 +32,18 @@ it("an old database keeps its rows when the later migrations apply; new columns 
   try {
     const dbPath = join(dir.dir, "old.db")
     const sqlite = createWithFirstMigrationOnly(dbPath, dir.dir)
-    sqlite.exec(`insert into executions (id, code, status, started_at, duration_ms, tool_call_count) values ('e1', 'return 1', 'ok', 1, 2, 1)`)
-    sqlite.exec(`insert into tool_calls (id, execution_id, tool_path, encoding, started_at, duration_ms, ok) values ('c1', 'e1', 'a.b', 'direct', 1, 1, 1)`)
-    expect(sqlite.prepare(`pragma table_info(tool_calls)`).all().map((c: any) => c.name)).not.toContain("output_schema_error")
+    sqlite.exec(
+      `insert into executions (id, code, status, started_at, duration_ms, tool_call_count) values ('e1', 'return 1', 'ok', 1, 2, 1)`,
+    )
+    sqlite.exec(
+      `insert into tool_calls (id, execution_id, tool_path, encoding, started_at, duration_ms, ok) values ('c1', 'e1', 'a.b', 'direct', 1, 1, 1)`,
+    )
+    expect(
+      sqlite
+        .prepare(`pragma table_info(tool_calls)`)
+        .all()
+        .map((c: any) => c.name),
+    ).not.toContain("output_schema_error")
     sqlite.close()
 
     const opened = openSqlite(dbPath)
@@ -58,8 +67,18 @@ it("the boot safety net adds a nullable column an older database lacks", () => {
     first.sqlite.exec(`alter table executions drop column key_id`)
     first.close()
     const reopened = openSqlite(dbPath)
-    expect(reopened.sqlite.prepare(`pragma table_info(tools)`).all().map((c: any) => c.name)).toContain("result_encoding")
-    expect(reopened.sqlite.prepare(`pragma table_info(executions)`).all().map((c: any) => c.name)).toContain("key_id")
+    expect(
+      reopened.sqlite
+        .prepare(`pragma table_info(tools)`)
+        .all()
+        .map((c: any) => c.name),
+    ).toContain("result_encoding")
+    expect(
+      reopened.sqlite
+        .prepare(`pragma table_info(executions)`)
+        .all()
+        .map((c: any) => c.name),
+    ).toContain("key_id")
     reopened.close()
   } finally {
     dir.remove()
@@ -72,7 +91,15 @@ it("NULL-encoded rows return the whole envelope until a sync stamps them; a conc
   try {
     // a catalog synced by a build that predates result_encoding: same rows, column NULL
     const first = await startTestServer({ dbPath, keepDb: true, allowStdio: true })
-    expect((await first.request("POST", "/v1/sources", { namespace: "contract", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("contract-stdio") } })).status).toBe(201)
+    expect(
+      (
+        await first.request("POST", "/v1/sources", {
+          namespace: "contract",
+          kind: "mcp",
+          transport: { type: "stdio", ...fixtureCommand("contract-stdio") },
+        })
+      ).status,
+    ).toBe(201)
     await first.stop()
     const sqlite = new Database(dbPath)
     sqlite.exec(`update tools set result_encoding = null`)
@@ -80,19 +107,26 @@ it("NULL-encoded rows return the whole envelope until a sync stamps them; a conc
 
     const server = await startTestServer({ dbPath, keepDb: true, allowStdio: true })
     try {
-      const envelope = { structuredContent: { temperature: 22.5, conditions: "Partly cloudy" }, content: [{ type: "text", text: '{"conditions": "Partly cloudy", "temperature": 22.5}' }] }
+      const envelope = {
+        structuredContent: { temperature: 22.5, conditions: "Partly cloudy" },
+        content: [{ type: "text", text: '{"conditions": "Partly cloudy", "temperature": 22.5}' }],
+      }
       const decoded = { temperature: 22.5, conditions: "Partly cloudy" }
       const old = await server.execute(`return await tools.contract.structured({})`)
       expect(old.result).toEqual({ ok: true, data: envelope })
       expect((await server.request("GET", "/v1/tools/contract.structured")).body.tool.resultEncoding).toBeNull()
 
-      const calls = Array.from({ length: 12 }, () => server.execute(`return (await tools.contract.structured({})).data`))
+      const calls = Array.from({ length: 12 }, () =>
+        server.execute(`return (await tools.contract.structured({})).data`),
+      )
       const sync = server.request("POST", "/v1/sources/contract/sync")
       const results = await Promise.all(calls)
       expect((await sync).status).toBe(200)
       for (const response of results) expect([envelope, decoded]).toContainEqual(response.result)
 
-      expect((await server.request("GET", "/v1/tools/contract.structured")).body.tool.resultEncoding).toBe("mcp-call-tool-result-v2")
+      expect((await server.request("GET", "/v1/tools/contract.structured")).body.tool.resultEncoding).toBe(
+        "mcp-call-tool-result-v2",
+      )
       expect((await server.execute(`return (await tools.contract.structured({})).data`)).result).toEqual(decoded)
     } finally {
       await server.stop()

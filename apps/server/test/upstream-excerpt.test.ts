@@ -24,7 +24,11 @@ afterAll(async () => {
   await internal?.close()
 })
 
-const source = (namespace: string) => ({ namespace, kind: "mcp", transport: { type: "http", url: internal.url, headers: {} } })
+const source = (namespace: string) => ({
+  namespace,
+  kind: "mcp",
+  transport: { type: "http", url: internal.url, headers: {} },
+})
 
 it("adding a source whose upstream answers 500 with a page: 502 with the status and an excerpt, not the page", async () => {
   const added = await server.request("POST", "/v1/sources", source("probe"))
@@ -46,7 +50,9 @@ it("a source that starts answering with the page: the sync, the stored sync erro
   expect(synced.status).toBe(502)
   expect(JSON.stringify(synced.body)).not.toContain(SECRET)
   const listed = await server.request("GET", "/v1/sources")
-  expect(listed.body.sources.find((s: { namespace: string }) => s.namespace === "internal").syncError).toMatch(/HTTP 500/)
+  expect(listed.body.sources.find((s: { namespace: string }) => s.namespace === "internal").syncError).toMatch(
+    /HTTP 500/,
+  )
   expect(JSON.stringify(listed.body)).not.toContain(SECRET)
   expect(JSON.stringify(lines)).not.toContain(SECRET)
 })

@@ -42,7 +42,8 @@ export interface AppOptions {
 
 /** A body read that failed because the client hung up (Node: `Error: aborted`, code ECONNRESET). */
 const clientWentAway = (cause: unknown, request: Request) =>
-  request.signal.aborted || (typeof cause === "object" && cause !== null && (cause as { code?: unknown }).code === "ECONNRESET")
+  request.signal.aborted ||
+  (typeof cause === "object" && cause !== null && (cause as { code?: unknown }).code === "ECONNRESET")
 
 export const createApp = (services: AppServices, options: AppOptions = {}) => {
   const maxBodyBytes = checkMaxBodyBytes(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)
@@ -63,7 +64,9 @@ export const createApp = (services: AppServices, options: AppOptions = {}) => {
   app.route("/v1", executeRoutes(services))
   app.route("/v1/executions", executionRoutes(services))
   app.route("/mcp", mcpRoutes(services, { maxBodyBytes }))
-  app.notFound((c) => c.json(errorBody("not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404))
+  app.notFound((c) =>
+    c.json(errorBody("not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404),
+  )
   app.onError((cause, c) => {
     const where = `${c.req.method} ${new URL(c.req.url).pathname}`
     if (clientWentAway(cause, c.req.raw)) {

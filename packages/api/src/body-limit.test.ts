@@ -2,7 +2,11 @@ import { expect, it } from "vitest"
 import { stubApp, stubServices } from "../test/stub-app.js"
 
 const post = (app: ReturnType<typeof stubApp>, path: string, body: string, headers: Record<string, string> = {}) =>
-  app.request(`http://127.0.0.1${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body })
+  app.request(`http://127.0.0.1${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body,
+  })
 
 it("answers a body over the limit with 413 body_too_large, on /v1 and on /mcp", async () => {
   const app = stubApp({ maxBodyBytes: 64 })
@@ -12,14 +16,21 @@ it("answers a body over the limit with 413 body_too_large, on /v1 and on /mcp", 
     for (const headers of [{ "content-length": String(big.length) }, {}] as Record<string, string>[]) {
       const response = await post(app, path, big, headers)
       expect(response.status, path).toBe(413)
-      expect(await response.json()).toEqual({ error: { code: "body_too_large", message: "the request body is larger than this server's limit of 64 bytes" } })
+      expect(await response.json()).toEqual({
+        error: { code: "body_too_large", message: "the request body is larger than this server's limit of 64 bytes" },
+      })
     }
   }
 })
 
 /** A Request that counts reads of its `body` getter: the costly one on @hono/node-server. */
 const spiedRequest = (path: string, body: string | ReadableStream, headers: Record<string, string>) => {
-  const request = new Request(`http://127.0.0.1${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body, duplex: "half" } as RequestInit)
+  const request = new Request(`http://127.0.0.1${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body,
+    duplex: "half",
+  } as RequestInit)
   const stream = request.body
   const reads = { body: 0 }
   Object.defineProperty(request, "body", {
@@ -41,10 +52,14 @@ const parsingApp = (maxBodyBytes: number) => {
 
 it("refuses a declared Content-Length over the limit at once, without reading the body", async () => {
   const { app, parsed } = parsingApp(64)
-  const { request, reads } = spiedRequest("/v1/execute", JSON.stringify({ code: "x".repeat(100) }), { "content-length": "112" })
+  const { request, reads } = spiedRequest("/v1/execute", JSON.stringify({ code: "x".repeat(100) }), {
+    "content-length": "112",
+  })
   const response = await app.request(request)
   expect(response.status).toBe(413)
-  expect(await response.json()).toEqual({ error: { code: "body_too_large", message: "the request body is larger than this server's limit of 64 bytes" } })
+  expect(await response.json()).toEqual({
+    error: { code: "body_too_large", message: "the request body is larger than this server's limit of 64 bytes" },
+  })
   expect(reads.body).toBe(0)
   expect(parsed).toEqual([])
 })
@@ -61,9 +76,18 @@ it("passes a declared Content-Length under the limit straight on: the JSON is pa
 
 it("counts a chunked body over the limit as it streams, and one that also declares a length", async () => {
   const chunks = ['{"code":"', "x".repeat(50), "x".repeat(50), '"}']
-  const stream = () => new ReadableStream({ start: (controller) => (chunks.forEach((chunk) => controller.enqueue(new TextEncoder().encode(chunk))), controller.close()) })
+  const stream = () =>
+    new ReadableStream({
+      start: (controller) => (
+        chunks.forEach((chunk) => controller.enqueue(new TextEncoder().encode(chunk))), controller.close()
+      ),
+    })
   // Transfer-Encoding wins over a Content-Length (RFC 9112 §6.3), so a small declared length is not trusted
-  for (const headers of [{ "transfer-encoding": "chunked" }, { "transfer-encoding": "chunked", "content-length": "10" }, {}] as Record<string, string>[]) {
+  for (const headers of [
+    { "transfer-encoding": "chunked" },
+    { "transfer-encoding": "chunked", "content-length": "10" },
+    {},
+  ] as Record<string, string>[]) {
     const { app, parsed } = parsingApp(64)
     const response = await app.request(spiedRequest("/v1/execute", stream(), headers).request)
     expect(response.status, JSON.stringify(headers)).toBe(413)
@@ -74,7 +98,9 @@ it("counts a chunked body over the limit as it streams, and one that also declar
 
 it("parses a chunked body under the limit", async () => {
   const { app, parsed } = parsingApp(64)
-  const body = new ReadableStream({ start: (controller) => (controller.enqueue(new TextEncoder().encode('{"code":"return 2"}')), controller.close()) })
+  const body = new ReadableStream({
+    start: (controller) => (controller.enqueue(new TextEncoder().encode('{"code":"return 2"}')), controller.close()),
+  })
   const response = await app.request(spiedRequest("/v1/execute", body, { "transfer-encoding": "chunked" }).request)
   expect(response.status).toBe(200)
   expect(parsed).toEqual([{ code: "return 2" }])
@@ -95,7 +121,9 @@ it("takes a body at the limit", async () => {
 it("defaults to 10 MiB", async () => {
   const response = await post(stubApp(), "/v1/execute", "{}", { "content-length": String(10 * 1024 * 1024 + 1) })
   expect(response.status).toBe(413)
-  expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/limit of 10 MiB \(10485760 bytes\)/)
+  expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+    /limit of 10 MiB \(10485760 bytes\)/,
+  )
 })
 
 it("refuses a limit that is not a positive whole number", () => {

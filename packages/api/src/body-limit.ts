@@ -15,10 +15,12 @@ export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024
 
 const MIB = 1024 * 1024
 
-export const describeBytes = (bytes: number) => (bytes % MIB === 0 ? `${bytes / MIB} MiB (${bytes} bytes)` : `${bytes} bytes`)
+export const describeBytes = (bytes: number) =>
+  bytes % MIB === 0 ? `${bytes / MIB} MiB (${bytes} bytes)` : `${bytes} bytes`
 
 export const checkMaxBodyBytes = (bytes: number) => {
-  if (!Number.isSafeInteger(bytes) || bytes <= 0) throw new Error(`maxBodyBytes must be a positive whole number of bytes (got ${bytes})`)
+  if (!Number.isSafeInteger(bytes) || bytes <= 0)
+    throw new Error(`maxBodyBytes must be a positive whole number of bytes (got ${bytes})`)
   return bytes
 }
 
@@ -26,14 +28,19 @@ export const checkMaxBodyBytes = (bytes: number) => {
 const CONTENT_LENGTH = /^\d+$/
 
 export const limitBody = (maxBytes: number): MiddlewareHandler => {
-  const tooLarge = (c: Context) => c.json(errorBody("body_too_large", `the request body is larger than this server's limit of ${describeBytes(maxBytes)}`), 413)
+  const tooLarge = (c: Context) =>
+    c.json(
+      errorBody("body_too_large", `the request body is larger than this server's limit of ${describeBytes(maxBytes)}`),
+      413,
+    )
   const counted = bodyLimit({ maxSize: maxBytes, onError: tooLarge })
   return async (c, next) => {
     // a fetch Request never has a body on GET or HEAD, so hono's check would find none: skip it cheaply
     if (c.req.method === "GET" || c.req.method === "HEAD") return next()
     const length = c.req.header("content-length")
     // with Transfer-Encoding too, the length is not the framing (RFC 9112 §6.3): count the body instead
-    if (length === undefined || !CONTENT_LENGTH.test(length) || c.req.header("transfer-encoding") !== undefined) return counted(c, next)
+    if (length === undefined || !CONTENT_LENGTH.test(length) || c.req.header("transfer-encoding") !== undefined)
+      return counted(c, next)
     return Number(length) > maxBytes ? tooLarge(c) : next()
   }
 }

@@ -26,7 +26,9 @@ export const sendError = (c: Context, error: ServiceError) => {
 }
 
 /** Reads a JSON body; a body that is not JSON is the caller's mistake, answered with 400. */
-export const readJson = async (c: Context): Promise<{ ok: true; body: unknown } | { ok: false; response: Response }> => {
+export const readJson = async (
+  c: Context,
+): Promise<{ ok: true; body: unknown } | { ok: false; response: Response }> => {
   const text = await c.req.text()
   try {
     return { ok: true, body: JSON.parse(text) }

@@ -19,7 +19,10 @@ export const readiness = ({ store, logger }: { store: Pick<CatalogStore, "checkR
   return async (c: Context<AppEnv>) => {
     let timer: ReturnType<typeof setTimeout> | undefined
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new DatabaseFault({ message: `the database did not answer within ${READY_TIMEOUT_MS} ms` })), READY_TIMEOUT_MS)
+      timer = setTimeout(
+        () => reject(new DatabaseFault({ message: `the database did not answer within ${READY_TIMEOUT_MS} ms` })),
+        READY_TIMEOUT_MS,
+      )
     })
     try {
       await Promise.race([store.checkReadiness(), late])

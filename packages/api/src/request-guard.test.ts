@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest"
 import { stubApp } from "../test/stub-app.js"
 
-const execute = (headers: Record<string, string>, body: RequestInit["body"] = '{"code":"return 1"}', path = "/v1/execute") =>
-  stubApp().request(`http://127.0.0.1:4747${path}`, { method: "POST", headers, body })
+const execute = (
+  headers: Record<string, string>,
+  body: RequestInit["body"] = '{"code":"return 1"}',
+  path = "/v1/execute",
+) => stubApp().request(`http://127.0.0.1:4747${path}`, { method: "POST", headers, body })
 
 const codeOf = async (response: Response) => ((await response.json()) as { error: { code: string } }).error.code
 
@@ -15,8 +18,12 @@ describe("content type", () => {
 
   it("refuses a form body and a body with no content type", async () => {
     expect((await execute({ "content-type": "application/x-www-form-urlencoded" })).status).toBe(415)
-    expect((await execute({ "content-length": "19" }, new TextEncoder().encode('{"code":"return 1"}'))).status).toBe(415)
-    expect((await execute({ "transfer-encoding": "chunked" }, new TextEncoder().encode('{"code":"return 1"}'))).status).toBe(415)
+    expect((await execute({ "content-length": "19" }, new TextEncoder().encode('{"code":"return 1"}'))).status).toBe(
+      415,
+    )
+    expect(
+      (await execute({ "transfer-encoding": "chunked" }, new TextEncoder().encode('{"code":"return 1"}'))).status,
+    ).toBe(415)
   })
 
   it("takes JSON, with or without parameters", async () => {
@@ -31,13 +38,22 @@ describe("content type", () => {
   })
 
   it("does not check GET requests that name a content type", async () => {
-    expect((await stubApp().request("http://127.0.0.1:4747/v1/sources", { headers: { "content-type": "text/plain" } })).status).toBe(200)
+    expect(
+      (await stubApp().request("http://127.0.0.1:4747/v1/sources", { headers: { "content-type": "text/plain" } }))
+        .status,
+    ).toBe(200)
   })
 })
 
 describe("origin", () => {
   it("refuses a request from another origin", async () => {
-    for (const origin of ["https://evil.example", "http://127.0.0.1:3000", "http://localhost:4747", "null", "not a url"]) {
+    for (const origin of [
+      "https://evil.example",
+      "http://127.0.0.1:3000",
+      "http://localhost:4747",
+      "null",
+      "not a url",
+    ]) {
       const response = await execute({ "content-type": "application/json", origin })
       expect(response.status, origin).toBe(403)
       expect(await codeOf(response)).toBe("forbidden_origin")
@@ -45,7 +61,9 @@ describe("origin", () => {
   })
 
   it("refuses a foreign origin on reads too", async () => {
-    const response = await stubApp().request("http://127.0.0.1:4747/v1/sources", { headers: { origin: "https://evil.example" } })
+    const response = await stubApp().request("http://127.0.0.1:4747/v1/sources", {
+      headers: { origin: "https://evil.example" },
+    })
     expect(response.status).toBe(403)
   })
 
@@ -59,10 +77,20 @@ describe("origin", () => {
 
 describe("host", () => {
   const app = stubApp({ allowedHosts: ["127.0.0.1:4747", "localhost", "::1"] })
-  const get = (host: string, origin?: string) => app.request(`http://${host}/v1/sources`, { headers: { host, ...(origin ? { origin } : {}) } })
+  const get = (host: string, origin?: string) =>
+    app.request(`http://${host}/v1/sources`, { headers: { host, ...(origin ? { origin } : {}) } })
 
   it("answers the hosts it was given: host:port exactly, a bare host on any port", async () => {
-    for (const host of ["127.0.0.1:4747", "127.1:4747", "localhost:4747", "LOCALHOST:9", "localhost", "[::1]:4747", "[0:0::1]:4747"]) expect((await get(host)).status, host).toBe(200)
+    for (const host of [
+      "127.0.0.1:4747",
+      "127.1:4747",
+      "localhost:4747",
+      "LOCALHOST:9",
+      "localhost",
+      "[::1]:4747",
+      "[0:0::1]:4747",
+    ])
+      expect((await get(host)).status, host).toBe(200)
   })
 
   it("refuses any other Host, as a DNS-rebound page sends it, even from its own origin", async () => {
@@ -74,7 +102,10 @@ describe("host", () => {
   })
 
   it("skips the Host check when no hosts are given", async () => {
-    expect((await stubApp().request("http://evil.example:4747/v1/sources", { headers: { host: "evil.example:4747" } })).status).toBe(200)
+    expect(
+      (await stubApp().request("http://evil.example:4747/v1/sources", { headers: { host: "evil.example:4747" } }))
+        .status,
+    ).toBe(200)
   })
 
   it("refuses an empty list and an entry that is not a host", () => {
@@ -85,12 +116,18 @@ describe("host", () => {
 
 it("never guards /healthz", async () => {
   const app = stubApp({ allowedHosts: ["127.0.0.1"] })
-  const response = await app.request("http://evil.example/healthz", { headers: { host: "evil.example", origin: "https://evil.example" } })
+  const response = await app.request("http://evil.example/healthz", {
+    headers: { host: "evil.example", origin: "https://evil.example" },
+  })
   expect(response.status).toBe(200)
 })
 
 it("checks the key before anything else, so a caller without one learns only that it needs one", async () => {
   const app = stubApp({}, { keys: { verify: async () => null } })
-  const response = await app.request("http://127.0.0.1:4747/v1/execute", { method: "POST", headers: { "content-type": "text/plain", origin: "https://evil.example" }, body: "{}" })
+  const response = await app.request("http://127.0.0.1:4747/v1/execute", {
+    method: "POST",
+    headers: { "content-type": "text/plain", origin: "https://evil.example" },
+    body: "{}",
+  })
   expect(response.status).toBe(401)
 })

@@ -44,7 +44,8 @@ const parseHost = (text: string): HostPort | null => {
 const parseAllowed = (entry: string): HostPort => {
   const text = !entry.startsWith("[") && entry.split(":").length > 2 ? `[${entry}]` : entry
   const parsed = parseHost(text)
-  if (!parsed) throw new Error(`allowedHosts: ${JSON.stringify(entry)} is not a host name, an address, or either with ":port"`)
+  if (!parsed)
+    throw new Error(`allowedHosts: ${JSON.stringify(entry)} is not a host name, an address, or either with ":port"`)
   return parsed
 }
 
@@ -77,7 +78,11 @@ const sameAuthority = (origin: string, host: string) => {
   } catch {
     return false // "null" (a sandboxed frame, a file:// page) or garbage
   }
-  return ours !== null && theirs.hostname === ours.hostname && portKey(theirs.port === "" ? null : Number(theirs.port)) === portKey(ours.port)
+  return (
+    ours !== null &&
+    theirs.hostname === ours.hostname &&
+    portKey(theirs.port === "" ? null : Number(theirs.port)) === portKey(ours.port)
+  )
 }
 
 export interface RequestGuardOptions {
@@ -86,13 +91,17 @@ export interface RequestGuardOptions {
 }
 
 export const requestGuard = ({ allowedHosts }: RequestGuardOptions = {}): MiddlewareHandler => {
-  if (allowedHosts !== undefined && allowedHosts.length === 0) throw new Error("allowedHosts is empty, so every request would be refused; leave it unset to skip the Host check")
+  if (allowedHosts !== undefined && allowedHosts.length === 0)
+    throw new Error("allowedHosts is empty, so every request would be refused; leave it unset to skip the Host check")
   const allowed = allowedHosts?.map(parseAllowed)
   const allowedText = allowedHosts?.join(", ")
 
   const hostAllowed = (host: string) => {
     const parsed = parseHost(host)
-    return parsed !== null && allowed!.some((a) => a.hostname === parsed.hostname && (a.port === null || a.port === (parsed.port ?? 80)))
+    return (
+      parsed !== null &&
+      allowed!.some((a) => a.hostname === parsed.hostname && (a.port === null || a.port === (parsed.port ?? 80)))
+    )
   }
 
   return async (c, next) => {
@@ -101,7 +110,10 @@ export const requestGuard = ({ allowedHosts }: RequestGuardOptions = {}): Middle
     const host = requestHost(c)
     if (allowed && !hostAllowed(host)) {
       return c.json(
-        errorBody("forbidden_host", `this server does not answer to Host ${JSON.stringify(host)} (it answers to ${allowedText}); a DNS name pointed at a loopback address is refused, to stop DNS rebinding`),
+        errorBody(
+          "forbidden_host",
+          `this server does not answer to Host ${JSON.stringify(host)} (it answers to ${allowedText}); a DNS name pointed at a loopback address is refused, to stop DNS rebinding`,
+        ),
         403,
       )
     }
@@ -109,7 +121,10 @@ export const requestGuard = ({ allowedHosts }: RequestGuardOptions = {}): Middle
     const origin = c.req.header("origin")
     if (origin !== undefined && !sameAuthority(origin, host)) {
       return c.json(
-        errorBody("forbidden_origin", `requests from web pages at other origins are refused (Origin ${JSON.stringify(origin)}, this server is ${JSON.stringify(host)}); clients that are not browsers send no Origin`),
+        errorBody(
+          "forbidden_origin",
+          `requests from web pages at other origins are refused (Origin ${JSON.stringify(origin)}, this server is ${JSON.stringify(host)}); clients that are not browsers send no Origin`,
+        ),
         403,
       )
     }
@@ -118,7 +133,10 @@ export const requestGuard = ({ allowedHosts }: RequestGuardOptions = {}): Middle
     const declared = contentType !== undefined && !SAFE_METHODS.has(c.req.method)
     if ((hasBody(c) || declared) && !isJson(contentType ?? "")) {
       const got = contentType === undefined ? "no content-type" : `content-type ${JSON.stringify(contentType)}`
-      return c.json(errorBody("unsupported_media_type", `send the body as JSON with "content-type: application/json" (got ${got})`), 415)
+      return c.json(
+        errorBody("unsupported_media_type", `send the body as JSON with "content-type: application/json" (got ${got})`),
+        415,
+      )
     }
     return next()
   }

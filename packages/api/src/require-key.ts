@@ -11,19 +11,27 @@ import type { AppEnv } from "./env.js"
 import { errorBody } from "./http-errors.js"
 import { PROBE_PATHS } from "./probes.js"
 
-export const authenticate = (keys: Pick<ApiKeyService, "verify"> | undefined): MiddlewareHandler<AppEnv> => async (c, next) => {
-  if (!keys) {
-    c.set("caller", OPEN_CALLER)
+export const authenticate =
+  (keys: Pick<ApiKeyService, "verify"> | undefined): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    if (!keys) {
+      c.set("caller", OPEN_CALLER)
+      return next()
+    }
+    if (PROBE_PATHS.has(c.req.path)) return next()
+    const header = c.req.header("authorization") ?? ""
+    const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1]
+    const key = token ? await keys.verify(token) : null
+    if (!key) {
+      c.header("WWW-Authenticate", 'Bearer realm="switchboard"')
+      return c.json(
+        errorBody(
+          "unauthorized",
+          "this server needs an API key: send Authorization: Bearer <key> (create one with `switchboard keys create <name> --scope <scope>`)",
+        ),
+        401,
+      )
+    }
+    c.set("caller", callerOf(key))
     return next()
   }
-  if (PROBE_PATHS.has(c.req.path)) return next()
-  const header = c.req.header("authorization") ?? ""
-  const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1]
-  const key = token ? await keys.verify(token) : null
-  if (!key) {
-    c.header("WWW-Authenticate", 'Bearer realm="switchboard"')
-    return c.json(errorBody("unauthorized", "this server needs an API key: send Authorization: Bearer <key> (create one with `switchboard keys create <name> --scope <scope>`)"), 401)
-  }
-  c.set("caller", callerOf(key))
-  return next()
-}

@@ -66,6 +66,7 @@ export const checkScope: MiddlewareHandler<AppEnv> = async (c, next) => {
   const needed = requiredScope(c.req.method, c.req.path)
   if (needed === null) return next()
   const caller = c.get("caller") ?? NOBODY
-  if (!hasScope(caller, needed)) return sendError(c, new Forbidden({ message: missingScopeMessage("this route", needed, caller) }))
+  if (!hasScope(caller, needed))
+    return sendError(c, new Forbidden({ message: missingScopeMessage("this route", needed, caller) }))
   return next()
 }

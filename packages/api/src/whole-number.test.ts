@@ -12,6 +12,24 @@ it.each([
   expect(wholeNumber(raw, "limit", range)).toEqual(expected)
 })
 
-it.each([["1e20"], ["1e3"], ["0"], ["1001"], ["-1"], ["1.5"], [" 5"], ["0x10"], [""], ["99999999999999999999"], [1.5], [Number.NaN], [true], [null]])("%j is refused with the parameter and its range", (raw) => {
-  expect(wholeNumber(raw, "limit", range)).toEqual({ ok: false, message: `limit must be a whole number from 1 to 1000 (got ${JSON.stringify(raw)})` })
+it.each([
+  ["1e20"],
+  ["1e3"],
+  ["0"],
+  ["1001"],
+  ["-1"],
+  ["1.5"],
+  [" 5"],
+  ["0x10"],
+  [""],
+  ["99999999999999999999"],
+  [1.5],
+  [Number.NaN],
+  [true],
+  [null],
+])("%j is refused with the parameter and its range", (raw) => {
+  expect(wholeNumber(raw, "limit", range)).toEqual({
+    ok: false,
+    message: `limit must be a whole number from 1 to 1000 (got ${JSON.stringify(raw)})`,
+  })
 })

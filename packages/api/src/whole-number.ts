@@ -8,9 +8,14 @@ export interface WholeNumberRange {
 }
 
 /** A query-string or JSON value as a whole number in range; undefined when absent; a message when not. */
-export const wholeNumber = (raw: unknown, name: string, { min, max }: WholeNumberRange): { ok: true; value: number | undefined } | { ok: false; message: string } => {
+export const wholeNumber = (
+  raw: unknown,
+  name: string,
+  { min, max }: WholeNumberRange,
+): { ok: true; value: number | undefined } | { ok: false; message: string } => {
   if (raw === undefined) return { ok: true, value: undefined }
-  const value = typeof raw === "number" ? raw : typeof raw === "string" && /^\d{1,16}$/.test(raw) ? Number(raw) : Number.NaN
+  const value =
+    typeof raw === "number" ? raw : typeof raw === "string" && /^\d{1,16}$/.test(raw) ? Number(raw) : Number.NaN
   if (Number.isSafeInteger(value) && value >= min && value <= max) return { ok: true, value }
   return { ok: false, message: `${name} must be a whole number from ${min} to ${max} (got ${JSON.stringify(raw)})` }
 }

@@ -26,7 +26,13 @@ const tool = (name: string, outputSchema: unknown = null): ToolRow => ({
 })
 
 const stubServices = (
-  overrides: { sources?: SourceRow[]; stored?: Partial<StoredExecution> | null; executions?: ExecuteRequest[]; failStore?: boolean; response?: ExecuteResponse } = {},
+  overrides: {
+    sources?: SourceRow[]
+    stored?: Partial<StoredExecution> | null
+    executions?: ExecuteRequest[]
+    failStore?: boolean
+    response?: ExecuteResponse
+  } = {},
 ) => {
   const errors: string[] = []
   const executions = overrides.executions ?? []
@@ -39,17 +45,31 @@ const stubServices = (
       getTool: async (_ns: string, name: string) => (name === "search" ? tool("search") : null),
       getExecution: async (id: string) => {
         if (overrides.failStore) throw new Error("database is locked")
-        return overrides.stored === undefined || overrides.stored === null ? null : ({ id, resultText: null, ...overrides.stored } as StoredExecution)
+        return overrides.stored === undefined || overrides.stored === null
+          ? null
+          : ({ id, resultText: null, ...overrides.stored } as StoredExecution)
       },
     },
     executor: {
       parse: (body: unknown) =>
         typeof (body as { code?: unknown }).code === "string"
           ? { ok: true as const, value: body as ExecuteRequest }
-          : { ok: false as const, error: { _tag: "InvalidInput", message: '"code" must be a string holding the script' } },
+          : {
+              ok: false as const,
+              error: { _tag: "InvalidInput", message: '"code" must be a string holding the script' },
+            },
       execute: async (request: ExecuteRequest): Promise<ExecuteResponse> => {
         executions.push(request)
-        return overrides.response ?? { executionId: "e1", stored: true, ok: true, result: "x", text: "rendered by core", logs: [] }
+        return (
+          overrides.response ?? {
+            executionId: "e1",
+            stored: true,
+            ok: true,
+            result: "x",
+            text: "rendered by core",
+            logs: [],
+          }
+        )
       },
     },
   }
@@ -61,7 +81,11 @@ const connect = async (services: McpServices) => {
   await createMcpServer(services).connect(serverSide)
   const client = new Client({ name: "test", version: "1" })
   await client.connect(clientSide)
-  return { client, call: async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult }
+  return {
+    client,
+    call: async (name: string, args: Record<string, unknown>) =>
+      (await client.callTool({ name, arguments: args })) as CallToolResult,
+  }
 }
 
 describe("createMcpServer", () => {
@@ -84,8 +108,16 @@ describe("createMcpServer", () => {
   })
 
   it("says when the execution's record could not be stored, in a last text block and in _meta, naming no id", async () => {
-    const warning = "this execution's record was not stored (disk I/O error (SQLITE_IOERR_WRITE); correlation id c1), so it cannot be read back later"
-    const response: ExecuteResponse = { stored: false, warning, ok: true, result: 1, text: "1", logs: [{ level: "log", message: "hi" }] }
+    const warning =
+      "this execution's record was not stored (disk I/O error (SQLITE_IOERR_WRITE); correlation id c1), so it cannot be read back later"
+    const response: ExecuteResponse = {
+      stored: false,
+      warning,
+      ok: true,
+      result: 1,
+      text: "1",
+      logs: [{ level: "log", message: "hi" }],
+    }
     const { call } = await connect(stubServices({ response }).services)
     expect(await call("execute", { code: "return 1" })).toEqual({
       content: [
@@ -99,7 +131,10 @@ describe("createMcpServer", () => {
 
   it("answers bad arguments with isError, so the model can correct itself", async () => {
     const { call } = await connect(stubServices().services)
-    expect(await call("execute", {})).toEqual({ isError: true, content: [{ type: "text", text: 'invalid arguments: "code" must be a string holding the script' }] })
+    expect(await call("execute", {})).toEqual({
+      isError: true,
+      content: [{ type: "text", text: 'invalid arguments: "code" must be a string holding the script' }],
+    })
     const bad = await call("describe", { limit: 0 })
     expect(bad.isError).toBe(true)
     expect((bad.content[0] as { text: string }).text).toMatch(/^invalid arguments: .*limit/s)
@@ -121,6 +156,9 @@ describe("createMcpServer", () => {
 
   it("says when an execution stored no output", async () => {
     const { call } = await connect(stubServices({ stored: { resultText: null } }).services)
-    expect(await call("grep_output", { executionId: "e9", pattern: "x" })).toMatchObject({ isError: true, content: [{ text: 'execution "e9" failed and stored no output' }] })
+    expect(await call("grep_output", { executionId: "e9", pattern: "x" })).toMatchObject({
+      isError: true,
+      content: [{ text: 'execution "e9" failed and stored no output' }],
+    })
   })
 })

@@ -13,7 +13,11 @@ const routesOfApp = (app: ReturnType<typeof stubApp>) =>
     .map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`)
 
 const routesOfDocument = (document: { paths: Record<string, Record<string, unknown>> }) =>
-  Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).filter((key) => METHODS.includes(key)).map((method) => `${method.toUpperCase()} ${path}`))
+  Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((key) => METHODS.includes(key))
+      .map((method) => `${method.toUpperCase()} ${path}`),
+  )
 
 it("is served at /v1/openapi.json as parseable OpenAPI 3.1", async () => {
   const response = await stubApp().request("http://127.0.0.1/v1/openapi.json")
@@ -37,26 +41,36 @@ it("resolves every $ref, and declares every path parameter", () => {
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(walk)
     if (typeof node !== "object" || node === null) return
-    for (const [key, value] of Object.entries(node)) (key === "$ref" ? refs.push(value as string) : walk(value))
+    for (const [key, value] of Object.entries(node)) key === "$ref" ? refs.push(value as string) : walk(value)
   }
   walk(document)
   expect(refs.length).toBeGreaterThan(20)
   for (const ref of refs) {
     expect(ref, ref).toMatch(/^#\//)
-    const target = ref.slice(2).split("/").reduce<any>((node, key) => node?.[key], document)
+    const target = ref
+      .slice(2)
+      .split("/")
+      .reduce<any>((node, key) => node?.[key], document)
     expect(target, ref).toBeDefined()
   }
-  for (const [path, item] of Object.entries<Record<string, { parameters?: { name: string; in: string }[] }>>(document.paths)) {
+  for (const [path, item] of Object.entries<Record<string, { parameters?: { name: string; in: string }[] }>>(
+    document.paths,
+  )) {
     const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()
     for (const [method, operation] of Object.entries(item)) {
-      const declared = (operation.parameters ?? []).filter((p) => p.in === "path").map((p) => p.name).sort()
+      const declared = (operation.parameters ?? [])
+        .filter((p) => p.in === "path")
+        .map((p) => p.name)
+        .sort()
       expect(declared, `${method} ${path}`).toEqual(inPath)
     }
   }
 })
 
 it("names an operation id once per operation", () => {
-  const ids = Object.values(openApiDocument.paths).flatMap((item) => Object.values(item).map((operation) => (operation as { operationId: string }).operationId))
+  const ids = Object.values(openApiDocument.paths).flatMap((item) =>
+    Object.values(item).map((operation) => (operation as { operationId: string }).operationId),
+  )
   expect(ids.every((id) => typeof id === "string")).toBe(true)
   expect(new Set(ids).size).toBe(ids.length)
 })

@@ -38,14 +38,20 @@ const bundle = async (entry: string) => {
   return { reached, errors: result.errors, bytes: result.outputFiles[0]?.contents.length ?? 0 }
 }
 
-it.each(["../../core/src/index.ts", "../src/index.ts"])("%s bundles for a neutral platform with no Node built-in", async (entry) => {
-  const { reached, errors, bytes } = await bundle(entry)
-  expect(errors).toEqual([])
-  expect(reached).toEqual([])
-  expect(bytes).toBeGreaterThan(1000)
-}, 60_000)
+it.each(["../../core/src/index.ts", "../src/index.ts"])(
+  "%s bundles for a neutral platform with no Node built-in",
+  async (entry) => {
+    const { reached, errors, bytes } = await bundle(entry)
+    expect(errors).toEqual([])
+    expect(reached).toEqual([])
+    expect(bytes).toBeGreaterThan(1000)
+  },
+  60_000,
+)
 
 it("the check catches a Node built-in", async () => {
-  const { reached } = await bundle("../../../apps/server/src/sqlite-database.ts").catch(() => ({ reached: ["(build failed)"] }))
+  const { reached } = await bundle("../../../apps/server/src/sqlite-database.ts").catch(() => ({
+    reached: ["(build failed)"],
+  }))
   expect(reached.length).toBeGreaterThan(0)
 }, 60_000)

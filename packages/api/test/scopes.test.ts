@@ -11,7 +11,13 @@ it("names the scope of every route, and of routes still to come: any change unde
   expect(requiredScope("GET", "/v1/openapi.json")).toBeNull()
   expect(requiredScope("GET", "/v1/sources")).toBe("read")
   expect(requiredScope("HEAD", "/v1/sources")).toBe("read")
-  for (const [method, path] of [["POST", "/v1/sources"], ["POST", "/v1/sources/x/sync"], ["DELETE", "/v1/sources/x"], ["PATCH", "/v1/sources/x"], ["PUT", "/v1/sources/x"]]) {
+  for (const [method, path] of [
+    ["POST", "/v1/sources"],
+    ["POST", "/v1/sources/x/sync"],
+    ["DELETE", "/v1/sources/x"],
+    ["PATCH", "/v1/sources/x"],
+    ["PUT", "/v1/sources/x"],
+  ]) {
     expect(requiredScope(method!, path!), `${method} ${path}`).toBe("admin")
   }
   expect(requiredScope("GET", "/v1/tools")).toBe("read")
@@ -38,20 +44,47 @@ it("every operation in the OpenAPI document states the scope the table gives its
   }
 })
 
-const keyRow = (id: string, scopes: string[]): ApiKeyRow => ({ id, name: id, hash: id, scopes, createdAt: 0, revokedAt: null })
-const keys = { verify: async (token: string) => ({ "sb_read": keyRow("r", ["read"]), "sb_exec": keyRow("x", ["execute"]), "sb_admin": keyRow("a", ["*"]), "sb_none": keyRow("n", []) })[token] ?? null }
+const keyRow = (id: string, scopes: string[]): ApiKeyRow => ({
+  id,
+  name: id,
+  hash: id,
+  scopes,
+  createdAt: 0,
+  revokedAt: null,
+})
+const keys = {
+  verify: async (token: string) =>
+    ({
+      sb_read: keyRow("r", ["read"]),
+      sb_exec: keyRow("x", ["execute"]),
+      sb_admin: keyRow("a", ["*"]),
+      sb_none: keyRow("n", []),
+    })[token] ?? null,
+}
 const app = () => stubApp({}, { keys })
 const ask = (method: string, path: string, key: string, body?: unknown) =>
-  app().request(`http://127.0.0.1${path}`, { method, headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) }, body: body === undefined ? undefined : JSON.stringify(body) })
+  app().request(`http://127.0.0.1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
 
 it("refuses a key without the route's scope with 403 naming the scope; an unknown route is 404 for every key", async () => {
-  const refused = await ask("POST", "/v1/sources", "sb_exec", { namespace: "x", kind: "mcp", transport: { type: "stdio", command: "sh", args: ["-c", "touch /tmp/pwned"] } })
+  const refused = await ask("POST", "/v1/sources", "sb_exec", {
+    namespace: "x",
+    kind: "mcp",
+    transport: { type: "stdio", command: "sh", args: ["-c", "touch /tmp/pwned"] },
+  })
   expect(refused.status).toBe(403)
-  expect(await refused.json()).toEqual({ error: { code: "forbidden", message: 'this route needs the "admin" scope; this key has: execute' } })
+  expect(await refused.json()).toEqual({
+    error: { code: "forbidden", message: 'this route needs the "admin" scope; this key has: execute' },
+  })
   expect((await ask("POST", "/v1/sources", "sb_admin", { namespace: "x" })).status).toBe(201)
   expect((await ask("POST", "/v1/execute", "sb_read", { code: "1" })).status).toBe(403)
   expect((await ask("POST", "/v1/execute", "sb_exec", { code: "1" })).status).toBe(200)
-  expect(((await (await ask("GET", "/v1/sources", "sb_none")).json()) as any).error.message).toBe('this route needs the "read" scope; this key has: no scope')
+  expect(((await (await ask("GET", "/v1/sources", "sb_none")).json()) as any).error.message).toBe(
+    'this route needs the "read" scope; this key has: no scope',
+  )
   for (const key of ["sb_read", "sb_exec", "sb_admin"]) {
     expect((await ask("GET", "/v1/nothing-here", key)).status, key).toBe(404)
     expect((await ask("PUT", "/v1/tools/x", key)).status, key).toBe(404)

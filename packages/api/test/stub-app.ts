@@ -3,7 +3,15 @@ import type { AppOptions, AppServices } from "../src/app.js"
 import { createApp } from "../src/app.js"
 
 export const stubServices = (): AppServices => {
-  const source = { namespace: "demo", kind: "mcp", status: "ready", toolCount: 0, lastSyncedAt: null, syncError: null, config: null }
+  const source = {
+    namespace: "demo",
+    kind: "mcp",
+    status: "ready",
+    toolCount: 0,
+    lastSyncedAt: null,
+    syncError: null,
+    config: null,
+  }
   const services = {
     logger: { error: () => {}, warn: () => {}, info: () => {} },
     sources: {
@@ -13,7 +21,13 @@ export const stubServices = (): AppServices => {
       remove: async () => ({ ok: true, value: undefined }),
       ensureFreshNamespace: async () => {},
     },
-    store: { checkReadiness: async () => {}, listSources: async () => [], listTools: async () => [], getTool: async () => null, getExecution: async () => null },
+    store: {
+      checkReadiness: async () => {},
+      listSources: async () => [],
+      listTools: async () => [],
+      getTool: async () => null,
+      getExecution: async () => null,
+    },
     executor: {
       parse: (body: unknown) => ({ ok: true, value: body }),
       execute: async () => ({ executionId: "e1", stored: true, ok: true, result: 1, text: "1", logs: [] }),
@@ -22,4 +36,5 @@ export const stubServices = (): AppServices => {
   return services as unknown as AppServices
 }
 
-export const stubApp = (options: AppOptions = {}, services: Partial<AppServices> = {}) => createApp({ ...stubServices(), ...services }, options)
+export const stubApp = (options: AppOptions = {}, services: Partial<AppServices> = {}) =>
+  createApp({ ...stubServices(), ...services }, options)

@@ -27,7 +27,16 @@ export class Overloaded extends Data.TaggedError("Overloaded")<{ message: string
 /** Our own defect. The message is opaque and carries a correlation id; the details went to the log. */
 export class Internal extends Data.TaggedError("Internal")<{ message: string; correlationId: string }> {}
 
-export type ServiceError = InvalidInput | NotFound | Conflict | Forbidden | SecretsUnreadable | SourceRefused | UpstreamFailed | Overloaded | Internal
+export type ServiceError =
+  | InvalidInput
+  | NotFound
+  | Conflict
+  | Forbidden
+  | SecretsUnreadable
+  | SourceRefused
+  | UpstreamFailed
+  | Overloaded
+  | Internal
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ServiceError }
 
@@ -53,7 +62,11 @@ const loggable = (cause: unknown): Record<string, unknown> | string => {
   const query = (cause as { query?: unknown }).query
   if (typeof query === "string") return { query: query.slice(0, 2_000), driverError: driverMessage(cause) }
   const code = driverCode(cause)
-  return { message: cause.message.slice(0, 2_000), ...(code === undefined ? {} : { code }), stack: cause.stack?.slice(0, 4_000) }
+  return {
+    message: cause.message.slice(0, 2_000),
+    ...(code === undefined ? {} : { code }),
+    stack: cause.stack?.slice(0, 4_000),
+  }
 }
 
 export const internalError = (logger: Logger, where: string, cause: unknown): Internal => {

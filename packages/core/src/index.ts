@@ -8,7 +8,16 @@ export * from "./seams.js"
 export * from "./errors.js"
 export * from "./encodings/encoding.js"
 export { decodeToolResult } from "./encodings/decode.js"
-export type { CatalogStore, SourceRow, ToolRow, ToolListQuery, StoredExecution, SourceStatus, StoredShape, ShapeObservation } from "./catalog/rows.js"
+export type {
+  CatalogStore,
+  SourceRow,
+  ToolRow,
+  ToolListQuery,
+  StoredExecution,
+  SourceStatus,
+  StoredShape,
+  ShapeObservation,
+} from "./catalog/rows.js"
 export { createCatalogStore } from "./catalog/store.js"
 export type { StoreDialect, CatalogDb, CatalogTables } from "./catalog/store.js"
 export { createSqliteCatalogStore } from "./catalog/dialect-sqlite.js"
@@ -31,18 +40,59 @@ export { inlineText, splitLines, toWellFormed, DEFAULT_INLINE_CAP } from "./rend
 export type { InlineText } from "./render/render-for-model.js"
 export { readOutputLines, grepOutput, grepInPlace, MAX_PAGE_LINES, MAX_GREP_MATCHES } from "./render/read-output.js"
 export type { OutputPage, GrepFailureCode, GrepOutcome, GrepRunner } from "./render/read-output.js"
-export { inferShape, mergeShapes, mergeStoredShapes, normalizeShape, shapeToTypeScript, ShapeBounds } from "./shapes/index.js"
+export {
+  inferShape,
+  mergeShapes,
+  mergeStoredShapes,
+  normalizeShape,
+  shapeToTypeScript,
+  ShapeBounds,
+} from "./shapes/index.js"
 export type { Shape, ArrayShape, FieldShape, ObjectShape, RecordShape, UnionShape } from "./shapes/index.js"
-export { describeTool, describeTools, loadObservedShape, provenance, jsonSchemaToTypeScript, createTypeScope, TOOL_RESULT_DECLARATION } from "./describe/index.js"
-export type { DescribeToolInput, ToolDescription, OutputSource, JsonSchemaToTypeScriptOptions, JsonSchemaTypeScript, TypeScope } from "./describe/index.js"
+export {
+  describeTool,
+  describeTools,
+  loadObservedShape,
+  provenance,
+  jsonSchemaToTypeScript,
+  createTypeScope,
+  TOOL_RESULT_DECLARATION,
+} from "./describe/index.js"
+export type {
+  DescribeToolInput,
+  ToolDescription,
+  OutputSource,
+  JsonSchemaToTypeScriptOptions,
+  JsonSchemaTypeScript,
+  TypeScope,
+} from "./describe/index.js"
 export { createDescribeService, DEFAULT_DESCRIBE_LIMIT, MAX_DESCRIBE_TOOLS } from "./describe/describe-service.js"
 export type { DescribeService, DescribeResult } from "./describe/describe-service.js"
 export { rankTools, scoreTool, words } from "./describe/search-tools.js"
 export { createApiKeyService, hashKey } from "./auth/api-keys.js"
-export { createSecretBox, generateSecretKey, parseSecretKey, encodeSecretKey, isSealed, SEALED_PREFIX, SECRET_KEY_BYTES } from "./secrets/secret-box.js"
+export {
+  createSecretBox,
+  generateSecretKey,
+  parseSecretKey,
+  encodeSecretKey,
+  isSealed,
+  SEALED_PREFIX,
+  SECRET_KEY_BYTES,
+} from "./secrets/secret-box.js"
 export type { SecretBox, OpenResult } from "./secrets/secret-box.js"
 export { createSealedCatalogStore, secretAad, UNREADABLE_SECRET } from "./secrets/sealed-store.js"
 export type { SealedCatalogStore, SealedStoreOptions } from "./secrets/sealed-store.js"
 export type { ApiKeyService, ApiKeyRow } from "./auth/api-keys.js"
-export { SCOPES, SCOPE_DESCRIPTIONS, OPEN_CALLER, effectiveScope, callerOf, hasScope, missingScopeMessage, canReadExecution, readExecutionAs, parseScopes } from "./auth/scopes.js"
+export {
+  SCOPES,
+  SCOPE_DESCRIPTIONS,
+  OPEN_CALLER,
+  effectiveScope,
+  callerOf,
+  hasScope,
+  missingScopeMessage,
+  canReadExecution,
+  readExecutionAs,
+  parseScopes,
+} from "./auth/scopes.js"
 export type { Scope, Caller } from "./auth/scopes.js"

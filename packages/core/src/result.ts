@@ -56,7 +56,11 @@ export const okResult = <T>(data: T, extra?: { content?: ContentBlock[]; meta?: 
   return result
 }
 
-export const errResult = (code: ToolError["code"], message: string, extra?: Omit<ToolError, "code" | "message">): ToolResult<never> => {
+export const errResult = (
+  code: ToolError["code"],
+  message: string,
+  extra?: Omit<ToolError, "code" | "message">,
+): ToolResult<never> => {
   const error: ToolError = { code, message }
   if (extra?.data !== undefined) error.data = extra.data
   if (extra?.content && extra.content.length > 0) error.content = extra.content

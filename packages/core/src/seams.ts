@@ -133,7 +133,9 @@ export type DiscoveryFailure = { ok: false; message: string; refused?: SourceRef
 export interface SourcePlugin {
   readonly kind: string
   /** Checks a source config from the API; returns a user-facing message when it is wrong. */
-  validateConfig(config: unknown): { ok: true; config: unknown } | { ok: false; reason: "invalid" | "forbidden"; message: string }
+  validateConfig(
+    config: unknown,
+  ): { ok: true; config: unknown } | { ok: false; reason: "invalid" | "forbidden"; message: string }
   /** The config with every secret value replaced, fit to show in an API response. */
   redactConfig(config: unknown): unknown
   /**

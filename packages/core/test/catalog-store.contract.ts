@@ -3,7 +3,14 @@
  * Each test gets a fresh, migrated, empty database from `open`.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { callerOf, createApiKeyService, inferShape, mergeStoredShapes, normalizeShape, shapeToTypeScript } from "../src/index.js"
+import {
+  callerOf,
+  createApiKeyService,
+  inferShape,
+  mergeStoredShapes,
+  normalizeShape,
+  shapeToTypeScript,
+} from "../src/index.js"
 import type { CatalogStore, DiscoveredTool, ExecutionRecord, SourceRow, ToolCallRecord } from "../src/index.js"
 
 export interface StoreUnderTest {
@@ -24,7 +31,9 @@ const source = (namespace: string, extra: Partial<SourceRow> = {}): SourceRow =>
   id: `id-${namespace}`,
   namespace,
   kind: "mcp",
-  config: { transport: { type: "http", url: "http://127.0.0.1:1/mcp", headers: { "x-key": "s3cr\u00e9t \uD83D\uDE00" } } },
+  config: {
+    transport: { type: "http", url: "http://127.0.0.1:1/mcp", headers: { "x-key": "s3cr\u00e9t \uD83D\uDE00" } },
+  },
   status: "ready",
   lastSyncedAt: null,
   syncError: null,
@@ -33,9 +42,31 @@ const source = (namespace: string, extra: Partial<SourceRow> = {}): SourceRow =>
   ...extra,
 })
 
-const run = (id: string): ExecutionRecord => ({ id, code: "return 1", status: "ok", startedAt: 1_700_000_000_000, durationMs: 1, resultText: "1", errorCode: null, errorMessage: null, logs: [], toolCallCount: 0, keyId: null })
+const run = (id: string): ExecutionRecord => ({
+  id,
+  code: "return 1",
+  status: "ok",
+  startedAt: 1_700_000_000_000,
+  durationMs: 1,
+  resultText: "1",
+  errorCode: null,
+  errorMessage: null,
+  logs: [],
+  toolCallCount: 0,
+  keyId: null,
+})
 
-const call = (executionId: string, i: number): ToolCallRecord => ({ executionId, toolPath: "a.b", encoding: "direct", startedAt: 1_700_000_000_000 + i, durationMs: 1, ok: true, errorCode: null, dataBytes: i, outputSchemaError: null })
+const call = (executionId: string, i: number): ToolCallRecord => ({
+  executionId,
+  toolPath: "a.b",
+  encoding: "direct",
+  startedAt: 1_700_000_000_000 + i,
+  durationMs: 1,
+  ok: true,
+  errorCode: null,
+  dataBytes: i,
+  outputSchemaError: null,
+})
 
 export const catalogStoreContract = (name: string, open: () => Promise<StoreUnderTest>) =>
   describe(`CatalogStore on ${name}`, () => {
@@ -85,14 +116,32 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
       await store.insertSource(source("ns", { status: "error", syncError: "old failure" }))
       await store.applySync("id-ns", [tool("keep"), tool("Vanish"), tool("keep")], "direct", 1000)
       const first = await store.getTool("ns", "keep")
-      expect(first).toMatchObject({ path: "ns.keep", namespace: "ns", name: "keep", resultEncoding: "direct", syncedAt: 1000, outputSchema: null })
+      expect(first).toMatchObject({
+        path: "ns.keep",
+        namespace: "ns",
+        name: "keep",
+        resultEncoding: "direct",
+        syncedAt: 1000,
+        outputSchema: null,
+      })
       expect(await store.countTools("id-ns")).toBe(2)
       expect(await store.getSource("ns")).toMatchObject({ status: "ready", syncError: null, lastSyncedAt: 1000 })
 
       const schema = { type: "object", properties: { n: { type: "number" } } }
-      await store.applySync("id-ns", [tool("keep", { description: "changed", outputSchema: schema }), tool("New")], "mcp-call-tool-result-v2", 2000)
+      await store.applySync(
+        "id-ns",
+        [tool("keep", { description: "changed", outputSchema: schema }), tool("New")],
+        "mcp-call-tool-result-v2",
+        2000,
+      )
       const kept = await store.getTool("ns", "keep")
-      expect(kept).toMatchObject({ id: first!.id, description: "changed", outputSchema: schema, resultEncoding: "mcp-call-tool-result-v2", syncedAt: 2000 })
+      expect(kept).toMatchObject({
+        id: first!.id,
+        description: "changed",
+        outputSchema: schema,
+        resultEncoding: "mcp-call-tool-result-v2",
+        syncedAt: 2000,
+      })
       expect(await store.getTool("ns", "Vanish")).toBeNull()
       expect(await store.getTool("ns", "New")).toMatchObject({ path: "ns.New" })
       expect(await store.countTools("id-ns")).toBe(2)
@@ -102,7 +151,11 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
       await store.insertSource(source("ns"))
       await store.applySync("id-ns", [tool("a")], "direct", 1000)
       await store.recordSyncError("id-ns", "tools/list failed", 5000)
-      expect(await store.getSource("ns")).toMatchObject({ status: "error", syncError: "tools/list failed", lastSyncedAt: 1000 })
+      expect(await store.getSource("ns")).toMatchObject({
+        status: "error",
+        syncError: "tools/list failed",
+        lastSyncedAt: 1000,
+      })
       expect(await store.countTools("id-ns")).toBe(1)
     })
 
@@ -111,7 +164,12 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
       await store.insertSource(source("b"))
       await store.applySync("id-a", [tool("search_docs"), tool("getUser"), tool("100%_match")], "direct", 1)
       await store.applySync("id-b", [tool("search_web")], "direct", 1)
-      expect((await store.listTools({})).map((t) => t.path)).toEqual(["a.100%_match", "a.getUser", "a.search_docs", "b.search_web"])
+      expect((await store.listTools({})).map((t) => t.path)).toEqual([
+        "a.100%_match",
+        "a.getUser",
+        "a.search_docs",
+        "b.search_web",
+      ])
       expect((await store.listTools({ namespace: "b" })).map((t) => t.path)).toEqual(["b.search_web"])
       expect((await store.listTools({ limit: 2 })).length).toBe(2)
       expect(await store.getTool("a", "getuser")).toBeNull()
@@ -127,10 +185,42 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
     })
 
     it("records an execution with its tool calls, and reads them back", async () => {
-      const execution = { id: "e1", code: "return 1", status: "ok" as const, startedAt: 1_700_000_000_123, durationMs: 12, resultText: "1\n\u00e9", errorCode: null, errorMessage: null, logs: [{ level: "log" as const, message: "hi" }], toolCallCount: 2, keyId: "key-1" }
+      const execution = {
+        id: "e1",
+        code: "return 1",
+        status: "ok" as const,
+        startedAt: 1_700_000_000_123,
+        durationMs: 12,
+        resultText: "1\n\u00e9",
+        errorCode: null,
+        errorMessage: null,
+        logs: [{ level: "log" as const, message: "hi" }],
+        toolCallCount: 2,
+        keyId: "key-1",
+      }
       const calls = [
-        { executionId: "e1", toolPath: "a.b", encoding: "direct", startedAt: 1_700_000_000_124, durationMs: 3, ok: true, errorCode: null, dataBytes: 10, outputSchemaError: null },
-        { executionId: "e1", toolPath: "a.c", encoding: "mcp-call-tool-result-v2", startedAt: 1_700_000_000_125, durationMs: 4, ok: false, errorCode: "upstream_error", dataBytes: null, outputSchemaError: null },
+        {
+          executionId: "e1",
+          toolPath: "a.b",
+          encoding: "direct",
+          startedAt: 1_700_000_000_124,
+          durationMs: 3,
+          ok: true,
+          errorCode: null,
+          dataBytes: 10,
+          outputSchemaError: null,
+        },
+        {
+          executionId: "e1",
+          toolPath: "a.c",
+          encoding: "mcp-call-tool-result-v2",
+          startedAt: 1_700_000_000_125,
+          durationMs: 4,
+          ok: false,
+          errorCode: "upstream_error",
+          dataBytes: null,
+          outputSchemaError: null,
+        },
       ]
       await store.recordBatch([{ execution, calls }])
       expect(await store.getExecution("e1")).toEqual({ ...execution, calls })
@@ -150,9 +240,16 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
     })
 
     it("a batch of large results is split under the statement size, and stored whole", async () => {
-      const big = (id: string, fill: string) => ({ execution: { ...run(id), resultText: fill.repeat(6 * 1024 * 1024) }, calls: [] })
+      const big = (id: string, fill: string) => ({
+        execution: { ...run(id), resultText: fill.repeat(6 * 1024 * 1024) },
+        calls: [],
+      })
       await store.recordBatch([big("l1", "a"), big("l2", "b"), big("l3", "c")])
-      for (const [id, fill] of [["l1", "a"], ["l2", "b"], ["l3", "c"]]) {
+      for (const [id, fill] of [
+        ["l1", "a"],
+        ["l2", "b"],
+        ["l3", "c"],
+      ]) {
         const text = (await store.getExecution(id!))?.resultText
         expect(text?.length).toBe(6 * 1024 * 1024)
         expect(text?.startsWith(fill!) && text.endsWith(fill!)).toBe(true)
@@ -161,7 +258,12 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
 
     it("a batch that fails writes none of its executions or calls", async () => {
       await store.recordBatch([{ execution: run("taken"), calls: [] }])
-      await expect(store.recordBatch([{ execution: run("fresh"), calls: [call("fresh", 0)] }, { execution: run("taken"), calls: [] }])).rejects.toThrow()
+      await expect(
+        store.recordBatch([
+          { execution: run("fresh"), calls: [call("fresh", 0)] },
+          { execution: run("taken"), calls: [] },
+        ]),
+      ).rejects.toThrow()
       expect(await store.getExecution("fresh")).toBeNull()
       // rows go through the dialect's prepared insert, if it has one: it fails and rolls back the same way
       await expect(store.recordBatch([{ execution: run("taken"), calls: [call("taken", 1)] }])).rejects.toThrow()
@@ -171,8 +273,35 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
     })
 
     it("an execution with thousands of tool calls is stored whole (inserts are chunked under parameter limits)", async () => {
-      const calls = Array.from({ length: 5_000 }, (_, i) => ({ executionId: "big", toolPath: "a.b", encoding: "direct", startedAt: i, durationMs: 1, ok: true, errorCode: null, dataBytes: 1, outputSchemaError: null }))
-      await store.recordBatch([{ execution: { id: "big", code: "", status: "ok", startedAt: 0, durationMs: 1, resultText: "", errorCode: null, errorMessage: null, logs: [], toolCallCount: 5_000, keyId: null }, calls }])
+      const calls = Array.from({ length: 5_000 }, (_, i) => ({
+        executionId: "big",
+        toolPath: "a.b",
+        encoding: "direct",
+        startedAt: i,
+        durationMs: 1,
+        ok: true,
+        errorCode: null,
+        dataBytes: 1,
+        outputSchemaError: null,
+      }))
+      await store.recordBatch([
+        {
+          execution: {
+            id: "big",
+            code: "",
+            status: "ok",
+            startedAt: 0,
+            durationMs: 1,
+            resultText: "",
+            errorCode: null,
+            errorMessage: null,
+            logs: [],
+            toolCallCount: 5_000,
+            keyId: null,
+          },
+          calls,
+        },
+      ])
       expect((await store.getExecution("big"))?.calls).toHaveLength(5_000)
     })
 
@@ -184,7 +313,10 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
         store.applySync("id-race", [tool("a"), tool("b")], "direct", 3),
       ])
       const names = (await store.listTools({ namespace: "race" })).map((t) => t.name)
-      expect([["a", "b"], ["b", "c"]]).toContainEqual(names)
+      expect([
+        ["a", "b"],
+        ["b", "c"],
+      ]).toContainEqual(names)
     })
 
     it("API keys: shown once, stored only as a hash, verified until revoked", async () => {
@@ -192,7 +324,13 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
       const created = await keys.create("ci", ["execute", "read", "execute"])
       expect(created.key).toMatch(/^sb_[A-Za-z0-9_-]{43}$/)
       const [row] = await keys.list()
-      expect(row).toMatchObject({ id: created.id, name: "ci", scopes: ["execute", "read"], createdAt: 42, revokedAt: null })
+      expect(row).toMatchObject({
+        id: created.id,
+        name: "ci",
+        scopes: ["execute", "read"],
+        createdAt: 42,
+        revokedAt: null,
+      })
       expect(JSON.stringify(row)).not.toContain(created.key.slice(3))
       expect(await keys.verify(created.key)).toMatchObject({ id: created.id })
       expect(await keys.verify(created.key + "x")).toBeNull()
@@ -219,11 +357,20 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
         toolId = (await store.getTool("everything", "echo"))!.id
       })
 
-      const observe = (value: unknown, at: number, encoding = "mcp-call-tool-result-v2", samples = 1) => ({ toolId, encoding, shape: inferShape(value), samples, at })
+      const observe = (value: unknown, at: number, encoding = "mcp-call-tool-result-v2", samples = 1) => ({
+        toolId,
+        encoding,
+        shape: inferShape(value),
+        samples,
+        at,
+      })
 
       it("inserts, then merges in one batch: counts add up, first kept, last moved", async () => {
         expect(await store.getShape(toolId, "mcp-call-tool-result-v2")).toBeNull()
-        await store.mergeShapes([observe({ id: 1, next: "c" }, 1_000), observe({ id: 2 }, 3_000, undefined, 2)], mergeStoredShapes)
+        await store.mergeShapes(
+          [observe({ id: 1, next: "c" }, 1_000), observe({ id: 2 }, 3_000, undefined, 2)],
+          mergeStoredShapes,
+        )
         await store.mergeShapes([observe({ id: 3, next: null }, 2_000)], mergeStoredShapes)
         const stored = await store.getShape(toolId, "mcp-call-tool-result-v2")
         expect(stored).toMatchObject({ sampleCount: 4, firstSeenAt: 1_000, lastSeenAt: 3_000 })
@@ -232,12 +379,19 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
 
       it("keeps shapes per encoding apart", async () => {
         await store.mergeShapes([observe({ content: [] }, 1, "direct"), observe("text", 2)], mergeStoredShapes)
-        expect(shapeToTypeScript(normalizeShape((await store.getShape(toolId, "direct"))?.shape))).toBe("{\n  content: unknown[]\n}")
-        expect(shapeToTypeScript(normalizeShape((await store.getShape(toolId, "mcp-call-tool-result-v2"))?.shape))).toBe("string")
+        expect(shapeToTypeScript(normalizeShape((await store.getShape(toolId, "direct"))?.shape))).toBe(
+          "{\n  content: unknown[]\n}",
+        )
+        expect(
+          shapeToTypeScript(normalizeShape((await store.getShape(toolId, "mcp-call-tool-result-v2"))?.shape)),
+        ).toBe("string")
       })
 
       it("skips an observation for a tool a re-sync removed, and keeps the rest of the batch", async () => {
-        await store.mergeShapes([{ toolId: "gone", encoding: "direct", shape: inferShape(1), samples: 1, at: 1 }, observe(1, 5)], mergeStoredShapes)
+        await store.mergeShapes(
+          [{ toolId: "gone", encoding: "direct", shape: inferShape(1), samples: 1, at: 1 }, observe(1, 5)],
+          mergeStoredShapes,
+        )
         expect(await store.getShape("gone", "direct")).toBeNull()
         expect((await store.getShape(toolId, "mcp-call-tool-result-v2"))?.sampleCount).toBe(1)
       })
@@ -255,11 +409,15 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
         await store.mergeShapes([observe(JSON.parse('{"__proto__": {"a": 1}}'), 1)], mergeStoredShapes)
         await store.mergeShapes([observe(JSON.parse('{"__proto__": {"a": 2, "b": true}}'), 2)], mergeStoredShapes)
         const stored = await store.getShape(toolId, "mcp-call-tool-result-v2")
-        expect(shapeToTypeScript(normalizeShape(stored?.shape))).toBe("{\n  __proto__: {\n    a: number\n    b?: boolean\n  }\n}")
+        expect(shapeToTypeScript(normalizeShape(stored?.shape))).toBe(
+          "{\n  __proto__: {\n    a: number\n    b?: boolean\n  }\n}",
+        )
       })
 
       it("concurrent batches for one tool lose no sample", async () => {
-        await Promise.all(Array.from({ length: 6 }, (_, i) => store.mergeShapes([observe({ i }, i + 1)], mergeStoredShapes)))
+        await Promise.all(
+          Array.from({ length: 6 }, (_, i) => store.mergeShapes([observe({ i }, i + 1)], mergeStoredShapes)),
+        )
         expect((await store.getShape(toolId, "mcp-call-tool-result-v2"))?.sampleCount).toBe(6)
       })
     })

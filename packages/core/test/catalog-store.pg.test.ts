@@ -14,7 +14,9 @@ let database: TestDatabase
 beforeAll(async () => {
   database = await createTestDatabase("switchboard_store")
   const client = postgres(database.url, { max: 1, onnotice: () => {} })
-  await migrate(drizzle(client), { migrationsFolder: fileURLToPath(new URL("../../../drizzle/postgres", import.meta.url)) })
+  await migrate(drizzle(client), {
+    migrationsFolder: fileURLToPath(new URL("../../../drizzle/postgres", import.meta.url)),
+  })
   await client.end()
 })
 afterAll(() => database?.drop())

@@ -18,7 +18,9 @@ beforeEach(() => {
 afterEach(() => opened.close())
 
 /** A runtime that returns the script's text: no sandbox needed to exercise the record path. */
-const echoRuntime: CodeRuntime = { run: async (code) => ({ ok: true, value: code, logs: [{ level: "log", message: `ran ${code}` }] }) }
+const echoRuntime: CodeRuntime = {
+  run: async (code) => ({ ok: true, value: code, logs: [{ level: "log", message: `ran ${code}` }] }),
+}
 
 /** The store as the telemetry sink, with every batch it is handed kept; `failFirst` fails the first batch. */
 const countingSink = (failFirst = false) => {
@@ -40,7 +42,14 @@ const memoryLogger = () => {
 }
 
 const executorWith = (telemetry: TelemetrySink, logger: Logger = memoryLogger().logger) =>
-  createExecutor({ store, sources: {} as Pick<SourcesService, "ensureFresh" | "markStale">, runtime: echoRuntime, plugins: [], logger, telemetry })
+  createExecutor({
+    store,
+    sources: {} as Pick<SourcesService, "ensureFresh" | "markStale">,
+    runtime: echoRuntime,
+    plugins: [],
+    logger,
+    telemetry,
+  })
 
 it("twenty concurrent executes are all recorded, in fewer transactions than records, each stored before it answers", async () => {
   const { sink, batches } = countingSink()
@@ -54,7 +63,14 @@ it("twenty concurrent executes are all recorded, in fewer transactions than reco
   )
   for (const [i, { response, stored }] of found.entries()) {
     expect(response.ok).toBe(true)
-    expect(stored).toMatchObject({ id: response.executionId, code: `script ${i}`, status: "ok", resultText: `script ${i}`, logs: [{ level: "log", message: `ran script ${i}` }], calls: [] })
+    expect(stored).toMatchObject({
+      id: response.executionId,
+      code: `script ${i}`,
+      status: "ok",
+      resultText: `script ${i}`,
+      logs: [{ level: "log", message: `ran script ${i}` }],
+      calls: [],
+    })
   }
   expect(batches.length).toBeLessThan(20)
   expect(batches.flat().sort()).toEqual(found.map((f) => f.response.executionId).sort())
@@ -65,8 +81,14 @@ it("a batch that fails fails each execute in it (logged, answered as not stored,
   const { logger, errors } = memoryLogger()
   const executor = executorWith(sink, logger)
   const lost = await Promise.all([executor.execute({ code: "a" }), executor.execute({ code: "b" })])
-  expect(lost.map((r) => [r.ok, r.stored, r.executionId])).toEqual([[true, false, undefined], [true, false, undefined]])
-  for (const response of lost) expect(response.warning).toMatch(/^this execution's record was not stored \(the disk is full; correlation id [0-9a-f-]{36}\)/)
+  expect(lost.map((r) => [r.ok, r.stored, r.executionId])).toEqual([
+    [true, false, undefined],
+    [true, false, undefined],
+  ])
+  for (const response of lost)
+    expect(response.warning).toMatch(
+      /^this execution's record was not stored \(the disk is full; correlation id [0-9a-f-]{36}\)/,
+    )
   expect(batches).toHaveLength(1)
   expect(errors).toEqual(["internal error in execution record", "internal error in execution record"])
   for (const id of batches[0]!) expect(await store.getExecution(id)).toBeNull()
@@ -80,7 +102,10 @@ it("a batch that fails fails each execute in it (logged, answered as not stored,
 
 it("an execution records the key that asked for it, and none without a key", async () => {
   const executor = executorWith(store)
-  const [keyed, unkeyed] = await Promise.all([executor.execute({ code: "a" }, undefined, { keyId: "key-1" }), executor.execute({ code: "b" })])
+  const [keyed, unkeyed] = await Promise.all([
+    executor.execute({ code: "a" }, undefined, { keyId: "key-1" }),
+    executor.execute({ code: "b" }),
+  ])
   expect(await store.getExecution(keyed.executionId!)).toMatchObject({ code: "a", keyId: "key-1" })
   expect(await store.getExecution(unkeyed.executionId!)).toMatchObject({ code: "b", keyId: null })
 })
@@ -89,7 +114,11 @@ it("execution ids are unique UUID v7 strings, in the order the executions starte
   const executor = executorWith(store)
   const ids: string[] = []
   for (let i = 0; i < 50; i++) ids.push((await executor.execute({ code: "return 1" })).executionId!)
-  ids.push(...(await Promise.all(Array.from({ length: 50 }, () => executor.execute({ code: "return 2" })))).map((r) => r.executionId!))
+  ids.push(
+    ...(await Promise.all(Array.from({ length: 50 }, () => executor.execute({ code: "return 2" })))).map(
+      (r) => r.executionId!,
+    ),
+  )
   for (const id of ids) expect(id).toMatch(UUID_V7)
   expect(new Set(ids).size).toBe(100)
   expect([...ids].sort()).toEqual(ids)

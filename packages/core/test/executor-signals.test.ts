@@ -12,8 +12,23 @@ let store: CatalogStore
 beforeEach(async () => {
   opened = openSqliteStore()
   store = opened.store
-  await store.insertSource({ id: "s1", namespace: "fake", kind: "fake", config: {}, status: "ready", lastSyncedAt: 1, syncError: null, createdAt: 1, updatedAt: 1 })
-  await store.applySync("s1", [{ name: "slow", description: null, inputSchema: {}, outputSchema: null, annotations: null }], "direct", 1)
+  await store.insertSource({
+    id: "s1",
+    namespace: "fake",
+    kind: "fake",
+    config: {},
+    status: "ready",
+    lastSyncedAt: 1,
+    syncError: null,
+    createdAt: 1,
+    updatedAt: 1,
+  })
+  await store.applySync(
+    "s1",
+    [{ name: "slow", description: null, inputSchema: {}, outputSchema: null, annotations: null }],
+    "direct",
+    1,
+  )
 })
 afterEach(() => opened.close())
 
@@ -28,7 +43,9 @@ const waitingPlugin = () => {
       seen.push({ signal: ctx.signal })
       started()
       const answer = () => ({ ok: false as const, code: "aborted", message: String(ctx.signal!.reason) })
-      return ctx.signal!.aborted ? Promise.resolve(answer()) : new Promise((resolve) => ctx.signal!.addEventListener("abort", () => resolve(answer())))
+      return ctx.signal!.aborted
+        ? Promise.resolve(answer())
+        : new Promise((resolve) => ctx.signal!.addEventListener("abort", () => resolve(answer())))
     },
   } as Pick<SourcePlugin, "kind" | "invoke"> as SourcePlugin
   return { plugin, seen, invoked }
@@ -42,7 +59,10 @@ const runtimeOf = (script: (invoke: InvokeTool, options: RunOptions) => Promise<
 const executorWith = (runtime: CodeRuntime, plugin: SourcePlugin) =>
   createExecutor({
     store,
-    sources: { ensureFresh: async (row) => row, markStale: () => {} } as Pick<SourcesService, "ensureFresh" | "markStale">,
+    sources: { ensureFresh: async (row) => row, markStale: () => {} } as Pick<
+      SourcesService,
+      "ensureFresh" | "markStale"
+    >,
     runtime,
     plugins: [plugin],
     logger: { error: () => {}, warn: () => {}, info: () => {} },
@@ -65,7 +85,10 @@ it("a caller hanging up aborts the run and the tool call in flight, with the cal
   const response = await running
   expect(runSignal?.aborted).toBe(true)
   expect(seen[0]?.signal?.reason).toBe("the client went away")
-  expect(response).toMatchObject({ ok: true, result: { ok: false, error: { code: "aborted", message: "the client went away" } } })
+  expect(response).toMatchObject({
+    ok: true,
+    result: { ok: false, error: { code: "aborted", message: "the client went away" } },
+  })
 })
 
 it("a tool call still in flight when the run ends is cancelled and recorded as aborted", async () => {
@@ -84,12 +107,17 @@ it("a tool call still in flight when the run ends is cancelled and recorded as a
   expect(seen[0]?.signal?.aborted).toBe(true)
   expect(String(seen[0]?.signal?.reason)).toMatch(/the execution ended/)
   expect(caller.signal.aborted).toBe(false)
-  expect((await store.getExecution(response.executionId!))?.calls).toMatchObject([{ toolPath: "fake.slow", ok: false, errorCode: "aborted" }])
+  expect((await store.getExecution(response.executionId!))?.calls).toMatchObject([
+    { toolPath: "fake.slow", ok: false, errorCode: "aborted" },
+  ])
 })
 
 it("a caller that has already hung up gets a tool signal that is already aborted", async () => {
   const { plugin, seen } = waitingPlugin()
-  const executor = executorWith(runtimeOf(async (invoke) => invoke("fake.slow", {})), plugin)
+  const executor = executorWith(
+    runtimeOf(async (invoke) => invoke("fake.slow", {})),
+    plugin,
+  )
   const caller = new AbortController()
   caller.abort("gone before the call")
   await executor.execute({ code: "" }, caller.signal)

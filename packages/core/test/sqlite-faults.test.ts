@@ -12,7 +12,19 @@ import type { ExecutionEntry } from "../src/index.js"
 import { openSqliteStore } from "./sqlite-store.js"
 
 const entry = (id: string): ExecutionEntry => ({
-  execution: { id, code: "", status: "ok", startedAt: 0, durationMs: 0, resultText: "", errorCode: null, errorMessage: null, logs: [], toolCallCount: 0, keyId: null },
+  execution: {
+    id,
+    code: "",
+    status: "ok",
+    startedAt: 0,
+    durationMs: 0,
+    resultText: "",
+    errorCode: null,
+    errorMessage: null,
+    logs: [],
+    toolCallCount: 0,
+    keyId: null,
+  },
   calls: [],
 })
 
@@ -28,7 +40,12 @@ const opened = () => {
   const sqlite = new Database(path)
   sqlite.pragma("busy_timeout = 0")
   cleanups.push(() => sqlite.close())
-  return { path, sqlite, store: (options: Parameters<typeof createSqliteCatalogStore>[1]) => createSqliteCatalogStore(drizzle(sqlite), options) }
+  return {
+    path,
+    sqlite,
+    store: (options: Parameters<typeof createSqliteCatalogStore>[1]) =>
+      createSqliteCatalogStore(drizzle(sqlite), options),
+  }
 }
 
 /** the longest the event loop went without running a 5 ms interval, while `work` ran */
@@ -67,7 +84,10 @@ it("gives up after busyWaitMs with an error that says the file is locked", async
   other.exec("begin immediate")
   cleanups.push(() => (other.exec("rollback"), other.close()))
   const started = performance.now()
-  await expect(catalog.recordBatch([entry("b")])).rejects.toMatchObject({ _tag: "DatabaseFault", message: expect.stringMatching(/locked by another connection \(SQLITE_BUSY\)/) })
+  await expect(catalog.recordBatch([entry("b")])).rejects.toMatchObject({
+    _tag: "DatabaseFault",
+    message: expect.stringMatching(/locked by another connection \(SQLITE_BUSY\)/),
+  })
   expect(performance.now() - started).toBeGreaterThanOrEqual(200)
   await expect(catalog.checkReadiness()).rejects.toMatchObject({ _tag: "DatabaseFault" })
 })
@@ -94,6 +114,9 @@ it("every call fails while the host says the file is gone", async () => {
   const catalog = store({ fileFault: () => fault })
   await catalog.recordBatch([entry("e")])
   fault = "the database file was deleted"
-  await expect(catalog.recordBatch([entry("f")])).rejects.toMatchObject({ _tag: "DatabaseFault", message: "the database file was deleted" })
+  await expect(catalog.recordBatch([entry("f")])).rejects.toMatchObject({
+    _tag: "DatabaseFault",
+    message: "the database file was deleted",
+  })
   await expect(catalog.checkReadiness()).rejects.toMatchObject({ _tag: "DatabaseFault" })
 })

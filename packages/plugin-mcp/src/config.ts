@@ -8,24 +8,41 @@ export interface McpSourceConfig {
   transport: McpTransportConfig
 }
 
-export type ConfigCheck = { ok: true; config: McpSourceConfig } | { ok: false; reason: "invalid" | "forbidden"; message: string }
+export type ConfigCheck =
+  | { ok: true; config: McpSourceConfig }
+  | { ok: false; reason: "invalid" | "forbidden"; message: string }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
-const isStringMap = (v: unknown): v is Record<string, string> => isRecord(v) && Object.values(v).every((x) => typeof x === "string")
+const isStringMap = (v: unknown): v is Record<string, string> =>
+  isRecord(v) && Object.values(v).every((x) => typeof x === "string")
 
 const invalid = (message: string): ConfigCheck => ({ ok: false, reason: "invalid", message })
 
 /** The shape of a config only: whether this server may start or reach the source is decided at connect (connection.ts). */
 export const checkConfig = (config: unknown): ConfigCheck => {
   const transport = isRecord(config) ? config.transport : undefined
-  if (!isRecord(transport)) return invalid('an mcp source needs "transport": {"type":"stdio",...} or {"type":"http",...}')
+  if (!isRecord(transport))
+    return invalid('an mcp source needs "transport": {"type":"stdio",...} or {"type":"http",...}')
   if (transport.type === "stdio") {
     const { command, args = [], env = {}, cwd } = transport
-    if (typeof command !== "string" || command.length === 0) return invalid('transport.command must be a non-empty string')
-    if (!Array.isArray(args) || !args.every((a) => typeof a === "string")) return invalid("transport.args must be an array of strings")
+    if (typeof command !== "string" || command.length === 0)
+      return invalid("transport.command must be a non-empty string")
+    if (!Array.isArray(args) || !args.every((a) => typeof a === "string"))
+      return invalid("transport.args must be an array of strings")
     if (!isStringMap(env)) return invalid("transport.env must be an object of string values")
     if (cwd !== undefined && typeof cwd !== "string") return invalid("transport.cwd must be a string")
-    return { ok: true, config: { transport: { type: "stdio", command, args: args as string[], env, ...(cwd === undefined ? {} : { cwd: cwd as string }) } } }
+    return {
+      ok: true,
+      config: {
+        transport: {
+          type: "stdio",
+          command,
+          args: args as string[],
+          env,
+          ...(cwd === undefined ? {} : { cwd: cwd as string }),
+        },
+      },
+    }
   }
   if (transport.type === "http") {
     const { url, headers = {} } = transport
@@ -35,10 +52,13 @@ export const checkConfig = (config: unknown): ConfigCheck => {
     } catch {
       return invalid(`transport.url is not a URL: ${JSON.stringify(url)}`)
     }
-    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return invalid("transport.url must be http or https")
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+      return invalid("transport.url must be http or https")
     // fetch refuses a URL with credentials in it, so such a source could never connect; the message never echoes them
     if (parsed.username || parsed.password) {
-      return invalid('transport.url must not carry a user or password (user:password@host): send credentials as a header instead, e.g. transport.headers: { "authorization": "Basic <base64 of user:password>" }')
+      return invalid(
+        'transport.url must not carry a user or password (user:password@host): send credentials as a header instead, e.g. transport.headers: { "authorization": "Basic <base64 of user:password>" }',
+      )
     }
     if (!isStringMap(headers)) return invalid("transport.headers must be an object of string values")
     return { ok: true, config: { transport: { type: "http", url: parsed.toString(), headers } } }
@@ -66,7 +86,9 @@ const queryPairs = (url: URL) =>
     .filter((pair) => pair.length > 0)
     .map((pair) => {
       const eq = pair.indexOf("=")
-      return eq < 0 ? { raw: pair, key: pair, value: "" } : { raw: pair, key: pair.slice(0, eq), value: pair.slice(eq + 1) }
+      return eq < 0
+        ? { raw: pair, key: pair, value: "" }
+        : { raw: pair, key: pair.slice(0, eq), value: pair.slice(eq + 1) }
     })
 
 /**
@@ -86,9 +108,15 @@ const redactUrl = (url: string): string => {
   const parsed = parseUrl(url)
   if (!parsed) return REDACTED
   const userinfo = parsed.username || parsed.password ? `${REDACTED}${parsed.password ? `:${REDACTED}` : ""}@` : ""
-  const path = parsed.pathname.split("/").map((segment) => (isTokenLikeSegment(segment) ? REDACTED : segment)).join("/")
+  const path = parsed.pathname
+    .split("/")
+    .map((segment) => (isTokenLikeSegment(segment) ? REDACTED : segment))
+    .join("/")
   const pairs = queryPairs(parsed)
-  const search = pairs.length > 0 ? `?${pairs.map(({ key, value, raw }) => (raw.includes("=") ? `${key}=${REDACTED}` : REDACTED)).join("&")}` : ""
+  const search =
+    pairs.length > 0
+      ? `?${pairs.map(({ key, value, raw }) => (raw.includes("=") ? `${key}=${REDACTED}` : REDACTED)).join("&")}`
+      : ""
   const hash = parsed.hash ? `#${REDACTED}` : ""
   return `${parsed.protocol}//${userinfo}${parsed.host}${path}${search}${hash}`
 }
@@ -134,14 +162,16 @@ export const secretFields = (config: unknown): string[][] => {
   const values = map ? (transport as Record<string, unknown>)[map] : undefined
   const paths = isRecord(values) ? Object.keys(values).map((name) => ["transport", map!, name]) : []
   if (transport.type === "http" && !isPlainUrl(transport.url)) paths.push(["transport", "url"])
-  if (transport.type === "stdio" && Array.isArray(transport.args)) for (const index of secretArgIndexes(transport.args)) paths.push(["transport", "args", String(index)])
+  if (transport.type === "stdio" && Array.isArray(transport.args))
+    for (const index of secretArgIndexes(transport.args)) paths.push(["transport", "args", String(index)])
   return paths
 }
 
 /** A flag whose next argument is a credential: `--api-key sk_…`, `--token …`, `--header "Authorization: …"`. */
 const SECRET_FLAG = /^--?[\w-]*(?:key|token|secret|password|passwd|auth|credential|header)[\w-]*$/i
 /** An argument that carries a credential itself: `--api-key=sk_…`, `Bearer …`, `Authorization: …`. */
-const SECRET_ARG = /^--?[\w-]*(?:key|token|secret|password|passwd|auth|credential)[\w-]*=.|\bbearer\s+\S|^authorization\s*:/i
+const SECRET_ARG =
+  /^--?[\w-]*(?:key|token|secret|password|passwd|auth|credential)[\w-]*=.|\bbearer\s+\S|^authorization\s*:/i
 
 /**
  * Which of a stdio source's arguments may be credentials (tokens are often passed as arguments): those that
@@ -151,7 +181,11 @@ const SECRET_ARG = /^--?[\w-]*(?:key|token|secret|password|passwd|auth|credentia
 const secretArgIndexes = (args: readonly unknown[]): number[] =>
   args.flatMap((arg, index) => {
     if (typeof arg !== "string") return []
-    const after = index > 0 && typeof args[index - 1] === "string" && SECRET_FLAG.test(args[index - 1] as string) && !(args[index - 1] as string).includes("=")
+    const after =
+      index > 0 &&
+      typeof args[index - 1] === "string" &&
+      SECRET_FLAG.test(args[index - 1] as string) &&
+      !(args[index - 1] as string).includes("=")
     return after || SECRET_ARG.test(arg) || arg.startsWith("enc:v1:") ? [index] : []
   })
 
@@ -159,20 +193,32 @@ const secretArgIndexes = (args: readonly unknown[]): number[] =>
 const PATCHABLE = { stdio: ["env", "args"], http: ["headers", "url"] } as const
 
 /** `PATCH /v1/sources/:namespace`: `{ "transport": { "env": {...} } }` and the like; checked by checkConfig afterwards. */
-export const mergeConfig = (current: unknown, patch: unknown): { ok: true; config: McpSourceConfig } | { ok: false; message: string } => {
+export const mergeConfig = (
+  current: unknown,
+  patch: unknown,
+): { ok: true; config: McpSourceConfig } | { ok: false; message: string } => {
   const transport = (current as McpSourceConfig | null)?.transport
   if (!transport) return { ok: false, message: "the stored source has no transport" }
   const allowed: readonly string[] = PATCHABLE[transport.type] ?? []
   const list = allowed.map((f) => `"transport.${f}"`).join(" or ")
   const { transport: given, ...rest } = patch as Record<string, unknown>
   if (Object.keys(rest).length > 0 || !isRecord(given) || Object.keys(given).length === 0) {
-    return { ok: false, message: `the body must be {"transport": {...}} with ${list} to replace (a ${transport.type} source)` }
+    return {
+      ok: false,
+      message: `the body must be {"transport": {...}} with ${list} to replace (a ${transport.type} source)`,
+    }
   }
   const refused = Object.keys(given).filter((field) => !allowed.includes(field))
   if (refused.length > 0) {
-    return { ok: false, message: `a PATCH of a ${transport.type} source replaces only ${list}, not ${refused.map((f) => `"transport.${f}"`).join(", ")}; delete and add the source to change the rest` }
+    return {
+      ok: false,
+      message: `a PATCH of a ${transport.type} source replaces only ${list}, not ${refused.map((f) => `"transport.${f}"`).join(", ")}; delete and add the source to change the rest`,
+    }
   }
-  return { ok: true, config: { ...(current as McpSourceConfig), transport: { ...transport, ...given } as McpTransportConfig } }
+  return {
+    ok: true,
+    config: { ...(current as McpSourceConfig), transport: { ...transport, ...given } as McpTransportConfig },
+  }
 }
 
 /** Shorter values are not scrubbed: replacing every "1" or "on" in a message would destroy it and hide nothing. */
@@ -209,7 +255,8 @@ const headerSecrets = (value: string): string[] => {
   // a list's items only when long enough to be credentials: `theme=dark` must not redact every "dark"
   for (const item of value.split(/[;,]/)) {
     const trimmed = item.trim()
-    for (const part of [trimmed, trimmed.slice(trimmed.indexOf("=") + 1)]) if (part.length >= MIN_LIST_PART_LENGTH) parts.push(part)
+    for (const part of [trimmed, trimmed.slice(trimmed.indexOf("=") + 1)])
+      if (part.length >= MIN_LIST_PART_LENGTH) parts.push(part)
   }
   return parts
 }
@@ -233,16 +280,24 @@ export const secretsOf = (config: McpSourceConfig | null | undefined): string[] 
     const url = parseUrl(transport.url)
     if (url) raw.push(...urlSecrets(url))
   }
-  const spellings = raw.flatMap((value) => [value, safeDecode(value), encodeURIComponent(value), JSON.stringify(value).slice(1, -1)])
+  const spellings = raw.flatMap((value) => [
+    value,
+    safeDecode(value),
+    encodeURIComponent(value),
+    JSON.stringify(value).slice(1, -1),
+  ])
   // longest first, so a secret that contains another is replaced whole
-  return [...new Set(spellings.filter((value) => value.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length)
+  return [...new Set(spellings.filter((value) => value.length >= MIN_SECRET_LENGTH))].sort(
+    (a, b) => b.length - a.length,
+  )
 }
 
 /**
  * Text that came from a source (its stderr, its JSON-RPC error messages, a connect error) with every configured
  * secret replaced. A crashing server may print its environment; what it prints must not reach a script or a log.
  */
-export const scrubSecrets = (config: McpSourceConfig | null | undefined, text: string): string => scrubWith(secretsOf(config), text)
+export const scrubSecrets = (config: McpSourceConfig | null | undefined, text: string): string =>
+  scrubWith(secretsOf(config), text)
 
 /** `text` with each of `secrets` (longest first, as secretsOf orders them) replaced. */
 export const scrubWith = (secrets: readonly string[], text: string): string => {

@@ -23,12 +23,19 @@ export interface ConnectPolicy {
   fetch?: FetchLike
 }
 
-export type StdioAllowance = boolean | { readonly commands: readonly { readonly command: string; readonly args: readonly string[] }[] }
+export type StdioAllowance =
+  | boolean
+  | { readonly commands: readonly { readonly command: string; readonly args: readonly string[] }[] }
 
 const stdioAllowed = (allowance: StdioAllowance, transport: { command: string; args: readonly string[] }): boolean =>
   typeof allowance === "boolean"
     ? allowance
-    : allowance.commands.some(({ command, args }) => command === transport.command && args.length === transport.args.length && args.every((arg, i) => arg === transport.args[i]))
+    : allowance.commands.some(
+        ({ command, args }) =>
+          command === transport.command &&
+          args.length === transport.args.length &&
+          args.every((arg, i) => arg === transport.args[i]),
+      )
 
 export interface McpConnection {
   client: Client
@@ -52,7 +59,11 @@ export interface ConnectHandlers {
 /** A connect attempt that failed, with what the server wrote to stderr meanwhile (raw: scrub before showing it). */
 export class ConnectAttemptFailed extends Error {
   readonly _tag = "ConnectAttemptFailed"
-  constructor(message: string, readonly stderr: string, options: { cause: unknown }) {
+  constructor(
+    message: string,
+    readonly stderr: string,
+    options: { cause: unknown },
+  ) {
     super(message, options)
   }
 }
@@ -110,7 +121,12 @@ const terminateSession = async (wire: StreamableHTTPClientTransport) => {
   clearTimeout(timer)
 }
 
-export const connect = async (transport: McpTransportConfig, handlers: ConnectHandlers, timeoutMs: number, policy: ConnectPolicy): Promise<McpConnection> => {
+export const connect = async (
+  transport: McpTransportConfig,
+  handlers: ConnectHandlers,
+  timeoutMs: number,
+  policy: ConnectPolicy,
+): Promise<McpConnection> => {
   // the one stdio gate: every path that would start a source (add, sync, lazy re-sync, a call; serve, run, mcp) comes here
   if (transport.type === "stdio" && !stdioAllowed(policy.allowStdio, transport)) throw stdioDisabled()
   const client = new Client(clientInfo, { capabilities: {} })
@@ -119,14 +135,20 @@ export const connect = async (transport: McpTransportConfig, handlers: ConnectHa
 
   const stdio =
     transport.type === "stdio"
-      ? new BoundedStdioTransport({ command: transport.command, args: transport.args, env: transport.env, cwd: transport.cwd }, (chunk) => {
-          stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES)
-        })
+      ? new BoundedStdioTransport(
+          { command: transport.command, args: transport.args, env: transport.env, cwd: transport.cwd },
+          (chunk) => {
+            stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES)
+          },
+        )
       : undefined
   const wire =
     transport.type === "stdio"
       ? stdio!
-      : new StreamableHTTPClientTransport(new URL(transport.url), { requestInit: { headers: transport.headers }, ...(policy.fetch ? { fetch: policy.fetch } : {}) })
+      : new StreamableHTTPClientTransport(new URL(transport.url), {
+          requestInit: { headers: transport.headers },
+          ...(policy.fetch ? { fetch: policy.fetch } : {}),
+        })
 
   // The SDK fires onclose for our own close() too, and possibly after a successor connection took this one's
   // place; only a close we did not ask for is news to the pool.
@@ -150,14 +172,17 @@ export const connect = async (transport: McpTransportConfig, handlers: ConnectHa
     await client.close().catch(() => undefined)
     // a flood closes the connection, which the SDK reports as "Connection closed": the bound is the cause
     const failure = stdio?.overflow ?? cause
-    throw new ConnectAttemptFailed(failure instanceof Error ? failure.message : String(failure), stderr.trim(), { cause: failure })
+    throw new ConnectAttemptFailed(failure instanceof Error ? failure.message : String(failure), stderr.trim(), {
+      cause: failure,
+    })
   }
   return {
     client,
     stderrTail: () => stderr.trim(),
     isOpen: () => open,
     overflow: () => stdio?.overflow,
-    lossOf: (cause) => (wire instanceof StreamableHTTPClientTransport ? requestLoss(cause, wire.sessionId !== undefined) : null),
+    lossOf: (cause) =>
+      wire instanceof StreamableHTTPClientTransport ? requestLoss(cause, wire.sessionId !== undefined) : null,
     close: async () => {
       const wasOpen = open
       open = false

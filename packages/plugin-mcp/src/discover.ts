@@ -18,7 +18,9 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 const hasRemoteRef = (schema: unknown): boolean => {
   if (Array.isArray(schema)) return schema.some(hasRemoteRef)
   if (!isRecord(schema)) return false
-  return Object.entries(schema).some(([key, value]) => (key === "$ref" && typeof value === "string" && !value.startsWith("#")) || hasRemoteRef(value))
+  return Object.entries(schema).some(
+    ([key, value]) => (key === "$ref" && typeof value === "string" && !value.startsWith("#")) || hasRemoteRef(value),
+  )
 }
 
 /** An output schema we can type `data` with: an object schema with no remote references. */

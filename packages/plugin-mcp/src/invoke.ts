@@ -26,30 +26,65 @@ export const looksLikeUnknownTool = (message: string): boolean => {
   return tool >= 0 && head.indexOf(" not found", tool + "tool".length) >= 0
 }
 
-const describeFailure = (cause: unknown, connection: McpConnection, tool: string, config: McpSourceConfig): RawInvokeResult => {
+const describeFailure = (
+  cause: unknown,
+  connection: McpConnection,
+  tool: string,
+  config: McpSourceConfig,
+): RawInvokeResult => {
   const refusal = findRefusal(cause)
   if (refusal) return { ok: false, code: refusal.code, message: refusal.message }
   // the upstream's own words: scrubbed of the source's secrets, cut short for an http source (upstream-text.ts)
   const upstream = (text: string) => upstreamMessage(config, text)
   // the connection was closed for what the server sent, so every request on it failed: that is the cause
   const overflow = connection.overflow()
-  if (overflow) return { ok: false, code: ToolErrorCodes.upstreamError, message: `"${tool}" failed: ${upstream(overflow.message)}; the connection was closed` }
+  if (overflow)
+    return {
+      ok: false,
+      code: ToolErrorCodes.upstreamError,
+      message: `"${tool}" failed: ${upstream(overflow.message)}; the connection was closed`,
+    }
   if (cause instanceof McpError) {
-    if (cause.code === ErrorCode.RequestTimeout) return { ok: false, code: ToolErrorCodes.timeout, message: `"${tool}" did not answer in time: ${upstream(cause.message)}` }
+    if (cause.code === ErrorCode.RequestTimeout)
+      return {
+        ok: false,
+        code: ToolErrorCodes.timeout,
+        message: `"${tool}" did not answer in time: ${upstream(cause.message)}`,
+      }
     if (cause.code === ErrorCode.ConnectionClosed || !connection.isOpen()) {
       const stderr = connection.stderrTail()
-      return { ok: false, code: ToolErrorCodes.upstreamUnavailable, message: `the MCP server closed the connection during "${tool}"${stderr ? `; its stderr ended with: ${upstream(stderrTail(stderr))}` : ""}`, retryable: true }
+      return {
+        ok: false,
+        code: ToolErrorCodes.upstreamUnavailable,
+        message: `the MCP server closed the connection during "${tool}"${stderr ? `; its stderr ended with: ${upstream(stderrTail(stderr))}` : ""}`,
+        retryable: true,
+      }
     }
     if (cause.code === ErrorCode.InvalidParams && looksLikeUnknownTool(cause.message)) {
-      return { ok: false, code: ToolErrorCodes.toolNotFound, message: `the MCP server does not know "${tool}": ${upstream(cause.message)}`, unknownTool: true }
+      return {
+        ok: false,
+        code: ToolErrorCodes.toolNotFound,
+        message: `the MCP server does not know "${tool}": ${upstream(cause.message)}`,
+        unknownTool: true,
+      }
     }
     return { ok: false, code: ToolErrorCodes.upstreamError, message: upstream(cause.message) }
   }
-  return { ok: false, code: ToolErrorCodes.upstreamUnavailable, message: `calling "${tool}" failed: ${upstream(errorText(cause))}`, retryable: true }
+  return {
+    ok: false,
+    code: ToolErrorCodes.upstreamUnavailable,
+    message: `calling "${tool}" failed: ${upstream(errorText(cause))}`,
+    retryable: true,
+  }
 }
 
 /** Maps a failed request to a value the script can branch on; the message carries no configured secret and no more than an excerpt of an http upstream's text. */
-export const describeCallFailure = (cause: unknown, connection: McpConnection, tool: string, config: McpSourceConfig): RawInvokeResult => {
+export const describeCallFailure = (
+  cause: unknown,
+  connection: McpConnection,
+  tool: string,
+  config: McpSourceConfig,
+): RawInvokeResult => {
   const failure = describeFailure(cause, connection, tool, config)
   // the whole message too: a tool name a script chose may spell a secret
   return failure.ok ? failure : { ...failure, message: scrubSecrets(config, failure.message) }
@@ -62,13 +97,29 @@ export const describeCallFailure = (cause: unknown, connection: McpConnection, t
 const isUnknownToolResult = (raw: unknown, tool: string): boolean => {
   if (typeof raw !== "object" || raw === null || (raw as { isError?: unknown }).isError !== true) return false
   const content = (raw as { content?: unknown }).content
-  const first = Array.isArray(content) && content.length === 1 ? (content[0] as { type?: unknown; text?: unknown }) : null
-  return first?.type === "text" && typeof first.text === "string" && first.text.includes(`Tool ${tool} not found`) && first.text.includes("-32602")
+  const first =
+    Array.isArray(content) && content.length === 1 ? (content[0] as { type?: unknown; text?: unknown }) : null
+  return (
+    first?.type === "text" &&
+    typeof first.text === "string" &&
+    first.text.includes(`Tool ${tool} not found`) &&
+    first.text.includes("-32602")
+  )
 }
 
-const abortedCall = (tool: string): RawInvokeResult => ({ ok: false, code: ToolErrorCodes.aborted, message: `the call to "${tool}" was cancelled because its execution was aborted` })
+const abortedCall = (tool: string): RawInvokeResult => ({
+  ok: false,
+  code: ToolErrorCodes.aborted,
+  message: `the call to "${tool}" was cancelled because its execution was aborted`,
+})
 
-export const callTool = async (connection: McpConnection, config: McpSourceConfig, tool: string, args: unknown, ctx: InvokeContext): Promise<RawInvokeResult> => {
+export const callTool = async (
+  connection: McpConnection,
+  config: McpSourceConfig,
+  tool: string,
+  args: unknown,
+  ctx: InvokeContext,
+): Promise<RawInvokeResult> => {
   if (ctx.signal?.aborted) return abortedCall(tool)
   // The SDK adds an abort listener to the signal it is given and never removes it; the execution's signal
   // outlives many calls, so each call gets its own signal, linked for the length of the call only.
@@ -81,7 +132,13 @@ export const callTool = async (connection: McpConnection, config: McpSourceConfi
       AnyResult,
       { timeout: ctx.timeoutMs, signal: call.signal },
     )
-    if (isUnknownToolResult(raw, tool)) return { ok: false, code: ToolErrorCodes.toolNotFound, message: `the MCP server does not know "${tool}"`, unknownTool: true }
+    if (isUnknownToolResult(raw, tool))
+      return {
+        ok: false,
+        code: ToolErrorCodes.toolNotFound,
+        message: `the MCP server does not know "${tool}"`,
+        unknownTool: true,
+      }
     return { ok: true, raw }
   } catch (cause) {
     // the SDK reports its own cancellation as a RequestTimeout, which would read as the tool being slow

@@ -32,7 +32,12 @@ export interface McpPluginOptions {
 }
 
 export const createMcpPlugin = async (options: McpPluginOptions = {}): Promise<SourcePlugin> => {
-  const { allowStdio = false, connectTimeoutMs = 30_000, listTimeoutMs = 30_000, idleTimeToLiveMs = 10 * 60_000 } = options
+  const {
+    allowStdio = false,
+    connectTimeoutMs = 30_000,
+    listTimeoutMs = 30_000,
+    idleTimeToLiveMs = 10 * 60_000,
+  } = options
   const pool = await createConnectionPool({
     policy: { allowStdio, fetch: options.fetch },
     connectTimeoutMs,
@@ -60,13 +65,18 @@ export const createMcpPlugin = async (options: McpPluginOptions = {}): Promise<S
             if (connection.lossOf(cause) !== null) throw new NotProcessed({ cause })
             const stderr = connection.stderrTail()
             const reason = connection.overflow()?.message ?? errorText(cause)
-            return { ok: false as const, message: `tools/list failed: ${upstreamMessage(config, `${reason}${stderr ? ` (stderr: ${stderrTail(stderr)})` : ""}`)}` }
+            return {
+              ok: false as const,
+              message: `tools/list failed: ${upstreamMessage(config, `${reason}${stderr ? ` (stderr: ${stderrTail(stderr)})` : ""}`)}`,
+            }
           },
         ),
       )
       // ConnectFailed messages are scrubbed and cut where they are made (pool.ts)
       if (isConnectFailed(outcome)) {
-        return outcome.refused ? { ok: false, message: outcome.message, refused: outcome.refused } : { ok: false, message: `could not connect: ${outcome.message}` }
+        return outcome.refused
+          ? { ok: false, message: outcome.message, refused: outcome.refused }
+          : { ok: false, message: `could not connect: ${outcome.message}` }
       }
       if (!outcome.ok) return outcome
       // a description or schema may quote a secret too; names are kept, or the tool could not be called
@@ -76,11 +86,15 @@ export const createMcpPlugin = async (options: McpPluginOptions = {}): Promise<S
 
     async invoke(source, tool, args, ctx) {
       const config = configOf(source)
-      const outcome = await pool.withConnection(source.id, config, (connection) => callTool(connection, config, tool, args, ctx))
+      const outcome = await pool.withConnection(source.id, config, (connection) =>
+        callTool(connection, config, tool, args, ctx),
+      )
       if (isConnectFailed(outcome)) {
         if (outcome.refused) return { ok: false, code: outcome.refused, message: outcome.message }
         const message = `could not connect to "${source.namespace}": ${outcome.message}`
-        return outcome.upstreamError ? { ok: false, code: ToolErrorCodes.upstreamError, message } : { ok: false, code: ToolErrorCodes.upstreamUnavailable, message, retryable: true }
+        return outcome.upstreamError
+          ? { ok: false, code: ToolErrorCodes.upstreamError, message }
+          : { ok: false, code: ToolErrorCodes.upstreamUnavailable, message, retryable: true }
       }
       // failures are scrubbed where they are made (invoke.ts); a result is the tool's data, scrubbed here
       return outcome.ok ? { ok: true, raw: scrubResult(config, outcome.raw) } : outcome

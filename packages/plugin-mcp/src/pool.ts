@@ -48,7 +48,11 @@ export interface PoolOptions {
 
 export interface ConnectionPool {
   /** Runs `use` with the source's pooled connection, connecting first if needed. */
-  withConnection<A>(sourceId: string, config: McpSourceConfig, use: (connection: McpConnection) => Promise<A>): Promise<A | ConnectFailed>
+  withConnection<A>(
+    sourceId: string,
+    config: McpSourceConfig,
+    use: (connection: McpConnection) => Promise<A>,
+  ): Promise<A | ConnectFailed>
   /** Drops the source's connection (config changed, source removed, or it answered like a dead one). */
   release(sourceId: string): Promise<void>
   close(): Promise<void>
@@ -63,7 +67,12 @@ const connectFailed = (config: McpSourceConfig | undefined, cause: unknown): Con
   const inner = isAttemptFailure(cause) ? cause.cause : cause
   const message = errorText(inner)
   const stderr = isAttemptFailure(cause) ? cause.stderr : ""
-  return new ConnectFailed({ message: upstreamMessage(config, stderr ? `${message} (stderr: ${stderrTail(stderr)})` : message), upstreamError: isStdoutOverflow(inner), retryable: handshakeRetryable(inner), cause })
+  return new ConnectFailed({
+    message: upstreamMessage(config, stderr ? `${message} (stderr: ${stderrTail(stderr)})` : message),
+    upstreamError: isStdoutOverflow(inner),
+    retryable: handshakeRetryable(inner),
+    cause,
+  })
 }
 
 /**
@@ -72,7 +81,9 @@ const connectFailed = (config: McpSourceConfig | undefined, cause: unknown): Con
  */
 const sortedJson = (transport: unknown): string =>
   JSON.stringify(transport, (_key, value: unknown) =>
-    value !== null && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : value,
+    value !== null && typeof value === "object" && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
   )
 
 /** every tool call asks: a config object read once per execution is keyed once */
@@ -109,7 +120,12 @@ export const createConnectionPool = async (options: PoolOptions): Promise<Connec
             void Effect.runFork(RcMap.invalidate(map, sourceId))
           }
           const made = transportKey(config.transport)
-          self = await connect(config.transport, { onClose, onToolsChanged: () => options.onToolsChanged(sourceId) }, options.connectTimeoutMs, options.policy)
+          self = await connect(
+            config.transport,
+            { onClose, onToolsChanged: () => options.onToolsChanged(sourceId) },
+            options.connectTimeoutMs,
+            options.policy,
+          )
           current.set(sourceId, self)
           connectedWith.set(sourceId, made)
           return self
@@ -174,7 +190,14 @@ export const createConnectionPool = async (options: PoolOptions): Promise<Connec
           continue
         }
         await drop(sourceId, outcome.lost)
-        if (tries === 2) return new ConnectFailed({ message: upstreamMessage(config, `the request was not taken on a new session either: ${errorText(outcome.cause)}`), cause: outcome.cause })
+        if (tries === 2)
+          return new ConnectFailed({
+            message: upstreamMessage(
+              config,
+              `the request was not taken on a new session either: ${errorText(outcome.cause)}`,
+            ),
+            cause: outcome.cause,
+          })
       }
     },
     release: (sourceId) => {

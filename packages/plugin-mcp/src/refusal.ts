@@ -12,7 +12,8 @@ export class SourceRefusal extends Data.TaggedError("SourceRefusal")<{ code: Sou
 export const STDIO_DISABLED_MESSAGE =
   "stdio sources run a command on this host and are disabled on this server; start it with --allow-stdio to enable them"
 
-export const stdioDisabled = () => new SourceRefusal({ code: SourceRefusalCodes.sourceDisabled, message: STDIO_DISABLED_MESSAGE })
+export const stdioDisabled = () =>
+  new SourceRefusal({ code: SourceRefusalCodes.sourceDisabled, message: STDIO_DISABLED_MESSAGE })
 
 /** A tag check rather than `instanceof` (STYLE §9): a host's fetch may throw it from another copy of this package. */
 export const isSourceRefusal = (value: unknown): value is SourceRefusal =>

@@ -25,7 +25,10 @@ const spellingsOf = (config: McpSourceConfig): Spellings => {
   let spellings = spellingsCache.get(config)
   if (!spellings) {
     const plain = secretsOf(config)
-    spellingsCache.set(config, (spellings = { plain, escaped: plain.map((secret) => JSON.stringify(secret).slice(1, -1)) }))
+    spellingsCache.set(
+      config,
+      (spellings = { plain, escaped: plain.map((secret) => JSON.stringify(secret).slice(1, -1)) }),
+    )
   }
   return spellings
 }

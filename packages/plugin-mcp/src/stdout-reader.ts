@@ -58,7 +58,11 @@ const join = (pieces: Uint8Array[], length: number): Uint8Array => {
 }
 
 /** `push` hands each complete message to `onMessage`; it returns the bound crossed, after which it must not be called again. */
-export const createStdoutReader = (onMessage: (message: JSONRPCMessage) => void, limits: StdoutLimits = DEFAULT_STDOUT_LIMITS, now = Date.now) => {
+export const createStdoutReader = (
+  onMessage: (message: JSONRPCMessage) => void,
+  limits: StdoutLimits = DEFAULT_STDOUT_LIMITS,
+  now = Date.now,
+) => {
   let pending: Uint8Array[] = []
   let pendingBytes = 0
   let unparseable = 0
@@ -70,7 +74,10 @@ export const createStdoutReader = (onMessage: (message: JSONRPCMessage) => void,
 
   const line = (bytes: Uint8Array): StdoutOverflow | undefined => {
     if (++windowLines > limits.maxLinesPerWindow) {
-      return new StdoutOverflow({ bound: "line_rate", message: `the server wrote more than ${limits.maxLinesPerWindow} messages in ${seconds} s to stdout` })
+      return new StdoutOverflow({
+        bound: "line_rate",
+        message: `the server wrote more than ${limits.maxLinesPerWindow} messages in ${seconds} s to stdout`,
+      })
     }
     const text = decoder.decode(bytes)
     let message: JSONRPCMessage
@@ -98,14 +105,20 @@ export const createStdoutReader = (onMessage: (message: JSONRPCMessage) => void,
     }
     windowBytes += chunk.length
     if (windowBytes > limits.maxBytesPerWindow) {
-      return new StdoutOverflow({ bound: "byte_rate", message: `the server wrote more than ${mib(limits.maxBytesPerWindow)} in ${seconds} s to stdout` })
+      return new StdoutOverflow({
+        bound: "byte_rate",
+        message: `the server wrote more than ${mib(limits.maxBytesPerWindow)} in ${seconds} s to stdout`,
+      })
     }
     let start = 0
     for (;;) {
       const end = chunk.indexOf(NEWLINE, start)
       const piece = chunk.subarray(start, end === -1 ? chunk.length : end)
       if (pendingBytes + piece.length > limits.maxLineBytes) {
-        return new StdoutOverflow({ bound: "line_length", message: `the server wrote a line longer than ${mib(limits.maxLineBytes)} to stdout` })
+        return new StdoutOverflow({
+          bound: "line_length",
+          message: `the server wrote a line longer than ${mib(limits.maxLineBytes)} to stdout`,
+        })
       }
       if (end === -1) {
         if (piece.length > 0) pending.push(piece)

@@ -25,11 +25,15 @@ const cutAt = (text: string, max: number) => {
 
 /** One line of printable text, at most `max` characters, saying so when it was cut. */
 export const excerpt = (text: string, max = HTTP_EXCERPT_CHARS): string => {
-  const clean = text.replace(UNPRINTABLE, " ").replace(/\s{2,}/g, " ").trim()
+  const clean = text
+    .replace(UNPRINTABLE, " ")
+    .replace(/\s{2,}/g, " ")
+    .trim()
   return clean.length <= max ? clean : `${cutAt(clean, max)}… (cut to ${max} characters)`
 }
 
-const bounded = (text: string, max: number) => (text.length <= max ? text : `${cutAt(text, max)}… (cut to ${max} characters)`)
+const bounded = (text: string, max: number) =>
+  text.length <= max ? text : `${cutAt(text, max)}… (cut to ${max} characters)`
 
 export const stderrTail = (stderr: string) => stderr.slice(-STDERR_TAIL_CHARS)
 

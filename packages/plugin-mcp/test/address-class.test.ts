@@ -83,7 +83,13 @@ describe("URL hosts as they reach the guard", () => {
     expect(classifyAddress(ipLiteral(host)!)).toBe(expected)
   })
 
-  it.each(["http://localhost./", "http://localhost/", "http://foo.localhost/", "http://metadata.google.internal/", "http://127.0.0.1.nip.io/"])(
+  it.each([
+    "http://localhost./",
+    "http://localhost/",
+    "http://foo.localhost/",
+    "http://metadata.google.internal/",
+    "http://127.0.0.1.nip.io/",
+  ])(
     "%s is a name, not an IP literal: the guard judges it (localhost names at once, others by what they resolve to)",
     (url) => {
       expect(ipLiteral(new URL(url).hostname)).toBeNull()

@@ -30,7 +30,9 @@ describe("checkConfig", () => {
 })
 
 it("redacts every header and env value, keeping the names", () => {
-  const http = redactConfig({ transport: { type: "http", url: "http://h/mcp", headers: { authorization: "Bearer s3cret" } } })
+  const http = redactConfig({
+    transport: { type: "http", url: "http://h/mcp", headers: { authorization: "Bearer s3cret" } },
+  })
   expect(http).toEqual({ transport: { type: "http", url: "http://h/mcp", headers: { authorization: "<redacted>" } } })
   const stdio = redactConfig({ transport: { type: "stdio", command: "x", args: [], env: { TOKEN: "s3cret" } } })
   expect(JSON.stringify(stdio)).not.toContain("s3cret")

@@ -21,7 +21,9 @@ const names: Record<string, ResolvedAddress[]> = {
     { address: "10.0.0.7", family: 4 },
   ],
 }
-const resolve = async (hostname: string) => names[hostname] ?? Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }))
+const resolve = async (hostname: string) =>
+  names[hostname] ??
+  Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }))
 
 /** What a guarded fetch threw: the refusal's code, wherever fetch wrapped it. */
 const refusalOf = async (request: Promise<Response>) => {
@@ -93,13 +95,19 @@ describe("with a simulated public address (127.0.0.2, injected)", () => {
 
   it("allows a public name, connecting to the address it vetted", async () => {
     pub.mode = { kind: "mcp" }
-    const response = await guarded(`http://public.test:${pub.port}/mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) })
+    const response = await guarded(`http://public.test:${pub.port}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    })
     expect(response.status).toBe(200)
     expect(await response.json()).toMatchObject({ result: { tools: [{ name: "ping" }] } })
   })
 
   it("refuses a name that resolves to loopback, and one with any private address among its answers", async () => {
-    expect(await refusalOf(guarded(`http://rebound.test:${internal.port}/mcp`))).toMatchObject({ code: "private_address" })
+    expect(await refusalOf(guarded(`http://rebound.test:${internal.port}/mcp`))).toMatchObject({
+      code: "private_address",
+    })
     expect(await refusalOf(guarded(`http://mixed.test:${pub.port}/mcp`))).toMatchObject({ code: "private_address" })
     expect(internal.hits).toBe(0)
   })
@@ -111,7 +119,9 @@ describe("with a simulated public address (127.0.0.2, injected)", () => {
     internal.hits = 0
     for (const status of [302, 307, 308]) {
       pub.mode = { kind: "redirect", status, location: target(internal.port) }
-      expect(await refusalOf(guarded(`http://public.test:${pub.port}/mcp`, { method: "POST", body: "{}" }))).toMatchObject({ code: "private_address" })
+      expect(
+        await refusalOf(guarded(`http://public.test:${pub.port}/mcp`, { method: "POST", body: "{}" })),
+      ).toMatchObject({ code: "private_address" })
     }
     // a second hop: public -> public -> loopback
     pub.mode = { kind: "redirect", status: 307, location: `http://public.test:${pub.port}/again` }

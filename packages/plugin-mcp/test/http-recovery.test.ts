@@ -10,7 +10,12 @@ import { startContractHttpServer, startSwitchableHttpServer } from "@switchboard
 import type { SourceHandle, SourcePlugin } from "@switchboard/core"
 import { createMcpPlugin } from "../src/index.js"
 
-const source = (id: string, url: string): SourceHandle => ({ id, namespace: id, kind: "mcp", config: { transport: { type: "http", url, headers: {} } } })
+const source = (id: string, url: string): SourceHandle => ({
+  id,
+  namespace: id,
+  kind: "mcp",
+  config: { transport: { type: "http", url, headers: {} } },
+})
 const ctx = { timeoutMs: 10_000 }
 const echoed = (text: string) => ({ ok: true, raw: { content: [{ type: "text", text }] } })
 
@@ -52,8 +57,15 @@ describe("an HTTP upstream that restarts", () => {
     const handle = source("down", first.url)
     expect(await mcp.invoke(handle, "echo", { message: "before" }, ctx)).toEqual(echoed("before"))
     await first.close()
-    expect(await mcp.invoke(handle, "echo", { message: "down" }, ctx)).toMatchObject({ ok: false, code: "upstream_unavailable", retryable: true })
-    expect(await mcp.invoke(handle, "echo", { message: "still down" }, ctx)).toMatchObject({ ok: false, code: "upstream_unavailable" })
+    expect(await mcp.invoke(handle, "echo", { message: "down" }, ctx)).toMatchObject({
+      ok: false,
+      code: "upstream_unavailable",
+      retryable: true,
+    })
+    expect(await mcp.invoke(handle, "echo", { message: "still down" }, ctx)).toMatchObject({
+      ok: false,
+      code: "upstream_unavailable",
+    })
     const back = await startContractHttpServer({ port })
     cleanup.push(() => back.close())
     expect(await mcp.invoke(handle, "echo", { message: "back" }, ctx)).toEqual(echoed("back"))
@@ -65,24 +77,36 @@ describe("an HTTP upstream that restarts", () => {
     await probe.close()
     const mcp = await plugin()
     const handle = source("late", probe.url)
-    expect(await mcp.invoke(handle, "echo", { message: "early" }, ctx)).toMatchObject({ ok: false, code: "upstream_unavailable", message: expect.stringContaining("ECONNREFUSED") })
+    expect(await mcp.invoke(handle, "echo", { message: "early" }, ctx)).toMatchObject({
+      ok: false,
+      code: "upstream_unavailable",
+      message: expect.stringContaining("ECONNREFUSED"),
+    })
     const up = await startContractHttpServer({ port })
     cleanup.push(() => up.close())
     expect(await mcp.invoke(handle, "echo", { message: "up" }, ctx)).toEqual(echoed("up"))
   })
 
   it("a handshake answered 503 once is tried again, and the call succeeds", async () => {
-    const upstream = await startSwitchableHttpServer({ mode: { kind: "error", status: 503, body: "restarting", times: 1 } })
+    const upstream = await startSwitchableHttpServer({
+      mode: { kind: "error", status: 503, body: "restarting", times: 1 },
+    })
     cleanup.push(() => upstream.close())
     const mcp = await plugin()
     expect(await mcp.invoke(source("handshake", upstream.url), "ping", {}, ctx)).toEqual(echoed("pong"))
   })
 
   it("a handshake answered 503 twice fails as upstream_unavailable, naming the status", async () => {
-    const upstream = await startSwitchableHttpServer({ mode: { kind: "error", status: 503, body: "restarting", times: 2 } })
+    const upstream = await startSwitchableHttpServer({
+      mode: { kind: "error", status: 503, body: "restarting", times: 2 },
+    })
     cleanup.push(() => upstream.close())
     const mcp = await plugin()
-    expect(await mcp.invoke(source("handshake-twice", upstream.url), "ping", {}, ctx)).toMatchObject({ ok: false, code: "upstream_unavailable", message: expect.stringContaining("HTTP 503") })
+    expect(await mcp.invoke(source("handshake-twice", upstream.url), "ping", {}, ctx)).toMatchObject({
+      ok: false,
+      code: "upstream_unavailable",
+      message: expect.stringContaining("HTTP 503"),
+    })
   })
 
   it("a call answered 500 is not sent again: the tool may have run", async () => {
@@ -105,7 +129,11 @@ describe("an HTTP upstream that restarts", () => {
     expect(await mcp.invoke(handle, "ping", {}, ctx)).toEqual(echoed("pong"))
     upstream.mode = { kind: "drop" }
     const before = upstream.hits
-    expect(await mcp.invoke(handle, "ping", {}, ctx)).toMatchObject({ ok: false, code: "upstream_unavailable", retryable: true })
+    expect(await mcp.invoke(handle, "ping", {}, ctx)).toMatchObject({
+      ok: false,
+      code: "upstream_unavailable",
+      retryable: true,
+    })
     expect(upstream.hits - before).toBe(1)
     upstream.mode = { kind: "mcp" }
     expect(await mcp.invoke(handle, "ping", {}, ctx)).toEqual(echoed("pong"))
@@ -131,17 +159,30 @@ describe("an HTTP upstream that restarts", () => {
         if (req.method !== "POST") return void res.writeHead(405).end()
         const message = JSON.parse(body) as { id?: number; method: string; params?: { protocolVersion?: string } }
         if (message.id === undefined) return void res.writeHead(202).end()
-        if (message.method !== "initialize") return void res.writeHead(404, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}')
+        if (message.method !== "initialize")
+          return void res
+            .writeHead(404, { "content-type": "application/json" })
+            .end('{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}')
         initializes++
-        const result = { protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "forgetful", version: "1" } }
-        res.writeHead(200, { "content-type": "application/json", "mcp-session-id": `s${initializes}` }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }))
+        const result = {
+          protocolVersion: message.params?.protocolVersion,
+          capabilities: { tools: {} },
+          serverInfo: { name: "forgetful", version: "1" },
+        }
+        res
+          .writeHead(200, { "content-type": "application/json", "mcp-session-id": `s${initializes}` })
+          .end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }))
       })
     })
     await new Promise<void>((resolve) => forgetful.listen(0, "127.0.0.1", resolve))
     cleanup.push(() => new Promise((resolve) => (forgetful.closeAllConnections(), forgetful.close(resolve))))
     const mcp = await plugin()
     const url = `http://127.0.0.1:${(forgetful.address() as AddressInfo).port}/mcp`
-    expect(await mcp.invoke(source("forgetful", url), "ping", {}, ctx)).toMatchObject({ ok: false, code: "upstream_unavailable", message: expect.stringContaining("HTTP 404") })
+    expect(await mcp.invoke(source("forgetful", url), "ping", {}, ctx)).toMatchObject({
+      ok: false,
+      code: "upstream_unavailable",
+      message: expect.stringContaining("HTTP 404"),
+    })
     expect(initializes).toBe(2)
   })
 })

@@ -8,7 +8,12 @@ import { describeCallFailure } from "../src/invoke.js"
 import type { McpConnection } from "../src/connection.js"
 import type { McpSourceConfig } from "../src/config.js"
 
-const source = (id: string): SourceHandle => ({ id, namespace: id, kind: "mcp", config: { transport: { type: "stdio", ...fixtureCommand("contract-stdio"), env: {} } } })
+const source = (id: string): SourceHandle => ({
+  id,
+  namespace: id,
+  kind: "mcp",
+  config: { transport: { type: "stdio", ...fixtureCommand("contract-stdio"), env: {} } },
+})
 
 describe("calls sharing one execution signal", () => {
   let plugin: SourcePlugin
@@ -23,7 +28,10 @@ describe("calls sharing one execution signal", () => {
     process.on("warning", onWarning)
     try {
       const signal = new AbortController().signal
-      for (let i = 0; i < 50; i++) expect((await plugin.invoke(source("many"), "echo", { message: String(i) }, { timeoutMs: 10_000, signal })).ok).toBe(true)
+      for (let i = 0; i < 50; i++)
+        expect(
+          (await plugin.invoke(source("many"), "echo", { message: String(i) }, { timeoutMs: 10_000, signal })).ok,
+        ).toBe(true)
       await new Promise((resolve) => setTimeout(resolve, 50)) // warnings are emitted on the next tick
     } finally {
       process.off("warning", onWarning)
@@ -39,24 +47,47 @@ describe("calls sharing one execution signal", () => {
     setTimeout(() => controller.abort(), 300)
     const result = await pending
     expect(Date.now() - started).toBeLessThan(10_000)
-    expect(result).toEqual({ ok: false, code: "aborted", message: 'the call to "slow" was cancelled because its execution was aborted' })
-    expect(await plugin.invoke(handle, "slow", { ms: 1 }, { timeoutMs: 10_000, signal: controller.signal })).toMatchObject({ ok: false, code: "aborted" })
-    expect(await plugin.invoke(handle, "echo", { message: "still here" }, { timeoutMs: 10_000 })).toEqual({ ok: true, raw: { content: [{ type: "text", text: "still here" }] } })
+    expect(result).toEqual({
+      ok: false,
+      code: "aborted",
+      message: 'the call to "slow" was cancelled because its execution was aborted',
+    })
+    expect(
+      await plugin.invoke(handle, "slow", { ms: 1 }, { timeoutMs: 10_000, signal: controller.signal }),
+    ).toMatchObject({ ok: false, code: "aborted" })
+    expect(await plugin.invoke(handle, "echo", { message: "still here" }, { timeoutMs: 10_000 })).toEqual({
+      ok: true,
+      raw: { content: [{ type: "text", text: "still here" }] },
+    })
   })
 })
 
 describe("describeCallFailure", () => {
-  const open: McpConnection = { client: null as never, stderrTail: () => "", isOpen: () => true, overflow: () => undefined, lossOf: () => null, close: async () => {} }
+  const open: McpConnection = {
+    client: null as never,
+    stderrTail: () => "",
+    isOpen: () => true,
+    overflow: () => undefined,
+    lossOf: () => null,
+    close: async () => {},
+  }
   const config: McpSourceConfig = { transport: { type: "stdio", command: "x", args: [], env: {} } }
-  const invalidParams = (message: string) => describeCallFailure(new McpError(ErrorCode.InvalidParams, message), open, "t", config)
+  const invalidParams = (message: string) =>
+    describeCallFailure(new McpError(ErrorCode.InvalidParams, message), open, "t", config)
 
-  it.each(["Unknown tool: t", "No such tool t", "Tool t not found", "tool named t was NOT FOUND here"])("%j means the catalog is behind", (message) => {
-    expect(invalidParams(message)).toMatchObject({ code: "tool_not_found", unknownTool: true })
-  })
+  it.each(["Unknown tool: t", "No such tool t", "Tool t not found", "tool named t was NOT FOUND here"])(
+    "%j means the catalog is behind",
+    (message) => {
+      expect(invalidParams(message)).toMatchObject({ code: "tool_not_found", unknownTool: true })
+    },
+  )
 
-  it.each(["Invalid arguments: a must be a number", "not found: tool", `${"x".repeat(600)} unknown tool`])("%j is an upstream error", (message) => {
-    expect(invalidParams(message)).toMatchObject({ code: "upstream_error" })
-  })
+  it.each(["Invalid arguments: a must be a number", "not found: tool", `${"x".repeat(600)} unknown tool`])(
+    "%j is an upstream error",
+    (message) => {
+      expect(invalidParams(message)).toMatchObject({ code: "upstream_error" })
+    },
+  )
 
   // 2 MB of text: linear classification takes milliseconds; the old backtracking regex would run for many
   // minutes, so the test's own timeout is the guard (no timing is asserted)

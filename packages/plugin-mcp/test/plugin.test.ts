@@ -4,7 +4,12 @@ import { contractToolNames, fixtureCommand, startContractHttpServer } from "@swi
 import type { SourceHandle, SourcePlugin } from "@switchboard/core"
 import { createMcpPlugin } from "../src/index.js"
 
-const source = (id: string, transport: unknown): SourceHandle => ({ id, namespace: id, kind: "mcp", config: { transport } })
+const source = (id: string, transport: unknown): SourceHandle => ({
+  id,
+  namespace: id,
+  kind: "mcp",
+  config: { transport },
+})
 const stdio = (env: Record<string, string> = {}) => ({ type: "stdio", ...fixtureCommand("contract-stdio"), env })
 
 describe("createMcpPlugin", () => {
@@ -35,7 +40,6 @@ describe("createMcpPlugin", () => {
     const revived = await plugin.invoke(handle, "pid", {}, ctx)
     expect(revived.ok).toBe(true)
     expect(revived).not.toEqual(pids[0]) // a new process
-
   }, 30_000)
 
   it("a call that outlives its timeout is tool_timeout, and the connection stays usable", async () => {
@@ -46,7 +50,9 @@ describe("createMcpPlugin", () => {
   }, 30_000)
 
   it("a command that does not exist is a failed discovery naming the cause", async () => {
-    const discovered = await plugin.discover(source("ghost", { type: "stdio", command: "/nonexistent/server", args: [], env: {} }))
+    const discovered = await plugin.discover(
+      source("ghost", { type: "stdio", command: "/nonexistent/server", args: [], env: {} }),
+    )
     expect(discovered.ok).toBe(false)
     expect(discovered.ok || discovered.message).toMatch(/ENOENT/)
   })
@@ -57,7 +63,10 @@ describe("createMcpPlugin", () => {
       const handle = source("http", { type: "http", url: upstream.url, headers: {} })
       const discovered = await plugin.discover(handle)
       expect(discovered.ok && discovered.discovery.tools.length).toBe(contractToolNames.length)
-      expect(await plugin.invoke(handle, "echo", { message: "over http" }, { timeoutMs: 10_000 })).toEqual({ ok: true, raw: { content: [{ type: "text", text: "over http" }] } })
+      expect(await plugin.invoke(handle, "echo", { message: "over http" }, { timeoutMs: 10_000 })).toEqual({
+        ok: true,
+        raw: { content: [{ type: "text", text: "over http" }] },
+      })
     } finally {
       await plugin.release("http")
       await upstream.close()

@@ -7,7 +7,10 @@ import type { RawInvokeResult, SourceHandle, SourcePlugin } from "@switchboard/c
 import { createMcpPlugin } from "../src/index.js"
 import { ConnectFailed, isConnectFailed } from "../src/pool.js"
 
-const source = (id: string, transport: unknown = { type: "stdio", ...fixtureCommand("contract-stdio"), env: {} }): SourceHandle => ({ id, namespace: id, kind: "mcp", config: { transport } })
+const source = (
+  id: string,
+  transport: unknown = { type: "stdio", ...fixtureCommand("contract-stdio"), env: {} },
+): SourceHandle => ({ id, namespace: id, kind: "mcp", config: { transport } })
 const ctx = { timeoutMs: 10_000 }
 const pidOf = (result: RawInvokeResult): number => {
   if (!result.ok) throw new Error(`pid failed: ${result.message}`)
@@ -68,7 +71,12 @@ describe("connection lifecycle", () => {
   it("the old connection closing late after idle expiry does not invalidate the new one", async () => {
     const idle = await createMcpPlugin({ allowStdio: true, connectTimeoutMs: 20_000, idleTimeToLiveMs: 300 })
     try {
-      const handle = source("idle", { type: "stdio", command: process.execPath, args: ["-e", STUBBORN_SERVER], env: {} })
+      const handle = source("idle", {
+        type: "stdio",
+        command: process.execPath,
+        args: ["-e", STUBBORN_SERVER],
+        env: {},
+      })
       const first = pidOf(await idle.invoke(handle, "pid", {}, ctx))
       await sleep(600) // expired: its close is under way and ends about two seconds from now
       const busy = idle.invoke(handle, "slow", { ms: 3_000 }, ctx)
@@ -90,17 +98,24 @@ describe("streamable HTTP sessions", () => {
     // A pass-through proxy, to see what the client sends.
     const proxy = createServer((req, res) => {
       seen.push({ method: req.method ?? "", session: req.headers["mcp-session-id"] as string | undefined })
-      const forward = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-      })
+      const forward = request(
+        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers)
+          answer.pipe(res)
+        },
+      )
       forward.on("error", () => res.destroy())
       req.pipe(forward)
     })
     await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve))
     const plugin = await createMcpPlugin({ connectTimeoutMs: 20_000 })
     try {
-      const handle = source("http", { type: "http", url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/mcp`, headers: {} })
+      const handle = source("http", {
+        type: "http",
+        url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/mcp`,
+        headers: {},
+      })
       expect((await plugin.invoke(handle, "echo", { message: "hi" }, ctx)).ok).toBe(true)
       const session = seen.find((r) => r.session)?.session
       expect(session).toBeDefined()
@@ -108,7 +123,12 @@ describe("streamable HTTP sessions", () => {
       expect(seen).toContainEqual({ method: "DELETE", session })
       const after = await fetch(upstream.url, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session!, "mcp-protocol-version": "2025-06-18" },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": session!,
+          "mcp-protocol-version": "2025-06-18",
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
       })
       expect(after.status).toBe(404)

@@ -11,29 +11,52 @@ import { describeCallFailure } from "../src/invoke.js"
 import type { McpConnection } from "../src/connection.js"
 
 const SECRET = "tok-9f8e7d6c5b4a"
-const source = (id: string, transport: unknown): SourceHandle => ({ id, namespace: id, kind: "mcp", config: { transport } })
-const inline = (script: string, env: Record<string, string>) => ({ type: "stdio", command: process.execPath, args: ["-e", script], env })
+const source = (id: string, transport: unknown): SourceHandle => ({
+  id,
+  namespace: id,
+  kind: "mcp",
+  config: { transport },
+})
+const inline = (script: string, env: Record<string, string>) => ({
+  type: "stdio",
+  command: process.execPath,
+  args: ["-e", script],
+  env,
+})
 
 /** A minimal stdio MCP server that answers initialize, then leaks its token on stderr and in the error of every other request. */
 const LEAKY_SERVER = leakyServerScript({ listsTools: false })
 
 describe("scrubSecrets", () => {
   const http: McpSourceConfig = {
-    transport: { type: "http", url: "https://bob:pa%24%24word@mcp.example/x?api_key=k3y-value&v=1", headers: { authorization: "Bearer abcd1234efgh", "x-team": "platform" } },
+    transport: {
+      type: "http",
+      url: "https://bob:pa%24%24word@mcp.example/x?api_key=k3y-value&v=1",
+      headers: { authorization: "Bearer abcd1234efgh", "x-team": "platform" },
+    },
   }
 
   it("replaces env values of 4+ characters and leaves shorter ones", () => {
-    const config: McpSourceConfig = { transport: { type: "stdio", command: "x", args: [], env: { TOKEN: SECRET, DEBUG: "1" } } }
-    expect(scrubSecrets(config, `env TOKEN=${SECRET} DEBUG=1; again ${SECRET}`)).toBe("env TOKEN=<redacted> DEBUG=1; again <redacted>")
+    const config: McpSourceConfig = {
+      transport: { type: "stdio", command: "x", args: [], env: { TOKEN: SECRET, DEBUG: "1" } },
+    }
+    expect(scrubSecrets(config, `env TOKEN=${SECRET} DEBUG=1; again ${SECRET}`)).toBe(
+      "env TOKEN=<redacted> DEBUG=1; again <redacted>",
+    )
   })
 
   it("replaces header values, a bearer token on its own, URL userinfo and query values, encoded or not", () => {
-    const text = "sent Bearer abcd1234efgh; token abcd1234efgh; team platform; user bob; password pa$$word or pa%24%24word; key k3y-value; v=1"
-    expect(scrubSecrets(http, text)).toBe("sent <redacted>; token <redacted>; team <redacted>; user bob; password <redacted> or <redacted>; key <redacted>; v=1")
+    const text =
+      "sent Bearer abcd1234efgh; token abcd1234efgh; team platform; user bob; password pa$$word or pa%24%24word; key k3y-value; v=1"
+    expect(scrubSecrets(http, text)).toBe(
+      "sent <redacted>; token <redacted>; team <redacted>; user bob; password <redacted> or <redacted>; key <redacted>; v=1",
+    )
   })
 
   it("replaces a secret that contains another one whole", () => {
-    const config: McpSourceConfig = { transport: { type: "stdio", command: "x", args: [], env: { A: "abcd", B: "abcdefgh" } } }
+    const config: McpSourceConfig = {
+      transport: { type: "stdio", command: "x", args: [], env: { A: "abcd", B: "abcdefgh" } },
+    }
     expect(scrubSecrets(config, "abcdefgh abcd")).toBe("<redacted> <redacted>")
   })
 
@@ -43,9 +66,15 @@ describe("scrubSecrets", () => {
 
   it("redactConfig hides the URL's userinfo and query values, keeping the query keys", () => {
     expect(redactConfig(http)).toEqual({
-      transport: { type: "http", url: "https://<redacted>:<redacted>@mcp.example/x?api_key=<redacted>&v=<redacted>", headers: { authorization: "<redacted>", "x-team": "<redacted>" } },
+      transport: {
+        type: "http",
+        url: "https://<redacted>:<redacted>@mcp.example/x?api_key=<redacted>&v=<redacted>",
+        headers: { authorization: "<redacted>", "x-team": "<redacted>" },
+      },
     })
-    expect(redactConfig({ transport: { type: "http", url: "http://h:8080/mcp", headers: {} } })).toEqual({ transport: { type: "http", url: "http://h:8080/mcp", headers: {} } })
+    expect(redactConfig({ transport: { type: "http", url: "http://h:8080/mcp", headers: {} } })).toEqual({
+      transport: { type: "http", url: "http://h:8080/mcp", headers: {} },
+    })
   })
 })
 
@@ -57,7 +86,12 @@ describe("messages from a source", () => {
   afterAll(() => plugin?.close())
 
   it("a server that prints its secret on stderr and exits: the connect error shows the stderr, scrubbed", async () => {
-    const discovered = await plugin.discover(source("dies", inline('console.error("boot failed, token=" + process.env.API_TOKEN); process.exit(1)', { API_TOKEN: SECRET })))
+    const discovered = await plugin.discover(
+      source(
+        "dies",
+        inline('console.error("boot failed, token=" + process.env.API_TOKEN); process.exit(1)', { API_TOKEN: SECRET }),
+      ),
+    )
     expect(discovered.ok).toBe(false)
     const message = discovered.ok ? "" : discovered.message
     expect(message).toContain("boot failed, token=<redacted>")
@@ -83,7 +117,11 @@ describe("messages from a source", () => {
   })
 
   it("an unknown-tool error that echoes the name: scrubbed too", async () => {
-    const handle = source("contract", { type: "stdio", ...fixtureCommand("contract-stdio"), env: { API_TOKEN: SECRET } })
+    const handle = source("contract", {
+      type: "stdio",
+      ...fixtureCommand("contract-stdio"),
+      env: { API_TOKEN: SECRET },
+    })
     const called = await plugin.invoke(handle, `lookup-${SECRET}`, {}, { timeoutMs: 10_000 })
     expect(called).toMatchObject({ ok: false, code: "tool_not_found", unknownTool: true })
     expect(JSON.stringify(called)).not.toContain(SECRET)
@@ -91,7 +129,14 @@ describe("messages from a source", () => {
   })
 
   it("the stderr tail of a server that died mid-call is scrubbed", () => {
-    const dead: McpConnection = { client: null as never, stderrTail: () => `fatal: env API_TOKEN=${SECRET}`, isOpen: () => false, overflow: () => undefined, lossOf: () => null, close: async () => {} }
+    const dead: McpConnection = {
+      client: null as never,
+      stderrTail: () => `fatal: env API_TOKEN=${SECRET}`,
+      isOpen: () => false,
+      overflow: () => undefined,
+      lossOf: () => null,
+      close: async () => {},
+    }
     const config: McpSourceConfig = { transport: { type: "stdio", command: "x", args: [], env: { API_TOKEN: SECRET } } }
     const failed = describeCallFailure(new McpError(ErrorCode.ConnectionClosed, "Connection closed"), dead, "t", config)
     expect(failed).toMatchObject({ ok: false, code: "upstream_unavailable" })
@@ -101,13 +146,23 @@ describe("messages from a source", () => {
 
 describe("secretFields, for core to encrypt at rest", () => {
   it("names every env and header value, and the URL when it carries a query value or is sealed", () => {
-    expect(secretFields({ transport: { type: "stdio", command: "x", args: ["--verbose", "serve"], env: { A: "1", B: "2" } } })).toEqual([
+    expect(
+      secretFields({
+        transport: { type: "stdio", command: "x", args: ["--verbose", "serve"], env: { A: "1", B: "2" } },
+      }),
+    ).toEqual([
       ["transport", "env", "A"],
       ["transport", "env", "B"],
     ])
-    expect(secretFields({ transport: { type: "http", url: "https://h/mcp", headers: { authorization: "x" } } })).toEqual([["transport", "headers", "authorization"]])
-    expect(secretFields({ transport: { type: "http", url: "https://h/mcp?key=v", headers: {} } })).toEqual([["transport", "url"]])
-    expect(secretFields({ transport: { type: "http", url: "enc:v1:k:iv:ct", headers: {} } })).toEqual([["transport", "url"]])
+    expect(
+      secretFields({ transport: { type: "http", url: "https://h/mcp", headers: { authorization: "x" } } }),
+    ).toEqual([["transport", "headers", "authorization"]])
+    expect(secretFields({ transport: { type: "http", url: "https://h/mcp?key=v", headers: {} } })).toEqual([
+      ["transport", "url"],
+    ])
+    expect(secretFields({ transport: { type: "http", url: "enc:v1:k:iv:ct", headers: {} } })).toEqual([
+      ["transport", "url"],
+    ])
     expect(secretFields(null)).toEqual([])
   })
 })
@@ -115,16 +170,26 @@ describe("secretFields, for core to encrypt at rest", () => {
 describe("mergeConfig, for PATCH", () => {
   const stdio: McpSourceConfig = { transport: { type: "stdio", command: "x", args: [], env: { A: "1", B: "2" } } }
   it("replaces a map whole, keeping the rest of the transport", () => {
-    expect(mergeConfig(stdio, { transport: { env: { C: "3" } } })).toEqual({ ok: true, config: { transport: { type: "stdio", command: "x", args: [], env: { C: "3" } } } })
+    expect(mergeConfig(stdio, { transport: { env: { C: "3" } } })).toEqual({
+      ok: true,
+      config: { transport: { type: "stdio", command: "x", args: [], env: { C: "3" } } },
+    })
   })
   it("refuses fields that are not credentials, naming the ones it takes", () => {
-    expect(mergeConfig(stdio, { transport: { command: "sh" } })).toMatchObject({ ok: false, message: expect.stringContaining('replaces only "transport.env" or "transport.args", not "transport.command"') })
-    expect(mergeConfig({ transport: { type: "http", url: "http://h", headers: {} } }, { transport: { env: {} } })).toMatchObject({ ok: false, message: expect.stringContaining('"transport.headers" or "transport.url"') })
+    expect(mergeConfig(stdio, { transport: { command: "sh" } })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('replaces only "transport.env" or "transport.args", not "transport.command"'),
+    })
+    expect(
+      mergeConfig({ transport: { type: "http", url: "http://h", headers: {} } }, { transport: { env: {} } }),
+    ).toMatchObject({ ok: false, message: expect.stringContaining('"transport.headers" or "transport.url"') })
   })
 })
 
 describe("scrubResult: a successful result that echoes a secret", () => {
-  const config: McpSourceConfig = { transport: { type: "http", url: "https://h/mcp?api_key=qv-123456", headers: { authorization: `Bearer ${SECRET}` } } }
+  const config: McpSourceConfig = {
+    transport: { type: "http", url: "https://h/mcp?api_key=qv-123456", headers: { authorization: `Bearer ${SECRET}` } },
+  }
   it("has it replaced in every string and key, but not in image, audio or blob bytes", () => {
     const raw = {
       content: [
@@ -144,8 +209,12 @@ describe("scrubResult: a successful result that echoes a secret", () => {
     })
   })
   it("finds a secret with quotes or backslashes in it, as written or percent-decoded", () => {
-    const quoted: McpSourceConfig = { transport: { type: "stdio", command: "x", args: [], env: { A: 'tok"en\\1234', B: "pct%22val" } } }
-    expect(scrubResult(quoted, { text: 'got tok"en\\1234 and pct"val' })).toEqual({ text: "got <redacted> and <redacted>" })
+    const quoted: McpSourceConfig = {
+      transport: { type: "stdio", command: "x", args: [], env: { A: 'tok"en\\1234', B: "pct%22val" } },
+    }
+    expect(scrubResult(quoted, { text: 'got tok"en\\1234 and pct"val' })).toEqual({
+      text: "got <redacted> and <redacted>",
+    })
   })
 
   it("is returned as it is, not rebuilt, when it echoes no secret", () => {
@@ -165,9 +234,22 @@ describe("a config changed under a pooled connection (a PATCH here or on another
     const plugin = await createMcpPlugin({ connectTimeoutMs: 10_000 })
     try {
       const headers = { authorization: "Bearer same-1234", "x-team": "blue" }
-      expect(await plugin.invoke(source("steady", { type: "http", url: upstream.url, headers }), "echo", {}, { timeoutMs: 10_000 })).toMatchObject({ ok: true })
-      const reordered = { headers: { "x-team": "blue", authorization: "Bearer same-1234" }, url: upstream.url, type: "http" }
-      expect(await plugin.invoke(source("steady", reordered), "echo", {}, { timeoutMs: 10_000 })).toMatchObject({ ok: true })
+      expect(
+        await plugin.invoke(
+          source("steady", { type: "http", url: upstream.url, headers }),
+          "echo",
+          {},
+          { timeoutMs: 10_000 },
+        ),
+      ).toMatchObject({ ok: true })
+      const reordered = {
+        headers: { "x-team": "blue", authorization: "Bearer same-1234" },
+        url: upstream.url,
+        type: "http",
+      }
+      expect(await plugin.invoke(source("steady", reordered), "echo", {}, { timeoutMs: 10_000 })).toMatchObject({
+        ok: true,
+      })
       // each new connection starts with an initialize, the one request sent before a protocol version is agreed
       expect(upstream.received.filter((h) => h["mcp-protocol-version"] === undefined)).toHaveLength(1)
     } finally {
@@ -180,7 +262,8 @@ describe("a config changed under a pooled connection (a PATCH here or on another
     const upstream = await startEchoHeadersServer()
     const plugin = await createMcpPlugin({ connectTimeoutMs: 10_000 })
     try {
-      const handle = (token: string) => source("rotating", { type: "http", url: upstream.url, headers: { authorization: `Bearer ${token}` } })
+      const handle = (token: string) =>
+        source("rotating", { type: "http", url: upstream.url, headers: { authorization: `Bearer ${token}` } })
       expect(await plugin.invoke(handle("old-1234"), "echo", {}, { timeoutMs: 10_000 })).toMatchObject({ ok: true })
       const before = upstream.received.length
       expect(await plugin.invoke(handle("new-5678"), "echo", {}, { timeoutMs: 10_000 })).toMatchObject({ ok: true })
@@ -195,7 +278,9 @@ describe("a config changed under a pooled connection (a PATCH here or on another
 })
 
 describe("credentials hidden in other parts of a URL or a header (found in review)", () => {
-  const http = (url: string, headers: Record<string, string> = {}): McpSourceConfig => ({ transport: { type: "http", url, headers } })
+  const http = (url: string, headers: Record<string, string> = {}): McpSourceConfig => ({
+    transport: { type: "http", url, headers },
+  })
 
   it.each([
     ["a bare query key", "https://mcp.example.com/mcp?sk_live_bareQueryToken9f8e7d", "sk_live_bareQueryToken9f8e7d"],
@@ -216,7 +301,10 @@ describe("credentials hidden in other parts of a URL or a header (found in revie
   })
 
   it("a cookie's values and Basic's password are scrubbed on their own, short list items are not", () => {
-    const config = http("https://mcp.example.com/mcp", { cookie: "session=S3ssionSecretValue42; theme=dark", authorization: `Basic ${btoa("svc-user:P4ssw0rdSecret!")}` })
+    const config = http("https://mcp.example.com/mcp", {
+      cookie: "session=S3ssionSecretValue42; theme=dark",
+      authorization: `Basic ${btoa("svc-user:P4ssw0rdSecret!")}`,
+    })
     const text = "cookie S3ssionSecretValue42, login svc-user:P4ssw0rdSecret!, password P4ssw0rdSecret!, theme dark"
     expect(scrubSecrets(config, text)).toBe("cookie <redacted>, login <redacted>, password <redacted>, theme dark")
   })
@@ -226,13 +314,35 @@ describe("a stdio source's arguments that carry credentials (found in review)", 
   const stdio = (args: string[]): McpSourceConfig => ({ transport: { type: "stdio", command: "npx", args, env: {} } })
 
   it("are sealed at rest, redacted when shown and scrubbed from text; other arguments stay readable", () => {
-    const config = stdio(["mcp-remote", "https://mcp.example.com/mcp", "--header", "Authorization: Bearer tok_header_123456", "--api-key=sk_live_argValue789", "--token", "plainNextArgSecret", "--verbose"])
+    const config = stdio([
+      "mcp-remote",
+      "https://mcp.example.com/mcp",
+      "--header",
+      "Authorization: Bearer tok_header_123456",
+      "--api-key=sk_live_argValue789",
+      "--token",
+      "plainNextArgSecret",
+      "--verbose",
+    ])
     expect(secretFields(config)).toEqual([
       ["transport", "args", "3"],
       ["transport", "args", "4"],
       ["transport", "args", "6"],
     ])
-    expect(redactConfig(config)).toMatchObject({ transport: { args: ["mcp-remote", "https://mcp.example.com/mcp", "--header", "<redacted>", "<redacted>", "--token", "<redacted>", "--verbose"] } })
+    expect(redactConfig(config)).toMatchObject({
+      transport: {
+        args: [
+          "mcp-remote",
+          "https://mcp.example.com/mcp",
+          "--header",
+          "<redacted>",
+          "<redacted>",
+          "--token",
+          "<redacted>",
+          "--verbose",
+        ],
+      },
+    })
     const text = "saw tok_header_123456 and sk_live_argValue789 and plainNextArgSecret via mcp-remote"
     expect(scrubSecrets(config, text)).toBe("saw <redacted> and <redacted> and <redacted> via mcp-remote")
   })

@@ -7,7 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { SourceHandle, SourcePlugin } from "@switchboard/core"
 import { createMcpPlugin } from "../src/index.js"
 
-const source = (id: string, command: string, args: string[] = []): SourceHandle => ({ id, namespace: id, kind: "mcp", config: { transport: { type: "stdio", command, args, env: {} } } })
+const source = (id: string, command: string, args: string[] = []): SourceHandle => ({
+  id,
+  namespace: id,
+  kind: "mcp",
+  config: { transport: { type: "stdio", command, args, env: {} } },
+})
 const node = (id: string, script: string) => source(id, process.execPath, ["-e", script])
 
 /** A raw server that answers initialize and tools/list, and whose `flood` tool starts writing `FLOOD` forever. */
@@ -60,7 +65,11 @@ describe("a stdio server that floods stdout", () => {
 
   it("`yes` as the server: a call fails with upstream_error naming the cause", async () => {
     const result = await plugin.invoke(source("yes-call", "yes"), "anything", {}, { timeoutMs: 30_000 })
-    expect(result).toMatchObject({ ok: false, code: "upstream_error", message: expect.stringMatching(/lines that are not JSON-RPC/) })
+    expect(result).toMatchObject({
+      ok: false,
+      code: "upstream_error",
+      message: expect.stringMatching(/lines that are not JSON-RPC/),
+    })
   })
 
   it("one endless line without a newline: the sync fails naming the line length", async () => {
@@ -74,8 +83,14 @@ describe("a stdio server that floods stdout", () => {
   it("a server that connects fine and floods garbage during a call: that call fails with upstream_error, the next one works", async () => {
     const handle = node("later", floodingServer(garbage))
     expect(await plugin.invoke(handle, "ok", {}, { timeoutMs: 30_000 })).toMatchObject({ ok: true })
-    const { value, stallMs, elapsedMs } = await worstStall(() => plugin.invoke(handle, "flood", {}, { timeoutMs: 30_000 }))
-    expect(value).toMatchObject({ ok: false, code: "upstream_error", message: expect.stringMatching(/lines that are not JSON-RPC/) })
+    const { value, stallMs, elapsedMs } = await worstStall(() =>
+      plugin.invoke(handle, "flood", {}, { timeoutMs: 30_000 }),
+    )
+    expect(value).toMatchObject({
+      ok: false,
+      code: "upstream_error",
+      message: expect.stringMatching(/lines that are not JSON-RPC/),
+    })
     expect(elapsedMs).toBeLessThan(10_000)
     expect(stallMs).toBeLessThan(1_000)
     expect(await plugin.invoke(handle, "ok", {}, { timeoutMs: 30_000 })).toMatchObject({ ok: true }) // a new process
@@ -83,8 +98,14 @@ describe("a stdio server that floods stdout", () => {
 
   it("a server that floods valid notifications during a call: the call fails with upstream_error naming the rate", async () => {
     const handle = node("chatty", floodingServer(notifications))
-    const { value, stallMs, elapsedMs } = await worstStall(() => plugin.invoke(handle, "flood", {}, { timeoutMs: 30_000 }))
-    expect(value).toMatchObject({ ok: false, code: "upstream_error", message: expect.stringMatching(/messages in \d+ s/) })
+    const { value, stallMs, elapsedMs } = await worstStall(() =>
+      plugin.invoke(handle, "flood", {}, { timeoutMs: 30_000 }),
+    )
+    expect(value).toMatchObject({
+      ok: false,
+      code: "upstream_error",
+      message: expect.stringMatching(/messages in \d+ s/),
+    })
     expect(elapsedMs).toBeLessThan(15_000)
     expect(stallMs).toBeLessThan(1_000)
   })

@@ -8,7 +8,11 @@ const ping = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "ping"
 const reader = (limits = {}) => {
   const got: unknown[] = []
   let clock = 0
-  const r = createStdoutReader((m) => got.push(m), { ...DEFAULT_STDOUT_LIMITS, ...limits }, () => clock)
+  const r = createStdoutReader(
+    (m) => got.push(m),
+    { ...DEFAULT_STDOUT_LIMITS, ...limits },
+    () => clock,
+  )
   return { got, push: (text: string) => r.push(bytes(text)), tick: (ms: number) => (clock += ms) }
 }
 
@@ -17,7 +21,10 @@ describe("createStdoutReader", () => {
     const r = reader()
     expect(r.push("Server started on stdio\n" + ping(1).slice(0, 10))).toBeUndefined()
     expect(r.push(ping(1).slice(10) + "\r\n" + ping(2) + "\n")).toBeUndefined()
-    expect(r.got).toEqual([{ jsonrpc: "2.0", id: 1, method: "ping" }, { jsonrpc: "2.0", id: 2, method: "ping" }])
+    expect(r.got).toEqual([
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+      { jsonrpc: "2.0", id: 2, method: "ping" },
+    ])
   })
 
   it("unparseable lines are forgiven up to the budget, and a valid message resets it", () => {

@@ -34,8 +34,12 @@ describe("excerpt", () => {
   })
 
   it("scrubs the source's secrets before cutting, and bounds a stdio server's text without cutting it short", () => {
-    const http = { transport: { type: "http" as const, url: "http://h/mcp", headers: { authorization: "Bearer tok-abcdef" } } }
-    expect(upstreamMessage(http, `denied for tok-abcdef ${"z".repeat(500)}`)).toMatch(/^denied for <redacted> z+… \(cut to 120 characters\)$/)
+    const http = {
+      transport: { type: "http" as const, url: "http://h/mcp", headers: { authorization: "Bearer tok-abcdef" } },
+    }
+    expect(upstreamMessage(http, `denied for tok-abcdef ${"z".repeat(500)}`)).toMatch(
+      /^denied for <redacted> z+… \(cut to 120 characters\)$/,
+    )
     const stdio = { transport: { type: "stdio" as const, command: "x", args: [], env: {} } }
     expect(upstreamMessage(stdio, "line one\nline two")).toBe("line one\nline two")
     expect(upstreamMessage(stdio, "s".repeat(5000)).length).toBeLessThan(2100)
@@ -49,7 +53,12 @@ describe("an http upstream that answers with its own page", () => {
   beforeAll(async () => {
     plugin = await createMcpPlugin({ connectTimeoutMs: 10_000 })
     upstream = await startSwitchableHttpServer()
-    handle = { id: "internal", namespace: "internal", kind: "mcp", config: { transport: { type: "http", url: upstream.url, headers: {} } } }
+    handle = {
+      id: "internal",
+      namespace: "internal",
+      kind: "mcp",
+      config: { transport: { type: "http", url: upstream.url, headers: {} } },
+    }
   })
   afterAll(async () => {
     await plugin?.close()

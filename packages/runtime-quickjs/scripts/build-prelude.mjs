@@ -48,14 +48,16 @@ async function bundle(name) {
 function asScript(esm) {
   const { body } = parse(esm, { ecmaVersion: "latest", sourceType: "module" })
   const last = body.at(-1)
-  const exported = last?.type === "ExportNamedDeclaration" && last.specifiers.length === 1 ? last.specifiers[0] : undefined
+  const exported =
+    last?.type === "ExportNamedDeclaration" && last.specifiers.length === 1 ? last.specifiers[0] : undefined
   if (!exported || exported.exported.name !== "default" || exported.local.type !== "Identifier") {
     throw new Error("a prelude bundle must end in its only export, `export { x as default }`")
   }
   let script = ""
   let at = 0
   for (const statement of body.slice(0, -1)) {
-    if (statement.type === "ImportDeclaration" || statement.type.startsWith("Export")) throw new Error("a prelude bundle has one export")
+    if (statement.type === "ImportDeclaration" || statement.type.startsWith("Export"))
+      throw new Error("a prelude bundle has one export")
     if (statement.type === "VariableDeclaration" && statement.kind === "var") {
       script += `${esm.slice(at, statement.start)}let`
       at = statement.start + "var".length

@@ -35,13 +35,23 @@ export const stringLength = (ctx: QuickJSContext, text: QuickJSHandle): number =
   ctx.getProp(text, "length").consume((length) => (ctx.typeof(length) === "number" ? ctx.getNumber(length) : 0))
 
 /** Reads a guest string, copying out at most `maxUnits` of it (its first ones). */
-export const readBounded = (ctx: QuickJSContext, builtins: TextBuiltins, text: QuickJSHandle, maxUnits = errorTextUnits): BoundedText => {
+export const readBounded = (
+  ctx: QuickJSContext,
+  builtins: TextBuiltins,
+  text: QuickJSHandle,
+  maxUnits = errorTextUnits,
+): BoundedText => {
   const units = stringLength(ctx, text)
   if (units <= maxUnits) return { text: ctx.getString(text), units }
-  const cut = ctx.newNumber(0).consume((start) => ctx.newNumber(maxUnits).consume((end) => ctx.callFunction(builtins.slice, text, start, end)))
+  const cut = ctx
+    .newNumber(0)
+    .consume((start) => ctx.newNumber(maxUnits).consume((end) => ctx.callFunction(builtins.slice, text, start, end)))
   // slicing can only fail for want of memory: then nothing of it is read
   if (cut.error) return cut.error.consume(() => ({ text: "", units }))
-  return cut.value.consume((prefix) => ({ text: ctx.typeof(prefix) === "string" ? wholeCharacters(ctx.getString(prefix)) : "", units }))
+  return cut.value.consume((prefix) => ({
+    text: ctx.typeof(prefix) === "string" ? wholeCharacters(ctx.getString(prefix)) : "",
+    units,
+  }))
 }
 
 /** A prefix cut between the two halves of a surrogate pair loses the first half too. */
@@ -51,10 +61,16 @@ const wholeCharacters = (prefix: string): string => {
 }
 
 /** `String(value)` made in the guest (a symbol's description, a BigInt's digits), read with the bound. */
-export const renderBounded = (ctx: QuickJSContext, builtins: TextBuiltins, value: QuickJSHandle): BoundedText | undefined => {
+export const renderBounded = (
+  ctx: QuickJSContext,
+  builtins: TextBuiltins,
+  value: QuickJSHandle,
+): BoundedText | undefined => {
   const rendered = ctx.callFunction(builtins.string, ctx.undefined, value)
   if (rendered.error) return rendered.error.consume(() => undefined)
-  return rendered.value.consume((text) => (ctx.typeof(text) === "string" ? readBounded(ctx, builtins, text) : undefined))
+  return rendered.value.consume((text) =>
+    ctx.typeof(text) === "string" ? readBounded(ctx, builtins, text) : undefined,
+  )
 }
 
 /** Cuts a text at the bound, saying so and how long the whole was (`units`, when a part was cut in the guest). */

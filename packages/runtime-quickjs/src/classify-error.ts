@@ -32,7 +32,11 @@ export const classifyThrown = (
     return withPosition(runErrors.stackOverflow(limits), thrown, code)
   }
   if (phase === "compile" && isError && name === "SyntaxError") {
-    return withPosition({ code: "syntax_error", message: boundText(`SyntaxError: ${message}`, thrown.cutFrom) }, thrown, code)
+    return withPosition(
+      { code: "syntax_error", message: boundText(`SyntaxError: ${message}`, thrown.cutFrom) },
+      thrown,
+      code,
+    )
   }
   const text = isError ? `${name}: ${message}` : `Uncaught ${name === "string" ? JSON.stringify(message) : message}`
   return withPosition({ code: "runtime_error", message: boundText(text, thrown.cutFrom) }, thrown, code)

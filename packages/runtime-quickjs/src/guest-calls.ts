@@ -18,11 +18,19 @@ export interface ErrorDescription {
   cutFrom?: number
 }
 
-const isNull = (ctx: QuickJSContext, handle: QuickJSHandle) => ctx.typeof(handle) === "object" && ctx.eq(handle, ctx.null)
+const isNull = (ctx: QuickJSContext, handle: QuickJSHandle) =>
+  ctx.typeof(handle) === "object" && ctx.eq(handle, ctx.null)
 
 /** Reads a string property with the bound; a getter that throws or a non-string counts as absent. */
-const readString = (ctx: QuickJSContext, builtins: TextBuiltins, handle: QuickJSHandle, key: string): BoundedText | undefined =>
-  ctx.getProp(handle, key).consume((value) => (ctx.typeof(value) === "string" ? readBounded(ctx, builtins, value) : undefined))
+const readString = (
+  ctx: QuickJSContext,
+  builtins: TextBuiltins,
+  handle: QuickJSHandle,
+  key: string,
+): BoundedText | undefined =>
+  ctx
+    .getProp(handle, key)
+    .consume((value) => (ctx.typeof(value) === "string" ? readBounded(ctx, builtins, value) : undefined))
 
 const cutFrom = (...texts: (BoundedText | undefined)[]): { cutFrom?: number } => {
   const cut = texts.find((text) => text !== undefined && text.units > errorTextUnits)
@@ -61,7 +69,13 @@ export const describeThrown = (
   return { isError: false, name: type, message: text.text, ...cutFrom(text) }
 }
 
-const primitiveText = (ctx: QuickJSContext, stringify: QuickJSHandle, builtins: TextBuiltins, value: QuickJSHandle, type: string): BoundedText => {
+const primitiveText = (
+  ctx: QuickJSContext,
+  stringify: QuickJSHandle,
+  builtins: TextBuiltins,
+  value: QuickJSHandle,
+  type: string,
+): BoundedText => {
   const whole = (text: string): BoundedText => ({ text, units: text.length })
   if (type === "undefined") return whole("undefined")
   if (type === "bigint" || type === "symbol") {
@@ -71,7 +85,9 @@ const primitiveText = (ctx: QuickJSContext, stringify: QuickJSHandle, builtins: 
   }
   const json = ctx.callFunction(stringify, ctx.undefined, value)
   if (json.error) return json.error.consume(() => whole(`a value of type ${type}`))
-  return json.value.consume((text) => (ctx.typeof(text) === "string" ? readBounded(ctx, builtins, text) : whole(`a value of type ${type}`)))
+  return json.value.consume((text) =>
+    ctx.typeof(text) === "string" ? readBounded(ctx, builtins, text) : whole(`a value of type ${type}`),
+  )
 }
 
 export type SerializedResult =

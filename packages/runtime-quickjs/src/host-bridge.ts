@@ -4,7 +4,13 @@ import { readBounded, stringLength } from "./bounded-text.js"
 import type { TextBuiltins } from "./bounded-text.js"
 import type { LogBuffer } from "./log-buffer.js"
 import { formatSource } from "./prelude/prelude.generated.js"
-import { emitFunctionName, invokeFunctionName, loadFormatFunctionName, logFunctionName, logLevels } from "./prelude/protocol.js"
+import {
+  emitFunctionName,
+  invokeFunctionName,
+  loadFormatFunctionName,
+  logFunctionName,
+  logLevels,
+} from "./prelude/protocol.js"
 import type { LogLevel } from "./prelude/protocol.js"
 import { runErrors } from "./run-errors.js"
 import { utf8Length } from "./utf8-length.js"
@@ -71,7 +77,12 @@ const hostFailureResult: ToolResult = {
  * A call refused for the size of its arguments; the path is not named, since it may be what was too long. `bytes`
  * is exact, or (`exact` false) the UTF-16 length the prelude counted, a lower bound of the UTF-8 size.
  */
-const argumentsTooLarge = (limits: RunLimits, bytes: number, exact: boolean, inFlight: number | undefined): ToolResult => {
+const argumentsTooLarge = (
+  limits: RunLimits,
+  bytes: number,
+  exact: boolean,
+  inFlight: number | undefined,
+): ToolResult => {
   const size = `${exact ? "" : "at least "}${bytes} bytes`
   const message =
     inFlight === undefined
@@ -81,7 +92,8 @@ const argumentsTooLarge = (limits: RunLimits, bytes: number, exact: boolean, inF
   return { ok: false, error: { code: "tool_arguments_too_large", message } }
 }
 
-const blockShape = 'an MCP content block, an object with a string "type" (such as { type: "image", data: "<base64>", mimeType: "image/png" })'
+const blockShape =
+  'an MCP content block, an object with a string "type" (such as { type: "image", data: "<base64>", mimeType: "image/png" })'
 
 /**
  * Makes the host functions, which the prelude pieces receive as arguments (they never sit on the global object).
@@ -112,7 +124,9 @@ export const installHostBridge = (ctx: QuickJSContext, text: TextBuiltins): Host
     try {
       // leave the QuickJS callback before running host code
       await null
-      const text = invokeJson ? await invokeJson(path, argsJson) : JSON.stringify(await invoke(path, JSON.parse(argsJson)))
+      const text = invokeJson
+        ? await invokeJson(path, argsJson)
+        : JSON.stringify(await invoke(path, JSON.parse(argsJson)))
       if (typeof text === "string") return text
     } catch {
       // The contract says invoke never rejects for an expected failure. The host error itself may carry
@@ -121,7 +135,13 @@ export const installHostBridge = (ctx: QuickJSContext, text: TextBuiltins): Host
     return JSON.stringify(hostFailureResult)
   }
 
-  const settle = (generation: number, events: BridgeEvents, resolve: QuickJSHandle, bytes: number, resultJson: string) => {
+  const settle = (
+    generation: number,
+    events: BridgeEvents,
+    resolve: QuickJSHandle,
+    bytes: number,
+    resultJson: string,
+  ) => {
     // a result for an earlier run of a sandbox that was put back since (sandbox-snapshot.ts) has no promise here
     if (generation !== resets) return
     inflight--
@@ -131,7 +151,10 @@ export const installHostBridge = (ctx: QuickJSContext, text: TextBuiltins): Host
     unsettled.delete(resolve)
     try {
       // a promise's resolve function does not throw; the reactions run later, as pending jobs
-      ctx.newString(resultJson).consume((result) => ctx.callFunction(resolve, ctx.undefined, result)).dispose()
+      ctx
+        .newString(resultJson)
+        .consume((result) => ctx.callFunction(resolve, ctx.undefined, result))
+        .dispose()
       resolve.dispose()
     } catch (failure) {
       events.hostFailure(failure)
@@ -147,7 +170,10 @@ export const installHostBridge = (ctx: QuickJSContext, text: TextBuiltins): Host
 
   /** No tool call: the promise resolves to the error result (in a job, like any resolution). */
   const answer = (resolve: QuickJSHandle, result: ToolResult) => {
-    ctx.newString(JSON.stringify(result)).consume((json) => ctx.callFunction(resolve, ctx.undefined, json)).dispose()
+    ctx
+      .newString(JSON.stringify(result))
+      .consume((json) => ctx.callFunction(resolve, ctx.undefined, json))
+      .dispose()
   }
 
   const invokeFunction = ctx.newFunction(invokeFunctionName, (resolveHandle, pathHandle, argsHandle, reasonHandle) => {
@@ -156,19 +182,27 @@ export const installHostBridge = (ctx: QuickJSContext, text: TextBuiltins): Host
     if (!current || over || !resolveHandle) return undefined
     if (!pathHandle || !argsHandle || ctx.typeof(argsHandle) !== "string") {
       const path = pathHandle ? readBounded(ctx, text, pathHandle).text : ""
-      const reason = reasonHandle && ctx.typeof(reasonHandle) === "string" ? readBounded(ctx, text, reasonHandle).text : ""
-      return void answer(resolveHandle, { ok: false, error: { code: "invalid_arguments", message: `arguments for ${path} must be JSON-serializable: ${reason}` } })
+      const reason =
+        reasonHandle && ctx.typeof(reasonHandle) === "string" ? readBounded(ctx, text, reasonHandle).text : ""
+      return void answer(resolveHandle, {
+        ok: false,
+        error: { code: "invalid_arguments", message: `arguments for ${path} must be JSON-serializable: ${reason}` },
+      })
     }
     const { limits } = current
     // the prelude's count in UTF-16 units, a lower bound of the UTF-8 size (a NaN, which it never sends, is refused too)
     const units = reasonHandle ? ctx.getNumber(reasonHandle) : Number.NaN
-    if (!(units <= limits.maxToolArgBytes)) return void answer(resolveHandle, argumentsTooLarge(limits, units, false, undefined))
-    if (inflightBytes + units > limits.maxToolArgBytesInFlight) return void answer(resolveHandle, argumentsTooLarge(limits, units, false, inflightBytes))
+    if (!(units <= limits.maxToolArgBytes))
+      return void answer(resolveHandle, argumentsTooLarge(limits, units, false, undefined))
+    if (inflightBytes + units > limits.maxToolArgBytesInFlight)
+      return void answer(resolveHandle, argumentsTooLarge(limits, units, false, inflightBytes))
     const path = ctx.getString(pathHandle)
     const argsJson = ctx.getString(argsHandle)
     const bytes = utf8Length(path) + utf8Length(argsJson)
-    if (bytes > limits.maxToolArgBytes) return void answer(resolveHandle, argumentsTooLarge(limits, bytes, true, undefined))
-    if (inflightBytes + bytes > limits.maxToolArgBytesInFlight) return void answer(resolveHandle, argumentsTooLarge(limits, bytes, true, inflightBytes))
+    if (bytes > limits.maxToolArgBytes)
+      return void answer(resolveHandle, argumentsTooLarge(limits, bytes, true, undefined))
+    if (inflightBytes + bytes > limits.maxToolArgBytesInFlight)
+      return void answer(resolveHandle, argumentsTooLarge(limits, bytes, true, inflightBytes))
     calls++
     if (calls > limits.maxToolCalls) return void fail(current, runErrors.toolCallLimit(limits))
     // the argument handle lives for this callback only: keep a reference of our own until the result arrives
@@ -177,7 +211,9 @@ export const installHostBridge = (ctx: QuickJSContext, text: TextBuiltins): Host
     inflight++
     inflightBytes += bytes
     const generation = resets
-    void callHost(current, path, argsJson).then((resultJson) => settle(generation, current.events, resolve, bytes, resultJson))
+    void callHost(current, path, argsJson).then((resultJson) =>
+      settle(generation, current.events, resolve, bytes, resultJson),
+    )
     return undefined
   })
 
@@ -196,18 +232,25 @@ export const installHostBridge = (ctx: QuickJSContext, text: TextBuiltins): Host
     const current = run
     if (!current || over) return undefined
     if (!jsonHandle || ctx.typeof(jsonHandle) !== "string") {
-      const reason = reasonHandle && ctx.typeof(reasonHandle) === "string" ? readBounded(ctx, text, reasonHandle).text : "got undefined"
-      return ctx.newString(`emit(block) takes ${blockShape}: ${reason.startsWith("got ") ? reason : `it is not JSON-serializable: ${reason}`}`)
+      const reason =
+        reasonHandle && ctx.typeof(reasonHandle) === "string"
+          ? readBounded(ctx, text, reasonHandle).text
+          : "got undefined"
+      return ctx.newString(
+        `emit(block) takes ${blockShape}: ${reason.startsWith("got ") ? reason : `it is not JSON-serializable: ${reason}`}`,
+      )
     }
     const { maxResultBytes } = current.limits
     // the length in UTF-16 units is a lower bound of the UTF-8 size: a block past the limit is never copied out
     const units = stringLength(ctx, jsonHandle)
-    if (emittedBytes + units > maxResultBytes) return void fail(current, runErrors.emittedTooLarge(current.limits, emittedBytes + units, false))
+    if (emittedBytes + units > maxResultBytes)
+      return void fail(current, runErrors.emittedTooLarge(current.limits, emittedBytes + units, false))
     const json = ctx.getString(jsonHandle)
     const block: unknown = JSON.parse(json)
     if (!isContentBlock(block)) return ctx.newString(`emit(block) takes ${blockShape}: got ${describeValue(block)}`)
     const bytes = utf8Length(json)
-    if (emittedBytes + bytes > maxResultBytes) return void fail(current, runErrors.emittedTooLarge(current.limits, emittedBytes + bytes, true))
+    if (emittedBytes + bytes > maxResultBytes)
+      return void fail(current, runErrors.emittedTooLarge(current.limits, emittedBytes + bytes, true))
     emittedBytes += bytes
     emitted.push(block)
     return undefined
@@ -217,10 +260,17 @@ export const installHostBridge = (ctx: QuickJSContext, text: TextBuiltins): Host
   const loadFormatFunction = ctx.newFunction(loadFormatFunctionName, (stringifyHandle) => {
     const evaluated = ctx.evalCode(formatSource, "format.js", { type: "global", strict: true })
     if (evaluated.error) return evaluated
-    return evaluated.value.consume((makeFormat) => ctx.callFunction(makeFormat, ctx.undefined, stringifyHandle ?? ctx.undefined))
+    return evaluated.value.consume((makeFormat) =>
+      ctx.callFunction(makeFormat, ctx.undefined, stringifyHandle ?? ctx.undefined),
+    )
   })
 
-  const functions: HostFunctions = { invoke: invokeFunction, log: logFunction, emit: emitFunction, loadFormat: loadFormatFunction }
+  const functions: HostFunctions = {
+    invoke: invokeFunction,
+    log: logFunction,
+    emit: emitFunction,
+    loadFormat: loadFormatFunction,
+  }
   return {
     functions,
     attach(next) {
@@ -258,7 +308,10 @@ export const installHostBridge = (ctx: QuickJSContext, text: TextBuiltins): Host
 const isLogLevel = (level: string): level is LogLevel => (logLevels as readonly string[]).includes(level)
 
 const isContentBlock = (value: unknown): value is ContentBlock =>
-  typeof value === "object" && value !== null && !Array.isArray(value) && typeof (value as { type?: unknown }).type === "string"
+  typeof value === "object" &&
+  value !== null &&
+  !Array.isArray(value) &&
+  typeof (value as { type?: unknown }).type === "string"
 
 const describeValue = (value: unknown): string => {
   if (value === null) return "null"

@@ -27,14 +27,26 @@ interface ContextInternals {
 
 export type JobsOutcome = { ok: true } | { ok: false; error: QuickJSHandle }
 
-export const executePendingJobs = (module: QuickJSWASMModule, runtime: QuickJSRuntime, context: QuickJSContext): JobsOutcome => {
+export const executePendingJobs = (
+  module: QuickJSWASMModule,
+  runtime: QuickJSRuntime,
+  context: QuickJSContext,
+): JobsOutcome => {
   const { ffi, rt, module: emscripten } = runtime as unknown as RuntimeInternals
   const { ctx, getMemory } = context as unknown as ContextInternals
   const run = ffi?.QTS_ExecutePendingJob
   const free = ffi?.QTS_FreeValuePointerRuntime
   const rtPointer = rt?.value
   const contextPointer = ctx?.value
-  if (!run || !free || typeof rtPointer !== "number" || typeof contextPointer !== "number" || !getMemory || !emscripten?._malloc || !emscripten._free) {
+  if (
+    !run ||
+    !free ||
+    typeof rtPointer !== "number" ||
+    typeof contextPointer !== "number" ||
+    !getMemory ||
+    !emscripten?._malloc ||
+    !emscripten._free
+  ) {
     throw new Error("quickjs-emscripten's runtime is not laid out as this version expects")
   }
   const out = emscripten._malloc(4)

@@ -41,7 +41,10 @@ export const prepareCode = (original: string): Preparation => {
   }
   const insertions = completionInsertions(stripped)
   const body = applyInsertions(stripped, insertions)
-  return { ok: true, code: { source: prefix + body + suffix, original, stripped, prefixLength: prefix.length, insertions } }
+  return {
+    ok: true,
+    code: { source: prefix + body + suffix, original, stripped, prefixLength: prefix.length, insertions },
+  }
 }
 
 /** Source map of the type stripping, computed only when an error needs a column mapped back. */

@@ -34,7 +34,8 @@ export const runErrors = {
   }),
   neverSettled: (): RunError => ({
     code: "never_settled",
-    message: "the script is waiting on a promise that nothing can settle: no tool call is in flight and no job is pending",
+    message:
+      "the script is waiting on a promise that nothing can settle: no tool call is in flight and no job is pending",
   }),
   aborted: (): RunError => ({ code: "aborted", message: "the run was aborted by its caller" }),
   internal: (what: string): RunError => ({ code: "internal_error", message: `the sandbox failed: ${what}` }),

@@ -73,7 +73,11 @@ const maxTimerMs = 2 ** 31 - 1
  * worker thread and a Cloudflare Worker can both call it; a pool that hard-kills runaway workers wraps it.
  * It never rejects for anything the script does.
  */
-export const runScript = async (module: QuickJSWASMModule, code: string, options: ScriptRunOptions): Promise<ScriptRun> => {
+export const runScript = async (
+  module: QuickJSWASMModule,
+  code: string,
+  options: ScriptRunOptions,
+): Promise<ScriptRun> => {
   const run = await runInSandbox(module, code, options)
   const clean = run.dispose()
   return { outcome: run.outcome, poisoned: run.poisoned || !clean }
@@ -83,9 +87,14 @@ export const runScript = async (module: QuickJSWASMModule, code: string, options
  * runScript without the final dispose, for a host that answers before it cleans up (disposing a runtime
  * costs about as much as compiling a small script). The sandbox still serves this one run only.
  */
-export const runInSandbox = async (module: QuickJSWASMModule, code: string, options: ScriptRunOptions): Promise<SandboxRun> => {
+export const runInSandbox = async (
+  module: QuickJSWASMModule,
+  code: string,
+  options: ScriptRunOptions,
+): Promise<SandboxRun> => {
   const prepared = prepareCode(code)
-  if (!prepared.ok) return { outcome: { ok: false, error: prepared.error, logs: [] }, poisoned: false, dispose: () => true }
+  if (!prepared.ok)
+    return { outcome: { ok: false, error: prepared.error, logs: [] }, poisoned: false, dispose: () => true }
   const session = new ScriptSession(module, prepared.code, options)
   return session.execute()
 }
@@ -270,7 +279,9 @@ class ScriptSession {
     let outcome: RunOutcome
     if (result.ok) {
       const emitted: ContentBlock[] | undefined = this.sandbox?.bridge.emitted
-      outcome = emitted?.length ? { ok: true, value: result.value, logs, emitted } : { ok: true, value: result.value, logs }
+      outcome = emitted?.length
+        ? { ok: true, value: result.value, logs, emitted }
+        : { ok: true, value: result.value, logs }
     } else outcome = { ok: false, error: result.error, logs }
     const sandbox = this.sandbox
     let clean: boolean | undefined

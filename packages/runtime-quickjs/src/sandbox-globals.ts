@@ -26,7 +26,11 @@ export interface SandboxGlobals {
  * 100 µs of the 250 µs a sandbox cost to make, most of it for globals a given script never reads (a
  * compile that fails, out of memory or past the deadline, is thrown at the read, in the script).
  */
-export const installSandboxGlobals = (ctx: QuickJSContext, host: HostFunctions, builtins: CapturedBuiltins): SandboxGlobals => {
+export const installSandboxGlobals = (
+  ctx: QuickJSContext,
+  host: HostFunctions,
+  builtins: CapturedBuiltins,
+): SandboxGlobals => {
   const pieces: Record<SandboxGlobal, { source: string; args: QuickJSHandle[] }> = {
     tools: { source: toolsSource, args: [host.invoke, builtins.stringify, builtins.parse] },
     console: { source: consoleSource, args: [host.log, host.loadFormat, builtins.stringify] },
@@ -40,7 +44,9 @@ export const installSandboxGlobals = (ctx: QuickJSContext, host: HostFunctions, 
     const descriptor = ctx.newObject()
     ctx.setProp(descriptor, "value", value)
     for (const flag of ["writable", "enumerable", "configurable"]) ctx.setProp(descriptor, flag, ctx.true)
-    const defined = ctx.newString(name).consume((key) => ctx.callFunction(builtins.defineProperty, ctx.undefined, ctx.global, key, descriptor))
+    const defined = ctx
+      .newString(name)
+      .consume((key) => ctx.callFunction(builtins.defineProperty, ctx.undefined, ctx.global, key, descriptor))
     descriptor.dispose()
     if (defined.error) return defined
     defined.value.dispose()

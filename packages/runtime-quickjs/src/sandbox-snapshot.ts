@@ -120,7 +120,12 @@ const hostSideShape = (sandbox: Sandbox): string => {
  * The static word that moves by what a large allocation takes: emscripten's sbrk pointer. (By at least half of
  * it: the allocator's free space at the top of the heap takes the rest.)
  */
-const findSbrk = (module: QuickJSWASMModule, sandbox: Sandbox, staticEnd: number, heapEnd: number): number | undefined => {
+const findSbrk = (
+  module: QuickJSWASMModule,
+  sandbox: Sandbox,
+  staticEnd: number,
+  heapEnd: number,
+): number | undefined => {
   const words = () => new Uint32Array(module.getWasmMemory().buffer)
   const before = words().slice(0, staticEnd / 4)
   const limit = words().length * 4
@@ -157,13 +162,23 @@ const findStackLimit = (module: QuickJSWASMModule, sandbox: Sandbox, runtimePoin
  * memory or quickjs-emscripten's host side is not laid out as expected: the caller then makes a fresh
  * sandbox for each run.
  */
-export const snapshotSandbox = (module: QuickJSWASMModule, sandbox: Sandbox, options: SnapshotOptions = {}): SandboxSnapshot | undefined => {
+export const snapshotSandbox = (
+  module: QuickJSWASMModule,
+  sandbox: Sandbox,
+  options: SnapshotOptions = {},
+): SandboxSnapshot | undefined => {
   const clearMemory = options.clearMemory ?? true
   const hostRefs = (sandbox.runtime as unknown as { hostRefs?: unknown }).hostRefs
   const context = contextPointer(sandbox.context)
   const runtimePointer = (sandbox.runtime as unknown as { rt?: { value?: unknown } }).rt?.value
   const randomOffset = randomStateOffset(module)
-  if (!isHostRefTable(hostRefs) || context === undefined || typeof runtimePointer !== "number" || randomOffset === undefined) return undefined
+  if (
+    !isHostRefTable(hostRefs) ||
+    context === undefined ||
+    typeof runtimePointer !== "number" ||
+    randomOffset === undefined
+  )
+    return undefined
   const randomStateAt = context + randomOffset
 
   // the layout: static data, a long run of zeros (the stack nobody used), then the heap up to its last byte in use
@@ -191,7 +206,11 @@ export const snapshotSandbox = (module: QuickJSWASMModule, sandbox: Sandbox, opt
     { start: stackTop, saved: whole.slice(stackTop, heapEnd) },
   ]
 
-  const refs = { nextId: hostRefs.nextId, freelist: [...hostRefs.freelist], groups: [...hostRefs.groups].map(([id, group]) => [id, [...group]] as const) }
+  const refs = {
+    nextId: hostRefs.nextId,
+    freelist: [...hostRefs.freelist],
+    groups: [...hostRefs.groups].map(([id, group]) => [id, [...group]] as const),
+  }
   const shape = hostSideShape(sandbox)
 
   // the two words the zeroing reads, found by moving them; the copy then puts back what finding them changed
@@ -213,7 +232,10 @@ export const snapshotSandbox = (module: QuickJSWASMModule, sandbox: Sandbox, opt
   const restore = () => {
     // the host made a lasting QuickJS object during the run: it points at memory the copy is about to take back
     const now = hostSideShape(sandbox)
-    if (now !== shape) throw new Error(`the sandbox snapshot cannot be restored: the host side changed during the run (${shape} -> ${now})`)
+    if (now !== shape)
+      throw new Error(
+        `the sandbox snapshot cannot be restored: the host side changed during the run (${shape} -> ${now})`,
+      )
     // the handler is set again by the next run; removing it writes what the snapshot holds anyway
     sandbox.runtime.removeInterruptHandler()
     const bytes = memory()

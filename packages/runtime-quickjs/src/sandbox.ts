@@ -40,16 +40,22 @@ export const removedGlobals = ["SharedArrayBuffer", "Atomics"] as const
 export const createSandbox = (module: QuickJSWASMModule): Sandbox => {
   const runtime = module.newRuntime()
   const context = runtime.newContext()
-  const member = (object: string, name: string) => context.getProp(context.global, object).consume((owner) => context.getProp(owner, name))
+  const member = (object: string, name: string) =>
+    context.getProp(context.global, object).consume((owner) => context.getProp(owner, name))
   member("Reflect", "deleteProperty").consume((deleteProperty) => {
     for (const name of removedGlobals) {
-      const deleted = context.newString(name).consume((key) => context.callFunction(deleteProperty, context.undefined, context.global, key))
+      const deleted = context
+        .newString(name)
+        .consume((key) => context.callFunction(deleteProperty, context.undefined, context.global, key))
       context.unwrapResult(deleted).dispose()
     }
   })
   seedMathRandom(module, context)
   const string = context.getProp(context.global, "String")
-  const text: TextBuiltins = { string, slice: context.getProp(string, "prototype").consume((prototype) => context.getProp(prototype, "slice")) }
+  const text: TextBuiltins = {
+    string,
+    slice: context.getProp(string, "prototype").consume((prototype) => context.getProp(prototype, "slice")),
+  }
   const bridge = installHostBridge(context, text)
   const stringify = member("JSON", "stringify")
   const parse = member("JSON", "parse")

@@ -3,7 +3,13 @@ import * as entry from "../src/index.js"
 import * as nodeEntry from "../src/node/index.js"
 
 test("the package entry exports exactly its named surface", () => {
-  expect(Object.keys(entry).sort()).toEqual(["createQuickJsRuntime", "defaultMemoryCapBytes", "loadQuickJsModule", "maxStackBytes", "runScript"])
+  expect(Object.keys(entry).sort()).toEqual([
+    "createQuickJsRuntime",
+    "defaultMemoryCapBytes",
+    "loadQuickJsModule",
+    "maxStackBytes",
+    "runScript",
+  ])
 })
 
 test("the Node entry exports exactly its named surface", () => {

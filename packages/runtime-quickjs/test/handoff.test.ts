@@ -25,7 +25,13 @@ const connect = () => {
   const worker = new Worker(echoWorker, { eval: true, workerData: { port: port2, signals }, transferList: [port2] })
   workers.push(worker)
   const received: number[] = []
-  const end = new HandoffEnd<number, { n: number; burst: number }>(port1, new Int32Array(signals), Signal.toWorker, Signal.toMain, (n) => received.push(n))
+  const end = new HandoffEnd<number, { n: number; burst: number }>(
+    port1,
+    new Int32Array(signals),
+    Signal.toWorker,
+    Signal.toMain,
+    (n) => received.push(n),
+  )
   return { end, received }
 }
 

@@ -30,7 +30,10 @@ export const recordingInvoke = (handlers: Record<string, (args: unknown) => unkn
   return { invoke, calls }
 }
 
-export const noTools: InvokeTool = async (path) => ({ ok: false, error: { code: "tool_not_found", message: `no tool ${path}` } })
+export const noTools: InvokeTool = async (path) => ({
+  ok: false,
+  error: { code: "tool_not_found", message: `no tool ${path}` },
+})
 
 export const runWith = (
   runtime: CodeRuntime,

@@ -10,9 +10,14 @@ describe("in-thread runner", () => {
   test("a sandbox has exactly a bare context's globals, less SharedArrayBuffer (and no Atomics), plus tools, console and emit", async () => {
     const module = await loadQuickJsModule()
     const context = module.newContext()
-    const bare = context.unwrapResult(context.evalCode("JSON.stringify(Object.getOwnPropertyNames(globalThis))")).consume(context.getString)
+    const bare = context
+      .unwrapResult(context.evalCode("JSON.stringify(Object.getOwnPropertyNames(globalThis))"))
+      .consume(context.getString)
     context.dispose()
-    const run = await runScript(module, "return Object.getOwnPropertyNames(globalThis)", { invoke: noTools, limits: testLimits })
+    const run = await runScript(module, "return Object.getOwnPropertyNames(globalThis)", {
+      invoke: noTools,
+      limits: testLimits,
+    })
     const names = expectValue(run.outcome) as string[]
     expect(names.filter((name) => !JSON.parse(bare).includes(name)).sort()).toEqual(["console", "emit", "tools"])
     expect(JSON.parse(bare).filter((name: string) => !names.includes(name))).toEqual(["SharedArrayBuffer"])
@@ -29,8 +34,20 @@ describe("in-thread runner", () => {
       "Reflect.ownKeys(globalThis).filter((k) => typeof k === 'string' && /shared|atomic/i.test(k)).length",
       "new ArrayBuffer(8, { maxByteLength: 16 }).constructor === ArrayBuffer",
     ]
-    const reached = expectValue((await runScript(module, `return [${reach.join(", ")}]`, { invoke: noTools, limits: testLimits })).outcome)
-    expect(reached).toEqual(["undefined", "undefined", "undefined", false, "function", "ReferenceError: 'SharedArrayBuffer' is not defined", "ReferenceError: 'Atomics' is not defined", 0, true])
+    const reached = expectValue(
+      (await runScript(module, `return [${reach.join(", ")}]`, { invoke: noTools, limits: testLimits })).outcome,
+    )
+    expect(reached).toEqual([
+      "undefined",
+      "undefined",
+      "undefined",
+      false,
+      "function",
+      "ReferenceError: 'SharedArrayBuffer' is not defined",
+      "ReferenceError: 'Atomics' is not defined",
+      0,
+      true,
+    ])
   })
 
   test("every new sandbox draws its own random numbers (QuickJS seeds from a millisecond clock)", async () => {
@@ -48,7 +65,8 @@ describe("in-thread runner", () => {
     // quickjs-emscripten's executePendingJobs read the job's context through a stale view once a job grew the
     // memory, and disposing the runtime then freed a context that did not exist (pending-jobs.ts)
     const runtime = await createQuickJsRuntime()
-    const code = "Promise.resolve().then(() => { const a = []; for (let i = 0; i < 2e5; i++) a.push({ i }) })\nreturn 'done'"
+    const code =
+      "Promise.resolve().then(() => { const a = []; for (let i = 0; i < 2e5; i++) a.push({ i }) })\nreturn 'done'"
     const outcome = await runWith(runtime, code, { limits: { memoryBytes: 64 << 20, timeoutMs: 10_000 } })
     expect(expectValue(outcome)).toBe("done")
     expect(runtime.replacedModules).toBe(0)
@@ -71,7 +89,9 @@ describe("in-thread runner", () => {
     // V8 throws its RangeError through the wasm frames and the module's state is unknown afterwards.
     const runtime = await createQuickJsRuntime()
     const error = expectError(
-      await runWith(runtime, "function f(n: number): number { return f(n + 1) + 1 }\nreturn f(0)", { limits: { stackBytes: 1 << 20 } }),
+      await runWith(runtime, "function f(n: number): number { return f(n + 1) + 1 }\nreturn f(0)", {
+        limits: { stackBytes: 1 << 20 },
+      }),
     )
     expect(error.code).toBe("stack_overflow")
     expect(runtime.replacedModules).toBe(1)

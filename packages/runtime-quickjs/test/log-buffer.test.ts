@@ -42,6 +42,9 @@ test("fits and drop let the host count a line it never copied out of the sandbox
   expect(logs.fits(1)).toBe(false)
   logs.push("log", "late")
   expect(logs.entries()).toEqual([
-    { level: "warn", message: "[switchboard] 2 more log lines (1000004 bytes) dropped: the log limit is 10 lines or 10 bytes" },
+    {
+      level: "warn",
+      message: "[switchboard] 2 more log lines (1000004 bytes) dropped: the log limit is 10 lines or 10 bytes",
+    },
   ])
 })

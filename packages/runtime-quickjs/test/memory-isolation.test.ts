@@ -22,7 +22,8 @@ import { expectValue, testLimits } from "./helpers.js"
 
 const limits = { ...testLimits, timeoutMs: 30_000, memoryBytes: 96 << 20, maxResultBytes: 1 << 20 }
 
-const newCanary = () => `cnry${Array.from(crypto.getRandomValues(new Uint8Array(28)), (b) => String.fromCharCode(97 + (b % 26))).join("")}`
+const newCanary = () =>
+  `cnry${Array.from(crypto.getRandomValues(new Uint8Array(28)), (b) => String.fromCharCode(97 + (b % 26))).join("")}`
 
 const victim = (canary: string) => `
 const canary = ${JSON.stringify(canary)}
@@ -119,14 +120,18 @@ const attackerScript = (body: string) => `${scanner}\n${body}\nreturn { found: [
 const canaryHits = (canary: string, outcome: RunOutcome): string[] => {
   const { found } = expectValue(outcome) as { found: [string, string][] }
   const windows = Array.from({ length: 17 }, (_, at) => canary.slice(at, at + 16))
-  return found.filter(([match]) => windows.some((window) => match.includes(window))).map(([match, label]) => `${label}: ${match}`)
+  return found
+    .filter(([match]) => windows.some((window) => match.includes(window)))
+    .map(([match, label]) => `${label}: ${match}`)
 }
 
 /** the tool the victim calls: a real invoke whose result holds the canary */
 const vaultInvoke =
   (canary: string): InvokeTool =>
   async (path) =>
-    path === "vault.secret" ? ({ ok: true, data: { token: `token=${canary}`, note: canary } } satisfies ToolResult) : { ok: false, error: { code: "tool_not_found", message: path } }
+    path === "vault.secret"
+      ? ({ ok: true, data: { token: `token=${canary}`, note: canary } } satisfies ToolResult)
+      : { ok: false, error: { code: "tool_not_found", message: path } }
 const noTools: InvokeTool = async (path) => ({ ok: false, error: { code: "tool_not_found", message: path } })
 
 type Run = (code: string, invoke: InvokeTool) => Promise<RunOutcome>
@@ -214,9 +219,13 @@ describe("memory isolation between runs", () => {
     expect(expectValue(await runtime.run(code, { invoke: noTools, limits }))).toEqual(["undefined", []])
   })
 
-  test.each(setups)("%s: no attacker run finds a byte sequence of an earlier run's canary", async (_name, setup) => {
-    const run = await setup()
-    const findings = [...(await attack(run)), ...(await attack(run))]
-    expect(findings).toEqual([])
-  }, 120_000)
+  test.each(setups)(
+    "%s: no attacker run finds a byte sequence of an earlier run's canary",
+    async (_name, setup) => {
+      const run = await setup()
+      const findings = [...(await attack(run)), ...(await attack(run))]
+      expect(findings).toEqual([])
+    },
+    120_000,
+  )
 })

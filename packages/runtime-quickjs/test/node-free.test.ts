@@ -9,7 +9,9 @@ const sourceDir = new URL("../src/", import.meta.url).pathname
 const nodeOnly = (file: string) => file.startsWith("node/")
 
 test("src imports no Node built-in outside src/node: runScript must also run on Cloudflare Workers", async () => {
-  const files = (await readdir(sourceDir, { recursive: true })).filter((file) => file.endsWith(".ts") && !nodeOnly(file))
+  const files = (await readdir(sourceDir, { recursive: true })).filter(
+    (file) => file.endsWith(".ts") && !nodeOnly(file),
+  )
   const builtins = new Set(builtinModules)
   const offenders: string[] = []
   for (const file of files) {
@@ -19,7 +21,8 @@ test("src imports no Node built-in outside src/node: runScript must also run on 
       if (specifier.startsWith("node:") || builtins.has(specifier)) offenders.push(`${file}: ${specifier}`)
       if (/(^|\/)node\//.test(specifier) || specifier.endsWith("/node")) offenders.push(`${file}: ${specifier}`)
     }
-    if (/\b(process|Buffer|require)\s*[.(]/.test(text.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, ""))) offenders.push(`${file}: Node global`)
+    if (/\b(process|Buffer|require)\s*[.(]/.test(text.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, "")))
+      offenders.push(`${file}: Node global`)
   }
   expect(offenders).toEqual([])
 })

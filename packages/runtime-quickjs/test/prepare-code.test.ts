@@ -30,7 +30,10 @@ describe("prepareCode", () => {
 
   test("a sucrase syntax error carries the user's line and column", () => {
     const result = prepareCode("const ok = 1\n\n  const bad: = 2")
-    expect(result).toEqual({ ok: false, error: { code: "syntax_error", message: "SyntaxError: Unexpected token", line: 3, column: 14 } })
+    expect(result).toEqual({
+      ok: false,
+      error: { code: "syntax_error", message: "SyntaxError: Unexpected token", line: 3, column: 14 },
+    })
   })
 })
 
@@ -43,12 +46,18 @@ describe("positionInScript", () => {
 
   test("undoes the wrapper's shift on line 1", () => {
     const code = prepared("null.x; return")
-    expect(positionInScript(`    at <eval> (script.ts:1:${code.prefixLength + 5})`, code)).toEqual({ line: 1, column: 5 })
+    expect(positionInScript(`    at <eval> (script.ts:1:${code.prefixLength + 5})`, code)).toEqual({
+      line: 1,
+      column: 5,
+    })
   })
 
   test("undoes the shift of a final expression's `return (`", () => {
     const code = prepared("null.x")
-    expect(positionInScript(`    at <eval> (script.ts:1:${code.prefixLength + "return (".length + 5})`, code)).toEqual({ line: 1, column: 5 })
+    expect(positionInScript(`    at <eval> (script.ts:1:${code.prefixLength + "return (".length + 5})`, code)).toEqual({
+      line: 1,
+      column: 5,
+    })
   })
 
   test("the wrapper's closing line becomes the end of the script", () => {
@@ -112,9 +121,43 @@ describe("skipping acorn when the script provably ends in a return statement", (
   })
 
   test("never disagrees with acorn on 30,000 random scripts made of awkward pieces", () => {
-    const pieces = ["return", " return ", "\n", "\nreturn ", ".", "?.", ";", "{", "}", "(", ")", "[", "]", "'", '"', "`", "/", "//", "/*", "*/", "\\", "a", "1", "+", " ", "x = ", "if (a) ", "=>", ",", ":", "\u2028", "<!--", "-->"]
+    const pieces = [
+      "return",
+      " return ",
+      "\n",
+      "\nreturn ",
+      ".",
+      "?.",
+      ";",
+      "{",
+      "}",
+      "(",
+      ")",
+      "[",
+      "]",
+      "'",
+      '"',
+      "`",
+      "/",
+      "//",
+      "/*",
+      "*/",
+      "\\",
+      "a",
+      "1",
+      "+",
+      " ",
+      "x = ",
+      "if (a) ",
+      "=>",
+      ",",
+      ":",
+      "\u2028",
+      "<!--",
+      "-->",
+    ]
     let seed = 42
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
     let skipped = 0
     for (let index = 0; index < 30_000; index++) {
       let script = ""

@@ -19,7 +19,11 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
         ["a number", "return 1 + 1", 2],
         ["a string", "return 'hello'", "hello"],
         ["an object", "return { a: 1, b: 'two' }", { a: 1, b: "two" }],
-        ["nested values", "return { list: [1, { deep: [true, null] }], n: { m: 'x' } }", { list: [1, { deep: [true, null] }], n: { m: "x" } }],
+        [
+          "nested values",
+          "return { list: [1, { deep: [true, null] }], n: { m: 'x' } }",
+          { list: [1, { deep: [true, null] }], n: { m: "x" } },
+        ],
         ["null", "return null", null],
         ["an awaited value", "const x = await Promise.resolve(41); return x + 1", 42],
         ["a non-ASCII string", "return 'é✓🙂'", "é✓🙂"],
@@ -39,7 +43,11 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
       test.each([
         ["after a declaration", "const a = 1; a + 1", 2],
         ["an awaited expression", "const a = await Promise.resolve(20)\na * 2", 40],
-        ["an expression over several lines", "const list = [1, 2, 3]\nlist\n  .map((n) => n * 2)\n  .filter((n) => n > 2)", [4, 6]],
+        [
+          "an expression over several lines",
+          "const list = [1, 2, 3]\nlist\n  .map((n) => n * 2)\n  .filter((n) => n > 2)",
+          [4, 6],
+        ],
         ["an object in parentheses", "({ a: 1 })", { a: 1 }],
         ["with a trailing comment and semicolon", "const s = 'x'\ns + 'y'; // done", "xy"],
         ["a typed expression", "const n = 2 as number;\n(n satisfies number) + 1", 3],
@@ -56,7 +64,11 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
       })
 
       test("an error in the final expression points at the user's own column", async () => {
-        expect(expectError(await run("const o: any = null\n  o.x"))).toMatchObject({ code: "runtime_error", line: 2, column: 4 })
+        expect(expectError(await run("const o: any = null\n  o.x"))).toMatchObject({
+          code: "runtime_error",
+          line: 2,
+          column: 4,
+        })
         expect(expectError(await run("null.x + 1"))).toMatchObject({ code: "runtime_error", line: 1, column: 5 })
       })
     })
@@ -88,7 +100,11 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
       })
 
       test("a syntax error on the first line is not shifted by the wrapper", async () => {
-        expect(expectError(await run("let x = 1; let x = 2"))).toMatchObject({ code: "syntax_error", line: 1, column: 18 })
+        expect(expectError(await run("let x = 1; let x = 2"))).toMatchObject({
+          code: "syntax_error",
+          line: 1,
+          column: 18,
+        })
       })
 
       test("an unclosed block points at the end of the script", async () => {
@@ -136,7 +152,12 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
       const big = 4 << 20
       test.each([
         ["an Error's message", `throw new Error('E'.repeat(${big}))`, "Error: EEEE", big],
-        ["an awaited rejection's message", `await null\nawait Promise.reject(new TypeError('R'.repeat(${big})))`, "TypeError: RRRR", big],
+        [
+          "an awaited rejection's message",
+          `await null\nawait Promise.reject(new TypeError('R'.repeat(${big})))`,
+          "TypeError: RRRR",
+          big,
+        ],
         ["a thrown string", `throw 'S'.repeat(${big})`, 'Uncaught "SSSS', big],
         ["a thrown object, as JSON", `throw { big: 'O'.repeat(${big}) }`, 'Uncaught {"big":"OOOO', big + 10],
         ["an Error's name", `const e = new Error('m')\ne.name = 'N'.repeat(${big})\nthrow e`, "NNNN", big],
@@ -163,7 +184,10 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
       })
 
       test("a long message keeps its position; one under the bound is whole", async () => {
-        expect(expectError(await run(`const n = 1\nthrow new Error('E'.repeat(${big}))`))).toMatchObject({ code: "runtime_error", line: 2 })
+        expect(expectError(await run(`const n = 1\nthrow new Error('E'.repeat(${big}))`))).toMatchObject({
+          code: "runtime_error",
+          line: 2,
+        })
         const whole = expectError(await run("throw new Error('w'.repeat(16000))"))
         expect(whole.message).toBe(`Error: ${"w".repeat(16000)}`)
       })
@@ -202,7 +226,9 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
 
       test("console formats with the JSON.stringify captured before the script ran", async () => {
         // the formatter is compiled on the first console call, after this script replaced JSON.stringify
-        const outcome = await run("JSON.stringify = () => 'garbage'\nconsole.log({ a: [1] }, 'x')\nconsole.info(new Error('e').name)")
+        const outcome = await run(
+          "JSON.stringify = () => 'garbage'\nconsole.log({ a: [1] }, 'x')\nconsole.info(new Error('e').name)",
+        )
         expect(outcome.logs).toEqual([
           { level: "log", message: '{"a":[1]} x' },
           { level: "info", message: "Error" },
@@ -216,7 +242,9 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
       })
 
       test("past the line cap, one final marker says how much was dropped", async () => {
-        const outcome = await run("for (let i = 0; i < 10; i++) console.log('line ' + i)", { limits: { maxLogLines: 3 } })
+        const outcome = await run("for (let i = 0; i < 10; i++) console.log('line ' + i)", {
+          limits: { maxLogLines: 3 },
+        })
         expect(outcome.logs.slice(0, 3).map((entry) => entry.message)).toEqual(["line 0", "line 1", "line 2"])
         expect(outcome.logs).toHaveLength(4)
         expect(outcome.logs[3]?.message).toMatch(/7 more log lines \(42 bytes\) dropped.*3 lines/)
@@ -254,7 +282,9 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
 
       test("arguments are copied: changing them after the call changes nothing the host saw", async () => {
         const { invoke, calls } = recordingInvoke({ "a.b": () => null })
-        await run("const args = { list: [1] }\nconst pending = tools.a.b(args)\nargs.list.push(2)\nawait pending", { invoke })
+        await run("const args = { list: [1] }\nconst pending = tools.a.b(args)\nargs.list.push(2)\nawait pending", {
+          invoke,
+        })
         expect(calls).toEqual([{ path: "a.b", args: { list: [1] } }])
       })
 
@@ -267,16 +297,19 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
         ["a BigInt", "const args = { n: 1n }", /BigInt/],
         ["a cycle", "const args: any = {}; args.self = args", /circular/],
         ["a function", "const args = () => 1", /got function/],
-      ])("an argument with %s resolves to invalid_arguments without calling the host", async (_name, setup, pattern) => {
-        const { invoke, calls } = recordingInvoke({ "a.b": () => null })
-        const result = expectValue(await run(`${setup}\nreturn await tools.a.b(args)`, { invoke })) as ToolResult
-        expect(result.ok).toBe(false)
-        if (!result.ok) {
-          expect(result.error.code).toBe("invalid_arguments")
-          expect(result.error.message).toMatch(pattern)
-        }
-        expect(calls).toEqual([])
-      })
+      ])(
+        "an argument with %s resolves to invalid_arguments without calling the host",
+        async (_name, setup, pattern) => {
+          const { invoke, calls } = recordingInvoke({ "a.b": () => null })
+          const result = expectValue(await run(`${setup}\nreturn await tools.a.b(args)`, { invoke })) as ToolResult
+          expect(result.ok).toBe(false)
+          if (!result.ok) {
+            expect(result.error.code).toBe("invalid_arguments")
+            expect(result.error.message).toMatch(pattern)
+          }
+          expect(calls).toEqual([])
+        },
+      )
 
       test("tools, a namespace and a tool function are not thenable: awaiting them calls nothing", async () => {
         const { invoke, calls } = recordingInvoke({})
@@ -290,9 +323,12 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
 
       test("tool calls run concurrently with Promise.all", async () => {
         const { invoke, calls } = recordingInvoke({ "a.echo": (args) => args })
-        const outcome = await run("const rs = await Promise.all([1, 2, 3].map((n) => tools.a.echo({ n })))\nreturn rs.map((r) => r.data.n)", {
-          invoke,
-        })
+        const outcome = await run(
+          "const rs = await Promise.all([1, 2, 3].map((n) => tools.a.echo({ n })))\nreturn rs.map((r) => r.data.n)",
+          {
+            invoke,
+          },
+        )
         expect(expectValue(outcome)).toEqual([1, 2, 3])
         expect(calls).toHaveLength(3)
       })
@@ -302,7 +338,10 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
           throw new Error("secret-token-123 leaked in a host error")
         }
         const result = expectValue(await run("return await tools.a.b({})", { invoke })) as ToolResult
-        expect(result).toEqual({ ok: false, error: { code: "internal_error", message: "the tool call failed in the host" } })
+        expect(result).toEqual({
+          ok: false,
+          error: { code: "internal_error", message: "the tool call failed in the host" },
+        })
       })
     })
 
@@ -310,8 +349,11 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
       // the bytes counted are the path's and the arguments' JSON text, in UTF-8: "a.b" and {"s":"..."} are 11 + n
       test("arguments past maxToolArgBytes resolve to tool_arguments_too_large, naming the limit; no tool is called", async () => {
         const { invoke, calls } = recordingInvoke({ "a.b": () => "called" })
-        const code = "const under = await tools.a.b({ s: 'x'.repeat(989) })\nconst over = await tools.a.b({ s: 'x'.repeat(990) })\nreturn [under, over]"
-        const [under, over] = expectValue(await run(code, { invoke, limits: { maxToolArgBytes: 1000 } })) as ToolResult[]
+        const code =
+          "const under = await tools.a.b({ s: 'x'.repeat(989) })\nconst over = await tools.a.b({ s: 'x'.repeat(990) })\nreturn [under, over]"
+        const [under, over] = expectValue(
+          await run(code, { invoke, limits: { maxToolArgBytes: 1000 } }),
+        ) as ToolResult[]
         expect(under).toEqual({ ok: true, data: "called" })
         expect(over).toMatchObject({ ok: false, error: { code: "tool_arguments_too_large" } })
         if (!over!.ok) expect(over!.error.message).toMatch(/1001 bytes.*maxToolArgBytes.*1000 bytes/)
@@ -320,15 +362,23 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
 
       test("bytes are UTF-8: 600 two-byte characters are over a limit of 1,000", async () => {
         const { invoke, calls } = recordingInvoke({ "a.b": () => "called" })
-        const result = expectValue(await run("return await tools.a.b({ s: 'é'.repeat(600) })", { invoke, limits: { maxToolArgBytes: 1000 } })) as ToolResult
-        expect(result).toMatchObject({ ok: false, error: { code: "tool_arguments_too_large", message: expect.stringMatching(/1211 bytes/) } })
+        const result = expectValue(
+          await run("return await tools.a.b({ s: 'é'.repeat(600) })", { invoke, limits: { maxToolArgBytes: 1000 } }),
+        ) as ToolResult
+        expect(result).toMatchObject({
+          ok: false,
+          error: { code: "tool_arguments_too_large", message: expect.stringMatching(/1211 bytes/) },
+        })
         expect(calls).toEqual([])
       })
 
       test("megabytes of arguments in a tight loop: every call refused, none reaches the host, the script goes on", async () => {
         const { invoke, calls } = recordingInvoke({ "a.b": () => "called" })
-        const code = "const big = 'x'.repeat(2 << 20)\nconst rs = await Promise.all(Array.from({ length: 10 }, () => tools.a.b({ big })))\nreturn [...new Set(rs.map((r) => r.ok ? 'ok' : r.error.code))]"
-        expect(expectValue(await run(code, { invoke, limits: { maxToolArgBytes: 1 << 20, maxToolCalls: 5 } }))).toEqual(["tool_arguments_too_large"])
+        const code =
+          "const big = 'x'.repeat(2 << 20)\nconst rs = await Promise.all(Array.from({ length: 10 }, () => tools.a.b({ big })))\nreturn [...new Set(rs.map((r) => r.ok ? 'ok' : r.error.code))]"
+        expect(expectValue(await run(code, { invoke, limits: { maxToolArgBytes: 1 << 20, maxToolCalls: 5 } }))).toEqual(
+          ["tool_arguments_too_large"],
+        )
         expect(calls).toEqual([])
       })
 
@@ -341,7 +391,11 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
           "const after = await Promise.all([call(), call(), call()])",
           "return { together: together.map((r) => r.ok ? 'ok' : r.error.code), after: after.map((r) => r.ok), message: together[3].ok ? '' : together[3].error.message }",
         ].join("\n")
-        const value = expectValue(await run(code, { invoke, limits: { maxToolArgBytesInFlight: 1000 } })) as { together: string[]; after: boolean[]; message: string }
+        const value = expectValue(await run(code, { invoke, limits: { maxToolArgBytesInFlight: 1000 } })) as {
+          together: string[]
+          after: boolean[]
+          message: string
+        }
         expect(value.together).toEqual(["ok", "ok", "ok", "tool_arguments_too_large"])
         expect(value.after).toEqual([true, true, true])
         expect(value.message).toMatch(/maxToolArgBytesInFlight.*1000 bytes/)
@@ -361,10 +415,30 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
           3,
           [{ type: "text", text: "caption" }, wav, png],
         ],
-        ["after an awaited tool call, with no return value", `await tools.a.b({})\nemit(${JSON.stringify(png)})`, undefined, [png]],
-        ["a JSON copy: later changes to the object are not seen", "const b = { type: 'text', text: 'one' }\nemit(b)\nb.text = 'two'\nreturn b.text", "two", [{ type: "text", text: "one" }]],
-        ["a block made by toJSON", "emit({ toJSON: () => ({ type: 'text', text: 'from toJSON' }) })", undefined, [{ type: "text", text: "from toJSON" }]],
-        ["a block whose odd fields are dropped like JSON drops them", "emit({ type: 'text', text: 't', f: () => 1, u: undefined })", undefined, [{ type: "text", text: "t" }]],
+        [
+          "after an awaited tool call, with no return value",
+          `await tools.a.b({})\nemit(${JSON.stringify(png)})`,
+          undefined,
+          [png],
+        ],
+        [
+          "a JSON copy: later changes to the object are not seen",
+          "const b = { type: 'text', text: 'one' }\nemit(b)\nb.text = 'two'\nreturn b.text",
+          "two",
+          [{ type: "text", text: "one" }],
+        ],
+        [
+          "a block made by toJSON",
+          "emit({ toJSON: () => ({ type: 'text', text: 'from toJSON' }) })",
+          undefined,
+          [{ type: "text", text: "from toJSON" }],
+        ],
+        [
+          "a block whose odd fields are dropped like JSON drops them",
+          "emit({ type: 'text', text: 't', f: () => 1, u: undefined })",
+          undefined,
+          [{ type: "text", text: "t" }],
+        ],
       ])("%s", async (_name, code, value, emitted) => {
         const outcome = await run(code)
         expect(outcome).toEqual({ ok: true, value, logs: [], emitted })
@@ -392,20 +466,34 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
       })
 
       test("the TypeError can be caught; nothing was recorded for the bad block", async () => {
-        const outcome = await run("try { emit('x') } catch (error) { console.log(error instanceof TypeError) }\nemit({ type: 'text', text: 'ok' })\nreturn 1")
-        expect(outcome).toEqual({ ok: true, value: 1, logs: [{ level: "log", message: "true" }], emitted: [{ type: "text", text: "ok" }] })
+        const outcome = await run(
+          "try { emit('x') } catch (error) { console.log(error instanceof TypeError) }\nemit({ type: 'text', text: 'ok' })\nreturn 1",
+        )
+        expect(outcome).toEqual({
+          ok: true,
+          value: 1,
+          logs: [{ level: "log", message: "true" }],
+          emitted: [{ type: "text", text: "ok" }],
+        })
       })
 
       test("emitted blocks share maxResultBytes: past it the run fails with result_too_large, naming the limit", async () => {
         const block = (n: number) => `emit({ type: 'text', text: 'x'.repeat(${n}) })`
         // {"type":"text","text":""} is 25 bytes of JSON
-        expect(await run(`${block(45)}\n${block(45)}\nreturn 1`, { limits: { maxResultBytes: 140 } })).toMatchObject({ ok: true, value: 1 })
+        expect(await run(`${block(45)}\n${block(45)}\nreturn 1`, { limits: { maxResultBytes: 140 } })).toMatchObject({
+          ok: true,
+          value: 1,
+        })
         const over = expectError(await run(`${block(45)}\n${block(46)}\nreturn 1`, { limits: { maxResultBytes: 140 } }))
         expect(over.code).toBe("result_too_large")
         expect(over.message).toContain("141 bytes")
         expect(over.message).toContain("limit of 140 bytes")
         // one block far past the limit is refused before it is copied out, and stops a script that keeps going
-        const huge = expectError(await run("emit({ type: 'text', text: 'x'.repeat(1e6) })\nwhile (true) {}", { limits: { maxResultBytes: 1000 } }))
+        const huge = expectError(
+          await run("emit({ type: 'text', text: 'x'.repeat(1e6) })\nwhile (true) {}", {
+            limits: { maxResultBytes: 1000 },
+          }),
+        )
         expect(huge.code).toBe("result_too_large")
         expect(huge.message).toMatch(/at least \d+ bytes.*limit of 1000 bytes/)
       })
@@ -420,9 +508,17 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
     describe("limits", () => {
       test("past maxToolCalls the whole run fails with tool_call_limit, naming the limit", async () => {
         const { invoke, calls } = recordingInvoke({ "a.b": () => 1 })
-        const atLimit = await run("for (let i = 0; i < 3; i++) await tools.a.b({})\nreturn 'done'", { invoke, limits: { maxToolCalls: 3 } })
+        const atLimit = await run("for (let i = 0; i < 3; i++) await tools.a.b({})\nreturn 'done'", {
+          invoke,
+          limits: { maxToolCalls: 3 },
+        })
         expect(expectValue(atLimit)).toBe("done")
-        const over = expectError(await run("for (let i = 0; i < 5; i++) await tools.a.b({})\nreturn 'done'", { invoke, limits: { maxToolCalls: 3 } }))
+        const over = expectError(
+          await run("for (let i = 0; i < 5; i++) await tools.a.b({})\nreturn 'done'", {
+            invoke,
+            limits: { maxToolCalls: 3 },
+          }),
+        )
         expect(over.code).toBe("tool_call_limit")
         expect(over.message).toContain("3")
         expect(calls).toHaveLength(6)
@@ -450,14 +546,18 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
       })
 
       test("a loop that catches the interrupt is still stopped", async () => {
-        const error = expectError(await run("for (;;) { try { while (true) {} } catch {} }", { limits: { timeoutMs: 100 } }))
+        const error = expectError(
+          await run("for (;;) { try { while (true) {} } catch {} }", { limits: { timeoutMs: 100 } }),
+        )
         expect(error.code).toBe("timeout")
       })
 
       test("the wall clock covers awaited tool calls: a tool that never answers times out", async () => {
         const invoke: InvokeTool = () => new Promise<ToolResult>(() => {})
         const started = Date.now()
-        const error = expectError(await run("await tools.slow.tool({})\nreturn 'never'", { invoke, limits: { timeoutMs: 150 } }))
+        const error = expectError(
+          await run("await tools.slow.tool({})\nreturn 'never'", { invoke, limits: { timeoutMs: 150 } }),
+        )
         expect(error.code).toBe("timeout")
         expect(Date.now() - started).toBeGreaterThanOrEqual(140)
         expect(Date.now() - started).toBeLessThan(1_500)
@@ -465,7 +565,9 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
 
       test("allocating past the memory limit fails with memory_limit", async () => {
         const error = expectError(
-          await run("const a = []\nfor (;;) a.push({ x: a.length, y: [1, 2] })", { limits: { memoryBytes: 16 << 20, timeoutMs: 10_000 } }),
+          await run("const a = []\nfor (;;) a.push({ x: a.length, y: [1, 2] })", {
+            limits: { memoryBytes: 16 << 20, timeoutMs: 10_000 },
+          }),
         )
         expect(error.code).toBe("memory_limit")
         expect(error.message).toContain(String(16 << 20))
@@ -522,9 +624,13 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
 
       // a growable SharedArrayBuffer read memory past its allocation (issue 13; sandbox.ts)
       test("no SharedArrayBuffer and no Atomics", async () => {
-        const outcome = await run("return [typeof SharedArrayBuffer, typeof Atomics, 'SharedArrayBuffer' in globalThis, 'Atomics' in globalThis]")
+        const outcome = await run(
+          "return [typeof SharedArrayBuffer, typeof Atomics, 'SharedArrayBuffer' in globalThis, 'Atomics' in globalThis]",
+        )
         expect(expectValue(outcome)).toEqual(["undefined", "undefined", false, false])
-        expect(expectError(await run("new SharedArrayBuffer(1, { maxByteLength: 1 << 20 }).grow(1 << 20)")).code).toBe("runtime_error")
+        expect(expectError(await run("new SharedArrayBuffer(1, { maxByteLength: 1 << 20 }).grow(1 << 20)")).code).toBe(
+          "runtime_error",
+        )
       })
 
       test("the host functions are not reachable from the script", async () => {
@@ -536,9 +642,12 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
 
       test("a script that replaces JSON cannot corrupt its result or tool calls", async () => {
         const { invoke, calls } = recordingInvoke({ "a.b": () => "fine" })
-        const outcome = await run("JSON.stringify = () => 'garbage'; JSON.parse = () => 'garbage'\nconst r = await tools.a.b({ x: 1 })\nreturn r", {
-          invoke,
-        })
+        const outcome = await run(
+          "JSON.stringify = () => 'garbage'; JSON.parse = () => 'garbage'\nconst r = await tools.a.b({ x: 1 })\nreturn r",
+          {
+            invoke,
+          },
+        )
         expect(expectValue(outcome)).toEqual({ ok: true, data: "fine" })
         expect(calls).toEqual([{ path: "a.b", args: { x: 1 } }])
       })
@@ -557,11 +666,24 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
             "  after.every((x) => x.writable && x.enumerable && x.configurable && 'value' in x), typeof console.log, typeof emit]",
           ].join("\n"),
         )
-        expect(expectValue(outcome)).toEqual([true, true, true, true, true, true, "function", true, "function", "function"])
+        expect(expectValue(outcome)).toEqual([
+          true,
+          true,
+          true,
+          true,
+          true,
+          true,
+          "function",
+          true,
+          "function",
+          "function",
+        ])
       })
 
       test("a script may assign or delete tools, console and emit before reading them", async () => {
-        const outcome = await run("tools = 5; console = { log: () => 'mine' }; delete globalThis.emit\nreturn [tools, console.log(), typeof emit]")
+        const outcome = await run(
+          "tools = 5; console = { log: () => 'mine' }; delete globalThis.emit\nreturn [tools, console.log(), typeof emit]",
+        )
         expect(expectValue(outcome)).toEqual([5, "mine", "undefined"])
       })
 
@@ -605,17 +727,30 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
       }
       const outcomes = await Promise.all(
         [1, 2, 3, 4].map((n) =>
-          run(`console.log('run ${n}')\nconst r = await tools.ns.t${n}({ n: ${n} })\nreturn r.data`, { invoke: slowEcho }),
+          run(`console.log('run ${n}')\nconst r = await tools.ns.t${n}({ n: ${n} })\nreturn r.data`, {
+            invoke: slowEcho,
+          }),
         ),
       )
       outcomes.forEach((outcome, index) => {
         const n = index + 1
-        expect(outcome).toEqual({ ok: true, value: { path: `ns.t${n}`, args: { n } }, logs: [{ level: "log", message: `run ${n}` }] })
+        expect(outcome).toEqual({
+          ok: true,
+          value: { path: `ns.t${n}`, args: { n } },
+          logs: [{ level: "log", message: `run ${n}` }],
+        })
       })
     })
 
     test("run never rejects, whatever the script does", async () => {
-      const scripts = ["throw undefined", "throw null", "return new Proxy({}, { get() { throw 1 } })", "}", "\u0000", "await tools"]
+      const scripts = [
+        "throw undefined",
+        "throw null",
+        "return new Proxy({}, { get() { throw 1 } })",
+        "}",
+        "\u0000",
+        "await tools",
+      ]
       for (const code of scripts) {
         const outcome = await run(code, { invoke: noTools })
         expect(typeof outcome.ok).toBe("boolean")

@@ -18,7 +18,12 @@ const snapshotted = async (options?: SnapshotOptions) => {
 const { invoke } = recordingInvoke({ "svc.echo": (args) => args })
 
 /** Runs `code` in the snapshot's sandbox, then puts it back. */
-const runRestored = async (module: Awaited<ReturnType<typeof snapshotted>>["module"], snapshot: SandboxSnapshot, code: string, limits = testLimits) => {
+const runRestored = async (
+  module: Awaited<ReturnType<typeof snapshotted>>["module"],
+  snapshot: SandboxSnapshot,
+  code: string,
+  limits = testLimits,
+) => {
   const run = await runInSandbox(module, code, { invoke, limits, takeSandbox: () => snapshot.sandbox })
   expect(run.poisoned).toBe(false)
   snapshot.restore()
@@ -26,7 +31,11 @@ const runRestored = async (module: Awaited<ReturnType<typeof snapshotted>>["modu
 }
 
 /** Runs `code` in a sandbox of its own, made and disposed as without snapshots. */
-const runFresh = async (module: Awaited<ReturnType<typeof snapshotted>>["module"], code: string, limits = testLimits): Promise<RunOutcome> => {
+const runFresh = async (
+  module: Awaited<ReturnType<typeof snapshotted>>["module"],
+  code: string,
+  limits = testLimits,
+): Promise<RunOutcome> => {
   const run = await runInSandbox(module, code, { invoke, limits })
   expect(run.dispose()).toBe(true)
   return run.outcome
@@ -41,7 +50,8 @@ const memoryUsage = (snapshot: SandboxSnapshot) => snapshot.sandbox.runtime.dump
 const memoryDiff = (before: Uint8Array, now: Uint8Array, leftAsIs: SandboxSnapshot["leftAsIs"]): string[] => {
   const was = new Uint32Array(before.buffer)
   const is = new Uint32Array(now.buffer, 0, now.length / 4)
-  const skipped = (index: number) => leftAsIs.some(({ start, length }) => index * 4 >= start && index * 4 < start + length)
+  const skipped = (index: number) =>
+    leftAsIs.some(({ start, length }) => index * 4 >= start && index * 4 < start + length)
   const ranges: string[] = []
   let from = -1
   for (let index = 0; index <= is.length; index++) {
@@ -86,7 +96,8 @@ describe("sandbox snapshot", () => {
       "const u = new Uint8Array(4); u[0] = 7; return [u[0], typeof ArrayBuffer, Symbol('s').toString(), 2n ** 70n + '']",
     ]
     for (let round = 0; round < 3; round++) {
-      for (const code of scripts) expect(await runRestored(module, snapshot, code), code).toEqual(await runFresh(module, code))
+      for (const code of scripts)
+        expect(await runRestored(module, snapshot, code), code).toEqual(await runFresh(module, code))
     }
   })
 
@@ -127,13 +138,16 @@ describe("sandbox snapshot", () => {
     const atSnapshot = new Uint8Array(module.getWasmMemory().buffer).slice()
     await runRestored(module, snapshot, memoryHeavyRuns[0]!)
     await runRestored(module, snapshot, memoryHeavyRuns[2]!)
-    expect(memoryDiff(atSnapshot, new Uint8Array(module.getWasmMemory().buffer), snapshot.leftAsIs).length).toBeGreaterThan(0)
+    expect(
+      memoryDiff(atSnapshot, new Uint8Array(module.getWasmMemory().buffer), snapshot.leftAsIs).length,
+    ).toBeGreaterThan(0)
   })
 
   test("Math.random gives new numbers in every run, not the snapshot's", async () => {
     const { module, snapshot } = await snapshotted()
     const values = new Set<unknown>()
-    for (let run = 0; run < 50; run++) values.add(expectValue(await runRestored(module, snapshot, "return Math.random()")))
+    for (let run = 0; run < 50; run++)
+      values.add(expectValue(await runRestored(module, snapshot, "return Math.random()")))
     expect(values.size).toBe(50)
   })
 
@@ -150,21 +164,31 @@ describe("sandbox snapshot", () => {
 
   test("a tool result that comes back after its run ended never reaches the next run", async () => {
     const { module, snapshot } = await snapshotted()
-    const later = (ms: number, data: unknown) => new Promise((resolve) => setTimeout(() => resolve({ ok: true, data }), ms))
-    const answers: Record<string, [number, string]> = { "svc.late": [20, "late"], "svc.fast": [40, "fast"], "svc.slow": [80, "slow"] }
+    const later = (ms: number, data: unknown) =>
+      new Promise((resolve) => setTimeout(() => resolve({ ok: true, data }), ms))
+    const answers: Record<string, [number, string]> = {
+      "svc.late": [20, "late"],
+      "svc.fast": [40, "fast"],
+      "svc.slow": [80, "slow"],
+    }
     const timed = (path: string) => later(...answers[path]!)
-    const run = (code: string) => runInSandbox(module, code, { invoke: timed as never, limits: testLimits, takeSandbox: () => snapshot.sandbox })
+    const run = (code: string) =>
+      runInSandbox(module, code, { invoke: timed as never, limits: testLimits, takeSandbox: () => snapshot.sandbox })
     // the first run ends with a call still out; its result lands while the second run waits on its own calls
     expect(expectValue((await run("tools.svc.late({})\nreturn 'first'")).outcome)).toBe("first")
     snapshot.restore()
-    const second = await run("const fast = tools.svc.fast({})\nconst slow = tools.svc.slow({})\nawait fast\nreturn (await slow).data")
+    const second = await run(
+      "const fast = tools.svc.fast({})\nconst slow = tools.svc.slow({})\nawait fast\nreturn (await slow).data",
+    )
     expect(expectValue(second.outcome)).toBe("slow")
     snapshot.restore()
   })
 
   test("it copies back a small part of the module's memory", async () => {
     const { module, snapshot } = await snapshotted()
-    console.log(`sandbox snapshot: ${snapshot.bytes} bytes copied back per run, of ${module.getWasmMemory().buffer.byteLength}`)
+    console.log(
+      `sandbox snapshot: ${snapshot.bytes} bytes copied back per run, of ${module.getWasmMemory().buffer.byteLength}`,
+    )
     expect(snapshot.bytes).toBeLessThan(1 << 20)
   })
 })

@@ -78,20 +78,28 @@ describe("worker pool: hard limits by killing the worker", () => {
     expect(expectValue(await runWith(pool, "return 'x'.repeat(1 << 20).length"))).toBe(1 << 20)
   }, 60_000)
 
-  test.each([true, false])("allocating in a promise job keeps the outcome and the worker (snapshots: %s)", async (snapshots) => {
-    const pool = await makePool({ size: 1, snapshots })
-    await settled(pool)
-    const code = "Promise.resolve().then(() => { const a = []; for (let i = 0; i < 2e5; i++) a.push({ i }) })\nreturn 'done'"
-    expect(expectValue(await runWith(pool, code, { limits: { memoryBytes: 64 << 20, timeoutMs: 10_000 } }))).toBe("done")
-    expect(expectValue(await runWith(pool, "return [typeof globalThis.a, 1 + 1]"))).toEqual(["undefined", 2])
-    expect(pool.stats().replaced).toBe(0)
-  })
+  test.each([true, false])(
+    "allocating in a promise job keeps the outcome and the worker (snapshots: %s)",
+    async (snapshots) => {
+      const pool = await makePool({ size: 1, snapshots })
+      await settled(pool)
+      const code =
+        "Promise.resolve().then(() => { const a = []; for (let i = 0; i < 2e5; i++) a.push({ i }) })\nreturn 'done'"
+      expect(expectValue(await runWith(pool, code, { limits: { memoryBytes: 64 << 20, timeoutMs: 10_000 } }))).toBe(
+        "done",
+      )
+      expect(expectValue(await runWith(pool, "return [typeof globalThis.a, 1 + 1]"))).toEqual(["undefined", 2])
+      expect(pool.stats().replaced).toBe(0)
+    },
+  )
 
   test("a run that poisons its module keeps its outcome, and a run queued behind it runs on the replacement", async () => {
     // a 1 MiB V8 stack overflows before QuickJS's 1 MiB limit: V8 throws through the wasm frames
     const pool = await makePool({ size: 1, resourceLimits: { stackSizeMb: 1 } })
     await settled(pool)
-    const poisoning = runWith(pool, "function f(n: number): number { return f(n + 1) + 1 }\nreturn f(0)", { limits: { stackBytes: 1 << 20 } })
+    const poisoning = runWith(pool, "function f(n: number): number { return f(n + 1) + 1 }\nreturn f(0)", {
+      limits: { stackBytes: 1 << 20 },
+    })
     const queued = runWith(pool, "return 1 + 1")
     expect(expectError(await poisoning).code).toBe("stack_overflow")
     expect(expectValue(await queued)).toBe(2)
@@ -104,7 +112,9 @@ describe("worker pool: hard limits by killing the worker", () => {
     const pool = await makePool({ size: 1, resourceLimits: { stackSizeMb: 64 } })
     const limits = { stackBytes: 16 << 20, timeoutMs: 20_000 }
     expect(expectValue(await runWith(pool, "return 1 + 1", { limits }))).toBe(2)
-    const error = expectError(await runWith(pool, "function f(n: number): number { return f(n + 1) + 1 }\nreturn f(0)", { limits }))
+    const error = expectError(
+      await runWith(pool, "function f(n: number): number { return f(n + 1) + 1 }\nreturn f(0)", { limits }),
+    )
     expect(error.code).toBe("stack_overflow")
   })
 
@@ -112,7 +122,12 @@ describe("worker pool: hard limits by killing the worker", () => {
     const pool = await makePool({ size: 1 })
     const seen = new Set<unknown>()
     for (let run = 0; run < 20; run++) {
-      const value = expectValue(await runWith(pool, "const first = [typeof (globalThis as any).marker, ({} as any).p]; (globalThis as any).marker = 1; Object.prototype.p = 1; return [first, Math.random()]")) as [unknown, number]
+      const value = expectValue(
+        await runWith(
+          pool,
+          "const first = [typeof (globalThis as any).marker, ({} as any).p]; (globalThis as any).marker = 1; Object.prototype.p = 1; return [first, Math.random()]",
+        ),
+      ) as [unknown, number]
       expect(value[0]).toEqual(["undefined", null])
       seen.add(value[1])
     }
@@ -123,7 +138,9 @@ describe("worker pool: hard limits by killing the worker", () => {
     const pool = await makePool({ size: 1 })
     const controller = new AbortController()
     setTimeout(() => controller.abort(), 100)
-    const error = expectError(await runWith(pool, "for (;;) 'x'.repeat(1e7)", { signal: controller.signal, limits: { timeoutMs: 10_000 } }))
+    const error = expectError(
+      await runWith(pool, "for (;;) 'x'.repeat(1e7)", { signal: controller.signal, limits: { timeoutMs: 10_000 } }),
+    )
     expect(error.code).toBe("aborted")
     expect(expectValue(await runWith(pool, "return 'after'"))).toBe("after")
     expect(pool.stats().replaced).toBe(1)
@@ -136,7 +153,9 @@ describe("worker pool: hard limits by killing the worker", () => {
       setTimeout(() => controller.abort(), 10)
       return new Promise<ToolResult>(() => {})
     }
-    expect(expectError(await runWith(pool, "await tools.a.b({})", { invoke, signal: controller.signal })).code).toBe("aborted")
+    expect(expectError(await runWith(pool, "await tools.a.b({})", { invoke, signal: controller.signal })).code).toBe(
+      "aborted",
+    )
     expect(expectValue(await runWith(pool, "return 'same worker'"))).toBe("same worker")
     expect(pool.stats().replaced).toBe(0)
   })
@@ -215,10 +234,13 @@ describe("worker pool: queueing and fairness", () => {
     const pool = await makePool({ size: 1, queueLimit: 8 })
     for (let i = 0; i < 20; i++) expectValue(await runWith(pool, "return 1"))
     // two runs that spin to a 2 s deadline: an average of durations would now say several seconds
-    for (let i = 0; i < 2; i++) expect(expectError(await runWith(pool, "for (;;) {}", { limits: { timeoutMs: 2_000 } })).code).toBe("timeout")
+    for (let i = 0; i < 2; i++)
+      expect(expectError(await runWith(pool, "for (;;) {}", { limits: { timeoutMs: 2_000 } })).code).toBe("timeout")
     let release: (() => void) | undefined
     const gate = new Promise<void>((resolve) => (release = resolve))
-    const holding = runWith(pool, "return (await tools.a.wait({})).data", { invoke: async () => (await gate, { ok: true, data: "released" }) })
+    const holding = runWith(pool, "return (await tools.a.wait({})).data", {
+      invoke: async () => (await gate, { ok: true, data: "released" }),
+    })
     const queued = Array.from({ length: 8 }, () => runWith(pool, "return 2"))
     await new Promise((resolve) => setTimeout(resolve, 20))
     const refused = expectError(await runWith(pool, "return 'refused'"))
@@ -257,10 +279,15 @@ describe("worker pool: queueing and fairness", () => {
     const pool = await makePool({ size: 1 })
     const delayed = (ms: number, data: string): Promise<ToolResult> =>
       new Promise((resolve) => setTimeout(() => resolve({ ok: true, data }), ms))
-    const invoke: InvokeTool = (path) => (path === "a.late" ? delayed(150, "from the first run") : delayed(300, "for the second run"))
-    expect(expectError(await runWith(pool, "return await tools.a.late({})", { invoke, limits: { timeoutMs: 50 } })).code).toBe("timeout")
+    const invoke: InvokeTool = (path) =>
+      path === "a.late" ? delayed(150, "from the first run") : delayed(300, "for the second run")
+    expect(
+      expectError(await runWith(pool, "return await tools.a.late({})", { invoke, limits: { timeoutMs: 50 } })).code,
+    ).toBe("timeout")
     // both runs' first tool call has call id 1 inside the worker: only the run id tells them apart
-    expect(expectValue(await runWith(pool, "return (await tools.a.mine({})).data", { invoke }))).toBe("for the second run")
+    expect(expectValue(await runWith(pool, "return (await tools.a.mine({})).data", { invoke }))).toBe(
+      "for the second run",
+    )
   })
 })
 
@@ -306,11 +333,15 @@ describe("worker pool: runs sent to a busy worker to wait", () => {
     const { invoke, open } = gated()
     const long = runWith(pool, "return (await tools.a.wait({})).data", { invoke })
     const { invoke: recording, calls } = recordingInvoke({ "a.b": () => 1 })
-    const timedOut = expectError(await runWith(pool, "await tools.a.b({})", { invoke: recording, limits: { timeoutMs: 100 } }))
+    const timedOut = expectError(
+      await runWith(pool, "await tools.a.b({})", { invoke: recording, limits: { timeoutMs: 100 } }),
+    )
     expect(timedOut.code).toBe("timeout")
     const controller = new AbortController()
     setTimeout(() => controller.abort(), 50)
-    expect(expectError(await runWith(pool, "await tools.a.b({})", { invoke: recording, signal: controller.signal })).code).toBe("aborted")
+    expect(
+      expectError(await runWith(pool, "await tools.a.b({})", { invoke: recording, signal: controller.signal })).code,
+    ).toBe("aborted")
     expect(calls).toEqual([])
     open()
     expect(expectValue(await long)).toBe("opened")
@@ -335,11 +366,18 @@ describe("worker pool: runs sent to a busy worker to wait", () => {
     const long = runWith(pool, "return (await tools.a.wait({})).data", { invoke: wait, limits: { timeoutMs: 20_000 } })
     await new Promise((resolve) => setTimeout(resolve, 5))
     // many objects: disposing this run's sandbox is slow, the window in which the runs behind it are not started yet
-    const heavy = runWith(pool, "globalThis.keep = []; for (let i = 0; i < 3e5; i++) keep.push({ i, s: [i] }); return 'a'", {
-      limits: { memoryBytes: 256 << 20, timeoutMs: 10_000 },
-    })
+    const heavy = runWith(
+      pool,
+      "globalThis.keep = []; for (let i = 0; i < 3e5; i++) keep.push({ i, s: [i] }); return 'a'",
+      {
+        limits: { memoryBytes: 256 << 20, timeoutMs: 10_000 },
+      },
+    )
     const { invoke } = recordingInvoke({ "a.b": () => "answered" })
-    const first = runWith(pool, "return (await tools.a.b({})).data + ' first'", { invoke, limits: { timeoutMs: 1_500 } })
+    const first = runWith(pool, "return (await tools.a.b({})).data + ' first'", {
+      invoke,
+      limits: { timeoutMs: 1_500 },
+    })
     const controller = new AbortController()
     const aborted = runWith(pool, "return 'aborted one'", { signal: controller.signal })
     const last = runWith(pool, "return (await tools.a.b({})).data + ' last'", { invoke, limits: { timeoutMs: 1_500 } })
@@ -356,9 +394,15 @@ describe("worker pool: runs sent to a busy worker to wait", () => {
     await settled(pool)
     const x = gated()
     const a = gated()
-    const first = runWith(pool, "return (await tools.a.wait({})).data", { invoke: x.invoke, limits: { timeoutMs: 20_000 } })
+    const first = runWith(pool, "return (await tools.a.wait({})).data", {
+      invoke: x.invoke,
+      limits: { timeoutMs: 20_000 },
+    })
     await new Promise((resolve) => setTimeout(resolve, 5))
-    const second = runWith(pool, "return (await tools.a.wait({})).data", { invoke: a.invoke, limits: { timeoutMs: 20_000 } })
+    const second = runWith(pool, "return (await tools.a.wait({})).data", {
+      invoke: a.invoke,
+      limits: { timeoutMs: 20_000 },
+    })
     const expiring = runWith(pool, "return 'expiring'", { limits: { timeoutMs: 100 } })
     const controller = new AbortController()
     const abortedRun = runWith(pool, "return 'aborted'", { signal: controller.signal })

@@ -16,7 +16,15 @@ const aLines = (count: number) => Array.from({ length: count }, () => "a".repeat
 
 it("answers matches with their line numbers, in a worker thread", async () => {
   const { grep } = runner()
-  expect(await grep("one\ntwo\nthree", "^t")).toEqual({ ok: true, matches: [{ line: 1, text: "two" }, { line: 2, text: "three" }], totalLines: 3, truncated: false })
+  expect(await grep("one\ntwo\nthree", "^t")).toEqual({
+    ok: true,
+    matches: [
+      { line: 1, text: "two" },
+      { line: 2, text: "three" },
+    ],
+    totalLines: 3,
+    truncated: false,
+  })
   expect(await grep("x", "(")).toMatchObject({ ok: false, code: "invalid_pattern" })
 })
 

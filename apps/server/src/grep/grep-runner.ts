@@ -54,7 +54,12 @@ export const createGrepRunner = (options: GrepRunnerOptions = {}): { grep: GrepR
     spawned.on("error", () => {
       if (worker !== spawned) return
       discardWorker()
-      finish({ ok: false, code: "pattern_too_costly", message: "the search failed before it finished (out of memory); narrow the pattern or read the output by line range" })
+      finish({
+        ok: false,
+        code: "pattern_too_costly",
+        message:
+          "the search failed before it finished (out of memory); narrow the pattern or read the output by line range",
+      })
     })
     return spawned
   }
@@ -66,7 +71,11 @@ export const createGrepRunner = (options: GrepRunnerOptions = {}): { grep: GrepR
     worker ??= spawn()
     const timer = setTimeout(() => {
       discardWorker()
-      finish({ ok: false, code: "pattern_too_costly", message: `the search ran past its limit of ${timeoutMs} ms and was stopped; use a simpler pattern (fewer repetitions and alternatives) or read the output by line range` })
+      finish({
+        ok: false,
+        code: "pattern_too_costly",
+        message: `the search ran past its limit of ${timeoutMs} ms and was stopped; use a simpler pattern (fewer repetitions and alternatives) or read the output by line range`,
+      })
     }, timeoutMs)
     running = { job, timer }
     worker.postMessage({ id: job.id, text: job.text, pattern: job.pattern } satisfies GrepJob)
@@ -76,13 +85,19 @@ export const createGrepRunner = (options: GrepRunnerOptions = {}): { grep: GrepR
     grep: (text, pattern) =>
       new Promise<GrepOutcome>((resolve) => {
         if (closed) return resolve({ ok: false, code: "overloaded", message: "the server is shutting down" })
-        if (queue.length >= queueLimit) return resolve({ ok: false, code: "overloaded", message: `${queueLimit} searches are already waiting; try again shortly` })
+        if (queue.length >= queueLimit)
+          return resolve({
+            ok: false,
+            code: "overloaded",
+            message: `${queueLimit} searches are already waiting; try again shortly`,
+          })
         queue.push({ id: ++nextId, text, pattern, resolve })
         startNext()
       }),
     async close() {
       closed = true
-      for (const job of queue.splice(0)) job.resolve({ ok: false, code: "overloaded", message: "the server is shutting down" })
+      for (const job of queue.splice(0))
+        job.resolve({ ok: false, code: "overloaded", message: "the server is shutting down" })
       if (running) finish({ ok: false, code: "overloaded", message: "the server is shutting down" })
       const old = worker
       worker = null

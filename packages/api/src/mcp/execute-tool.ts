@@ -10,7 +10,12 @@ import { errorResult, inputSchemaOf, textResult } from "./tool-result.js"
 
 const input = z.object({
   code: z.string().describe("JavaScript or TypeScript: the body of an async function; `return` the result"),
-  timeoutMs: z.number().int().positive().optional().describe("stop the script after this many milliseconds (at most the server's limit)"),
+  timeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("stop the script after this many milliseconds (at most the server's limit)"),
 })
 
 /** Listed namespaces are read at list time, so a client sees sources added since it connected. */
@@ -35,11 +40,19 @@ export const executeTool = async ({ store }: McpServices): Promise<Tool> => ({
 const logsText = (logs: LogEntry[]) => `logs:\n${logs.map((l) => `[${l.level}] ${l.message}`).join("\n")}`
 
 const errorText = (error: RunError) => {
-  const at = error.line === undefined ? "" : ` (line ${error.line}${error.column === undefined ? "" : `, column ${error.column}`})`
+  const at =
+    error.line === undefined
+      ? ""
+      : ` (line ${error.line}${error.column === undefined ? "" : `, column ${error.column}`})`
   return `error (${error.code})${at}: ${error.message}`
 }
 
-export const callExecute = async ({ executor }: McpServices, args: unknown, signal: AbortSignal, caller: Caller): Promise<CallToolResult> => {
+export const callExecute = async (
+  { executor }: McpServices,
+  args: unknown,
+  signal: AbortSignal,
+  caller: Caller,
+): Promise<CallToolResult> => {
   const request = executor.parse(args ?? {})
   if (!request.ok) return errorResult(`invalid arguments: ${request.error.message}`)
   const response = await executor.execute(request.value, signal, caller)
@@ -53,7 +66,9 @@ export const callExecute = async ({ executor }: McpServices, args: unknown, sign
       : textResult(response.text, ...logs, ...warning)
   // images and audio go as native blocks after the text, never as base64 inside it
   if (response.ok && response.media) result.content.push(...(response.media as CallToolResult["content"]))
-  result._meta = { [EXECUTION_META]: response.stored ? { stored: true, executionId: response.executionId } : { stored: false } }
+  result._meta = {
+    [EXECUTION_META]: response.stored ? { stored: true, executionId: response.executionId } : { stored: false },
+  }
   return result
 }
 

@@ -16,7 +16,14 @@ import type { McpServices } from "./services.js"
 // Stateless: no standalone SSE stream (GET) and no session to end (DELETE); the spec's answer is 405.
 const methodNotAllowed = () =>
   Response.json(
-    { jsonrpc: "2.0", error: { code: ErrorCode.ConnectionClosed, message: "method not allowed: this endpoint is stateless, send each message with POST" }, id: null },
+    {
+      jsonrpc: "2.0",
+      error: {
+        code: ErrorCode.ConnectionClosed,
+        message: "method not allowed: this endpoint is stateless, send each message with POST",
+      },
+      id: null,
+    },
     { status: 405, headers: { allow: "POST" } },
   )
 
@@ -35,7 +42,11 @@ export const mcpRoutes = (services: McpServices, { maxBodyBytes = DEFAULT_MAX_BO
       const server = createMcpServer(services, c.get("caller"))
       // JSON responses rather than an SSE stream: every answer is complete when handleRequest resolves,
       // so the server can be closed at once.
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: maxBodyBytes })
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+        maxRequestBodySize: maxBodyBytes,
+      })
       const request = c.req.raw
       // a client that hangs up cancels its running script: closing the transport aborts in-flight handlers
       const hangUp = () => void transport.close()

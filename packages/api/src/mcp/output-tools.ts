@@ -16,60 +16,106 @@ const executionId = z.string().min(1).describe("the id named in a cut-off execut
 const readInput = z.object({
   executionId,
   offset: z.number().int().min(0).optional().describe("first line to return, 0-based (default 0)"),
-  limit: z.number().int().min(1).max(MAX_PAGE_LINES).optional().describe(`how many lines (default ${DEFAULT_PAGE_LINES}, at most ${MAX_PAGE_LINES})`),
-  charOffset: z.number().int().min(0).optional().describe("where in the first line to start: a line over 4,000 characters is read in pieces, and a page that ends inside one names the charOffset to continue from"),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_LINES)
+    .optional()
+    .describe(`how many lines (default ${DEFAULT_PAGE_LINES}, at most ${MAX_PAGE_LINES})`),
+  charOffset: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      "where in the first line to start: a line over 4,000 characters is read in pieces, and a page that ends inside one names the charOffset to continue from",
+    ),
 })
 
 const grepInput = z.object({
   executionId,
-  pattern: z.string().min(1).describe("an RE2 regular expression (JavaScript-like syntax without lookaround or backreferences), matched against each line"),
+  pattern: z
+    .string()
+    .min(1)
+    .describe(
+      "an RE2 regular expression (JavaScript-like syntax without lookaround or backreferences), matched against each line",
+    ),
 })
 
 export const readOutputTool: Tool = {
   name: "read_output",
-  description: "Read an execution's whole stored output by line range. Each line comes prefixed with its 0-based line number and a tab. A line over 4,000 characters is read in pieces: the page ends inside it and its footer names the offset and charOffset to continue from.",
+  description:
+    "Read an execution's whole stored output by line range. Each line comes prefixed with its 0-based line number and a tab. A line over 4,000 characters is read in pieces: the page ends inside it and its footer names the offset and charOffset to continue from.",
   inputSchema: inputSchemaOf(readInput),
   annotations: { title: "Read stored execution output", readOnlyHint: true },
 }
 
 export const grepOutputTool: Tool = {
   name: "grep_output",
-  description: "Search an execution's whole stored output with an RE2 regular expression (no lookaround or backreferences). Answers the matching lines, each prefixed with its 0-based line number and a tab.",
+  description:
+    "Search an execution's whole stored output with an RE2 regular expression (no lookaround or backreferences). Answers the matching lines, each prefixed with its 0-based line number and a tab.",
   inputSchema: inputSchemaOf(grepInput),
   annotations: { title: "Search stored execution output", readOnlyHint: true },
 }
 
-const numbered = (lines: { line: number; text: string }[]) => lines.map(({ line, text }) => `${line}\t${text}`).join("\n")
+const numbered = (lines: { line: number; text: string }[]) =>
+  lines.map(({ line, text }) => `${line}\t${text}`).join("\n")
 
 /** Another key's execution is "no execution", word for word, as on GET /v1/executions/:id. */
 const storedText = async ({ store }: McpServices, caller: Caller, id: string) => {
   const execution = await readExecutionAs(store, caller, id)
   if (!execution) return { ok: false as const, message: `no execution "${id}"` }
-  if (execution.resultText === null) return { ok: false as const, message: `execution "${id}" failed and stored no output` }
+  if (execution.resultText === null)
+    return { ok: false as const, message: `execution "${id}" failed and stored no output` }
   return { ok: true as const, text: execution.resultText }
 }
 
-export const callReadOutput = async (services: McpServices, args: unknown, _signal: AbortSignal, caller: Caller): Promise<CallToolResult> => {
+export const callReadOutput = async (
+  services: McpServices,
+  args: unknown,
+  _signal: AbortSignal,
+  caller: Caller,
+): Promise<CallToolResult> => {
   const parsed = parseArgs(readInput, args)
   if (!parsed.ok) return errorResult(parsed.error.message)
   const stored = await storedText(services, caller, parsed.value.executionId)
   if (!stored.ok) return errorResult(stored.message)
-  const page = readOutputLines(stored.text, parsed.value.offset ?? 0, parsed.value.limit ?? DEFAULT_PAGE_LINES, parsed.value.charOffset ?? 0)
-  if (page.lines.length === 0) return textResult(`[no lines at offset ${page.offset}: the output has ${page.totalLines} lines]`)
+  const page = readOutputLines(
+    stored.text,
+    parsed.value.offset ?? 0,
+    parsed.value.limit ?? DEFAULT_PAGE_LINES,
+    parsed.value.charOffset ?? 0,
+  )
+  if (page.lines.length === 0)
+    return textResult(`[no lines at offset ${page.offset}: the output has ${page.totalLines} lines]`)
   const last = page.offset + page.lines.length - 1
   const next =
-    page.nextOffset === null ? "end of output" : page.nextCharOffset === undefined ? `next: offset ${page.nextOffset}` : `next: offset ${page.nextOffset}, charOffset ${page.nextCharOffset}`
-  return textResult(numbered(page.lines.map((text, i) => ({ line: page.offset + i, text }))), `[lines ${page.offset}-${last} of ${page.totalLines}; ${next}]`)
+    page.nextOffset === null
+      ? "end of output"
+      : page.nextCharOffset === undefined
+        ? `next: offset ${page.nextOffset}`
+        : `next: offset ${page.nextOffset}, charOffset ${page.nextCharOffset}`
+  return textResult(
+    numbered(page.lines.map((text, i) => ({ line: page.offset + i, text }))),
+    `[lines ${page.offset}-${last} of ${page.totalLines}; ${next}]`,
+  )
 }
 
-export const callGrepOutput = async (services: McpServices, args: unknown, _signal: AbortSignal, caller: Caller): Promise<CallToolResult> => {
+export const callGrepOutput = async (
+  services: McpServices,
+  args: unknown,
+  _signal: AbortSignal,
+  caller: Caller,
+): Promise<CallToolResult> => {
   const parsed = parseArgs(grepInput, args)
   if (!parsed.ok) return errorResult(parsed.error.message)
   const stored = await storedText(services, caller, parsed.value.executionId)
   if (!stored.ok) return errorResult(stored.message)
   const found = await (services.grep ?? grepInPlace)(stored.text, parsed.value.pattern)
   if (!found.ok) return errorResult(`${found.code}: ${found.message}`)
-  if (found.matches.length === 0) return textResult(`[no line matches /${parsed.value.pattern}/ in ${found.totalLines} lines]`)
+  if (found.matches.length === 0)
+    return textResult(`[no line matches /${parsed.value.pattern}/ in ${found.totalLines} lines]`)
   const more = found.truncated ? "; stopped at the first matches, narrow the pattern for the rest" : ""
   return textResult(numbered(found.matches), `[${found.matches.length} matching lines of ${found.totalLines}${more}]`)
 }

@@ -28,7 +28,11 @@ const instructions =
  * compiles schemas with `new Function`, refused on Workers.
  */
 const noSchemaValidation: jsonSchemaValidator = {
-  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: "switchboard validates no client-supplied schema" }),
+  getValidator: () => () => ({
+    valid: false,
+    data: undefined,
+    errorMessage: "switchboard validates no client-supplied schema",
+  }),
 }
 
 type Handler = (services: McpServices, args: unknown, signal: AbortSignal, caller: Caller) => Promise<CallToolResult>
@@ -46,7 +50,11 @@ const handlers: Record<string, Handler> = {
  * and calling another answers an error result naming the scope.
  */
 export const createMcpServer = (services: McpServices, caller: Caller = OPEN_CALLER): Server => {
-  const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} }, instructions, jsonSchemaValidator: noSchemaValidation })
+  const server = new Server(MCP_SERVER_INFO, {
+    capabilities: { tools: {} },
+    instructions,
+    jsonSchemaValidator: noSchemaValidation,
+  })
   const allowed = (name: string) => hasScope(caller, mcpToolScopes[name] ?? "admin")
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
@@ -58,7 +66,11 @@ export const createMcpServer = (services: McpServices, caller: Caller = OPEN_CAL
   server.setRequestHandler(CallToolRequestSchema, async ({ params }, extra) => {
     const handler = Object.hasOwn(handlers, params.name) ? handlers[params.name] : undefined
     // an unknown tool is a protocol error (the spec's -32602), not something the script or model did
-    if (!handler) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${params.name}"; the tools are ${Object.keys(handlers).join(", ")}`)
+    if (!handler)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `unknown tool "${params.name}"; the tools are ${Object.keys(handlers).join(", ")}`,
+      )
     const needed = mcpToolScopes[params.name] ?? "admin"
     if (!hasScope(caller, needed)) return errorResult(missingScopeMessage(`the ${params.name} tool`, needed, caller))
     try {

@@ -4,7 +4,9 @@ import { z } from "zod"
 import type { Outcome } from "@switchboard/core"
 import { InvalidInput, failure, success } from "@switchboard/core"
 
-export const textResult = (...texts: string[]): CallToolResult => ({ content: texts.map((text) => ({ type: "text" as const, text })) })
+export const textResult = (...texts: string[]): CallToolResult => ({
+  content: texts.map((text) => ({ type: "text" as const, text })),
+})
 
 /** A tool execution error, so the model can read it and correct itself (the spec's advice for bad input too). */
 export const errorResult = (...texts: string[]): CallToolResult => ({ ...textResult(...texts), isError: true })
@@ -17,5 +19,7 @@ export const inputSchemaOf = (schema: z.ZodObject) => {
 
 export const parseArgs = <S extends z.ZodObject>(schema: S, args: unknown): Outcome<z.output<S>> => {
   const parsed = schema.safeParse(args ?? {})
-  return parsed.success ? success(parsed.data) : failure(new InvalidInput({ message: `invalid arguments: ${z.prettifyError(parsed.error)}` }))
+  return parsed.success
+    ? success(parsed.data)
+    : failure(new InvalidInput({ message: `invalid arguments: ${z.prettifyError(parsed.error)}` }))
 }

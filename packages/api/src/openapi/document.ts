@@ -12,32 +12,57 @@ import { schemaRef, schemas } from "./schemas.js"
 const json = (schema: unknown, description: string) => ({ description, content: { "application/json": { schema } } })
 const errorJson = (description: string) => json(schemaRef("Error"), description)
 const response = (name: keyof typeof responses) => ({ $ref: `#/components/responses/${name}` })
-const body = (name: keyof typeof schemas) => ({ required: true, content: { "application/json": { schema: schemaRef(name) } } })
-const pathParam = (name: string, description: string) => ({ name, in: "path", required: true, description, schema: { type: "string" } })
-const queryParam = (name: string, description: string, schema: unknown) => ({ name, in: "query", required: false, description, schema })
+const body = (name: keyof typeof schemas) => ({
+  required: true,
+  content: { "application/json": { schema: schemaRef(name) } },
+})
+const pathParam = (name: string, description: string) => ({
+  name,
+  in: "path",
+  required: true,
+  description,
+  schema: { type: "string" },
+})
+const queryParam = (name: string, description: string, schema: unknown) => ({
+  name,
+  in: "query",
+  required: false,
+  description,
+  schema,
+})
 
 const responses = {
-  BadRequest: errorJson("`invalid_json`: the body is not JSON; `invalid_request`: a field or parameter is missing or wrong (the message says which)"),
+  BadRequest: errorJson(
+    "`invalid_json`: the body is not JSON; `invalid_request`: a field or parameter is missing or wrong (the message says which)",
+  ),
   Unauthorized: {
     ...errorJson("`unauthorized`: this server requires an API key, and none or a wrong one was sent"),
     headers: { "WWW-Authenticate": { schema: { type: "string" } } },
   },
   Forbidden: errorJson(
     "`forbidden_origin`: sent by a web page at another origin; `forbidden_host`: a Host header this server does not answer to (DNS rebinding); " +
-      "`forbidden`: the API key lacks the scope this route needs (the message names it: `this route needs the \"admin\" scope; this key has: execute`); " +
+      '`forbidden`: the API key lacks the scope this route needs (the message names it: `this route needs the "admin" scope; this key has: execute`); ' +
       "`source_disabled`: a stdio source on a server started without --allow-stdio (adding or syncing it); " +
       "`private_address`: an http source whose address is loopback, private, link-local or metadata, on a server that listens beyond loopback without --allow-private-sources",
   ),
-  NotFound: errorJson("`not_found`: no such source, tool or execution (another key's execution, for a key without `admin`, is answered the same)"),
+  NotFound: errorJson(
+    "`not_found`: no such source, tool or execution (another key's execution, for a key without `admin`, is answered the same)",
+  ),
   Conflict: errorJson("`conflict`: a source with this namespace already exists"),
-  PayloadTooLarge: errorJson(`\`body_too_large\`: the body is over the server's limit (default ${describeBytes(DEFAULT_MAX_BODY_BYTES)})`),
-  UnsupportedMediaType: errorJson("`unsupported_media_type`: a body, or a declared content type, that is not `application/json`"),
+  PayloadTooLarge: errorJson(
+    `\`body_too_large\`: the body is over the server's limit (default ${describeBytes(DEFAULT_MAX_BODY_BYTES)})`,
+  ),
+  UnsupportedMediaType: errorJson(
+    "`unsupported_media_type`: a body, or a declared content type, that is not `application/json`",
+  ),
   Overloaded: {
     ...errorJson("`overloaded`: every sandbox is busy and the queue is full"),
     headers: { "Retry-After": { description: "seconds", schema: { type: "integer" } } },
   },
   Internal: errorJson("`internal_error`: a defect of the server; the message holds a correlation id for its log"),
-  UpstreamFailed: errorJson("`upstream_failed`: the source's MCP server could not be reached or failed to list its tools"),
+  UpstreamFailed: errorJson(
+    "`upstream_failed`: the source's MCP server could not be reached or failed to list its tools",
+  ),
   SecretsUnreadable: errorJson(
     "`source_secrets_unreadable`: the source's stored secrets do not decrypt with this server's key (they were encrypted with another); the message names them. Send new values with PATCH, or restore the key",
   ),
@@ -46,7 +71,12 @@ const responses = {
 /** What every route but /healthz and /readyz may answer, from the key check and the request guard. */
 const guarded = { "401": response("Unauthorized"), "403": response("Forbidden"), "500": response("Internal") }
 /** And what a route that takes a JSON body may answer besides. */
-const withBody = { ...guarded, "400": response("BadRequest"), "413": response("PayloadTooLarge"), "415": response("UnsupportedMediaType") }
+const withBody = {
+  ...guarded,
+  "400": response("BadRequest"),
+  "413": response("PayloadTooLarge"),
+  "415": response("UnsupportedMediaType"),
+}
 /** A POST or DELETE without a body still meets the content-type check when it names a content type. */
 const noBody = { ...guarded, "415": response("UnsupportedMediaType") }
 
@@ -56,7 +86,10 @@ const mcpNotAllowed = {
   tags: ["mcp"],
   summary: "Not served: the endpoint is stateless (no standalone stream, no session to end)",
   responses: {
-    "405": { ...json(schemaRef("JsonRpcMessage"), "a JSON-RPC error; send each message with POST"), headers: { Allow: { schema: { const: "POST" } } } },
+    "405": {
+      ...json(schemaRef("JsonRpcMessage"), "a JSON-RPC error; send each message with POST"),
+      headers: { Allow: { schema: { const: "POST" } } },
+    },
     "401": response("Unauthorized"),
     "403": response("Forbidden"),
   },
@@ -87,7 +120,7 @@ export const openApiDocument = {
     version: MCP_SERVER_INFO.version,
     description:
       "A sandboxed code-execution service for AI agents: register MCP tool sources, then run short scripts that call their tools. " +
-      "Every body is JSON (`content-type: application/json`); every error is `{\"error\":{\"code\",\"message\"}}`. " +
+      'Every body is JSON (`content-type: application/json`); every error is `{"error":{"code","message"}}`. ' +
       "Requests sent by a web page at another origin are refused.",
   },
   tags: [
@@ -105,7 +138,9 @@ export const openApiDocument = {
         operationId: "health",
         summary: "Liveness; never needs a key",
         security: [],
-        responses: { "200": json({ type: "object", required: ["ok"], properties: { ok: { const: true } } }, "the server is up") },
+        responses: {
+          "200": json({ type: "object", required: ["ok"], properties: { ok: { const: true } } }, "the server is up"),
+        },
       },
     },
     "/readyz": {
@@ -115,9 +150,16 @@ export const openApiDocument = {
         summary: `Readiness; never needs a key. Reads the catalog and commits a write that changes nothing, within ${READY_TIMEOUT_MS} ms`,
         security: [],
         responses: {
-          "200": json({ type: "object", required: ["ok"], properties: { ok: { const: true } } }, "the catalog can be read and written"),
+          "200": json(
+            { type: "object", required: ["ok"], properties: { ok: { const: true } } },
+            "the catalog can be read and written",
+          ),
           "503": json(
-            { type: "object", required: ["ok", "reason"], properties: { ok: { const: false }, reason: { type: "string" } } },
+            {
+              type: "object",
+              required: ["ok", "reason"],
+              properties: { ok: { const: false }, reason: { type: "string" } },
+            },
             "it cannot; `reason` is the database's own error: a SQLite file locked, unwritable, deleted or replaced, a Postgres that refuses or does not answer",
           ),
         },
@@ -148,7 +190,17 @@ export const openApiDocument = {
         tags: ["sources"],
         operationId: "listSources",
         summary: "Every source",
-        responses: { "200": json({ type: "object", required: ["sources"], properties: { sources: { type: "array", items: schemaRef("Source") } } }, "the sources"), ...guarded },
+        responses: {
+          "200": json(
+            {
+              type: "object",
+              required: ["sources"],
+              properties: { sources: { type: "array", items: schemaRef("Source") } },
+            },
+            "the sources",
+          ),
+          ...guarded,
+        },
       },
     },
     "/v1/sources/{namespace}/sync": {
@@ -177,7 +229,10 @@ export const openApiDocument = {
         parameters: [namespaceParam],
         requestBody: body("SourcePatch"),
         responses: {
-          "200": json({ type: "object", required: ["source"], properties: { source: schemaRef("Source") } }, "replaced and re-synced (see `status` and `syncError`)"),
+          "200": json(
+            { type: "object", required: ["source"], properties: { source: schemaRef("Source") } },
+            "replaced and re-synced (see `status` and `syncError`)",
+          ),
           ...withBody,
           "404": response("NotFound"),
           "409": response("SecretsUnreadable"),
@@ -198,11 +253,22 @@ export const openApiDocument = {
         summary: "List the catalog's tools, or search them",
         parameters: [
           queryParam("namespace", "only this source's tools", { type: "string" }),
-          queryParam("query", "rank by relevance over name, path, argument names and description (camelCase and snake_case split into words)", { type: "string" }),
+          queryParam(
+            "query",
+            "rank by relevance over name, path, argument names and description (camelCase and snake_case split into words)",
+            { type: "string" },
+          ),
           queryParam("limit", "at most this many tools", { type: "integer", minimum: 1 }),
         ],
         responses: {
-          "200": json({ type: "object", required: ["tools"], properties: { tools: { type: "array", items: schemaRef("ToolSummary") } } }, "the tools"),
+          "200": json(
+            {
+              type: "object",
+              required: ["tools"],
+              properties: { tools: { type: "array", items: schemaRef("ToolSummary") } },
+            },
+            "the tools",
+          ),
           ...guarded,
           "400": response("BadRequest"),
         },
@@ -214,7 +280,11 @@ export const openApiDocument = {
         operationId: "getTool",
         summary: "One tool: its schemas and a TypeScript declaration",
         parameters: [pathParam("path", "`<namespace>.<name>`, such as `github.search_issues`")],
-        responses: { "200": json({ type: "object", required: ["tool"], properties: { tool: schemaRef("Tool") } }, "the tool"), ...guarded, "404": response("NotFound") },
+        responses: {
+          "200": json({ type: "object", required: ["tool"], properties: { tool: schemaRef("Tool") } }, "the tool"),
+          ...guarded,
+          "404": response("NotFound"),
+        },
       },
     },
     "/v1/describe": {
@@ -231,7 +301,8 @@ export const openApiDocument = {
         tags: ["executions"],
         operationId: "execute",
         summary: "Run a script in the sandbox",
-        description: "A script that fails is still a 200: `ok` is false and `error.code` names the cause (each limit has its own code).",
+        description:
+          "A script that fails is still a 200: `ok` is false and `error.code` names the cause (each limit has its own code).",
         requestBody: body("ExecuteRequest"),
         responses: {
           "200": json({ oneOf: [schemaRef("ExecuteSuccess"), schemaRef("ExecuteFailure")] }, "the run's outcome"),
@@ -247,7 +318,10 @@ export const openApiDocument = {
         summary: "A stored execution with its tool calls",
         parameters: [executionParam],
         responses: {
-          "200": json({ type: "object", required: ["execution"], properties: { execution: schemaRef("Execution") } }, "the execution"),
+          "200": json(
+            { type: "object", required: ["execution"], properties: { execution: schemaRef("Execution") } },
+            "the execution",
+          ),
           ...guarded,
           "404": response("NotFound"),
         },
@@ -258,8 +332,21 @@ export const openApiDocument = {
         tags: ["executions"],
         operationId: "getExecutionOutput",
         summary: "An execution's whole stored result text",
-        description: "With no parameter, the text byte for byte as stored. With `offset`, `limit` or `charOffset`, a page of lines (a line over 4,000 characters is read in pieces: the page ends inside it and names `nextCharOffset`); with `grep`, the matching lines (a long line shown around its match). Line numbers are 0-based.",
-        parameters: [executionParam, queryParam("offset", "first line, 0-based (default 0)", { type: "integer", minimum: 0 }), queryParam("limit", "lines in the page (default 200)", { type: "integer", minimum: 1 }), queryParam("charOffset", "where in the first line to start, to read a line longer than 4,000 characters in pieces (default 0)", { type: "integer", minimum: 0 }), queryParam("grep", "an RE2 regular expression matched against each line (no lookaround or backreferences)", { type: "string" })],
+        description:
+          "With no parameter, the text byte for byte as stored. With `offset`, `limit` or `charOffset`, a page of lines (a line over 4,000 characters is read in pieces: the page ends inside it and names `nextCharOffset`); with `grep`, the matching lines (a long line shown around its match). Line numbers are 0-based.",
+        parameters: [
+          executionParam,
+          queryParam("offset", "first line, 0-based (default 0)", { type: "integer", minimum: 0 }),
+          queryParam("limit", "lines in the page (default 200)", { type: "integer", minimum: 1 }),
+          queryParam(
+            "charOffset",
+            "where in the first line to start, to read a line longer than 4,000 characters in pieces (default 0)",
+            { type: "integer", minimum: 0 },
+          ),
+          queryParam("grep", "an RE2 regular expression matched against each line (no lookaround or backreferences)", {
+            type: "string",
+          }),
+        ],
         responses: {
           "200": {
             description: "the text, a page of it, or its matching lines",
@@ -285,13 +372,20 @@ export const openApiDocument = {
           "tools/list shows a key only the tools it may call; calling another gives an error result naming the scope.",
         requestBody: {
           required: true,
-          content: { "application/json": { schema: { oneOf: [schemaRef("JsonRpcMessage"), { type: "array", items: schemaRef("JsonRpcMessage") }] } } },
+          content: {
+            "application/json": {
+              schema: { oneOf: [schemaRef("JsonRpcMessage"), { type: "array", items: schemaRef("JsonRpcMessage") }] },
+            },
+          },
         },
         responses: {
           "200": json(schemaRef("JsonRpcMessage"), "the JSON-RPC response"),
           "202": { description: "a notification or response was accepted; nothing to answer" },
           "400": json(schemaRef("JsonRpcMessage"), "not a JSON-RPC message (a JSON-RPC error)"),
-          "406": json(schemaRef("JsonRpcMessage"), "the accept header lacks application/json or text/event-stream (a JSON-RPC error)"),
+          "406": json(
+            schemaRef("JsonRpcMessage"),
+            "the accept header lacks application/json or text/event-stream (a JSON-RPC error)",
+          ),
           "401": response("Unauthorized"),
           "403": response("Forbidden"),
           "413": response("PayloadTooLarge"),

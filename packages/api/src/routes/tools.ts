@@ -8,7 +8,6 @@ import { MAX_LIST_LIMIT, wholeNumber } from "../whole-number.js"
 
 const summary = (t: ToolRow) => ({ path: t.path, namespace: t.namespace, name: t.name, description: t.description })
 
-
 export const toolRoutes = ({ store, sources }: AppServices) => {
   const describe = createDescribeService(store)
   return new Hono<AppEnv>()
@@ -49,11 +48,20 @@ export const describeRoutes = ({ store }: AppServices) => {
     const { paths, query, limit } = (body.body ?? {}) as Record<string, unknown>
     const pathList = Array.isArray(paths) && paths.every((p) => typeof p === "string") ? (paths as string[]) : null
     if (paths !== undefined && (!pathList || pathList.length === 0 || pathList.length > MAX_DESCRIBE_TOOLS)) {
-      return sendError(c, new InvalidInput({ message: `"paths" must be an array of 1 to ${MAX_DESCRIBE_TOOLS} tool paths` }))
+      return sendError(
+        c,
+        new InvalidInput({ message: `"paths" must be an array of 1 to ${MAX_DESCRIBE_TOOLS} tool paths` }),
+      )
     }
-    if (!pathList && typeof query !== "string") return sendError(c, new InvalidInput({ message: 'give "paths": ["ns.tool", ...] or "query": "words", with an optional "limit"' }))
+    if (!pathList && typeof query !== "string")
+      return sendError(
+        c,
+        new InvalidInput({ message: 'give "paths": ["ns.tool", ...] or "query": "words", with an optional "limit"' }),
+      )
     const checked = wholeNumber(limit, "limit", { min: 1, max: MAX_DESCRIBE_TOOLS })
     if (!checked.ok) return sendError(c, new InvalidInput({ message: checked.message }))
-    return c.json(await describe.describeMany(pathList ? { paths: pathList } : { query: query as string, limit: checked.value }))
+    return c.json(
+      await describe.describeMany(pathList ? { paths: pathList } : { query: query as string, limit: checked.value }),
+    )
   })
 }

@@ -10,21 +10,39 @@ export type { ApiKeyRow }
 
 const toHex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("")
 
-const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+const base64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "")
 
-export const hashKey = async (key: string): Promise<string> => toHex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)))
+export const hashKey = async (key: string): Promise<string> =>
+  toHex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)))
 
-export const createApiKeyService = (store: Pick<CatalogStore, "insertApiKey" | "findApiKey" | "listApiKeys" | "revokeApiKey">, now: () => number = Date.now) => ({
+export const createApiKeyService = (
+  store: Pick<CatalogStore, "insertApiKey" | "findApiKey" | "listApiKeys" | "revokeApiKey">,
+  now: () => number = Date.now,
+) => ({
   /**
    * Returns the key itself: this is the only time it is ever seen. `scopes` must name at least one of
    * read, execute, admin (./scopes.ts); anything else throws, so no new row holds a scope nobody checks.
    */
-  async create(name: string, scopes: readonly Scope[]): Promise<{ id: string; name: string; key: string; scopes: Scope[] }> {
+  async create(
+    name: string,
+    scopes: readonly Scope[],
+  ): Promise<{ id: string; name: string; key: string; scopes: Scope[] }> {
     const parsed = parseScopes(scopes)
     if (!parsed.ok) throw new Error(parsed.error.message)
     const key = `sb_${base64url(crypto.getRandomValues(new Uint8Array(32)))}`
     const id = crypto.randomUUID()
-    await store.insertApiKey({ id, name, hash: await hashKey(key), scopes: parsed.value, createdAt: now(), revokedAt: null })
+    await store.insertApiKey({
+      id,
+      name,
+      hash: await hashKey(key),
+      scopes: parsed.value,
+      createdAt: now(),
+      revokedAt: null,
+    })
     return { id, name, key, scopes: parsed.value }
   },
 

@@ -15,10 +15,16 @@ describe("scopes", () => {
     const read = { keyId: "r", scope: "read" as const }
     const execute = { keyId: "x", scope: "execute" as const }
     expect([hasScope(read, "read"), hasScope(read, "execute"), hasScope(read, "admin")]).toEqual([true, false, false])
-    expect([hasScope(execute, "read"), hasScope(execute, "execute"), hasScope(execute, "admin")]).toEqual([true, true, false])
+    expect([hasScope(execute, "read"), hasScope(execute, "execute"), hasScope(execute, "admin")]).toEqual([
+      true,
+      true,
+      false,
+    ])
     expect(hasScope(OPEN_CALLER, "admin")).toBe(true)
     expect(hasScope({ keyId: "n", scope: null }, "read")).toBe(false)
-    expect(missingScopeMessage("this route", "admin", execute)).toBe('this route needs the "admin" scope; this key has: execute')
+    expect(missingScopeMessage("this route", "admin", execute)).toBe(
+      'this route needs the "admin" scope; this key has: execute',
+    )
   })
 
   it("a key reads only its own executions; admin reads all; an execution without a key is admin's alone", () => {

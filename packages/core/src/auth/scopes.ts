@@ -44,28 +44,44 @@ export const OPEN_CALLER: Caller = Object.freeze({ keyId: null, scope: "admin" }
 export const effectiveScope = (stored: unknown): Scope | null => {
   if (stored === "*" || (Array.isArray(stored) && stored.includes("*"))) return "admin"
   if (!Array.isArray(stored)) return null
-  return stored.filter(isScope).reduce<Scope | null>((best, s) => (best === null || rank[s] > rank[best] ? s : best), null)
+  return stored
+    .filter(isScope)
+    .reduce<Scope | null>((best, s) => (best === null || rank[s] > rank[best] ? s : best), null)
 }
 
-export const callerOf = (key: { id: string; scopes: unknown }): Caller => ({ keyId: key.id, scope: effectiveScope(key.scopes) })
+export const callerOf = (key: { id: string; scopes: unknown }): Caller => ({
+  keyId: key.id,
+  scope: effectiveScope(key.scopes),
+})
 
 export const hasScope = (caller: Caller, needed: Scope) => caller.scope !== null && rank[caller.scope] >= rank[needed]
 
 /** What a refusal says: the scope needed and the scope the key has. */
-export const missingScopeMessage = (what: string, needed: Scope, caller: Caller) => `${what} needs the "${needed}" scope; this key has: ${caller.scope ?? "no scope"}`
+export const missingScopeMessage = (what: string, needed: Scope, caller: Caller) =>
+  `${what} needs the "${needed}" scope; this key has: ${caller.scope ?? "no scope"}`
 
 /**
  * Whether the caller may read an execution made by `ownerKeyId`: admin reads every execution, another key only
  * its own. An execution made without a key (loopback, `switchboard run`) has no owner, so only admin reads it.
  */
-export const canReadExecution = (caller: Caller, ownerKeyId: string | null) => caller.scope === "admin" || (caller.keyId !== null && caller.keyId === ownerKeyId)
+export const canReadExecution = (caller: Caller, ownerKeyId: string | null) =>
+  caller.scope === "admin" || (caller.keyId !== null && caller.keyId === ownerKeyId)
 
 /** `--scope` values: each may be a comma-separated list; at least one; only the three scopes. */
 export const parseScopes = (values: readonly string[]): Outcome<Scope[]> => {
-  const scopes = values.flatMap((v) => v.split(",")).map((s) => s.trim()).filter((s) => s !== "")
+  const scopes = values
+    .flatMap((v) => v.split(","))
+    .map((s) => s.trim())
+    .filter((s) => s !== "")
   const unknown = scopes.filter((s) => !isScope(s))
-  if (unknown.length > 0) return failure(new InvalidInput({ message: `unknown scope ${unknown.map((s) => JSON.stringify(s)).join(", ")}; the scopes are ${SCOPES.join(", ")}` }))
-  if (scopes.length === 0) return failure(new InvalidInput({ message: `give at least one scope: ${SCOPES.join(", ")}` }))
+  if (unknown.length > 0)
+    return failure(
+      new InvalidInput({
+        message: `unknown scope ${unknown.map((s) => JSON.stringify(s)).join(", ")}; the scopes are ${SCOPES.join(", ")}`,
+      }),
+    )
+  if (scopes.length === 0)
+    return failure(new InvalidInput({ message: `give at least one scope: ${SCOPES.join(", ")}` }))
   return success([...new Set(scopes)] as Scope[])
 }
 
@@ -73,7 +89,11 @@ export const parseScopes = (values: readonly string[]): Outcome<Scope[]> => {
  * An execution as the caller may see it: null both when there is none and when it is another key's, so a key
  * cannot tell the two apart (no oracle for other keys' execution ids).
  */
-export const readExecutionAs = async (store: Pick<CatalogStore, "getExecution">, caller: Caller, id: string): Promise<StoredExecution | null> => {
+export const readExecutionAs = async (
+  store: Pick<CatalogStore, "getExecution">,
+  caller: Caller,
+  id: string,
+): Promise<StoredExecution | null> => {
   const execution = await store.getExecution(id)
   return execution && canReadExecution(caller, execution.keyId) ? execution : null
 }

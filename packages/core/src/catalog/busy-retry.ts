@@ -28,7 +28,10 @@ export const retryWhileBusy = async <T>(call: () => Promise<T>, waitMs: number):
       if (!isBusy(cause)) throw cause
       const waited = Date.now() - started
       if (waited >= waitMs) {
-        throw new DatabaseFault({ message: `the database is locked by another connection (${driverCode(cause)}); gave up after waiting ${waited} ms`, cause })
+        throw new DatabaseFault({
+          message: `the database is locked by another connection (${driverCode(cause)}); gave up after waiting ${waited} ms`,
+          cause,
+        })
       }
       await pause(Math.min(2 ** attempt, MAX_PAUSE_MS, Math.max(1, waitMs - waited)))
     }

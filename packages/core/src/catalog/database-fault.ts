@@ -26,7 +26,10 @@ export const driverMessage = (error: unknown): string => {
   if (isDatabaseFault(error)) return error.message
   const inner = innermost(error)
   // a wrapper with nothing inside: its message is the query, never shown
-  const wrapper = typeof (inner as { query?: unknown })?.query === "string" && inner === error && (error as { cause?: unknown }).cause === undefined
+  const wrapper =
+    typeof (inner as { query?: unknown })?.query === "string" &&
+    inner === error &&
+    (error as { cause?: unknown }).cause === undefined
   const message = wrapper ? "the query failed" : inner instanceof Error ? inner.message : String(inner)
   const code = driverCode(error)
   const text = message.slice(0, 300)
@@ -35,10 +38,13 @@ export const driverMessage = (error: unknown): string => {
 
 /** the driver's error code on the error or on the error it wraps (drizzle wraps a failed query's) */
 export const driverCode = (error: unknown): string | undefined => {
-  for (let at = error, depth = 0; typeof at === "object" && at !== null && depth < 4; at = (at as { cause?: unknown }).cause, depth++) {
+  for (
+    let at = error, depth = 0;
+    typeof at === "object" && at !== null && depth < 4;
+    at = (at as { cause?: unknown }).cause, depth++
+  ) {
     const code = (at as { code?: unknown }).code
     if (typeof code === "string") return code
   }
   return undefined
 }
-

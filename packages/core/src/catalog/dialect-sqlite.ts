@@ -58,7 +58,10 @@ const fixedStatement = (sqliteDb: SqliteCatalogDb, text: string): (() => unknown
   return () => statement.run()
 }
 
-export const createSqliteCatalogStore = (sqliteDb: SqliteCatalogDb, { busyWaitMs = DEFAULT_BUSY_WAIT_MS, fileFault }: SqliteStoreOptions = {}): CatalogStore => {
+export const createSqliteCatalogStore = (
+  sqliteDb: SqliteCatalogDb,
+  { busyWaitMs = DEFAULT_BUSY_WAIT_MS, fileFault }: SqliteStoreOptions = {},
+): CatalogStore => {
   const db = sqliteDb as unknown as CatalogDb
   const client = (sqliteDb as { $client?: Partial<PreparingClient> }).$client
   const exclusive = createLock()
@@ -81,7 +84,9 @@ export const createSqliteCatalogStore = (sqliteDb: SqliteCatalogDb, { busyWaitMs
     throw cause
   }
   // one placeholder per column of the schema's executions table; drizzle maps each value as the builder does
-  const executionPlaceholders = Object.fromEntries(Object.keys(getTableColumns(schema.executions)).map((key) => [key, sql.placeholder(key)])) as {
+  const executionPlaceholders = Object.fromEntries(
+    Object.keys(getTableColumns(schema.executions)).map((key) => [key, sql.placeholder(key)]),
+  ) as {
     [column in keyof Required<typeof schema.executions.$inferInsert>]: Placeholder
   }
   const insertExecution = sqliteDb.insert(schema.executions).values(executionPlaceholders).prepare()

@@ -85,7 +85,12 @@ export interface CatalogStore extends TelemetrySink {
   getSource(namespace: string): Promise<SourceRow | null>
   insertSource(row: SourceRow): Promise<void>
   /** Replaces a source's config; with `ifUpdatedAt`, only if the row was not written since that time. */
-  updateSourceConfig(source: Pick<SourceRow, "id" | "namespace" | "kind">, config: unknown, at: number, ifUpdatedAt?: number): Promise<void>
+  updateSourceConfig(
+    source: Pick<SourceRow, "id" | "namespace" | "kind">,
+    config: unknown,
+    at: number,
+    ifUpdatedAt?: number,
+  ): Promise<void>
   deleteSource(id: string): Promise<void>
   /**
    * Replaces a source's tools in one transaction: inserts new ones, updates changed ones and stamps their

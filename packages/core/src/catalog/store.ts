@@ -14,7 +14,10 @@ import type * as schema from "./schema-sqlite.js"
 
 /** The query surface shared by the dialects (typed as SQLite's async builder; Postgres is cast to it). */
 export type CatalogDb = Pick<BaseSQLiteDatabase<"async", unknown>, "select" | "insert" | "update" | "delete">
-export type CatalogTables = Pick<typeof schema, "sources" | "tools" | "toolShapes" | "executions" | "toolCalls" | "apiKeys">
+export type CatalogTables = Pick<
+  typeof schema,
+  "sources" | "tools" | "toolShapes" | "executions" | "toolCalls" | "apiKeys"
+>
 
 export interface StoreDialect {
   db: CatalogDb
@@ -76,14 +79,24 @@ function* executionChunks(entries: readonly ExecutionEntry[]) {
 
 /** what a re-sync rewrites on a kept tool: everything the server reports, and the encoding stamp */
 const syncedColumns = Object.fromEntries(
-  ["description", "input_schema", "output_schema", "annotations", "result_encoding", "synced_at"].map((column) => [camel(column), sql.raw(`excluded."${column}"`)]),
+  ["description", "input_schema", "output_schema", "annotations", "result_encoding", "synced_at"].map((column) => [
+    camel(column),
+    sql.raw(`excluded."${column}"`),
+  ]),
 )
 
 function camel(column: string) {
   return column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())
 }
 
-export const createCatalogStore = ({ db, tables, transaction, lockKey, insertExecution, probeWrite }: StoreDialect): CatalogStore => {
+export const createCatalogStore = ({
+  db,
+  tables,
+  transaction,
+  lockKey,
+  insertExecution,
+  probeWrite,
+}: StoreDialect): CatalogStore => {
   const { sources, tools, toolShapes, executions, toolCalls, apiKeys } = tables
   const toKeyRow = (row: typeof apiKeys.$inferSelect): ApiKeyRow => ({ ...row, scopes: row.scopes as string[] })
   const toolColumns = {
@@ -118,7 +131,10 @@ export const createCatalogStore = ({ db, tables, transaction, lockKey, insertExe
 
     async updateSourceConfig({ id }, config, at, ifUpdatedAt) {
       const row = eq(sources.id, id)
-      await db.update(sources).set({ config, updatedAt: at }).where(ifUpdatedAt === undefined ? row : and(row, eq(sources.updatedAt, ifUpdatedAt)))
+      await db
+        .update(sources)
+        .set({ config, updatedAt: at })
+        .where(ifUpdatedAt === undefined ? row : and(row, eq(sources.updatedAt, ifUpdatedAt)))
     },
 
     async deleteSource(id) {
@@ -132,9 +148,15 @@ export const createCatalogStore = ({ db, tables, transaction, lockKey, insertExe
       await transaction(async (tx) => {
         // two servers syncing one source: the second waits and then diffs against the first's result
         await lockKey?.(tx, `sync:${sourceId}`)
-        const source = first(await tx.select({ namespace: sources.namespace }).from(sources).where(eq(sources.id, sourceId)).limit(1))
+        const source = first(
+          await tx.select({ namespace: sources.namespace }).from(sources).where(eq(sources.id, sourceId)).limit(1),
+        )
         if (!source) return
-        const existing = new Map((await tx.select({ id: tools.id, name: tools.name }).from(tools).where(eq(tools.sourceId, sourceId))).map((t) => [t.name, t.id]))
+        const existing = new Map(
+          (await tx.select({ id: tools.id, name: tools.name }).from(tools).where(eq(tools.sourceId, sourceId))).map(
+            (t) => [t.name, t.id],
+          ),
+        )
         const seen = new Set<string>()
         const rows = []
         for (const tool of discovered) {
@@ -156,16 +178,25 @@ export const createCatalogStore = ({ db, tables, transaction, lockKey, insertExe
         // multi-row upserts on (source, name): a concurrent sync on another server cannot duplicate a row,
         // and a row is written whole in one statement, so it is never half-old and half-new
         for (let i = 0; i < rows.length; i += ROW_CHUNK) {
-          await tx.insert(tools).values(rows.slice(i, i + ROW_CHUNK)).onConflictDoUpdate({ target: [tools.sourceId, tools.name], set: syncedColumns })
+          await tx
+            .insert(tools)
+            .values(rows.slice(i, i + ROW_CHUNK))
+            .onConflictDoUpdate({ target: [tools.sourceId, tools.name], set: syncedColumns })
         }
         const vanished = [...existing].filter(([name]) => !seen.has(name)).map(([, id]) => id)
         if (vanished.length > 0) await tx.delete(tools).where(inArray(tools.id, vanished))
-        await tx.update(sources).set({ status: "ready", lastSyncedAt: syncedAt, syncError: null, updatedAt: syncedAt }).where(eq(sources.id, sourceId))
+        await tx
+          .update(sources)
+          .set({ status: "ready", lastSyncedAt: syncedAt, syncError: null, updatedAt: syncedAt })
+          .where(eq(sources.id, sourceId))
       })
     },
 
     async recordSyncError(sourceId, message, at) {
-      await db.update(sources).set({ status: "error", syncError: message, updatedAt: at }).where(eq(sources.id, sourceId))
+      await db
+        .update(sources)
+        .set({ status: "error", syncError: message, updatedAt: at })
+        .where(eq(sources.id, sourceId))
     },
 
     async listTools(query: ToolListQuery) {
@@ -179,7 +210,9 @@ export const createCatalogStore = ({ db, tables, transaction, lockKey, insertExe
     },
 
     async countTools(sourceId) {
-      const row = first(await db.select({ n: sql<number | string>`count(*)` }).from(tools).where(eq(tools.sourceId, sourceId)))
+      const row = first(
+        await db.select({ n: sql<number | string>`count(*)` }).from(tools).where(eq(tools.sourceId, sourceId)),
+      )
       return Number(row?.n ?? 0) // Postgres counts in bigint, which arrives as a string
     },
 
@@ -207,16 +240,27 @@ export const createCatalogStore = ({ db, tables, transaction, lockKey, insertExe
       await transaction(async (tx) => {
         if (insertExecution) for (const { execution } of entries) insertExecution(execution)
         else for (const rows of executionChunks(entries)) await tx.insert(executions).values(rows)
-        const calls = entries.flatMap((entry) => entry.calls.map((call) => ({ id: timeOrderedId(), ...call, outputSchemaError: call.outputSchemaError ?? null })))
+        const calls = entries.flatMap((entry) =>
+          entry.calls.map((call) => ({
+            id: timeOrderedId(),
+            ...call,
+            outputSchemaError: call.outputSchemaError ?? null,
+          })),
+        )
         // chunked: every dialect caps the parameters of one statement
-        for (let i = 0; i < calls.length; i += ROW_CHUNK) await tx.insert(toolCalls).values(calls.slice(i, i + ROW_CHUNK))
+        for (let i = 0; i < calls.length; i += ROW_CHUNK)
+          await tx.insert(toolCalls).values(calls.slice(i, i + ROW_CHUNK))
       })
     },
 
     async getExecution(id) {
       const row = first(await db.select().from(executions).where(eq(executions.id, id)).limit(1))
       if (!row) return null
-      const calls = await db.select().from(toolCalls).where(eq(toolCalls.executionId, id)).orderBy(asc(toolCalls.startedAt))
+      const calls = await db
+        .select()
+        .from(toolCalls)
+        .where(eq(toolCalls.executionId, id))
+        .orderBy(asc(toolCalls.startedAt))
       return {
         ...row,
         status: row.status as ExecutionRecord["status"],
@@ -239,7 +283,9 @@ export const createCatalogStore = ({ db, tables, transaction, lockKey, insertExe
       if (observations.length === 0) return
       await transaction(async (tx) => {
         // one order for every transaction, so two flushes that share tools cannot deadlock on their locks
-        const ordered = [...observations].sort((a, b) => (a.toolId + a.encoding < b.toolId + b.encoding ? -1 : a.toolId + a.encoding > b.toolId + b.encoding ? 1 : 0))
+        const ordered = [...observations].sort((a, b) =>
+          a.toolId + a.encoding < b.toolId + b.encoding ? -1 : a.toolId + a.encoding > b.toolId + b.encoding ? 1 : 0,
+        )
         for (const o of ordered) {
           await lockKey?.(tx, `tool_shapes:${o.toolId}:${o.encoding}`)
           const key = and(eq(toolShapes.toolId, o.toolId), eq(toolShapes.encoding, o.encoding))
@@ -260,7 +306,14 @@ export const createCatalogStore = ({ db, tables, transaction, lockKey, insertExe
           if (!first(await tx.select({ id: tools.id }).from(tools).where(eq(tools.id, o.toolId)).limit(1))) continue
           await tx
             .insert(toolShapes)
-            .values({ toolId: o.toolId, encoding: o.encoding, shape: o.shape, sampleCount: o.samples, firstSeenAt: o.at, lastSeenAt: o.at })
+            .values({
+              toolId: o.toolId,
+              encoding: o.encoding,
+              shape: o.shape,
+              sampleCount: o.samples,
+              firstSeenAt: o.at,
+              lastSeenAt: o.at,
+            })
             .onConflictDoNothing()
         }
       })
@@ -289,7 +342,10 @@ export const createCatalogStore = ({ db, tables, transaction, lockKey, insertExe
     async revokeApiKey(id, at) {
       const existing = first(await db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, id)).limit(1))
       if (!existing) return false
-      await db.update(apiKeys).set({ revokedAt: at }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+      await db
+        .update(apiKeys)
+        .set({ revokedAt: at })
+        .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
       return true
     },
   }

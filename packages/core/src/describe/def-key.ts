@@ -12,7 +12,13 @@ class TooLarge extends Error {}
 
 let uniqueCounter = 0
 
-export const definitionKey = (root: unknown, name: string, target: unknown, prefix: string, rootName: string | undefined): string => {
+export const definitionKey = (
+  root: unknown,
+  name: string,
+  target: unknown,
+  prefix: string,
+  rootName: string | undefined,
+): string => {
   try {
     const closure = new Map<string, unknown>()
     let usesRoot = false

@@ -18,9 +18,9 @@ export interface DescribeResult {
   missing: string[]
 }
 
-
 export const createDescribeService = (store: CatalogStore) => {
-  const withShapes = (tools: readonly ToolRow[]) => Promise.all(tools.map(async (tool) => ({ tool, shape: await loadObservedShape(store, tool) })))
+  const withShapes = (tools: readonly ToolRow[]) =>
+    Promise.all(tools.map(async (tool) => ({ tool, shape: await loadObservedShape(store, tool) })))
 
   const search = async (query: string, options: { namespace?: string; limit?: number } = {}): Promise<ToolRow[]> =>
     rankTools(query, await store.listTools({ namespace: options.namespace }), options.limit)
@@ -41,11 +41,17 @@ export const createDescribeService = (store: CatalogStore) => {
     },
 
     /** Several tools in one block that declares what they share once. */
-    async describeMany(request: { paths?: readonly string[]; query?: string; limit?: number }): Promise<DescribeResult> {
+    async describeMany(request: {
+      paths?: readonly string[]
+      query?: string
+      limit?: number
+    }): Promise<DescribeResult> {
       const missing: string[] = []
       let tools: ToolRow[]
       if (request.paths) {
-        const found = await Promise.all(request.paths.slice(0, MAX_DESCRIBE_TOOLS).map(async (path) => ({ path, tool: await getTool(path) })))
+        const found = await Promise.all(
+          request.paths.slice(0, MAX_DESCRIBE_TOOLS).map(async (path) => ({ path, tool: await getTool(path) })),
+        )
         for (const { path, tool } of found) if (!tool) missing.push(path)
         tools = found.flatMap(({ tool }) => (tool ? [tool] : []))
       } else {
@@ -56,7 +62,11 @@ export const createDescribeService = (store: CatalogStore) => {
       const inputs = await withShapes(tools)
       return {
         typescript: inputs.length > 0 ? describeTools(inputs) : "",
-        tools: inputs.map((input) => ({ path: input.tool.path, description: input.tool.description, outputSource: describeTool(input).outputSource })),
+        tools: inputs.map((input) => ({
+          path: input.tool.path,
+          description: input.tool.description,
+          outputSource: describeTool(input).outputSource,
+        })),
         missing,
       }
     },

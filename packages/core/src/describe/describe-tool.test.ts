@@ -32,7 +32,11 @@ const observed = (values: unknown[], first: string, last: string): StoredShape =
 const getSum = toolRow({
   name: "get-sum",
   description: "Adds two numbers",
-  inputSchema: { type: "object", properties: { a: { type: "number", description: "First number" }, b: { type: "number" } }, required: ["a", "b"] },
+  inputSchema: {
+    type: "object",
+    properties: { a: { type: "number", description: "First number" }, b: { type: "number" } },
+    required: ["a", "b"],
+  },
 })
 
 describe("describeTool", () => {
@@ -42,7 +46,11 @@ describe("describeTool", () => {
       namespace: "contract",
       description: "Weather for a city",
       inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
-      outputSchema: { type: "object", properties: { temperature: { type: "number" }, conditions: { type: "string" } }, required: ["temperature"] },
+      outputSchema: {
+        type: "object",
+        properties: { temperature: { type: "number" }, conditions: { type: "string" } },
+        required: ["temperature"],
+      },
     })
     const out = describeTool({ tool, shape: observed([{ other: 1 }], "2026-11-02", "2026-11-02") })
     expect(out.outputSource).toBe("declared")
@@ -69,7 +77,11 @@ declare const tools: {
   })
 
   it("observed: the stored shape, with its provenance", () => {
-    const shape = observed([{ sum: 3 }, { sum: 4.5, note: "rounded" }, { sum: -1.5, note: "rounded" }], "2026-11-02", "2026-11-29")
+    const shape = observed(
+      [{ sum: 3 }, { sum: 4.5, note: "rounded" }, { sum: -1.5, note: "rounded" }],
+      "2026-11-02",
+      "2026-11-29",
+    )
     const out = describeTool({ tool: getSum, shape })
     expect(out.outputSource).toBe("observed")
     expect(out.typescript).toBe(`${TOOL_RESULT_DECLARATION}
@@ -97,9 +109,13 @@ declare const tools: {
   it("cold: unknown, saying the tool has never been called", () => {
     const out = describeTool({ tool: toolRow({ name: "printEnv" }), shape: null })
     expect(out.outputSource).toBe("unknown")
-    expect(out.typescript).toContain("/** never called yet: the shape of data is unknown */\ntype Everything_PrintEnv_Data = unknown")
+    expect(out.typescript).toContain(
+      "/** never called yet: the shape of data is unknown */\ntype Everything_PrintEnv_Data = unknown",
+    )
     // No required arguments: the call may omit them.
-    expect(out.typescript).toContain("printEnv(args?: Everything_PrintEnv_Input): Promise<ToolResult<Everything_PrintEnv_Data>>")
+    expect(out.typescript).toContain(
+      "printEnv(args?: Everything_PrintEnv_Input): Promise<ToolResult<Everything_PrintEnv_Data>>",
+    )
     expect(out.typescript).toContain("type Everything_PrintEnv_Input = Record<string, unknown>")
   })
 
@@ -109,7 +125,10 @@ declare const tools: {
   })
 
   it("never renders an envelope: text-only results are typed as what the decoder delivers", () => {
-    const out = describeTool({ tool: toolRow({ name: "echo" }), shape: observed(["Echo: hi", "Echo: there"], "2026-11-02", "2026-11-03") })
+    const out = describeTool({
+      tool: toolRow({ name: "echo" }),
+      shape: observed(["Echo: hi", "Echo: there"], "2026-11-02", "2026-11-03"),
+    })
     expect(out.typescript).toContain("type Everything_Echo_Data = string")
     expect(out.typescript).not.toMatch(/structuredContent|isError|content\[0\]/)
   })
@@ -122,7 +141,12 @@ declare const tools: {
   it("shared $defs become declarations of their own", () => {
     const tool = toolRow({
       name: "get_user",
-      inputSchema: { type: "object", properties: { who: { $ref: "#/$defs/UserRef" } }, required: ["who"], $defs: { UserRef: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } } },
+      inputSchema: {
+        type: "object",
+        properties: { who: { $ref: "#/$defs/UserRef" } },
+        required: ["who"],
+        $defs: { UserRef: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } },
+      },
     })
     const out = describeTool({ tool, shape: null })
     expect(out.declarations).toEqual([TOOL_RESULT_DECLARATION, "type Everything_UserRef = {\n  id: string\n}"])
@@ -133,10 +157,27 @@ declare const tools: {
 describe("describeTools", () => {
   it("shares ToolResult and identical definitions, and merges namespaces", () => {
     const user = { type: "object", properties: { login: { type: "string" } }, required: ["login"] }
-    const a = toolRow({ name: "get_user", namespace: "gh", inputSchema: { type: "object", properties: { user: { $ref: "#/$defs/User" } }, $defs: { User: user } } })
-    const b = toolRow({ name: "list_users", namespace: "gh", outputSchema: { type: "object", properties: { users: { type: "array", items: { $ref: "#/$defs/User" } } }, $defs: { User: { ...user } } } })
+    const a = toolRow({
+      name: "get_user",
+      namespace: "gh",
+      inputSchema: { type: "object", properties: { user: { $ref: "#/$defs/User" } }, $defs: { User: user } },
+    })
+    const b = toolRow({
+      name: "list_users",
+      namespace: "gh",
+      outputSchema: {
+        type: "object",
+        properties: { users: { type: "array", items: { $ref: "#/$defs/User" } } },
+        $defs: { User: { ...user } },
+      },
+    })
     const c = toolRow({ name: "echo", namespace: "everything" })
-    const text = describeTools([{ tool: a, shape: null }, { tool: b, shape: null }, { tool: c, shape: observed(["x"], "2026-11-02", "2026-11-02") }, { tool: a, shape: null }])
+    const text = describeTools([
+      { tool: a, shape: null },
+      { tool: b, shape: null },
+      { tool: c, shape: observed(["x"], "2026-11-02", "2026-11-02") },
+      { tool: a, shape: null },
+    ])
     expect(text.split("type ToolResult<").length).toBe(2)
     expect(text.split("type Gh_User =").length).toBe(2)
     expect(text).toContain("  users?: Gh_User[]")
@@ -152,7 +193,10 @@ describe("describeTools", () => {
   })
 
   it("two tools whose names sanitize alike get distinct aliases", () => {
-    const text = describeTools([{ tool: toolRow({ name: "get-sum" }), shape: null }, { tool: toolRow({ name: "get_sum" }), shape: null }])
+    const text = describeTools([
+      { tool: toolRow({ name: "get-sum" }), shape: null },
+      { tool: toolRow({ name: "get_sum" }), shape: null },
+    ])
     expect(text).toContain('"get-sum"(args?: Everything_GetSum_Input)')
     expect(text).toContain("get_sum(args?: Everything_GetSum_Input_2)")
   })
@@ -164,7 +208,9 @@ describe("contract-scoped recall", () => {
     const store = {
       getShape: async (toolId: string, encoding: string) => {
         asked.push(`${toolId}@${encoding}`)
-        return encoding === "direct" ? observed([{ content: [{ type: "text", text: "x" }] }], "2026-10-01", "2026-10-01") : null
+        return encoding === "direct"
+          ? observed([{ content: [{ type: "text", text: "x" }] }], "2026-10-01", "2026-10-01")
+          : null
       },
     }
     // Re-stamped to v2: the envelope-shaped data learned under `direct` is never served.
@@ -179,9 +225,21 @@ describe("contract-scoped recall", () => {
 
 describe("provenance", () => {
   const cases: [string, Pick<StoredShape, "sampleCount" | "firstSeenAt" | "lastSeenAt">, string][] = [
-    ["a range", { sampleCount: 37, firstSeenAt: day("2026-11-02"), lastSeenAt: day("2026-11-29") }, "observed in 37 calls, 2026-11-02 to 2026-11-29"],
-    ["one day", { sampleCount: 3, firstSeenAt: day("2026-11-02"), lastSeenAt: day("2026-11-02") }, "observed in 3 calls on 2026-11-02"],
-    ["one call", { sampleCount: 1, firstSeenAt: day("2026-11-02"), lastSeenAt: day("2026-11-02") }, "observed in 1 call on 2026-11-02"],
+    [
+      "a range",
+      { sampleCount: 37, firstSeenAt: day("2026-11-02"), lastSeenAt: day("2026-11-29") },
+      "observed in 37 calls, 2026-11-02 to 2026-11-29",
+    ],
+    [
+      "one day",
+      { sampleCount: 3, firstSeenAt: day("2026-11-02"), lastSeenAt: day("2026-11-02") },
+      "observed in 3 calls on 2026-11-02",
+    ],
+    [
+      "one call",
+      { sampleCount: 1, firstSeenAt: day("2026-11-02"), lastSeenAt: day("2026-11-02") },
+      "observed in 1 call on 2026-11-02",
+    ],
     ["bad times", { sampleCount: 2, firstSeenAt: Number.NaN, lastSeenAt: 1e20 }, "observed in 2 calls"],
   ]
   it.each(cases)("%s", (_name, stored, expected) => {

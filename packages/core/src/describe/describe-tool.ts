@@ -58,7 +58,12 @@ export const describeTools = (inputs: readonly DescribeToolInput[]): string => {
     rendered.push(renderTool(input, scope))
   }
   const uses = rendered.flatMap((r) => [...r.uses])
-  return [TOOL_RESULT_DECLARATION, ...declarationsFor(scope, uses), ...rendered.map((r) => r.block), toolsDeclaration(rendered)].join("\n\n")
+  return [
+    TOOL_RESULT_DECLARATION,
+    ...declarationsFor(scope, uses),
+    ...rendered.map((r) => r.block),
+    toolsDeclaration(rendered),
+  ].join("\n\n")
 }
 
 interface RenderedTool {
@@ -92,20 +97,39 @@ const renderTool = ({ tool, shape }: DescribeToolInput, scope: TypeScope): Rende
   return { namespace: tool.namespace, method, block, uses, outputSource: data.source }
 }
 
-const renderData = (tool: ToolRow, stored: StoredShape | null, scope: TypeScope, dataName: string, namePrefix: string) => {
+const renderData = (
+  tool: ToolRow,
+  stored: StoredShape | null,
+  scope: TypeScope,
+  dataName: string,
+  namePrefix: string,
+) => {
   // a declared schema types decoded data; a row not yet stamped (`direct`) hands scripts the raw envelope
   if (isRecord(tool.outputSchema) && effectiveEncoding(tool.resultEncoding) !== ResultEncodings.direct) {
     const output = renderSchema(tool.outputSchema, { scope, rootName: dataName, namePrefix })
     if (output.type.text !== "unknown") {
       const description = own(tool.outputSchema, "description")
-      const comment = typeof description === "string" && description.trim() ? `${description.trim()}\n\ndeclared by the tool's output schema` : "declared by the tool's output schema"
+      const comment =
+        typeof description === "string" && description.trim()
+          ? `${description.trim()}\n\ndeclared by the tool's output schema`
+          : "declared by the tool's output schema"
       return { type: output.type.text, uses: output.uses, comment, source: "declared" as const }
     }
   }
   if (stored && stored.sampleCount > 0) {
-    return { type: shapeToTypeScript(normalizeShape(stored.shape)), uses: new Set<string>(), comment: provenance(stored), source: "observed" as const }
+    return {
+      type: shapeToTypeScript(normalizeShape(stored.shape)),
+      uses: new Set<string>(),
+      comment: provenance(stored),
+      source: "observed" as const,
+    }
   }
-  return { type: "unknown", uses: new Set<string>(), comment: "never called yet: the shape of data is unknown", source: "unknown" as const }
+  return {
+    type: "unknown",
+    uses: new Set<string>(),
+    comment: "never called yet: the shape of data is unknown",
+    source: "unknown" as const,
+  }
 }
 
 const hasRequiredArguments = (schema: unknown): boolean => {
@@ -135,6 +159,8 @@ const toolsDeclaration = (tools: readonly RenderedTool[]): string => {
     methods.push(tool.method)
     byNamespace.set(tool.namespace, methods)
   }
-  const namespaces = [...byNamespace].map(([namespace, methods]) => `  ${propertyKey(namespace)}: {\n${methods.map((m) => `    ${m}`).join("\n")}\n  }`)
+  const namespaces = [...byNamespace].map(
+    ([namespace, methods]) => `  ${propertyKey(namespace)}: {\n${methods.map((m) => `    ${m}`).join("\n")}\n  }`,
+  )
   return namespaces.length === 0 ? "declare const tools: {}" : `declare const tools: {\n${namespaces.join("\n")}\n}`
 }

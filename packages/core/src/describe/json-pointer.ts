@@ -4,7 +4,8 @@ export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** An own property only: a schema with a key named `constructor` must not reach Object.prototype. */
-export const own = (object: Record<string, unknown>, key: string): unknown => (Object.hasOwn(object, key) ? object[key] : undefined)
+export const own = (object: Record<string, unknown>, key: string): unknown =>
+  Object.hasOwn(object, key) ? object[key] : undefined
 
 const MAX_SEGMENTS = 32
 

@@ -16,29 +16,104 @@ describe("jsonSchemaToTypeScript: constructs", () => {
     ["enum with numbers and null", { enum: [1, 2, null] }, "1 | 2 | null"],
     ["const", { const: "v2" }, '"v2"'],
     ["anyOf", { anyOf: [{ type: "string" }, { type: "number" }] }, "string | number"],
-    ["oneOf (zod discriminated union)", { oneOf: [{ type: "object", properties: { kind: { const: "a" } }, required: ["kind"] }, { type: "object", properties: { kind: { const: "b" } }, required: ["kind"] }] }, '{\n  kind: "a"\n} | {\n  kind: "b"\n}'],
-    ["allOf is an intersection", { allOf: [{ type: "object", properties: { a: { type: "string" } }, required: ["a"] }, { type: "object", properties: { b: { type: "number" } } }] }, "{\n  a: string\n} & {\n  b?: number\n}"],
-    ["an intersection of unions is parenthesized", { allOf: [{ anyOf: [{ type: "string" }, { type: "number" }] }, { anyOf: [{ type: "number" }, { type: "boolean" }] }] }, "(string | number) & (number | boolean)"],
-    ["oneOf that only varies `required` adds nothing", { type: "object", properties: { a: { type: "string" } }, oneOf: [{ required: ["a"] }, { required: ["b"] }] }, "{\n  a?: string\n}"],
+    [
+      "oneOf (zod discriminated union)",
+      {
+        oneOf: [
+          { type: "object", properties: { kind: { const: "a" } }, required: ["kind"] },
+          { type: "object", properties: { kind: { const: "b" } }, required: ["kind"] },
+        ],
+      },
+      '{\n  kind: "a"\n} | {\n  kind: "b"\n}',
+    ],
+    [
+      "allOf is an intersection",
+      {
+        allOf: [
+          { type: "object", properties: { a: { type: "string" } }, required: ["a"] },
+          { type: "object", properties: { b: { type: "number" } } },
+        ],
+      },
+      "{\n  a: string\n} & {\n  b?: number\n}",
+    ],
+    [
+      "an intersection of unions is parenthesized",
+      {
+        allOf: [
+          { anyOf: [{ type: "string" }, { type: "number" }] },
+          { anyOf: [{ type: "number" }, { type: "boolean" }] },
+        ],
+      },
+      "(string | number) & (number | boolean)",
+    ],
+    [
+      "oneOf that only varies `required` adds nothing",
+      { type: "object", properties: { a: { type: "string" } }, oneOf: [{ required: ["a"] }, { required: ["b"] }] },
+      "{\n  a?: string\n}",
+    ],
     [
       "properties, required and descriptions",
-      { type: "object", properties: { query: { type: "string", description: "Search text" }, limit: { type: "integer", default: 10 }, "page-token": { type: "string", deprecated: true } }, required: ["query"] },
+      {
+        type: "object",
+        properties: {
+          query: { type: "string", description: "Search text" },
+          limit: { type: "integer", default: 10 },
+          "page-token": { type: "string", deprecated: true },
+        },
+        required: ["query"],
+      },
       '{\n  /** Search text */\n  query: string\n  /** @default 10 */\n  limit?: number\n  /** @deprecated */\n  "page-token"?: string\n}',
     ],
-    ["a multi-line description, with */ inside", { type: "object", properties: { a: { type: "string", description: "first line\nends a comment */ here" } } }, "{\n  /**\n   * first line\n   * ends a comment *\\/ here\n   */\n  a?: string\n}"],
-    ["additionalProperties: false", { type: "object", properties: { a: { type: "string" } }, required: ["a"], additionalProperties: false }, "{\n  a: string\n}"],
-    ["additionalProperties as a schema, alone", { type: "object", additionalProperties: { type: "number" } }, "{ [key: string]: number }"],
-    ["additionalProperties beside properties admits their types", { type: "object", properties: { a: { type: "string" } }, additionalProperties: { type: "number" } }, "{\n  a?: string\n  [key: string]: number | string | undefined\n}"],
-    ["additionalProperties: true beside properties", { type: "object", properties: { a: { type: "string" } }, required: ["a"], additionalProperties: true }, "{\n  a: string\n  [key: string]: unknown\n}"],
-    ["patternProperties", { type: "object", patternProperties: { "^x-": { type: "string" } } }, "{ [key: string]: string }"],
+    [
+      "a multi-line description, with */ inside",
+      { type: "object", properties: { a: { type: "string", description: "first line\nends a comment */ here" } } },
+      "{\n  /**\n   * first line\n   * ends a comment *\\/ here\n   */\n  a?: string\n}",
+    ],
+    [
+      "additionalProperties: false",
+      { type: "object", properties: { a: { type: "string" } }, required: ["a"], additionalProperties: false },
+      "{\n  a: string\n}",
+    ],
+    [
+      "additionalProperties as a schema, alone",
+      { type: "object", additionalProperties: { type: "number" } },
+      "{ [key: string]: number }",
+    ],
+    [
+      "additionalProperties beside properties admits their types",
+      { type: "object", properties: { a: { type: "string" } }, additionalProperties: { type: "number" } },
+      "{\n  a?: string\n  [key: string]: number | string | undefined\n}",
+    ],
+    [
+      "additionalProperties: true beside properties",
+      { type: "object", properties: { a: { type: "string" } }, required: ["a"], additionalProperties: true },
+      "{\n  a: string\n  [key: string]: unknown\n}",
+    ],
+    [
+      "patternProperties",
+      { type: "object", patternProperties: { "^x-": { type: "string" } } },
+      "{ [key: string]: string }",
+    ],
     ["an object with nothing known", { type: "object" }, "Record<string, unknown>"],
     ["an empty closed object", { type: "object", additionalProperties: false }, "Record<string, never>"],
     ["items", { type: "array", items: { type: "string" } }, "string[]"],
     ["items of a union", { type: "array", items: { type: ["string", "number"] } }, "Array<string | number>"],
     ["an array with no items schema", { type: "array" }, "unknown[]"],
-    ["prefixItems tuple, closed", { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false, minItems: 2 }, "[string, number]"],
-    ["prefixItems tuple with optional tail and rest", { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: { type: "boolean" }, minItems: 1 }, "[string, number?, ...boolean[]]"],
-    ["draft-07 tuple (items array)", { type: "array", items: [{ type: "string" }], additionalItems: false, minItems: 1 }, "[string]"],
+    [
+      "prefixItems tuple, closed",
+      { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false, minItems: 2 },
+      "[string, number]",
+    ],
+    [
+      "prefixItems tuple with optional tail and rest",
+      { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: { type: "boolean" }, minItems: 1 },
+      "[string, number?, ...boolean[]]",
+    ],
+    [
+      "draft-07 tuple (items array)",
+      { type: "array", items: [{ type: "string" }], additionalItems: false, minItems: 1 },
+      "[string]",
+    ],
     ["type inferred from properties", { properties: { a: { type: "null" } } }, "{\n  a?: null\n}"],
     ["boolean schema true", true, "unknown"],
     ["boolean schema false", false, "never"],
@@ -55,23 +130,39 @@ describe("jsonSchemaToTypeScript: $ref and definitions", () => {
       type: "object",
       properties: { owner: { $ref: "#/$defs/User" }, repo: { $ref: "#/definitions/repo-ref" } },
       required: ["owner"],
-      $defs: { User: { type: "object", description: "A GitHub user", properties: { login: { type: "string" } }, required: ["login"] } },
+      $defs: {
+        User: {
+          type: "object",
+          description: "A GitHub user",
+          properties: { login: { type: "string" } },
+          required: ["login"],
+        },
+      },
       definitions: { "repo-ref": { type: "string" } },
     }
     const out = jsonSchemaToTypeScript(schema, { namePrefix: "Gh_" })
     expect(out.type).toBe("{\n  owner: Gh_User\n  repo?: Gh_RepoRef\n}")
-    expect(out.declarations).toEqual(["/** A GitHub user */\ntype Gh_User = {\n  login: string\n}", "type Gh_RepoRef = string"])
+    expect(out.declarations).toEqual([
+      "/** A GitHub user */\ntype Gh_User = {\n  login: string\n}",
+      "type Gh_RepoRef = string",
+    ])
   })
 
   it("a recursive definition refers to itself through a property", () => {
-    const schema = { $ref: "#/$defs/Node", $defs: { Node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/Node" } } } } } }
+    const schema = {
+      $ref: "#/$defs/Node",
+      $defs: { Node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/Node" } } } } },
+    }
     const out = jsonSchemaToTypeScript(schema)
     expect(out.type).toBe("Node_2") // `Node` is a DOM global
     expect(out.declarations).toEqual(["type Node_2 = {\n  children?: Node_2[]\n}"])
   })
 
   it("a circular alias (a definition that is directly itself) degrades to unknown", () => {
-    const schema = { $ref: "#/$defs/A", $defs: { A: { anyOf: [{ $ref: "#/$defs/B" }, { type: "string" }] }, B: { $ref: "#/$defs/A" } } }
+    const schema = {
+      $ref: "#/$defs/A",
+      $defs: { A: { anyOf: [{ $ref: "#/$defs/B" }, { type: "string" }] }, B: { $ref: "#/$defs/A" } },
+    }
     const out = jsonSchemaToTypeScript(schema)
     expect(out.type).toBe("A")
     expect(out.declarations).toEqual(["type B = unknown", "type A = B | string"])
@@ -84,7 +175,9 @@ describe("jsonSchemaToTypeScript: $ref and definitions", () => {
   })
 
   it("inlines other local pointers, and stops at a cycle", () => {
-    expect(type({ type: "object", properties: { a: { type: "string" }, b: { $ref: "#/properties/a" } } })).toBe("{\n  a?: string\n  b?: string\n}")
+    expect(type({ type: "object", properties: { a: { type: "string" }, b: { $ref: "#/properties/a" } } })).toBe(
+      "{\n  a?: string\n  b?: string\n}",
+    )
     expect(type({ anyOf: [{ $ref: "#/anyOf/0" }] })).toBe("unknown")
   })
 
@@ -92,8 +185,14 @@ describe("jsonSchemaToTypeScript: $ref and definitions", () => {
     const scope = createTypeScope()
     const user = { type: "object", properties: { login: { type: "string" } } }
     const one = jsonSchemaToTypeScript({ $ref: "#/$defs/User", $defs: { User: user } }, { scope, namePrefix: "Gh_" })
-    const two = jsonSchemaToTypeScript({ type: "array", items: { $ref: "#/$defs/User" }, $defs: { User: { ...user } } }, { scope, namePrefix: "Gh_" })
-    const other = jsonSchemaToTypeScript({ $ref: "#/$defs/User", $defs: { User: { type: "string" } } }, { scope, namePrefix: "Gh_" })
+    const two = jsonSchemaToTypeScript(
+      { type: "array", items: { $ref: "#/$defs/User" }, $defs: { User: { ...user } } },
+      { scope, namePrefix: "Gh_" },
+    )
+    const other = jsonSchemaToTypeScript(
+      { $ref: "#/$defs/User", $defs: { User: { type: "string" } } },
+      { scope, namePrefix: "Gh_" },
+    )
     expect([one.type, two.type, other.type]).toEqual(["Gh_User", "Gh_User[]", "Gh_User_2"])
     expect(two.declarations).toEqual(one.declarations)
     expect(other.declarations).toEqual(["type Gh_User_2 = string"])
@@ -127,7 +226,11 @@ describe("jsonSchemaToTypeScript: degrades, never throws", () => {
     ["not", { not: { type: "string" } }, "unknown"],
     ["5000 levels of nesting", deep, /^unknown(\[\])+$/],
     ["a cyclic object (not JSON, but still)", cyclic, /unknown/],
-    ["a property named constructor", { type: "object", properties: { constructor: { type: "string" } } }, "{\n  constructor?: string\n}"],
+    [
+      "a property named constructor",
+      { type: "object", properties: { constructor: { type: "string" } } },
+      "{\n  constructor?: string\n}",
+    ],
     ["a ref to a prototype name", { $ref: "#/$defs/constructor", $defs: {} }, "unknown"],
   ]
   it.each(cases)("%s", (_name, schema, expected) => {

@@ -18,7 +18,10 @@ export interface JsonSchemaTypeScript {
   declarations: string[]
 }
 
-export const jsonSchemaToTypeScript = (schema: unknown, options: JsonSchemaToTypeScriptOptions = {}): JsonSchemaTypeScript => {
+export const jsonSchemaToTypeScript = (
+  schema: unknown,
+  options: JsonSchemaToTypeScriptOptions = {},
+): JsonSchemaTypeScript => {
   const scope = options.scope ?? createTypeScope()
   const { type, uses } = renderSchema(schema, { ...options, scope })
   return { type: type.text, declarations: declarationsFor(scope, uses) }

@@ -6,7 +6,16 @@
  * refs, `not`, `if`/`then`/`else`, `dependentSchemas`, `$dynamicRef`. Validation keywords (`format`,
  * `minimum`, `pattern`...) have no TypeScript form and are dropped.
  */
-import { type TypeText, arrayOf, atom, docComment, indentOf, intersectionText, propertyKey, unionText } from "../shapes/ts-syntax.js"
+import {
+  type TypeText,
+  arrayOf,
+  atom,
+  docComment,
+  indentOf,
+  intersectionText,
+  propertyKey,
+  unionText,
+} from "../shapes/ts-syntax.js"
 import { definitionKey } from "./def-key.js"
 import { isDefinitionPointer, isRecord, own, parseLocalRef, pointerOf, resolveSegments } from "./json-pointer.js"
 import { type TypeScope, pascalCase, uniqueName } from "./type-scope.js"
@@ -62,7 +71,11 @@ const NO_CHAIN: ReadonlySet<string> = new Set()
 
 export const renderSchema = (schema: unknown, options: RenderSchemaOptions): RenderedSchema => {
   const { scope } = options
-  const snapshot = { taken: new Set(scope.taken), byKey: new Map(scope.byKey), declarations: new Map(scope.declarations) }
+  const snapshot = {
+    taken: new Set(scope.taken),
+    byKey: new Map(scope.byKey),
+    declarations: new Map(scope.declarations),
+  }
   const ctx: Context = {
     root: schema,
     scope,
@@ -92,7 +105,12 @@ const restore = <K, V>(target: Set<K> | Map<K, V>, saved: Set<K> | Map<K, V>) =>
 }
 
 const direct = (frame: Frame): Frame => ({ ...frame, depth: frame.depth + 1 })
-const nested = (frame: Frame): Frame => ({ chain: NO_CHAIN, depth: frame.depth + 1, level: frame.level + 1, uses: frame.uses })
+const nested = (frame: Frame): Frame => ({
+  chain: NO_CHAIN,
+  depth: frame.depth + 1,
+  level: frame.level + 1,
+  uses: frame.uses,
+})
 
 const render = (schema: unknown, ctx: Context, frame: Frame): TypeText => {
   if (--ctx.budget < 0 || frame.depth > MAX_DEPTH) return UNKNOWN
@@ -107,7 +125,8 @@ const render = (schema: unknown, ctx: Context, frame: Frame): TypeText => {
   if (base) parts.push(base)
   for (const keyword of ["anyOf", "oneOf"]) {
     const members = own(schema, keyword)
-    if (Array.isArray(members) && members.length > 0) parts.push(unionText(members.map((m) => render(m, ctx, direct(frame)))))
+    if (Array.isArray(members) && members.length > 0)
+      parts.push(unionText(members.map((m) => render(m, ctx, direct(frame)))))
   }
   const allOf = own(schema, "allOf")
   if (Array.isArray(allOf)) for (const member of allOf) parts.push(render(member, ctx, direct(frame)))
@@ -123,7 +142,11 @@ const renderBase = (schema: Record<string, unknown>, ctx: Context, frame: Frame)
   const values = own(schema, "enum")
   if (Array.isArray(values) && values.length > 0) {
     if (values.length <= MAX_ENUM) return unionText(values.map(literal))
-    return unionText([...new Set(values.map((v) => (v === null ? "null" : typeof v)))].map((t) => (t === "string" || t === "number" || t === "boolean" || t === "null" ? atom(t) : UNKNOWN)))
+    return unionText(
+      [...new Set(values.map((v) => (v === null ? "null" : typeof v)))].map((t) =>
+        t === "string" || t === "number" || t === "boolean" || t === "null" ? atom(t) : UNKNOWN,
+      ),
+    )
   }
   const types = typesOf(schema)
   if (types.length === 0) return null
@@ -134,7 +157,8 @@ const typesOf = (schema: Record<string, unknown>): unknown[] => {
   const type = own(schema, "type")
   if (typeof type === "string") return [type]
   if (Array.isArray(type)) return type
-  if (["properties", "additionalProperties", "patternProperties"].some((k) => Object.hasOwn(schema, k))) return ["object"]
+  if (["properties", "additionalProperties", "patternProperties"].some((k) => Object.hasOwn(schema, k)))
+    return ["object"]
   if (["items", "prefixItems"].some((k) => Object.hasOwn(schema, k))) return ["array"]
   return []
 }
@@ -191,7 +215,11 @@ const renderObject = (schema: Record<string, unknown>, ctx: Context, frame: Fram
     // An index signature, not `Record<string, T>`: `type A = Record<string, A>` is a circular alias, this is not.
     if (extra.length > 0) {
       const values = unionText(extra).text
-      return atom(values.includes("\n") ? `{\n${pad}[key: string]: ${values}\n${indentOf(frame.level)}}` : `{ [key: string]: ${values} }`)
+      return atom(
+        values.includes("\n")
+          ? `{\n${pad}[key: string]: ${values}\n${indentOf(frame.level)}}`
+          : `{ [key: string]: ${values} }`,
+      )
     }
     return atom(additional === false ? "Record<string, never>" : "Record<string, unknown>")
   }
@@ -246,7 +274,12 @@ const renderDefinition = (pointer: string, name: string, target: unknown, ctx: C
       ctx.scope.byKey.set(key, alias)
       ctx.defNames.set(pointer, alias)
       const uses = new Set<string>()
-      const body = render(target, ctx, { chain: new Set([...frame.chain, pointer]), depth: frame.depth + 1, level: 0, uses })
+      const body = render(target, ctx, {
+        chain: new Set([...frame.chain, pointer]),
+        depth: frame.depth + 1,
+        level: 0,
+        uses,
+      })
       ctx.scope.declarations.set(alias, { text: `${docFor(target, "")}type ${alias} = ${body.text}`, uses: [...uses] })
     }
     ctx.defNames.set(pointer, alias)

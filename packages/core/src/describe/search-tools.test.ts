@@ -18,9 +18,17 @@ it("tokenizing a long run of capitals is linear", { timeout: 20_000 }, () => {
 })
 
 const tool = (namespace: string, name: string, description: string, args: string[] = []): ToolRow => ({
-  id: name, sourceId: namespace, namespace, name, path: `${namespace}.${name}`, description,
+  id: name,
+  sourceId: namespace,
+  namespace,
+  name,
+  path: `${namespace}.${name}`,
+  description,
   inputSchema: { type: "object", properties: Object.fromEntries(args.map((a) => [a, { type: "string" }])) },
-  outputSchema: null, annotations: null, resultEncoding: null, syncedAt: 0,
+  outputSchema: null,
+  annotations: null,
+  resultEncoding: null,
+  syncedAt: 0,
 })
 
 it("ranks name matches above description matches, and splits identifiers", () => {

@@ -28,12 +28,16 @@ const options: ts.CompilerOptions = {
 
 /** Compiles virtual files (each made a module, so their top-level names do not collide) in one program. */
 const diagnostics = (sources: Record<string, string>): Record<string, string[]> => {
-  const files = Object.fromEntries(Object.entries(sources).map(([name, text]) => [`${here}${name}.ts`, `export {}\n${text}\n`]))
+  const files = Object.fromEntries(
+    Object.entries(sources).map(([name, text]) => [`${here}${name}.ts`, `export {}\n${text}\n`]),
+  )
   const host = ts.createCompilerHost(options)
   const { getSourceFile, fileExists, readFile } = host
   host.getSourceFile = (name, language, ...rest) => {
     const text = files[name]
-    return text !== undefined ? ts.createSourceFile(name, text, language) : getSourceFile.call(host, name, language, ...rest)
+    return text !== undefined
+      ? ts.createSourceFile(name, text, language)
+      : getSourceFile.call(host, name, language, ...rest)
   }
   host.fileExists = (name) => name in files || fileExists.call(host, name)
   host.readFile = (name) => files[name] ?? readFile.call(host, name)
@@ -69,7 +73,11 @@ const observed = (values: unknown[]): StoredShape => ({
 })
 
 const defs = {
-  Node: { type: "object", properties: { value: { type: "number" }, children: { type: "array", items: { $ref: "#/$defs/Node" } } }, required: ["value"] },
+  Node: {
+    type: "object",
+    properties: { value: { type: "number" }, children: { type: "array", items: { $ref: "#/$defs/Node" } } },
+    required: ["value"],
+  },
   A: { anyOf: [{ $ref: "#/$defs/B" }, { type: "string" }] },
   B: { $ref: "#/$defs/A" },
   Map: { type: "object", additionalProperties: { $ref: "#/$defs/Map" } },
@@ -82,7 +90,11 @@ const inputs = [
       name: "structured",
       namespace: "contract",
       description: "Weather */ for a city\nsecond line",
-      inputSchema: { type: "object", properties: { city: { type: "string" }, units: { enum: ["c", "f"] } }, required: ["city"] },
+      inputSchema: {
+        type: "object",
+        properties: { city: { type: "string" }, units: { enum: ["c", "f"] } },
+        required: ["city"],
+      },
       outputSchema: {
         type: "object",
         properties: {
@@ -91,9 +103,19 @@ const inputs = [
           loop: { $ref: "#/$defs/A" },
           map: { $ref: "#/$defs/Map" },
           when: { $ref: "#/$defs/Date" },
-          pair: { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }], items: { type: "boolean" }, minItems: 1 },
+          pair: {
+            type: "array",
+            prefixItems: [{ type: "string" }, { type: "integer" }],
+            items: { type: "boolean" },
+            minItems: 1,
+          },
           extra: { type: "object", properties: { a: { type: "string" } }, additionalProperties: { type: "number" } },
-          both: { allOf: [{ type: "object", properties: { x: { type: "string" } } }, { anyOf: [{ type: "object", properties: { y: { type: "number" } } }, { type: "null" }] }] },
+          both: {
+            allOf: [
+              { type: "object", properties: { x: { type: "string" } } },
+              { anyOf: [{ type: "object", properties: { y: { type: "number" } } }, { type: "null" }] },
+            ],
+          },
           maybe: { type: "string", nullable: true },
           self: { $ref: "#" },
           remote: { $ref: "https://example.com/x.json" },
@@ -105,15 +127,39 @@ const inputs = [
     shape: null,
   },
   {
-    tool: tool({ name: "get-sum", description: "Adds two numbers", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } }),
+    tool: tool({
+      name: "get-sum",
+      description: "Adds two numbers",
+      inputSchema: {
+        type: "object",
+        properties: { a: { type: "number" }, b: { type: "number" } },
+        required: ["a", "b"],
+      },
+    }),
     shape: observed([
-      { sum: 3, "content-type": "x", __proto__x: 1, items: [{ id: 1 }, { id: 2, tag: null }], byDay: { "2026-11-01": 1, "2026-11-02": 2 } },
+      {
+        sum: 3,
+        "content-type": "x",
+        __proto__x: 1,
+        items: [{ id: 1 }, { id: 2, tag: null }],
+        byDay: { "2026-11-01": 1, "2026-11-02": 2 },
+      },
       JSON.parse('{"sum": 4.5, "__proto__": {"k": [1, "a"]}, "items": [], "deep": [[[[[[[[[[1]]]]]]]]]]}'),
     ]),
   },
   { tool: tool({ name: "printEnv" }), shape: null },
-  { tool: tool({ name: "weird tool.name", namespace: "my_ns", inputSchema: "garbage" }), shape: observed(["text", 1, null]) },
-  { tool: tool({ name: "list", namespace: "my_ns", inputSchema: { type: "object", properties: { node: { $ref: "#/$defs/Node" } }, $defs: defs } }), shape: null },
+  {
+    tool: tool({ name: "weird tool.name", namespace: "my_ns", inputSchema: "garbage" }),
+    shape: observed(["text", 1, null]),
+  },
+  {
+    tool: tool({
+      name: "list",
+      namespace: "my_ns",
+      inputSchema: { type: "object", properties: { node: { $ref: "#/$defs/Node" } }, $defs: defs },
+    }),
+    shape: null,
+  },
 ]
 
 const script = `
@@ -147,7 +193,11 @@ describe("generated TypeScript compiles", () => {
   if (r.ok) r.data.missing
   return r.data
 }`
-    const result = diagnostics({ many: `${block}\n${script}`, single: `${single}\nasync function main() { const r = await tools.everything["get-sum"]({ a: 1, b: 2 }); return r.ok ? r.data.sum : r.error.code }`, bad: `${block}\n${misuse}` })
+    const result = diagnostics({
+      many: `${block}\n${script}`,
+      single: `${single}\nasync function main() { const r = await tools.everything["get-sum"]({ a: 1, b: 2 }); return r.ok ? r.data.sum : r.error.code }`,
+      bad: `${block}\n${misuse}`,
+    })
     expect(result.many).toEqual([])
     expect(result.single).toEqual([])
     expect(result.bad?.length).toBeGreaterThanOrEqual(3)
@@ -157,12 +207,30 @@ describe("generated TypeScript compiles", () => {
     const schemas: unknown[] = [
       { type: ["string", "null"] },
       { enum: ["a", 1, true, null] },
-      { const: "x\u2028y\"" },
-      { type: "object", properties: { "a-b": { type: "string" }, "1": { type: "number" }, __proto__x: {}, constructor: { type: "string" } } },
-      { type: "object", patternProperties: { "^x": { type: "number" } }, properties: { y: { type: "string" } }, required: ["y"] },
+      { const: 'x\u2028y"' },
+      {
+        type: "object",
+        properties: {
+          "a-b": { type: "string" },
+          "1": { type: "number" },
+          __proto__x: {},
+          constructor: { type: "string" },
+        },
+      },
+      {
+        type: "object",
+        patternProperties: { "^x": { type: "number" } },
+        properties: { y: { type: "string" } },
+        required: ["y"],
+      },
       { type: "array", items: [{ type: "string" }, { type: "number" }], additionalItems: { type: "null" } },
       { type: "array", prefixItems: [{ type: "string" }], maxItems: 1 },
-      { allOf: [{ anyOf: [{ type: "string" }, { type: "number" }] }, { anyOf: [{ type: "number" }, { type: "boolean" }] }] },
+      {
+        allOf: [
+          { anyOf: [{ type: "string" }, { type: "number" }] },
+          { anyOf: [{ type: "number" }, { type: "boolean" }] },
+        ],
+      },
       { $ref: "#/$defs/X", $defs: { X: { $ref: "#/$defs/X" } } },
       { $ref: "#/definitions/L", definitions: { L: { type: "array", items: { $ref: "#/definitions/L" } } } },
       { anyOf: [{ $ref: "#/anyOf/0" }] },

@@ -15,19 +15,47 @@ const rows: Row[] = [
   ["whitespace-padded (space, tab, LF, CR)", ' \n\r\t{"a":1}\t \n', yes({ a: 1 })],
   ["indented", '{\n  "a": {\n    "b": [\n      1,\n      2\n    ]\n  }\n}', yes({ a: { b: [1, 2] } })],
   ["non-integer numbers are fine", "[1.5, -0.25, 6.02e23, 1E-400, 0.1]", yes([1.5, -0.25, 6.02e23, 0, 0.1])],
-  ["safe integer bounds", "[9007199254740991, -9007199254740991, 0, -0]", yes([9007199254740991, -9007199254740991, 0, -0])],
-  ["15-digit and 16-digit safe integers", "[999999999999999, 1000000000000000, 9007199254740990]", yes([999999999999999, 1e15, 9007199254740990])],
-  ["largest finite double", "[1.7976931348623157e308, -1.7976931348623157e308]", yes([1.7976931348623157e308, -1.7976931348623157e308])],
-  ["big number inside a string is not a number", '{"id":"9007199254740993","n":"1e400"}', yes({ id: "9007199254740993", n: "1e400" })],
+  [
+    "safe integer bounds",
+    "[9007199254740991, -9007199254740991, 0, -0]",
+    yes([9007199254740991, -9007199254740991, 0, -0]),
+  ],
+  [
+    "15-digit and 16-digit safe integers",
+    "[999999999999999, 1000000000000000, 9007199254740990]",
+    yes([999999999999999, 1e15, 9007199254740990]),
+  ],
+  [
+    "largest finite double",
+    "[1.7976931348623157e308, -1.7976931348623157e308]",
+    yes([1.7976931348623157e308, -1.7976931348623157e308]),
+  ],
+  [
+    "big number inside a string is not a number",
+    '{"id":"9007199254740993","n":"1e400"}',
+    yes({ id: "9007199254740993", n: "1e400" }),
+  ],
   ["same key in sibling objects", '[{"a":1},{"a":2}]', yes([{ a: 1 }, { a: 2 }])],
   ["same key in parent and child", '{"a":{"a":{"a":1}}}', yes({ a: { a: { a: 1 } } })],
-  ["parent keys continue after a closed child", '{"a":{"x":1,"y":2},"b":{"x":3},"c":4}', yes({ a: { x: 1, y: 2 }, b: { x: 3 }, c: 4 })],
+  [
+    "parent keys continue after a closed child",
+    '{"a":{"x":1,"y":2},"b":{"x":3},"c":4}',
+    yes({ a: { x: 1, y: 2 }, b: { x: 3 }, c: 4 }),
+  ],
   ["key-like string values are not keys", '{"a":"b","b":"a","c":["a","a"]}', yes({ a: "b", b: "a", c: ["a", "a"] })],
-  ["escaped quote and backslash in strings", '{"q\\"":"\\\\","k\\\\":"\\"\\\\\\"","e":"\\\\\\""}', yes({ 'q"': "\\", "k\\": '"\\"', e: '\\"' })],
+  [
+    "escaped quote and backslash in strings",
+    '{"q\\"":"\\\\","k\\\\":"\\"\\\\\\"","e":"\\\\\\""}',
+    yes({ 'q"': "\\", "k\\": '"\\"', e: '\\"' }),
+  ],
   ["string ending in an escaped backslash", '["a\\\\", "b"]', yes(["a\\", "b"])],
   ["distinct keys differing by an escape", '{"a":1,"a\\"":2,"\\\\a":3}', yes({ a: 1, 'a"': 2, "\\a": 3 })],
-  ["unicode escapes and lone surrogate", '{"\\u00e9":"\\ud800","é2":1}', yes({ "é": "\ud800", "é2": 1 })],
-  ["30 distinct keys (Set path)", `{${Array.from({ length: 30 }, (_, i) => `"k${i}":${i}`).join(",")}}`, yes(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`k${i}`, i])))],
+  ["unicode escapes and lone surrogate", '{"\\u00e9":"\\ud800","é2":1}', yes({ é: "\ud800", é2: 1 })],
+  [
+    "30 distinct keys (Set path)",
+    `{${Array.from({ length: 30 }, (_, i) => `"k${i}":${i}`).join(",")}}`,
+    yes(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`k${i}`, i]))),
+  ],
   ["numbers next to structure", '{"a":[-1,2],"b":-3}', yes({ a: [-1, 2], b: -3 })],
 
   // rejected: loss
@@ -44,7 +72,11 @@ const rows: Row[] = [
   ["duplicate escaped keys", '{"a\\"b":1,"a\\u0022b":2}', no],
   ["duplicate key nested in an array", '[{"x":1},{"y":1,"z":2,"y":3}]', no],
   ["duplicate key after a closed child", '{"a":{"b":1},"a":2}', no],
-  ["duplicate key in a wide object (Set path)", `{${Array.from({ length: 30 }, (_, i) => `"k${i}":${i}`).join(",")},"k3":0}`, no],
+  [
+    "duplicate key in a wide object (Set path)",
+    `{${Array.from({ length: 30 }, (_, i) => `"k${i}":${i}`).join(",")},"k3":0}`,
+    no,
+  ],
   ["duplicate __proto__", '{"__proto__":1,"__proto__":2}', no],
 
   // rejected: not one object or array

@@ -46,7 +46,9 @@ const describeType = (v: unknown): string => (v === null ? "null" : Array.isArra
 /** Decodes one MCP `tools/call` result. Never throws. */
 export const decodeMcpCallToolResultV2 = (raw: unknown): ToolResult => {
   if (!isPlainObject(raw)) {
-    return errResult(invalidResultCode, `MCP tools/call result is not an object (got ${describeType(raw)})`, { data: raw })
+    return errResult(invalidResultCode, `MCP tools/call result is not an object (got ${describeType(raw)})`, {
+      data: raw,
+    })
   }
   try {
     return decodeObject(raw)
@@ -62,7 +64,10 @@ const decodeObject = (raw: JsonObject): ToolResult => {
   const structured = raw.structuredContent
 
   if (raw.isError === true) {
-    const message = blocks.filter(isTextBlock).map((block) => block.text).join("\n")
+    const message = blocks
+      .filter(isTextBlock)
+      .map((block) => block.text)
+      .join("\n")
     return errResult(ToolErrorCodes.upstreamError, message === "" ? noTextErrorMessage : message, {
       data: structured,
       content: blocks,

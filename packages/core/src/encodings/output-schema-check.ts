@@ -23,7 +23,12 @@ const withoutUnboundedKeywords = (schema: unknown, depth = 0): unknown => {
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(schema)) {
     if (UNBOUNDED_KEYWORDS.has(key)) continue
-    Object.defineProperty(out, key, { value: withoutUnboundedKeywords(value, depth + 1), enumerable: true, writable: true, configurable: true })
+    Object.defineProperty(out, key, {
+      value: withoutUnboundedKeywords(value, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
   }
   return out
 }
@@ -42,7 +47,12 @@ const validatorFor = (key: string, schema: unknown): Validator | null => {
 }
 
 /** Returns null when the data conforms (or cannot be checked), else a short description of the first mismatch. */
-export const outputSchemaMismatch = (cacheKey: string, schema: unknown, data: unknown, dataBytes: number | null): string | null => {
+export const outputSchemaMismatch = (
+  cacheKey: string,
+  schema: unknown,
+  data: unknown,
+  dataBytes: number | null,
+): string | null => {
   if (schema === null || typeof schema !== "object" || dataBytes === null || dataBytes > MAX_CHECKED_BYTES) return null
   const validator = validatorFor(cacheKey, schema)
   if (!validator) return null

@@ -10,7 +10,15 @@ import { splitMedia } from "../render/media-blocks.js"
 import { ToolErrorCodes } from "../result.js"
 import type { ContentBlock } from "../result.js"
 import { RunErrorCodes } from "../seams.js"
-import type { CodeRuntime, LogEntry, RunError, RunLimits, SourcePlugin, TelemetrySink, ToolCallRecord } from "../seams.js"
+import type {
+  CodeRuntime,
+  LogEntry,
+  RunError,
+  RunLimits,
+  SourcePlugin,
+  TelemetrySink,
+  ToolCallRecord,
+} from "../seams.js"
 import type { CatalogStore } from "../catalog/rows.js"
 import type { SourcesService } from "../catalog/sources-service.js"
 import { timeOrderedId } from "../ids.js"
@@ -96,7 +104,17 @@ const recordFailure = (logger: Logger, cause: unknown) => {
   return `${reason}; correlation id ${correlationId}`
 }
 
-export const createExecutor = ({ store, sources, runtime, plugins, logger, telemetry = store, limits, inlineCap = DEFAULT_INLINE_CAP, now = Date.now }: ExecutorOptions) => {
+export const createExecutor = ({
+  store,
+  sources,
+  runtime,
+  plugins,
+  logger,
+  telemetry = store,
+  limits,
+  inlineCap = DEFAULT_INLINE_CAP,
+  now = Date.now,
+}: ExecutorOptions) => {
   const serverLimits: RunLimits = { ...defaultLimits, ...limits }
   /** executions started and not yet recording: a batch of records may wait briefly for them (group-commit.ts) */
   let running = 0
@@ -104,21 +122,38 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
   const invokeTool = createToolInvoker({ store, sources, plugins, logger, now })
 
   const parse = (body: unknown): Outcome<ExecuteRequest> => {
-    if (typeof body !== "object" || body === null || Array.isArray(body)) return failure(new InvalidInput({ message: 'the body must be a JSON object: {"code": "..."}' }))
+    if (typeof body !== "object" || body === null || Array.isArray(body))
+      return failure(new InvalidInput({ message: 'the body must be a JSON object: {"code": "..."}' }))
     const { code, timeoutMs, limits: requested } = body as Record<string, unknown>
-    if (typeof code !== "string") return failure(new InvalidInput({ message: '"code" must be a string holding the script' }))
+    if (typeof code !== "string")
+      return failure(new InvalidInput({ message: '"code" must be a string holding the script' }))
     const isCount = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v > 0
-    if (timeoutMs !== undefined && !isCount(timeoutMs)) return failure(new InvalidInput({ message: '"timeoutMs" must be a positive whole number of milliseconds' }))
+    if (timeoutMs !== undefined && !isCount(timeoutMs))
+      return failure(new InvalidInput({ message: '"timeoutMs" must be a positive whole number of milliseconds' }))
     if (requested !== undefined) {
-      if (typeof requested !== "object" || requested === null || Array.isArray(requested)) return failure(new InvalidInput({ message: `"limits" must be an object with any of: ${LIMIT_KEYS.join(", ")}` }))
+      if (typeof requested !== "object" || requested === null || Array.isArray(requested))
+        return failure(
+          new InvalidInput({ message: `"limits" must be an object with any of: ${LIMIT_KEYS.join(", ")}` }),
+        )
       for (const [key, value] of Object.entries(requested)) {
-        if (!LIMIT_KEYS.includes(key as keyof RunLimits)) return failure(new InvalidInput({ message: `unknown limit "${key}"; limits are: ${LIMIT_KEYS.join(", ")}` }))
-        if (!isCount(value)) return failure(new InvalidInput({ message: `limit "${key}" must be a positive whole number` }))
+        if (!LIMIT_KEYS.includes(key as keyof RunLimits))
+          return failure(new InvalidInput({ message: `unknown limit "${key}"; limits are: ${LIMIT_KEYS.join(", ")}` }))
+        if (!isCount(value))
+          return failure(new InvalidInput({ message: `limit "${key}" must be a positive whole number` }))
         const least = minimumLimits[key as keyof RunLimits]
-        if (least !== undefined && (value as number) < least) return failure(new InvalidInput({ message: `limit "${key}" must be at least ${least}: a smaller one cannot even compile a script` }))
+        if (least !== undefined && (value as number) < least)
+          return failure(
+            new InvalidInput({
+              message: `limit "${key}" must be at least ${least}: a smaller one cannot even compile a script`,
+            }),
+          )
       }
     }
-    return success({ code, timeoutMs: timeoutMs as number | undefined, limits: requested as Partial<RunLimits> | undefined })
+    return success({
+      code,
+      timeoutMs: timeoutMs as number | undefined,
+      limits: requested as Partial<RunLimits> | undefined,
+    })
   }
 
   /** A request may lower any limit, never raise one past the server's. */
@@ -132,7 +167,11 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
   }
 
   /** `by`: who asked; its key is recorded with the execution, and only that key (or admin) reads it back */
-  const execute = async (request: ExecuteRequest, signal?: AbortSignal, by: Pick<Caller, "keyId"> = OPEN_CALLER): Promise<ExecuteResponse> => {
+  const execute = async (
+    request: ExecuteRequest,
+    signal?: AbortSignal,
+    by: Pick<Caller, "keyId"> = OPEN_CALLER,
+  ): Promise<ExecuteResponse> => {
     const executionId = timeOrderedId()
     const startedAt = now()
     running++
@@ -179,13 +218,27 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
     // the runtime is cut off by the caller hanging up; the run's end needs no signal, it is the run ending
     const outcome = await runtime
       .run(request.code, { invoke: (path, args) => invokeTool(path, args, ctx), limits: runLimits, signal })
-      .catch((cause) => ({ ok: false as const, error: { code: RunErrorCodes.internal, message: internalError(logger, "runtime", cause).message }, logs: [] }))
+      .catch((cause) => ({
+        ok: false as const,
+        error: { code: RunErrorCodes.internal, message: internalError(logger, "runtime", cause).message },
+        logs: [],
+      }))
 
     ended = true
     running--
     if (lifetime) signal?.removeEventListener("abort", onCallerAbort)
     for (const { path, startedAt: callStarted } of inflight.values()) {
-      calls.push({ executionId, toolPath: path, encoding: "direct", startedAt: callStarted, durationMs: now() - callStarted, ok: false, errorCode: ToolErrorCodes.aborted, dataBytes: null, outputSchemaError: null })
+      calls.push({
+        executionId,
+        toolPath: path,
+        encoding: "direct",
+        startedAt: callStarted,
+        durationMs: now() - callStarted,
+        ok: false,
+        errorCode: ToolErrorCodes.aborted,
+        dataBytes: null,
+        outputSchemaError: null,
+      })
     }
     lifetime?.abort(new Error("the execution ended"))
     if (!outcome.ok && outcome.error.code === RunErrorCodes.overloaded) {
@@ -225,7 +278,13 @@ export const createExecutor = ({ store, sources, runtime, plugins, logger, telem
     const named = notStored === undefined ? { executionId, stored: true } : { stored: false, warning: notStored }
     if (!outcome.ok) return { ...named, ok: false, error: outcome.error, logs: outcome.logs }
     const inline = inlineText(fullText!, notStored === undefined ? executionId : null, inlineCap)
-    const response: ExecuteResponse = { ...named, ok: true, result: outcome.value, text: inline.text, logs: outcome.logs }
+    const response: ExecuteResponse = {
+      ...named,
+      ok: true,
+      result: outcome.value,
+      text: inline.text,
+      logs: outcome.logs,
+    }
     if (inline.truncated) response.truncated = { totalLines: inline.totalLines, totalChars: inline.totalChars }
     const media = [...(outcome.emitted ?? []), ...split!.media]
     if (media.length > 0) response.media = media

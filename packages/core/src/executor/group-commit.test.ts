@@ -2,7 +2,19 @@ import { expect, it } from "vitest"
 import type { ExecutionEntry, ExecutionRecord, TelemetrySink } from "../seams.js"
 import { createGroupCommit } from "./group-commit.js"
 
-const run = (id: string): ExecutionRecord => ({ id, code: "", status: "ok", startedAt: 0, durationMs: 0, resultText: "", errorCode: null, errorMessage: null, logs: [], toolCallCount: 0, keyId: null })
+const run = (id: string): ExecutionRecord => ({
+  id,
+  code: "",
+  status: "ok",
+  startedAt: 0,
+  durationMs: 0,
+  resultText: "",
+  errorCode: null,
+  errorMessage: null,
+  logs: [],
+  toolCallCount: 0,
+  keyId: null,
+})
 
 /** the next event-loop turn: records issued after it belong to another turn than those before */
 const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
@@ -25,7 +37,13 @@ const manualSink = () => {
 /** a promise's state, read without waiting for it */
 const settled = async (promise: Promise<unknown>) => {
   const marker = {}
-  const state = await Promise.race([promise.then(() => "resolved", () => "rejected"), Promise.resolve(marker)])
+  const state = await Promise.race([
+    promise.then(
+      () => "resolved",
+      () => "rejected",
+    ),
+    Promise.resolve(marker),
+  ])
   return state === marker ? "pending" : state
 }
 
@@ -43,9 +61,16 @@ it("writes the records of one turn in one batch, in order, and answers each only
 
 it("closes a batch at maxBatch", async () => {
   const calls: string[][] = []
-  const records = createGroupCommit({ recordBatch: async (entries) => void calls.push(entries.map((e) => e.execution.id)) }, { maxBatch: 4 })
+  const records = createGroupCommit(
+    { recordBatch: async (entries) => void calls.push(entries.map((e) => e.execution.id)) },
+    { maxBatch: 4 },
+  )
   await Promise.all(Array.from({ length: 10 }, (_, i) => records.record(run(`r${i}`), [])))
-  expect(calls).toEqual([["r0", "r1", "r2", "r3"], ["r4", "r5", "r6", "r7"], ["r8", "r9"]])
+  expect(calls).toEqual([
+    ["r0", "r1", "r2", "r3"],
+    ["r4", "r5", "r6", "r7"],
+    ["r8", "r9"],
+  ])
   expect(() => createGroupCommit({ recordBatch: async () => {} }, { maxBatch: 0 })).toThrow(/maxBatch/)
 })
 

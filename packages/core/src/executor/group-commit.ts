@@ -53,8 +53,12 @@ interface Waiting {
   reject: (cause: unknown) => void
 }
 
-export const createGroupCommit = (sink: TelemetrySink, { maxBatch = DEFAULT_MAX_BATCH, running = () => 0, holdMs = 1 }: GroupCommitOptions = {}): GroupCommit => {
-  if (!Number.isSafeInteger(maxBatch) || maxBatch < 1) throw new Error(`maxBatch must be a positive whole number (got ${maxBatch})`)
+export const createGroupCommit = (
+  sink: TelemetrySink,
+  { maxBatch = DEFAULT_MAX_BATCH, running = () => 0, holdMs = 1 }: GroupCommitOptions = {},
+): GroupCommit => {
+  if (!Number.isSafeInteger(maxBatch) || maxBatch < 1)
+    throw new Error(`maxBatch must be a positive whole number (got ${maxBatch})`)
   /** batches closed at `maxBatch`, oldest first */
   const full: Waiting[][] = []
   /** the batch still taking records */

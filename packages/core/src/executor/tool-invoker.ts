@@ -56,7 +56,8 @@ const byteLength = (value: unknown): number | null => {
   return bytes
 }
 
-const isPlainArgs = (args: unknown) => args === undefined || (typeof args === "object" && args !== null && !Array.isArray(args))
+const isPlainArgs = (args: unknown) =>
+  args === undefined || (typeof args === "object" && args !== null && !Array.isArray(args))
 
 export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.now }: ToolInvokerOptions) => {
   const describe = createDescribeService(store)
@@ -66,12 +67,20 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
     const input = (args ?? {}) as { paths?: unknown; query?: unknown; limit?: unknown }
     if (path === "$describe") {
       const paths = Array.isArray(input.paths) ? input.paths.filter((p): p is string => typeof p === "string") : []
-      if (paths.length === 0) return errResult(ToolErrorCodes.invalidArguments, "tools.$describe takes a tool path or an array of paths, e.g. tools.$describe(\"ns.tool\")")
+      if (paths.length === 0)
+        return errResult(
+          ToolErrorCodes.invalidArguments,
+          'tools.$describe takes a tool path or an array of paths, e.g. tools.$describe("ns.tool")',
+        )
       const described = await describe.describeMany({ paths })
       return described.missing.length === paths.length ? notFound(paths[0]!, null) : okResult(described.typescript)
     }
     if (path === "$search") {
-      if (typeof input.query !== "string") return errResult(ToolErrorCodes.invalidArguments, "tools.$search takes a query string, e.g. tools.$search(\"weather\")")
+      if (typeof input.query !== "string")
+        return errResult(
+          ToolErrorCodes.invalidArguments,
+          'tools.$search takes a query string, e.g. tools.$search("weather")',
+        )
       const limit = typeof input.limit === "number" && input.limit > 0 ? Math.floor(input.limit) : 10
       const found = await describe.search(input.query, { limit })
       return okResult(found.map((t) => ({ path: t.path, description: t.description })))
@@ -89,12 +98,25 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
 
   const invokeRaw = (source: SourceRow, tool: ToolRow, args: unknown, ctx: CallContext): Promise<RawInvokeResult> => {
     const plugin = plugins.find((p) => p.kind === source.kind)
-    if (!plugin) return Promise.resolve({ ok: false, code: ToolErrorCodes.internal, message: `no plugin for sources of kind "${source.kind}"` })
-    return plugin.invoke(handleOf(source), tool.name, args, { timeoutMs: Math.max(1, ctx.remainingMs()), signal: ctx.signal })
+    if (!plugin)
+      return Promise.resolve({
+        ok: false,
+        code: ToolErrorCodes.internal,
+        message: `no plugin for sources of kind "${source.kind}"`,
+      })
+    return plugin.invoke(handleOf(source), tool.name, args, {
+      timeoutMs: Math.max(1, ctx.remainingMs()),
+      signal: ctx.signal,
+    })
   }
 
   /** Resolves, calls and decodes; returns the encoding the result was decoded under, for telemetry. */
-  type CallOutcome = { result: ToolResult; encoding: string; outputSchemaError?: string | null; dataBytes?: number | null }
+  type CallOutcome = {
+    result: ToolResult
+    encoding: string
+    outputSchemaError?: string | null
+    dataBytes?: number | null
+  }
   const resolveAndCall = async (path: string, args: unknown, ctx: CallContext): Promise<CallOutcome> => {
     if (path.startsWith("$")) {
       const discovered = await discover(path, args)
@@ -113,10 +135,17 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
       ctx.resolved.set(path, entry)
     }
     let { source, tool } = entry
-    if (source.secretsError) return { result: errResult(ToolErrorCodes.sourceSecretsUnreadable, source.secretsError), encoding: effectiveEncoding(tool.resultEncoding) }
+    if (source.secretsError)
+      return {
+        result: errResult(ToolErrorCodes.sourceSecretsUnreadable, source.secretsError),
+        encoding: effectiveEncoding(tool.resultEncoding),
+      }
     if (!isPlainArgs(args)) {
       const got = Array.isArray(args) ? "an array" : args === null ? "null" : typeof args
-      return { result: errResult(ToolErrorCodes.invalidArguments, `arguments to "${path}" must be an object, got ${got}`), encoding: effectiveEncoding(tool.resultEncoding) }
+      return {
+        result: errResult(ToolErrorCodes.invalidArguments, `arguments to "${path}" must be an object, got ${got}`),
+        encoding: effectiveEncoding(tool.resultEncoding),
+      }
     }
     let raw = await invokeRaw(source, tool, args ?? {}, ctx)
     if (!raw.ok && raw.unknownTool) {
@@ -137,7 +166,9 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
     if (result.ok) ctx.observe(tool.id, encoding, result.data)
     const dataBytes = result.ok ? byteLength(result.data) : null
     const outputSchemaError =
-      result.ok && tool.outputSchema && encoding !== "direct" ? outputSchemaMismatch(`${tool.id}@${tool.syncedAt}`, tool.outputSchema, result.data, dataBytes) : null
+      result.ok && tool.outputSchema && encoding !== "direct"
+        ? outputSchemaMismatch(`${tool.id}@${tool.syncedAt}`, tool.outputSchema, result.data, dataBytes)
+        : null
     return { result, encoding, outputSchemaError, dataBytes }
   }
 
@@ -149,7 +180,10 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
     try {
       outcome = await resolveAndCall(path, args, ctx)
     } catch (cause) {
-      outcome = { result: errResult(ToolErrorCodes.internal, internalError(logger, `tool call ${path}`, cause).message), encoding: "direct" }
+      outcome = {
+        result: errResult(ToolErrorCodes.internal, internalError(logger, `tool call ${path}`, cause).message),
+        encoding: "direct",
+      }
     }
     const { result, encoding, outputSchemaError = null, dataBytes = null } = outcome
     endSpan(span, result.ok ? null : result.error, { "switchboard.tool.encoding": encoding })

@@ -20,7 +20,10 @@ export const isMediaBlock = (value: unknown): value is ContentBlock & { data: st
   typeof (value as { mimeType?: unknown }).mimeType === "string"
 
 const isTextBlock = (value: unknown): value is { type: "text"; text: string } =>
-  typeof value === "object" && value !== null && (value as { type?: unknown }).type === "text" && typeof (value as { text?: unknown }).text === "string"
+  typeof value === "object" &&
+  value !== null &&
+  (value as { type?: unknown }).type === "text" &&
+  typeof (value as { text?: unknown }).text === "string"
 
 export const splitMedia = (value: unknown): { value: unknown; media: ContentBlock[] } => {
   if (isMediaBlock(value)) return { value: undefined, media: [value] }

@@ -3,12 +3,24 @@ import { prettyJson } from "./pretty-json.js"
 
 describe("prettyJson", () => {
   it("lays out the outer levels one member a line, like JSON.stringify(v, null, 1)", () => {
-    const value = { items: [{ id: 1, owner: { login: "a" } }, { id: 2, tags: [] }], next: null }
+    const value = {
+      items: [
+        { id: 1, owner: { login: "a" } },
+        { id: 2, tags: [] },
+      ],
+      next: null,
+    }
     expect(prettyJson(value)).toBe(JSON.stringify(value, null, 1))
   })
 
   it("parses back to the same value, skipping what JSON skips", () => {
-    const value = { a: undefined, b: [undefined, () => 1, { c: new Date(0) }], d: { e: { f: { g: { h: [1, { i: 2 }] } } } }, "": "empty key", "x\"y": "\u2028" }
+    const value = {
+      a: undefined,
+      b: [undefined, () => 1, { c: new Date(0) }],
+      d: { e: { f: { g: { h: [1, { i: 2 }] } } } },
+      "": "empty key",
+      'x"y': "\u2028",
+    }
     expect(JSON.parse(prettyJson(value)!)).toEqual(JSON.parse(JSON.stringify(value)))
     expect(prettyJson(undefined)).toBeUndefined()
     expect(prettyJson({ a: undefined })).toBe("{}")

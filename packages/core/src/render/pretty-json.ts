@@ -39,7 +39,9 @@ const isContainer = (value: unknown): value is object => typeof value === "objec
 
 /** The value as JSON.stringify sees it: `toJSON` applied first. */
 const resolve = (value: unknown, key: string): unknown =>
-  isContainer(value) && typeof (value as { toJSON?: unknown }).toJSON === "function" ? (value as { toJSON(key: string): unknown }).toJSON(key) : value
+  isContainer(value) && typeof (value as { toJSON?: unknown }).toJSON === "function"
+    ? (value as { toJSON(key: string): unknown }).toJSON(key)
+    : value
 
 class Writer {
   readonly parts: string[] = []
@@ -58,7 +60,8 @@ class Writer {
   /** Appends the value's text; false when it has none (undefined, a function, a symbol), which JSON skips. */
   write(raw: unknown, depth: number, key: string): boolean {
     const value = resolve(raw, key)
-    const laidOut = depth < this.maxDepth && isContainer(value) && (Array.isArray(value) ? value.some(isContainer) : true)
+    const laidOut =
+      depth < this.maxDepth && isContainer(value) && (Array.isArray(value) ? value.some(isContainer) : true)
     if (!laidOut) {
       const text = JSON.stringify(value)
       if (text === undefined) return false
@@ -68,7 +71,7 @@ class Writer {
     const inner = "\n" + " ".repeat(depth + 1)
     const close = "\n" + " ".repeat(depth)
     if (Array.isArray(value)) {
-      if (value.length === 0) return this.push("[]"), true
+      if (value.length === 0) return (this.push("[]"), true)
       this.push("[")
       for (let index = 0; index < value.length; index++) {
         this.push(index === 0 ? inner : "," + inner)

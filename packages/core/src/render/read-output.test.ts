@@ -15,15 +15,26 @@ describe("readOutputLines", () => {
 
 describe("grepOutput", () => {
   it("answers matching lines with the text's own line numbers", () => {
-    expect(grepOutput(text, "fizz$")).toEqual({ ok: true, matches: [0, 3, 6, 9].map((n) => ({ line: n, text: `row ${n} fizz` })), totalLines: 10, truncated: false })
+    expect(grepOutput(text, "fizz$")).toEqual({
+      ok: true,
+      matches: [0, 3, 6, 9].map((n) => ({ line: n, text: `row ${n} fizz` })),
+      totalLines: 10,
+      truncated: false,
+    })
   })
   it("a bad regex is a clear error", () => {
-    expect(grepOutput(text, "(")).toMatchObject({ ok: false, message: expect.stringMatching(/not a valid regular expression/) })
+    expect(grepOutput(text, "(")).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/not a valid regular expression/),
+    })
   })
-  it.each(["(a+)+$", "((a+))+$", "(a|a)+$", "(a|aa)+$", "(\\w|\\d)+$"])("%s runs in linear time on RE2 and answers", (pattern) => {
-    const line = "a".repeat(50_000) + "!"
-    expect(grepOutput(`${line}\n!!`, pattern)).toMatchObject({ ok: true, matches: [] })
-  })
+  it.each(["(a+)+$", "((a+))+$", "(a|a)+$", "(a|aa)+$", "(\\w|\\d)+$"])(
+    "%s runs in linear time on RE2 and answers",
+    (pattern) => {
+      const line = "a".repeat(50_000) + "!"
+      expect(grepOutput(`${line}\n!!`, pattern)).toMatchObject({ ok: true, matches: [] })
+    },
+  )
   it("lookaround is not RE2 syntax and says so", () => {
     expect(grepOutput(text, "(?=row)")).toMatchObject({ ok: false, message: expect.stringMatching(/RE2 syntax/) })
   })
@@ -61,6 +72,8 @@ describe("long lines", () => {
     const found = grepOutput(`short\n${line}`, "NEEDLE")
     expect(found.ok).toBe(true)
     const text = found.ok ? found.matches[0]!.text : ""
-    expect(text).toBe(`[99800 characters before; the match starts at charOffset 100000]…${"x".repeat(200)}NEEDLE${"y".repeat(200)}…[99800 more characters]`)
+    expect(text).toBe(
+      `[99800 characters before; the match starts at charOffset 100000]…${"x".repeat(200)}NEEDLE${"y".repeat(200)}…[99800 more characters]`,
+    )
   })
 })

@@ -25,7 +25,6 @@ export const MAX_GREP_MATCHES = 500
 /** characters of a long line shown around a match, on each side */
 export const GREP_CONTEXT_CHARS = 200
 
-
 export const readOutputLines = (text: string, offset: number, limit: number, charOffset = 0): OutputPage => {
   const all = splitLines(text)
   const start = Math.max(0, Math.min(offset, all.length))
@@ -40,7 +39,9 @@ export const readOutputLines = (text: string, offset: number, limit: number, cha
       continue
     }
     const end = endAt(line, begin + MAX_LINE_CHARS)
-    lines.push(`${line.slice(begin, end)}…[line ${i} continues: ${line.length - end} more characters from charOffset ${end}]`)
+    lines.push(
+      `${line.slice(begin, end)}…[line ${i} continues: ${line.length - end} more characters from charOffset ${end}]`,
+    )
     return { offset: start, charOffset: from, lines, totalLines: all.length, nextOffset: i, nextCharOffset: end }
   }
   const next = start + lines.length
@@ -87,12 +88,21 @@ export const grepInPlace: GrepRunner = async (text, pattern) => grepOutput(text,
 export const MAX_GREP_PATTERN_CHARS = 1_000
 
 export const grepOutput = (text: string, pattern: string): GrepOutcome => {
-  if (pattern.length > MAX_GREP_PATTERN_CHARS) return { ok: false, code: "invalid_pattern", message: `the pattern is longer than ${MAX_GREP_PATTERN_CHARS} characters` }
+  if (pattern.length > MAX_GREP_PATTERN_CHARS)
+    return {
+      ok: false,
+      code: "invalid_pattern",
+      message: `the pattern is longer than ${MAX_GREP_PATTERN_CHARS} characters`,
+    }
   let regex: RE2JS
   try {
     regex = RE2JS.compile(pattern)
   } catch (cause) {
-    return { ok: false, code: "invalid_pattern", message: `not a valid regular expression (RE2 syntax: no lookaround or backreferences): ${(cause as Error).message}` }
+    return {
+      ok: false,
+      code: "invalid_pattern",
+      message: `not a valid regular expression (RE2 syntax: no lookaround or backreferences): ${(cause as Error).message}`,
+    }
   }
   const all = splitLines(text)
   const matches: { line: number; text: string }[] = []

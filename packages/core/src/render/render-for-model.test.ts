@@ -11,7 +11,7 @@ describe("renderForModel", () => {
     ["the empty string is empty", "", ""],
     ["undefined is empty", undefined, ""],
     ["null is empty", null, ""],
-    ["an object is JSON, encoded once", { a: "x\"y", b: [1, 2] }, '{"a":"x\\"y","b":[1,2]}'],
+    ["an object is JSON, encoded once", { a: 'x"y', b: [1, 2] }, '{"a":"x\\"y","b":[1,2]}'],
     ["a number is JSON", 42, "42"],
     ["false is JSON", false, "false"],
     ["an array of strings is JSON", ["a", "b"], '["a","b"]'],
@@ -55,7 +55,9 @@ describe("inlineText", () => {
 
   it("a single line longer than the cap shows its beginning", () => {
     const inline = inlineText("z".repeat(500), "e", 100)
-    expect(inline.text.startsWith("z".repeat(100) + "\n[output truncated: showing 100 characters of line 0 of 1 lines")).toBe(true)
+    expect(
+      inline.text.startsWith("z".repeat(100) + "\n[output truncated: showing 100 characters of line 0 of 1 lines"),
+    ).toBe(true)
     expect(inline.text).toContain('read_output {"executionId":"e","offset":0,"charOffset":100,"limit":200}')
     expect(inline.text).toContain("/v1/executions/e/output?offset=0&charOffset=100&limit=200")
   })

@@ -28,7 +28,8 @@ export interface SealedCatalogStore extends CatalogStore {
 }
 
 /** The authenticated data of a value: a sealed value opens only as the same field of the same source. */
-export const secretAad = (namespace: string, path: readonly string[]) => `switchboard/source-secret\u0000${namespace}\u0000${JSON.stringify(path)}`
+export const secretAad = (namespace: string, path: readonly string[]) =>
+  `switchboard/source-secret\u0000${namespace}\u0000${JSON.stringify(path)}`
 
 const getAt = (value: unknown, path: readonly string[]): unknown => {
   let at = value
@@ -49,18 +50,27 @@ const setAt = (value: unknown, path: readonly string[], next: string) => {
 const CACHE_LIMIT = 4096
 
 export const createSealedCatalogStore = ({ store, box, plugins }: SealedStoreOptions): SealedCatalogStore => {
-  const secretPaths = (row: Pick<SourceRow, "kind" | "config">) => plugins.find((p) => p.kind === row.kind)?.secretFields?.(row.config) ?? []
+  const secretPaths = (row: Pick<SourceRow, "kind" | "config">) =>
+    plugins.find((p) => p.kind === row.kind)?.secretFields?.(row.config) ?? []
   const opened = new Map<string, string>()
 
   /**
    * A config from the service is plaintext throughout, so every value is sealed, even one that happens to begin
    * with `enc:v1:`; only the boot pass over stored rows (`onlyPlaintext`) leaves sealed values as they are.
    */
-  const sealConfig = async (namespace: string, kind: string, config: unknown, onlyPlaintext = false): Promise<unknown> => {
-    const paths = secretPaths({ kind, config }).filter((path) => typeof getAt(config, path) === "string" && !(onlyPlaintext && isSealed(getAt(config, path))))
+  const sealConfig = async (
+    namespace: string,
+    kind: string,
+    config: unknown,
+    onlyPlaintext = false,
+  ): Promise<unknown> => {
+    const paths = secretPaths({ kind, config }).filter(
+      (path) => typeof getAt(config, path) === "string" && !(onlyPlaintext && isSealed(getAt(config, path))),
+    )
     if (paths.length === 0) return config
     const copy = structuredClone(config)
-    for (const path of paths) setAt(copy, path, await box.seal(getAt(config, path) as string, secretAad(namespace, path)))
+    for (const path of paths)
+      setAt(copy, path, await box.seal(getAt(config, path) as string, secretAad(namespace, path)))
     return copy
   }
 

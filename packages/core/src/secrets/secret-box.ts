@@ -21,7 +21,8 @@ export type OpenResult =
   /** `other_key`: sealed with a key whose id is `keyId`; `corrupt`: this key's id, but it does not authenticate; `malformed`: not a sealed value */
   | { ok: false; reason: "other_key" | "corrupt" | "malformed"; keyId?: string }
 
-export const isSealed = (value: unknown): value is string => typeof value === "string" && value.startsWith(SEALED_PREFIX)
+export const isSealed = (value: unknown): value is string =>
+  typeof value === "string" && value.startsWith(SEALED_PREFIX)
 
 const toBase64Url = (bytes: Uint8Array): string => {
   let binary = ""
@@ -31,7 +32,11 @@ const toBase64Url = (bytes: Uint8Array): string => {
 
 /** base64 or base64url, padded or not; null for anything else */
 export const fromBase64 = (text: string): Uint8Array | null => {
-  const body = text.trim().replace(/-/g, "+").replace(/_/g, "/").replace(/={0,2}$/, "")
+  const body = text
+    .trim()
+    .replace(/-/g, "+")
+    .replace(/_/g, "/")
+    .replace(/={0,2}$/, "")
   if (!/^[A-Za-z0-9+/]*$/.test(body) || body.length % 4 === 1) return null
   const binary = atob(body + "=".repeat((4 - (body.length % 4)) % 4))
   return Uint8Array.from(binary, (c) => c.charCodeAt(0))
@@ -45,8 +50,16 @@ export const generateSecretKey = (): Uint8Array => crypto.getRandomValues(new Ui
 /** The key from its text form (32 bytes, base64 or base64url); the message never repeats the text. */
 export const parseSecretKey = (text: string): { ok: true; key: Uint8Array } | { ok: false; message: string } => {
   const key = fromBase64(text)
-  if (!key) return { ok: false, message: `must be ${SECRET_KEY_BYTES} random bytes in base64 or base64url (it is not base64); make one with: openssl rand -base64 32` }
-  if (key.length !== SECRET_KEY_BYTES) return { ok: false, message: `must be ${SECRET_KEY_BYTES} random bytes in base64 or base64url (it decodes to ${key.length} bytes); make one with: openssl rand -base64 32` }
+  if (!key)
+    return {
+      ok: false,
+      message: `must be ${SECRET_KEY_BYTES} random bytes in base64 or base64url (it is not base64); make one with: openssl rand -base64 32`,
+    }
+  if (key.length !== SECRET_KEY_BYTES)
+    return {
+      ok: false,
+      message: `must be ${SECRET_KEY_BYTES} random bytes in base64 or base64url (it decodes to ${key.length} bytes); make one with: openssl rand -base64 32`,
+    }
   return { ok: true, key }
 }
 
@@ -63,7 +76,11 @@ export const createSecretBox = async (raw: Uint8Array): Promise<SecretBox> => {
     keyId,
     async seal(plaintext, aad) {
       const iv = crypto.getRandomValues(new Uint8Array(12))
-      const ciphertext = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: utf8.encode(aad) }, key, utf8.encode(plaintext))
+      const ciphertext = await crypto.subtle.encrypt(
+        { name: "AES-GCM", iv, additionalData: utf8.encode(aad) },
+        key,
+        utf8.encode(plaintext),
+      )
       return `${SEALED_PREFIX}${keyId}:${toBase64Url(iv)}:${toBase64Url(new Uint8Array(ciphertext))}`
     },
     async open(sealed, aad) {
@@ -75,7 +92,11 @@ export const createSecretBox = async (raw: Uint8Array): Promise<SecretBox> => {
       const ciphertext = fromBase64(ciphertextText)
       if (!iv || iv.length !== 12 || !ciphertext) return { ok: false, reason: "malformed" }
       try {
-        const plaintext = await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData: utf8.encode(aad) }, key, ciphertext)
+        const plaintext = await crypto.subtle.decrypt(
+          { name: "AES-GCM", iv, additionalData: utf8.encode(aad) },
+          key,
+          ciphertext,
+        )
         return { ok: true, plaintext: fromUtf8.decode(plaintext) }
       } catch {
         // GCM's tag did not verify: another field's value, or bytes changed at rest

@@ -4,7 +4,17 @@
  * and containers past the budget become `unknown`. A union is kept or dropped whole, so no union ever holds
  * an `unknown` member.
  */
-import { type ArrayShape, type ObjectShape, type RecordShape, type Shape, ShapeBounds, UNKNOWN, emptyFields, fieldEntries, setField } from "./shape.js"
+import {
+  type ArrayShape,
+  type ObjectShape,
+  type RecordShape,
+  type Shape,
+  ShapeBounds,
+  UNKNOWN,
+  emptyFields,
+  fieldEntries,
+  setField,
+} from "./shape.js"
 
 /** Counts nodes, stopping once the count passes `limit`. */
 export const countShapeNodes = (shape: Shape, limit: number): number => {
@@ -44,7 +54,12 @@ export const capShapeSize = (shape: Shape, maxNodes: number = ShapeBounds.maxSha
         return out
       }
       case "object": {
-        const out: ObjectShape = { kind: "object", samples: source.samples, fields: emptyFields(), ...(source.rare ? { rare: source.rare } : {}) }
+        const out: ObjectShape = {
+          kind: "object",
+          samples: source.samples,
+          fields: emptyFields(),
+          ...(source.rare ? { rare: source.rare } : {}),
+        }
         for (const [key, field] of fieldEntries(source.fields)) {
           setField(out.fields, key, { shape: UNKNOWN, seen: field.seen })
           queue.push({ source: field.shape, assign: (s) => setField(out.fields, key, { shape: s, seen: field.seen }) })
@@ -60,7 +75,8 @@ export const capShapeSize = (shape: Shape, maxNodes: number = ShapeBounds.maxSha
   let budget = maxNodes - 1
   for (let i = 0; i < queue.length; i++) {
     const { source, assign } = queue[i] as Task
-    const cost = source.kind === "union" ? source.members.reduce((sum, m) => sum + 1 + childCount(m), 0) : childCount(source)
+    const cost =
+      source.kind === "union" ? source.members.reduce((sum, m) => sum + 1 + childCount(m), 0) : childCount(source)
     if (cost > budget) {
       assign(UNKNOWN)
       continue

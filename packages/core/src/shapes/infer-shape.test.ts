@@ -22,11 +22,21 @@ describe("inferShape: one value", () => {
     ["nested arrays", [[1, 2], [3]], "number[][]"],
     [
       "a search result (server-everything style)",
-      { total: 2, items: [{ id: 1, title: "a", labels: ["bug"] }, { id: 2, title: "b", labels: [], assignee: { login: "x" } }] },
+      {
+        total: 2,
+        items: [
+          { id: 1, title: "a", labels: ["bug"] },
+          { id: 2, title: "b", labels: [], assignee: { login: "x" } },
+        ],
+      },
       "{\n  total: number\n  items: Array<{\n    id: number\n    title: string\n    labels: string[]\n    assignee?: {\n      login: string\n    }\n  }>\n}",
     ],
     ["items of different kinds in one array", [{ a: 1 }, [1], "s"], "Array<string | {\n  a: number\n} | number[]>"],
-    ["field names that are not identifiers are quoted", { "content-type": "x", "x-rate": 1, ok: 1 }, '{\n  "content-type": string\n  "x-rate": number\n  ok: number\n}'],
+    [
+      "field names that are not identifiers are quoted",
+      { "content-type": "x", "x-rate": 1, ok: 1 },
+      '{\n  "content-type": string\n  "x-rate": number\n  ok: number\n}',
+    ],
   ]
   it.each(cases)("%s", (_name, value, expected) => {
     expect(ts(value)).toBe(expected)
@@ -37,11 +47,23 @@ describe("inferShape: map-like objects become records", () => {
   const wide = Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`key${i}`, i]))
   const cases: [string, unknown, string][] = [
     ["more than 64 keys", wide, "Record<string, number>"],
-    ["dates as keys", { "2026-11-01": { views: 3 }, "2026-11-02": { views: 5 } }, "Record<string, {\n  views: number\n}>"],
+    [
+      "dates as keys",
+      { "2026-11-01": { views: 3 }, "2026-11-02": { views: 5 } },
+      "Record<string, {\n  views: number\n}>",
+    ],
     ["numeric ids as keys", { "1042": "open", "1043": "closed" }, "Record<string, string>"],
-    ["uuids as keys", { "0b7e2a86-1f4e-4c1a-9a55-2f1c0e9b7d11": 1, "5d1c2b3a-0000-4000-8000-000000000001": 2 }, "Record<string, number>"],
+    [
+      "uuids as keys",
+      { "0b7e2a86-1f4e-4c1a-9a55-2f1c0e9b7d11": 1, "5d1c2b3a-0000-4000-8000-000000000001": 2 },
+      "Record<string, number>",
+    ],
     ["one numeric key is data too", { "200": "ok" }, "Record<string, string>"],
-    ["a struct with 64 keys stays an object", Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`f${i}`, i])), expect.stringMatching(/^\{\n {2}f0: number\n/) as unknown as string],
+    [
+      "a struct with 64 keys stays an object",
+      Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`f${i}`, i])),
+      expect.stringMatching(/^\{\n {2}f0: number\n/) as unknown as string,
+    ],
   ]
   it.each(cases)("%s", (_name, value, expected) => {
     expect(ts(value)).toEqual(expected)
@@ -150,6 +172,8 @@ describe("inferShape: keys that look like prototype machinery", () => {
 
   it("never mistakes an inherited name for a key", () => {
     expect(ts({ a: 1 })).toBe("{\n  a: number\n}")
-    expect(shapeToTypeScript(normalizeShape(JSON.parse('{"kind":"object","samples":1,"fields":{}}')))).toBe("Record<string, unknown>")
+    expect(shapeToTypeScript(normalizeShape(JSON.parse('{"kind":"object","samples":1,"fields":{}}')))).toBe(
+      "Record<string, unknown>",
+    )
   })
 })

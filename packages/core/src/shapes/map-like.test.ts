@@ -12,7 +12,14 @@ import { shapeToTypeScript } from "./shape-to-typescript.js"
 const observe = (values: unknown[]) => values.map(inferShape).reduce((a, b) => mergeShapes(a, b))
 /** what describe serves after the store merged these calls one by one, through JSON as it is stored */
 const served = (values: unknown[]) =>
-  shapeToTypeScript(normalizeShape(values.reduce<unknown>((stored, value) => JSON.parse(JSON.stringify(mergeStoredShapes(stored, inferShape(value)))), null)))
+  shapeToTypeScript(
+    normalizeShape(
+      values.reduce<unknown>(
+        (stored, value) => JSON.parse(JSON.stringify(mergeStoredShapes(stored, inferShape(value)))),
+        null,
+      ),
+    ),
+  )
 
 const dataKeys: [string, string][] = [
   ["an email", "alice@example.com"],
@@ -44,12 +51,22 @@ describe("keys that could be data are never stored", () => {
     expect(JSON.stringify(observe([value]))).not.toContain(key === "" ? '""' : key)
   })
 
-  it.each(["id", "userName", "created_at", "Content-Type", "$schema", "_links", "sha256", "größe", "item2"])("%s is a field name", (key) => {
-    expect(isDataLikeKey(key)).toBe(false)
-  })
+  it.each(["id", "userName", "created_at", "Content-Type", "$schema", "_links", "sha256", "größe", "item2"])(
+    "%s is a field name",
+    (key) => {
+      expect(isDataLikeKey(key)).toBe(false)
+    },
+  )
 
   it("a stored shape from an older build that holds a data key is served as a record", () => {
-    const stored = { kind: "object", samples: 1, fields: { "alice@example.com": { shape: { kind: "string" }, seen: 1 }, ok: { shape: { kind: "boolean" }, seen: 1 } } }
+    const stored = {
+      kind: "object",
+      samples: 1,
+      fields: {
+        "alice@example.com": { shape: { kind: "string" }, seen: 1 },
+        ok: { shape: { kind: "boolean" }, seen: 1 },
+      },
+    }
     expect(shapeToTypeScript(normalizeShape(stored))).toBe("Record<string, string | boolean>")
   })
 })
@@ -62,12 +79,16 @@ describe("a key seen in only one of many samples is not kept", () => {
   })
 
   it("a key seen twice stays, optional", () => {
-    expect(served([{ total: 1, note: "a" }, { total: 2 }, { total: 3, note: "b" }])).toBe("{\n  total: number\n  note?: string\n}")
+    expect(served([{ total: 1, note: "a" }, { total: 2 }, { total: 3, note: "b" }])).toBe(
+      "{\n  total: number\n  note?: string\n}",
+    )
   })
 
   it("a key first seen late is kept once it comes back, and until then only its hash is stored", () => {
     const calls = [{ total: 1 }, { total: 2 }, { total: 3 }, { total: 4, cursor: "a" }]
-    const stored = JSON.stringify(calls.reduce<unknown>((shape, value) => mergeStoredShapes(shape, inferShape(value)), null))
+    const stored = JSON.stringify(
+      calls.reduce<unknown>((shape, value) => mergeStoredShapes(shape, inferShape(value)), null),
+    )
     expect(stored).not.toContain("cursor")
     expect(served(calls)).toBe("{\n  total: number\n}")
     expect(served([...calls, { total: 5, cursor: "b" }])).toBe("{\n  total: number\n  cursor?: string\n}")
@@ -79,7 +100,9 @@ describe("a key seen in only one of many samples is not kept", () => {
 
   it("keys that differ in every call still turn the object into a record once there are many", () => {
     const names = Array.from({ length: 24 }, (_, i) => `person${String.fromCharCode(97 + i)}`)
-    const calls = [0, 1, 2, 3, 4, 5].map((c) => ({ counts: Object.fromEntries(names.slice(c * 4, c * 4 + 4).map((n, i) => [n, i])) }))
+    const calls = [0, 1, 2, 3, 4, 5].map((c) => ({
+      counts: Object.fromEntries(names.slice(c * 4, c * 4 + 4).map((n, i) => [n, i])),
+    }))
     const text = served(calls)
     expect(text).toBe("{\n  counts: Record<string, number>\n}")
     for (const name of names) expect(text).not.toContain(name)

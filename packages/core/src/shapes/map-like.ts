@@ -31,7 +31,8 @@ const SPARSE_MIN_KEYS = 16
 export const RARE_KEY_MIN_SAMPLES = 3
 
 /** A key seen in one sample of many is more likely one caller's data than a field: it is not stored. */
-export const isRareKey = (field: FieldShape, samples: number): boolean => samples >= RARE_KEY_MIN_SAMPLES && field.seen <= 1
+export const isRareKey = (field: FieldShape, samples: number): boolean =>
+  samples >= RARE_KEY_MIN_SAMPLES && field.seen <= 1
 
 /**
  * What a rare key leaves behind: 32 bits of FNV-1a, enough to know the key when it comes back, too few to

@@ -12,7 +12,11 @@ const ts = (values: unknown[]) => shapeToTypeScript(observe(values))
 
 describe("mergeShapes over calls", () => {
   const cases: [string, unknown[], string][] = [
-    ["a key in every sample is required, one in some is optional", [{ id: 1, next: "c1" }, { id: 2 }], "{\n  id: number\n  next?: string\n}"],
+    [
+      "a key in every sample is required, one in some is optional",
+      [{ id: 1, next: "c1" }, { id: 2 }],
+      "{\n  id: number\n  next?: string\n}",
+    ],
     ["differing types widen to a union", ["text", 3], "string | number"],
     ["null joins as | null", [{ name: "a" }, { name: null }], "{\n  name: string | null\n}"],
     ["integers and floats are both number", [1, 2.5], "number"],
@@ -20,11 +24,25 @@ describe("mergeShapes over calls", () => {
     ["an empty array learns its items later", [{ tags: [] }, { tags: ["x"] }], "{\n  tags: string[]\n}"],
     [
       "arrays of objects merge into one item shape, across calls",
-      [[{ id: 1, title: "a" }], [{ id: 2, title: "b", closedAt: "2026-11-02" }, { id: 3, title: null, closedAt: "2026-11-03" }]],
+      [
+        [{ id: 1, title: "a" }],
+        [
+          { id: 2, title: "b", closedAt: "2026-11-02" },
+          { id: 3, title: null, closedAt: "2026-11-03" },
+        ],
+      ],
       "Array<{\n  id: number\n  title: string | null\n  closedAt?: string\n}>",
     ],
-    ["a nested optional key counts object instances", [{ page: { items: [{ a: 1 }, { a: 2, b: true }] } }], "{\n  page: {\n    items: Array<{\n      a: number\n      b?: boolean\n    }>\n  }\n}"],
-    ["a string data and structured data (a tool that degrades to text)", [{ rows: [] }, "no rows"], "string | {\n  rows: unknown[]\n}"],
+    [
+      "a nested optional key counts object instances",
+      [{ page: { items: [{ a: 1 }, { a: 2, b: true }] } }],
+      "{\n  page: {\n    items: Array<{\n      a: number\n      b?: boolean\n    }>\n  }\n}",
+    ],
+    [
+      "a string data and structured data (a tool that degrades to text)",
+      [{ rows: [] }, "no rows"],
+      "string | {\n  rows: unknown[]\n}",
+    ],
   ]
   it.each(cases)("%s", (_name, values, expected) => {
     expect(ts(values)).toBe(expected)
@@ -33,8 +51,31 @@ describe("mergeShapes over calls", () => {
 
 describe("map-like objects across calls", () => {
   it("keys that differ per call become Record<string, T>", () => {
-    const names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory", "niaj", "olivia", "peggy", "rupert", "sybil", "trent", "victor", "walter", "zoe"]
-    const calls = [0, 1, 2, 3, 4].map((c) => ({ counts: Object.fromEntries(names.slice(c * 4, c * 4 + 4).map((n, i) => [n, i])) }))
+    const names = [
+      "alice",
+      "bob",
+      "carol",
+      "dave",
+      "erin",
+      "frank",
+      "grace",
+      "heidi",
+      "ivan",
+      "judy",
+      "mallory",
+      "niaj",
+      "olivia",
+      "peggy",
+      "rupert",
+      "sybil",
+      "trent",
+      "victor",
+      "walter",
+      "zoe",
+    ]
+    const calls = [0, 1, 2, 3, 4].map((c) => ({
+      counts: Object.fromEntries(names.slice(c * 4, c * 4 + 4).map((n, i) => [n, i])),
+    }))
     expect(ts(calls)).toBe("{\n  counts: Record<string, number>\n}")
   })
 
@@ -69,9 +110,18 @@ describe("merge laws", () => {
   const shapes = samples.map(inferShape)
   // Keys keep the order they were first seen in, so a merge is commutative up to key order.
   const canonical = (value: unknown): unknown =>
-    Array.isArray(value) ? value.map(canonical) : value && typeof value === "object" ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, canonical(v)])) : value
+    Array.isArray(value)
+      ? value.map(canonical)
+      : value && typeof value === "object"
+        ? Object.fromEntries(
+            Object.entries(value)
+              .sort(([a], [b]) => (a < b ? -1 : 1))
+              .map(([k, v]) => [k, canonical(v)]),
+          )
+        : value
   it("is commutative up to key order", () => {
-    for (const a of shapes) for (const b of shapes) expect(canonical(mergeShapes(a, b))).toEqual(canonical(mergeShapes(b, a)))
+    for (const a of shapes)
+      for (const b of shapes) expect(canonical(mergeShapes(a, b))).toEqual(canonical(mergeShapes(b, a)))
   })
   it("is associative on real samples", () => {
     const left = shapes.reduce((a, b) => mergeShapes(a, b))
@@ -99,7 +149,8 @@ describe("bounds on a merged shape", () => {
 
   it("the whole shape is capped at maxShapeNodes, keeping the shallowest nodes", () => {
     // 60 keys x 60 keys x 3 levels: every per-node bound holds, the whole does not.
-    const level = (depth: number): unknown => (depth === 0 ? 1 : Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`k${i}`, level(depth - 1)])))
+    const level = (depth: number): unknown =>
+      depth === 0 ? 1 : Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`k${i}`, level(depth - 1)]))
     const shape = capShapeSize(merge(inferShape({ a: level(1) }), inferShape({ b: level(2) })))
     expect(countShapeNodes(shape, Number.POSITIVE_INFINITY)).toBeLessThanOrEqual(ShapeBounds.maxShapeNodes)
     const text = shapeToTypeScript(shape)
@@ -111,7 +162,10 @@ describe("bounds on a merged shape", () => {
 
 describe("normalizeShape and mergeStoredShapes", () => {
   it("round-trips a stored shape exactly", () => {
-    const shape = observe([{ a: [1, "x"], b: { c: null } }, { a: [], d: true }])
+    const shape = observe([
+      { a: [1, "x"], b: { c: null } },
+      { a: [], d: true },
+    ])
     expect(normalizeShape(JSON.parse(JSON.stringify(shape)))).toEqual(JSON.parse(JSON.stringify(shape)))
   })
 
@@ -127,12 +181,18 @@ describe("normalizeShape and mergeStoredShapes", () => {
   })
 
   it("clamps counts so a bad row cannot make a key required that was not", () => {
-    const stored = { kind: "object", samples: 2, fields: { a: { shape: { kind: "string" }, seen: 99 }, b: { shape: { kind: "number" }, seen: -1 } } }
+    const stored = {
+      kind: "object",
+      samples: 2,
+      fields: { a: { shape: { kind: "string" }, seen: 99 }, b: { shape: { kind: "number" }, seen: -1 } },
+    }
     expect(shapeToTypeScript(normalizeShape(stored))).toBe("{\n  a: string\n  b?: number\n}")
   })
 
   it("replaces a stored value that is not a shape instead of letting it absorb every later call", () => {
     expect(shapeToTypeScript(mergeStoredShapes("garbage", inferShape({ a: 1 })))).toBe("{\n  a: number\n}")
-    expect(shapeToTypeScript(mergeStoredShapes(JSON.parse(JSON.stringify(inferShape({ a: 1 }))), inferShape({ b: "x" })))).toBe("{\n  a?: number\n  b?: string\n}")
+    expect(
+      shapeToTypeScript(mergeStoredShapes(JSON.parse(JSON.stringify(inferShape({ a: 1 }))), inferShape({ b: "x" }))),
+    ).toBe("{\n  a?: number\n  b?: string\n}")
   })
 })

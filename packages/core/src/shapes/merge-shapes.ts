@@ -4,14 +4,24 @@
  */
 import { capShapeSize } from "./cap-shape-size.js"
 import { isMapLike, isRareKey, rareKeyHash } from "./map-like.js"
-import { type FieldShape, type ObjectShape, type RecordShape, type Shape, ShapeBounds, UNKNOWN, emptyFields, fieldEntries, getField, setField } from "./shape.js"
+import {
+  type FieldShape,
+  type ObjectShape,
+  type RecordShape,
+  type Shape,
+  ShapeBounds,
+  UNKNOWN,
+  emptyFields,
+  fieldEntries,
+  getField,
+  setField,
+} from "./shape.js"
 
 /** Union members sort in this order, so a merge renders the same whichever way round it ran. */
 const SLOTS = ["string", "number", "boolean", "object", "array", "null"] as const
 type Slot = (typeof SLOTS)[number]
 
-const slotOf = (shape: Shape): Slot | "unknown" | "union" =>
-  shape.kind === "record" ? "object" : shape.kind
+const slotOf = (shape: Shape): Slot | "unknown" | "union" => (shape.kind === "record" ? "object" : shape.kind)
 
 export const mergeShapes = (a: Shape, b: Shape): Shape => capShapeSize(merge(a, b))
 
@@ -69,14 +79,19 @@ const absorbIntoRecord = (record: RecordShape, object: ObjectShape): RecordShape
  * kept as a hash in `rare` instead of by name, since it could be one caller's data; when a key comes back
  * whose hash is there, it has been seen twice and becomes a field again.
  */
-export const objectOrRecord = (fields: Record<string, FieldShape>, samples: number, rare: readonly string[] = []): ObjectShape | RecordShape => {
+export const objectOrRecord = (
+  fields: Record<string, FieldShape>,
+  samples: number,
+  rare: readonly string[] = [],
+): ObjectShape | RecordShape => {
   const entries = fieldEntries(fields)
   if (isMapLike(entries, samples, rare.length)) {
     let values: Shape | null = null
     for (const [, field] of entries) values = values ? merge(values, field.shape) : field.shape
     return { kind: "record", values: values ?? UNKNOWN }
   }
-  if (rare.length === 0 && !entries.some(([, field]) => isRareKey(field, samples))) return { kind: "object", samples, fields }
+  if (rare.length === 0 && !entries.some(([, field]) => isRareKey(field, samples)))
+    return { kind: "object", samples, fields }
   const parked = [...new Set(rare)]
   const kept = emptyFields()
   for (const [key, field] of entries) {
@@ -92,5 +107,7 @@ export const objectOrRecord = (fields: Record<string, FieldShape>, samples: numb
     } else parked.push(hash)
   }
   const bounded = parked.slice(-ShapeBounds.maxKeys)
-  return bounded.length > 0 ? { kind: "object", samples, fields: kept, rare: bounded } : { kind: "object", samples, fields: kept }
+  return bounded.length > 0
+    ? { kind: "object", samples, fields: kept, rare: bounded }
+    : { kind: "object", samples, fields: kept }
 }

@@ -30,9 +30,11 @@ export const mergeStoredShapes = (stored: unknown, incoming: unknown): Shape => 
 
 const KINDS = new Set<unknown>(["unknown", "string", "number", "boolean", "null", "array", "object", "record", "union"])
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
 
-const own = (object: Record<string, unknown>, key: string): unknown => (Object.hasOwn(object, key) ? object[key] : undefined)
+const own = (object: Record<string, unknown>, key: string): unknown =>
+  Object.hasOwn(object, key) ? object[key] : undefined
 
 const count = (value: unknown, fallback: number): number =>
   typeof value === "number" && Number.isSafeInteger(value) && value > 0 ? value : fallback
@@ -62,7 +64,10 @@ const normalize = (value: unknown, level: number, budget: Budget): Shape => {
   switch (kind) {
     case "array": {
       const items = own(value, "items")
-      return { kind: "array", items: items === null || items === undefined ? null : normalize(items, level + 1, budget) }
+      return {
+        kind: "array",
+        items: items === null || items === undefined ? null : normalize(items, level + 1, budget),
+      }
     }
     case "record":
       return { kind: "record", values: normalize(own(value, "values"), level + 1, budget) }
@@ -74,10 +79,17 @@ const normalize = (value: unknown, level: number, budget: Budget): Shape => {
       for (const key of Object.keys(rawFields).slice(0, ShapeBounds.maxKeys + 1)) {
         const field = own(rawFields, key)
         if (!isRecord(field)) continue
-        setField(fields, key, { shape: normalize(own(field, "shape"), level + 1, budget), seen: Math.min(samples, count(own(field, "seen"), 1)) })
+        setField(fields, key, {
+          shape: normalize(own(field, "shape"), level + 1, budget),
+          seen: Math.min(samples, count(own(field, "seen"), 1)),
+        })
       }
       const rare = own(value, "rare")
-      const hashes = Array.isArray(rare) ? rare.slice(0, ShapeBounds.maxKeys).filter((hash): hash is string => typeof hash === "string" && /^[0-9a-f]{8}$/.test(hash)) : []
+      const hashes = Array.isArray(rare)
+        ? rare
+            .slice(0, ShapeBounds.maxKeys)
+            .filter((hash): hash is string => typeof hash === "string" && /^[0-9a-f]{8}$/.test(hash))
+        : []
       return objectOrRecord(fields, samples, hashes)
     }
     default:

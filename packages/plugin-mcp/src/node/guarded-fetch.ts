@@ -62,7 +62,11 @@ export const createGuardedFetch = (options: GuardedFetchOptions = {}): GuardedFe
     }
   }
 
-  const lookup = ((hostname: string, lookupOptions: { all?: boolean; family?: number }, callback: (...args: unknown[]) => void) => {
+  const lookup = ((
+    hostname: string,
+    lookupOptions: { all?: boolean; family?: number },
+    callback: (...args: unknown[]) => void,
+  ) => {
     resolve(hostname).then(
       (addresses) => {
         try {
@@ -96,21 +100,38 @@ export const createGuardedFetch = (options: GuardedFetchOptions = {}): GuardedFe
     let hopInit: RequestInit = { ...init }
     for (let hop = 0; ; hop++) {
       checkHost(url)
-      const response = (await undiciFetch(url, { ...(hopInit as object), redirect: follow ? "manual" : init.redirect, dispatcher: agent } as never)) as unknown as Response
+      const response = (await undiciFetch(url, {
+        ...(hopInit as object),
+        redirect: follow ? "manual" : init.redirect,
+        dispatcher: agent,
+      } as never)) as unknown as Response
       const location = follow && REDIRECT_STATUSES.has(response.status) ? response.headers.get("location") : null
       if (location === null) return response
       await response.body?.cancel()
       if (hop >= maxRedirects) throw new Error(`the http source redirected more than ${maxRedirects} times`)
       const next = new URL(location, url)
-      if (next.protocol !== "http:" && next.protocol !== "https:") throw new Error(`the http source redirected to a ${next.protocol} URL`)
+      if (next.protocol !== "http:" && next.protocol !== "https:")
+        throw new Error(`the http source redirected to a ${next.protocol} URL`)
       const method = (hopInit.method ?? "GET").toUpperCase()
       const headers = new Headers(hopInit.headers)
       // fetch's own rules: 303 (and 301/302 after a POST) becomes a GET without a body; credentials stay with their origin
-      if (response.status === 303 ? method !== "HEAD" : (response.status === 301 || response.status === 302) && method === "POST") {
+      if (
+        response.status === 303
+          ? method !== "HEAD"
+          : (response.status === 301 || response.status === 302) && method === "POST"
+      ) {
         hopInit = { ...hopInit, method: "GET", body: undefined }
-        for (const name of ["content-type", "content-length", "content-encoding", "content-language", "content-location"]) headers.delete(name)
+        for (const name of [
+          "content-type",
+          "content-length",
+          "content-encoding",
+          "content-language",
+          "content-location",
+        ])
+          headers.delete(name)
       }
-      if (next.origin !== url.origin) for (const name of ["authorization", "cookie", "proxy-authorization"]) headers.delete(name)
+      if (next.origin !== url.origin)
+        for (const name of ["authorization", "cookie", "proxy-authorization"]) headers.delete(name)
       hopInit = { ...hopInit, headers }
       url = next
     }

@@ -73,7 +73,11 @@ export class LogMirrorWriter implements LogSink {
  * The pool's end: the log of run `runId` as far as the worker got, with the same marker for dropped lines a
  * finished run has; undefined when the mirror holds another run's log.
  */
-export const readLogMirror = (shared: SharedArrayBuffer, runId: number, limits: Pick<RunLimits, "maxLogLines" | "maxLogBytes">): LogEntry[] | undefined => {
+export const readLogMirror = (
+  shared: SharedArrayBuffer,
+  runId: number,
+  limits: Pick<RunLimits, "maxLogLines" | "maxLogBytes">,
+): LogEntry[] | undefined => {
   const words = new Int32Array(shared, 0, 4)
   if (Atomics.load(words, Word.runId) !== runId) return undefined
   const lines = Atomics.load(words, Word.lines)
@@ -85,7 +89,10 @@ export const readLogMirror = (shared: SharedArrayBuffer, runId: number, limits: 
   let at = linesAt
   for (let line = 0; line < lines; line++) {
     const length = bytes.readUInt32LE(at + 1)
-    log.push(logLevels[bytes[at]!] ?? "log", bytes.toString("utf8", at + lineHeaderBytes, at + lineHeaderBytes + length))
+    log.push(
+      logLevels[bytes[at]!] ?? "log",
+      bytes.toString("utf8", at + lineHeaderBytes, at + lineHeaderBytes + length),
+    )
     at += lineHeaderBytes + length
   }
   if (droppedLines > 0) log.drop(droppedBytes, droppedLines)

@@ -34,7 +34,10 @@ export class PoolSlot {
   private dying = false
 
   constructor(
-    data: Pick<PoolWorkerData, "memoryCapBytes" | "recycleAboveBytes" | "snapshots" | "clearMemory" | "failAfterAnswer"> & { logMirrorBytes: number },
+    data: Pick<
+      PoolWorkerData,
+      "memoryCapBytes" | "recycleAboveBytes" | "snapshots" | "clearMemory" | "failAfterAnswer"
+    > & { logMirrorBytes: number },
     resourceLimits: ResourceLimits | undefined,
     events: SlotEvents,
   ) {
@@ -59,14 +62,20 @@ export class PoolSlot {
       failStart = reject
     })
     let started = false
-    this.handoff = new HandoffEnd<FromWorker, ToWorker>(port1, new Int32Array(signals), Signal.toWorker, Signal.toMain, (message) => {
-      if (this.ended) return
-      if (message.type === "ready") {
-        started = true
-        this.wasmBytes = message.wasmBytes
-        markReady()
-      } else events.message(this, message)
-    })
+    this.handoff = new HandoffEnd<FromWorker, ToWorker>(
+      port1,
+      new Int32Array(signals),
+      Signal.toWorker,
+      Signal.toMain,
+      (message) => {
+        if (this.ended) return
+        if (message.type === "ready") {
+          started = true
+          this.wasmBytes = message.wasmBytes
+          markReady()
+        } else events.message(this, message)
+      },
+    )
     this.handoff.unref()
     const onEnd = (cause: unknown) => {
       if (this.ended) return
@@ -109,7 +118,8 @@ export class PoolSlot {
    */
   markWaiting(runId: number): number | undefined {
     // only the pool writes a run id (the worker only clears): a word seen free stays free until the pool fills it
-    for (const claim of Signal.claims) if (Atomics.compareExchange(this.handoff.signals, claim, 0, runId) === 0) return claim
+    for (const claim of Signal.claims)
+      if (Atomics.compareExchange(this.handoff.signals, claim, 0, runId) === 0) return claim
     return undefined
   }
 

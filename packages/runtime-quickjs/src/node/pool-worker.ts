@@ -25,10 +25,17 @@ interface CurrentRun {
   abort: AbortController
 }
 
-const { memoryCapBytes, recycleAboveBytes, snapshots, clearMemory, failAfterAnswer, port, signals, logs } = workerData as PoolWorkerData
+const { memoryCapBytes, recycleAboveBytes, snapshots, clearMemory, failAfterAnswer, port, signals, logs } =
+  workerData as PoolWorkerData
 const module = await loadQuickJsModule({ memoryCapBytes })
 const wasmBytes = () => module.getWasmMemory().buffer.byteLength
-const handoff = new HandoffEnd<ToWorker, FromWorker>(port, new Int32Array(signals), Signal.toMain, Signal.toWorker, (message) => onMessage(message))
+const handoff = new HandoffEnd<ToWorker, FromWorker>(
+  port,
+  new Int32Array(signals),
+  Signal.toMain,
+  Signal.toWorker,
+  (message) => onMessage(message),
+)
 const post = (message: FromWorker) => handoff.send(message)
 /** each run's log as it is written, for the pool to read if it has to kill this thread */
 const logMirror = new LogMirrorWriter(logs)
@@ -51,7 +58,8 @@ let typicalCallMs = 0
 
 /** Called by the run's driver when the script waits on tool results and nothing else can run. */
 const awaitResults = () => {
-  if (typicalCallMs < resultPollCapMs && mayPoll()) handoff.spin(Math.min(resultPollCapMs, 2 * typicalCallMs + 0.05), mayPoll)
+  if (typicalCallMs < resultPollCapMs && mayPoll())
+    handoff.spin(Math.min(resultPollCapMs, 2 * typicalCallMs + 0.05), mayPoll)
 }
 
 let current: CurrentRun | undefined

@@ -195,7 +195,14 @@ class WorkerPool implements WorkerPoolRuntime {
   stats(): WorkerPoolStats {
     const starting = [...this.slots].filter((slot) => slot.runId === undefined && !this.idle.includes(slot)).length
     const waiting = this.waiting.size
-    return { size: this.size, idle: this.idle.length, busy: this.running.size - waiting, starting, queued: this.queue.length + waiting, replaced: this.replaced }
+    return {
+      size: this.size,
+      idle: this.idle.length,
+      busy: this.running.size - waiting,
+      starting,
+      queued: this.queue.length + waiting,
+      replaced: this.replaced,
+    }
   }
 
   run(code: string, options: RunOptions): Promise<RunOutcome> {
@@ -203,7 +210,14 @@ class WorkerPool implements WorkerPoolRuntime {
     if (options.signal?.aborted) return Promise.resolve(failed(runErrors.aborted()))
     return new Promise<RunOutcome>((resolve) => {
       const startedAt = Date.now()
-      const job: Job = { code, options, startedAt, deadline: startedAt + options.limits.timeoutMs, settle: resolve, callsInHost: 0 }
+      const job: Job = {
+        code,
+        options,
+        startedAt,
+        deadline: startedAt + options.limits.timeoutMs,
+        settle: resolve,
+        callsInHost: 0,
+      }
       job.settle = (outcome) => {
         job.settle = () => {}
         job.settled = true
@@ -239,10 +253,12 @@ class WorkerPool implements WorkerPoolRuntime {
    */
   private takeIdle(): PoolSlot | undefined {
     // a gap is counted up to twice the polling time: one long pause must not stop polling for many runs
-    if (this.hotSlot) this.typicalIdleMs = 0.7 * this.typicalIdleMs + 0.3 * Math.min(2 * idlePollMs, performance.now() - this.hotSince)
+    if (this.hotSlot)
+      this.typicalIdleMs = 0.7 * this.typicalIdleMs + 0.3 * Math.min(2 * idlePollMs, performance.now() - this.hotSince)
     // the worker that finished last is awake: when it will be ready sooner than a sleeping one wakes, it waits less
     const hot = this.hotSlot
-    const hotSoon = hot !== undefined && (hot.prepared || hot.prepareMs - (performance.now() - this.hotSince) < wakeUpMs)
+    const hotSoon =
+      hot !== undefined && (hot.prepared || hot.prepareMs - (performance.now() - this.hotSince) < wakeUpMs)
     let index = hotSoon ? this.idle.indexOf(hot) : -1
     if (index === -1) index = this.idle.findIndex((slot) => slot.prepared)
     return this.idle.splice(Math.max(0, index), 1)[0]
@@ -264,7 +280,8 @@ class WorkerPool implements WorkerPoolRuntime {
     const othersPreparing = preparing - (this.hotSlot && !this.hotSlot.prepared ? 1 : 0)
     // and only while runs have been coming within the worker's polling time: a sparse caller would only burn it
     const runsComeSoon = this.typicalIdleMs < idlePollMs
-    for (const slot of this.idle) slot.mayPoll = slot === this.hotSlot && runsComeSoon && this.running.size + othersPreparing + 2 <= this.cores
+    for (const slot of this.idle)
+      slot.mayPoll = slot === this.hotSlot && runsComeSoon && this.running.size + othersPreparing + 2 <= this.cores
   }
 
   /** Polls the busy workers for a while (see hotWindowMs), when allowed. */
@@ -311,7 +328,10 @@ class WorkerPool implements WorkerPoolRuntime {
       if (index !== -1) this.queue.splice(index, 1)
       job.settle(outcome)
     }
-    job.timer = setTimeout(() => leave(failed(runErrors.timeout(job.options.limits))), Math.min(maxTimerMs, job.deadline - Date.now()))
+    job.timer = setTimeout(
+      () => leave(failed(runErrors.timeout(job.options.limits))),
+      Math.min(maxTimerMs, job.deadline - Date.now()),
+    )
     job.onAbort = () => leave(failed(runErrors.aborted()))
     job.options.signal?.addEventListener("abort", job.onAbort)
   }
@@ -457,7 +477,9 @@ class WorkerPool implements WorkerPoolRuntime {
     const job = slot.runId === undefined ? undefined : this.running.get(slot.runId)
     if (!job) return this.replace(slot)
     const outOfMemory = (cause as { code?: unknown } | null)?.code === "ERR_WORKER_OUT_OF_MEMORY"
-    const error = outOfMemory ? runErrors.memoryLimit(job.options.limits) : runErrors.internal("the sandbox worker stopped unexpectedly")
+    const error = outOfMemory
+      ? runErrors.memoryLimit(job.options.limits)
+      : runErrors.internal("the sandbox worker stopped unexpectedly")
     // a run sent to wait may not have started: replace() then puts it back in the queue, else it fails with this
     if (job.claim === undefined) this.kill(job, error)
     else this.replace(slot, error)

@@ -9,7 +9,8 @@ import type { MakeConsole } from "./protocol.js"
 const makeConsole: MakeConsole = (logHost, loadFormat, stringify) => {
   let format: ((value: unknown) => string) | undefined
   const console: Record<string, (...args: unknown[]) => void> = {}
-  for (const level of logLevels) console[level] = (...args) => logHost(level, args.map((format ??= loadFormat(stringify))).join(" "))
+  for (const level of logLevels)
+    console[level] = (...args) => logHost(level, args.map((format ??= loadFormat(stringify))).join(" "))
   return console
 }
 

@@ -26,7 +26,12 @@ export const emitFunctionName = "__switchboard_emit"
 /** `(stringify) => format`: compiles format.ts in the guest and returns the formatter it makes */
 export const loadFormatFunctionName = "__switchboard_load_format"
 
-export type InvokeHost = (resolve: (resultJson: string) => void, path: string, argsJson: string | undefined, reasonOrUnits: string | number) => void
+export type InvokeHost = (
+  resolve: (resultJson: string) => void,
+  path: string,
+  argsJson: string | undefined,
+  reasonOrUnits: string | number,
+) => void
 export type LogHost = (level: LogLevel, text: string) => void
 export type EmitHost = (blockJson: string | undefined, reason: string) => string | undefined
 export type LoadFormat = (stringify: typeof JSON.stringify) => (value: unknown) => string
@@ -41,7 +46,11 @@ export const sandboxGlobals = ["tools", "console", "emit"] as const
 export type SandboxGlobal = (typeof sandboxGlobals)[number]
 
 export type MakeTools = (invokeHost: InvokeHost, stringify: typeof JSON.stringify, parse: typeof JSON.parse) => unknown
-export type MakeConsole = (logHost: LogHost, loadFormat: LoadFormat, stringify: typeof JSON.stringify) => Record<string, (...args: unknown[]) => void>
+export type MakeConsole = (
+  logHost: LogHost,
+  loadFormat: LoadFormat,
+  stringify: typeof JSON.stringify,
+) => Record<string, (...args: unknown[]) => void>
 export type MakeEmit = (emitHost: EmitHost, stringify: typeof JSON.stringify) => (block: unknown) => void
 
 export type LogLevel = LogEntry["level"]
