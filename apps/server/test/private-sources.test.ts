@@ -12,7 +12,6 @@ import type { SwitchableHttpServer } from "@switchboard/fixtures"
 import { classifyAddress } from "@switchboard/plugin-mcp"
 import { memoryLogger, startTestServer, tempDir } from "./helpers.js"
 import { startServer } from "../src/serve.js"
-import type { RunningServer } from "../src/serve.js"
 
 let internal: SwitchableHttpServer
 beforeAll(async () => {

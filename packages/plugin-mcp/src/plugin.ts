@@ -2,7 +2,7 @@
 import { ResultEncodings, ToolErrorCodes } from "@switchboard/core"
 import type { SourceHandle, SourcePlugin } from "@switchboard/core"
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
-import { checkConfig, mergeConfig, redactConfig, scrubSecrets, secretFields } from "./config.js"
+import { checkConfig, mergeConfig, redactConfig, secretFields } from "./config.js"
 import type { McpSourceConfig } from "./config.js"
 import { listAllTools } from "./discover.js"
 import { callTool } from "./invoke.js"
