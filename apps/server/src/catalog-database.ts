@@ -13,7 +13,7 @@ export interface CatalogDatabase {
 }
 
 export interface CatalogDatabaseOptions {
-  /** SQLite: how long a store call waits, in all, for another connection's lock on the file (default 5 s) */
+  /** how long a store call waits for another connection's lock: on the SQLite file, or on a Postgres row or table (default 5 s) */
   busyWaitMs?: number
 }
 
@@ -22,7 +22,7 @@ export const openCatalogDatabase = async (
   options: CatalogDatabaseOptions = {},
 ): Promise<CatalogDatabase> => {
   if (isPostgresUrl(db)) {
-    const postgres = await openPostgres(db)
+    const postgres = await openPostgres(db, { lockWaitMs: options.busyWaitMs })
     return { store: createPgCatalogStore(postgres.db), dialect: "postgres", close: postgres.close }
   }
   const sqlite = openSqlite(db)

@@ -29,9 +29,29 @@ export const migratePostgres = async (url: string, migrationsFolder = postgresMi
   }
 }
 
-export const openPostgres = async (url: string, options: { maxConnections?: number } = {}) => {
+export interface PostgresOptions {
+  maxConnections?: number
+  /** how long a statement waits for another session's lock before it fails (default 5 s) */
+  lockWaitMs?: number
+  /** how long any one statement may run before Postgres cancels it (default 30 s) */
+  statementTimeoutMs?: number
+}
+
+/**
+ * Server-side bounds on every session, so a locked table or a runaway query fails with Postgres's own error
+ * ("canceling statement due to lock timeout") instead of holding a request, and a pooled connection, forever.
+ */
+export const openPostgres = async (url: string, options: PostgresOptions = {}) => {
   await migratePostgres(url)
-  const client = postgres(url, { max: options.maxConnections ?? 10, onnotice: () => {} })
+  const client = postgres(url, {
+    max: options.maxConnections ?? 10,
+    onnotice: () => {},
+    connection: {
+      lock_timeout: options.lockWaitMs ?? 5_000,
+      statement_timeout: options.statementTimeoutMs ?? 30_000,
+      idle_in_transaction_session_timeout: options.statementTimeoutMs ?? 30_000,
+    },
+  })
   const db = drizzle(client)
   return { db, client, close: () => client.end({ timeout: 5 }) }
 }

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { TEST_SECRET_KEY, memoryLogger, startTestServer } from "./helpers.js"
 import type { TestServer } from "./helpers.js"
+import postgres_ from "postgres"
 import { startScratchPostgres } from "./scratch-postgres.js"
 import type { ScratchPostgres } from "./scratch-postgres.js"
 
@@ -15,7 +16,13 @@ const { logger, lines } = memoryLogger()
 
 beforeAll(async () => {
   postgres = await startScratchPostgres()
-  server = await startTestServer({ dbPath: postgres.url, keepDb: true, secretKey: TEST_SECRET_KEY, logger })
+  server = await startTestServer({
+    dbPath: postgres.url,
+    keepDb: true,
+    secretKey: TEST_SECRET_KEY,
+    logger,
+    busyWaitMs: 500,
+  })
 }, 60_000)
 
 afterAll(async () => {
@@ -65,3 +72,35 @@ it("Postgres restarted while serving: the same server recovers with no restart, 
     id: body.executionId,
   })
 }, 30_000)
+
+it("a table locked by another session: the record write gives up after the lock wait, and the execute says its record was not stored", async () => {
+  const locker = await startTestServerLockHolder(postgres.url)
+  try {
+    const started = performance.now()
+    const body = await server.execute("return 'while locked'")
+    expect(body).toMatchObject({ ok: true, stored: false, text: "while locked" })
+    expect(body.executionId).toBeUndefined()
+    expect(body.warning).toMatch(/lock timeout/i)
+    expect(performance.now() - started).toBeLessThan(10_000)
+    expect((await server.request("GET", "/healthz")).status).toBe(200)
+  } finally {
+    await locker.release()
+  }
+  expect(await server.execute("return 'unlocked'")).toMatchObject({ ok: true, stored: true })
+}, 30_000)
+
+/** Another session that holds an exclusive lock on the executions table until released. */
+const startTestServerLockHolder = async (url: string) => {
+  const sql = postgres_(url, { max: 1, onnotice: () => {} })
+  let onLocked!: () => void
+  let release!: () => void
+  const locked = new Promise<void>((resolve) => (onLocked = resolve))
+  const released = new Promise<void>((resolve) => (release = resolve))
+  const done = sql.begin(async (tx) => {
+    await tx`lock table executions in access exclusive mode`
+    onLocked()
+    await released
+  })
+  await locked
+  return { release: async () => (release(), await done, await sql.end()) }
+}
