@@ -23,7 +23,7 @@ const day = (iso: string) => Date.parse(`${iso}T12:00:00Z`)
 
 /** What the store holds after a few real calls: the shape folded call by call. */
 const observed = (values: unknown[], first: string, last: string): StoredShape => ({
-  shape: JSON.parse(JSON.stringify(values.map(inferShape).reduce((a, b) => mergeShapes(a, b)))),
+  shape: JSON.parse(JSON.stringify(values.map((value) => inferShape(value)).reduce((a, b) => mergeShapes(a, b)))),
   sampleCount: values.length,
   firstSeenAt: day(first),
   lastSeenAt: day(last),

@@ -66,7 +66,7 @@ const tool = (over: Partial<ToolRow> & Pick<ToolRow, "name">): ToolRow => ({
 })
 
 const observed = (values: unknown[]): StoredShape => ({
-  shape: JSON.parse(JSON.stringify(values.map(inferShape).reduce((a, b) => mergeShapes(a, b)))),
+  shape: JSON.parse(JSON.stringify(values.map((value) => inferShape(value)).reduce((a, b) => mergeShapes(a, b)))),
   sampleCount: values.length,
   firstSeenAt: Date.UTC(2026, 10, 2),
   lastSeenAt: Date.UTC(2026, 10, 29),

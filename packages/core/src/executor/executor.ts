@@ -26,6 +26,7 @@ import { OPEN_CALLER } from "../auth/scopes.js"
 import type { Caller } from "../auth/scopes.js"
 import { createToolInvoker } from "./tool-invoker.js"
 import { createShapeObserver } from "./shape-observer.js"
+import { callerTag } from "../shapes/map-like.js"
 import { createGroupCommit } from "./group-commit.js"
 import { endSpan, startExecutionSpan } from "./tracing.js"
 import { driverMessage, isDatabaseFault } from "../catalog/database-fault.js"
@@ -178,7 +179,7 @@ export const createExecutor = ({
     const runLimits = limitsFor(request)
     const deadline = startedAt + runLimits.timeoutMs
     const calls: ToolCallRecord[] = []
-    const shapes = createShapeObserver(now)
+    const shapes = createShapeObserver(now, callerTag(by.keyId))
     const span = startExecutionSpan(executionId)
     // the tool calls' signal: the caller hanging up aborts it, and so does the run ending, so tool calls still
     // in flight are cancelled upstream instead of outliving their execution. Made at the first tool call: a

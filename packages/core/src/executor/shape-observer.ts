@@ -6,14 +6,15 @@ import type { CatalogStore, ShapeObservation } from "../catalog/rows.js"
 import { inferShape } from "../shapes/infer-shape.js"
 import { mergeShapes } from "../shapes/merge-shapes.js"
 import { mergeStoredShapes } from "../shapes/normalize-shape.js"
-import type { Shape } from "../shapes/shape.js"
+import type { CallerTag, Shape } from "../shapes/shape.js"
 
-export const createShapeObserver = (now: () => number) => {
+/** `caller`: whose execution this is (`callerTag`), marked on every key its results hold. */
+export const createShapeObserver = (now: () => number, caller: CallerTag) => {
   const pending = new Map<string, { toolId: string; encoding: string; shape: Shape; samples: number; at: number }>()
   return {
     observe(toolId: string, encoding: string, data: unknown) {
       const key = `${toolId}\u0000${encoding}`
-      const shape = inferShape(data)
+      const shape = inferShape(data, caller)
       const seen = pending.get(key)
       if (seen) Object.assign(seen, { shape: mergeShapes(seen.shape, shape), samples: seen.samples + 1, at: now() })
       else pending.set(key, { toolId, encoding, shape, samples: 1, at: now() })

@@ -14,6 +14,7 @@ import {
   emptyFields,
   fieldEntries,
   setField,
+  withCallers,
 } from "./shape.js"
 
 /** Counts nodes, stopping once the count passes `limit`. */
@@ -61,8 +62,11 @@ export const capShapeSize = (shape: Shape, maxNodes: number = ShapeBounds.maxSha
           ...(source.rare ? { rare: source.rare } : {}),
         }
         for (const [key, field] of fieldEntries(source.fields)) {
-          setField(out.fields, key, { shape: UNKNOWN, seen: field.seen })
-          queue.push({ source: field.shape, assign: (s) => setField(out.fields, key, { shape: s, seen: field.seen }) })
+          setField(out.fields, key, withCallers(field, UNKNOWN, field.seen))
+          queue.push({
+            source: field.shape,
+            assign: (s) => setField(out.fields, key, withCallers(field, s, field.seen)),
+          })
         }
         return out
       }

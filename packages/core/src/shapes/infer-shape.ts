@@ -8,15 +8,29 @@
  */
 import { capShapeSize } from "./cap-shape-size.js"
 import { merge, objectOrRecord } from "./merge-shapes.js"
-import { type Shape, ShapeBounds, UNKNOWN, emptyFields, fieldEntries, scalarShape, setField } from "./shape.js"
+import {
+  type CallerTag,
+  type Shape,
+  ShapeBounds,
+  UNKNOWN,
+  emptyFields,
+  fieldEntries,
+  scalarShape,
+  setField,
+} from "./shape.js"
 
 interface Budget {
   left: number
+  /** shared by every field of one inference; shapes are never mutated */
+  by: string[] | undefined
 }
 
-export const inferShape = (value: unknown): Shape => {
+/** `caller`: whose result this is (`callerTag`); every key found is marked as held by it. */
+export const inferShape = (value: unknown, caller?: CallerTag): Shape => {
   try {
-    return capShapeSize(infer(value, 1, { left: ShapeBounds.maxVisited }))
+    return capShapeSize(
+      infer(value, 1, { left: ShapeBounds.maxVisited, by: caller === undefined ? undefined : [caller] }),
+    )
   } catch {
     return UNKNOWN // a host object whose getter throws; decoded JSON never does
   }
@@ -68,7 +82,8 @@ const inferObject = (object: object, level: number, budget: Budget): Shape => {
     if (!Object.hasOwn(object, key)) continue
     count++
     if (count > ShapeBounds.maxKeys) break // one key past the bound is enough to know it is map-like
-    setField(fields, key, { shape: infer((object as Record<string, unknown>)[key], level + 1, budget), seen: 1 })
+    const shape = infer((object as Record<string, unknown>)[key], level + 1, budget)
+    setField(fields, key, budget.by === undefined ? { shape, seen: 1 } : { shape, seen: 1, by: budget.by })
   }
   if (count > ShapeBounds.maxKeys) {
     let values: Shape | null = null

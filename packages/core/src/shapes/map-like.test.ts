@@ -9,7 +9,7 @@ import { mergeShapes } from "./merge-shapes.js"
 import { mergeStoredShapes, normalizeShape } from "./normalize-shape.js"
 import { shapeToTypeScript } from "./shape-to-typescript.js"
 
-const observe = (values: unknown[]) => values.map(inferShape).reduce((a, b) => mergeShapes(a, b))
+const observe = (values: unknown[]) => values.map((value) => inferShape(value)).reduce((a, b) => mergeShapes(a, b))
 /** what describe serves after the store merged these calls one by one, through JSON as it is stored */
 const served = (values: unknown[]) =>
   shapeToTypeScript(

@@ -34,6 +34,10 @@ export const RARE_KEY_MIN_SAMPLES = 3
 export const isRareKey = (field: FieldShape, samples: number): boolean =>
   samples >= RARE_KEY_MIN_SAMPLES && field.seen <= 1
 
+/** The caller a result is observed for: an API key's id, hashed like a rare key; keys off is no tag at all. */
+export const callerTag = (keyId: string | null): string | undefined =>
+  keyId === null ? undefined : rareKeyHash(`caller:${keyId}`)
+
 /**
  * What a rare key leaves behind: 32 bits of FNV-1a, enough to know the key when it comes back, too few to
  * recover it (and never rendered: describe shows fields only).

@@ -2,12 +2,14 @@ import { describe, expect, it } from "vitest"
 import { capShapeSize, countShapeNodes } from "./cap-shape-size.js"
 import { inferShape } from "./infer-shape.js"
 import { merge, mergeShapes } from "./merge-shapes.js"
+import { callerTag } from "./map-like.js"
 import { mergeStoredShapes, normalizeShape } from "./normalize-shape.js"
 import { type Shape, ShapeBounds } from "./shape.js"
 import { shapeToTypeScript } from "./shape-to-typescript.js"
 
 /** The shape of several calls' data, folded left as the store does, call after call. */
-const observe = (values: unknown[]): Shape => values.map(inferShape).reduce((a, b) => mergeShapes(a, b))
+const observe = (values: unknown[]): Shape =>
+  values.map((value) => inferShape(value)).reduce((a, b) => mergeShapes(a, b))
 const ts = (values: unknown[]) => shapeToTypeScript(observe(values))
 
 describe("mergeShapes over calls", () => {
@@ -107,7 +109,7 @@ describe("merge laws", () => {
     "text",
     [{ id: 4 }],
   ]
-  const shapes = samples.map(inferShape)
+  const shapes = samples.map((value) => inferShape(value))
   // Keys keep the order they were first seen in, so a merge is commutative up to key order.
   const canonical = (value: unknown): unknown =>
     Array.isArray(value)
@@ -194,5 +196,42 @@ describe("normalizeShape and mergeStoredShapes", () => {
     expect(
       shapeToTypeScript(mergeStoredShapes(JSON.parse(JSON.stringify(inferShape({ a: 1 }))), inferShape({ b: "x" }))),
     ).toBe("{\n  a?: number\n  b?: string\n}")
+  })
+})
+
+describe("which callers' results held a key", () => {
+  const alice = callerTag("alice-key-id")
+  const bob = callerTag("bob-key-id")
+  const rendered = (...shapes: Shape[]) => shapeToTypeScript(shapes.reduce((a, b) => mergeShapes(a, b)))
+
+  it("a key held only by one caller's results is not named, however often", () => {
+    const one = inferShape({ total: 1, balances: { alicesmith: 10 } }, alice)
+    expect(rendered(one, one, one)).toBe("Record<string, unknown>")
+  })
+
+  it("a key held by two callers' results is named; an object with only hidden keys is a record", () => {
+    const text = rendered(
+      inferShape({ total: 1, balances: { alicesmith: 10 } }, alice),
+      inferShape({ total: 2, balances: { bobjones: 3 } }, bob),
+    )
+    expect(text).toBe("{\n  total: number\n  balances: Record<string, unknown>\n}")
+  })
+
+  it("with keys off (no caller), every key is named", () => {
+    expect(rendered(inferShape({ balances: { alicesmith: 10 } }))).toContain("alicesmith")
+  })
+
+  it("callers survive storage; a stored `by` that is not a list of tags never makes a key more visible", () => {
+    const stored = JSON.parse(JSON.stringify(inferShape({ total: 1 }, alice)))
+    expect(shapeToTypeScript(normalizeShape(stored))).toBe("Record<string, unknown>")
+    stored.fields.total.by = "everyone"
+    expect(shapeToTypeScript(normalizeShape(stored))).toBe("Record<string, unknown>")
+    stored.fields.total.by = [alice, bob]
+    expect(shapeToTypeScript(normalizeShape(stored))).toBe("{\n  total: number\n}")
+  })
+
+  it("an object with shared and hidden keys names the shared ones and says there are more", () => {
+    const text = rendered(inferShape({ total: 1, alicesmith: 2 }, alice), inferShape({ total: 3 }, bob))
+    expect(text).toBe("{\n  total: number\n  [key: string]: unknown\n}")
   })
 })

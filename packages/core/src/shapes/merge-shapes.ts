@@ -14,7 +14,9 @@ import {
   emptyFields,
   fieldEntries,
   getField,
+  mergeCallers,
   setField,
+  withCallers,
 } from "./shape.js"
 
 /** Union members sort in this order, so a merge renders the same whichever way round it ran. */
@@ -62,7 +64,14 @@ const mergeObjects = (a: ObjectShape, b: ObjectShape): Shape => {
   const fields = emptyFields()
   for (const [key, field] of fieldEntries(a.fields)) {
     const other = getField(b.fields, key)
-    setField(fields, key, other ? { shape: merge(field.shape, other.shape), seen: field.seen + other.seen } : field)
+    if (!other) {
+      setField(fields, key, field)
+      continue
+    }
+    const by = mergeCallers(field.by, other.by)
+    const shape = merge(field.shape, other.shape)
+    const seen = field.seen + other.seen
+    setField(fields, key, by === undefined ? { shape, seen } : { shape, seen, by })
   }
   for (const [key, field] of fieldEntries(b.fields)) if (!getField(a.fields, key)) setField(fields, key, field)
   return objectOrRecord(fields, a.samples + b.samples, a.rare && b.rare ? [...a.rare, ...b.rare] : (a.rare ?? b.rare))
@@ -103,7 +112,7 @@ export const objectOrRecord = (
     const at = parked.indexOf(hash)
     if (at >= 0) {
       parked.splice(at, 1)
-      setField(kept, key, { shape: field.shape, seen: 2 })
+      setField(kept, key, withCallers(field, field.shape, 2))
     } else parked.push(hash)
   }
   const bounded = parked.slice(-ShapeBounds.maxKeys)

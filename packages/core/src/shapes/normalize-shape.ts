@@ -5,7 +5,7 @@
  */
 import { capShapeSize } from "./cap-shape-size.js"
 import { merge, mergeShapes, objectOrRecord } from "./merge-shapes.js"
-import { type Shape, ShapeBounds, UNKNOWN, emptyFields, scalarShape, setField } from "./shape.js"
+import { MAX_CALLER_TAGS, type Shape, ShapeBounds, UNKNOWN, emptyFields, scalarShape, setField } from "./shape.js"
 
 interface Budget {
   left: number
@@ -38,6 +38,16 @@ const own = (object: Record<string, unknown>, key: string): unknown =>
 
 const count = (value: unknown, fallback: number): number =>
   typeof value === "number" && Number.isSafeInteger(value) && value > 0 ? value : fallback
+
+const TAG = /^[0-9a-f]{8}$/
+
+/** Anything but a list of tags reads as one unknown caller: a stored row must never make a key more visible. */
+const callerTags = (value: unknown): string[] | undefined => {
+  if (value === undefined) return undefined
+  if (!Array.isArray(value)) return ["00000000"]
+  const tags = value.filter((tag): tag is string => typeof tag === "string" && TAG.test(tag))
+  return tags.length === 0 ? ["00000000"] : [...new Set(tags)].slice(0, MAX_CALLER_TAGS)
+}
 
 const normalize = (value: unknown, level: number, budget: Budget): Shape => {
   if (!isRecord(value) || --budget.left < 0) return UNKNOWN
@@ -79,10 +89,10 @@ const normalize = (value: unknown, level: number, budget: Budget): Shape => {
       for (const key of Object.keys(rawFields).slice(0, ShapeBounds.maxKeys + 1)) {
         const field = own(rawFields, key)
         if (!isRecord(field)) continue
-        setField(fields, key, {
-          shape: normalize(own(field, "shape"), level + 1, budget),
-          seen: Math.min(samples, count(own(field, "seen"), 1)),
-        })
+        const shape = normalize(own(field, "shape"), level + 1, budget)
+        const seen = Math.min(samples, count(own(field, "seen"), 1))
+        const by = callerTags(own(field, "by"))
+        setField(fields, key, by === undefined ? { shape, seen } : { shape, seen, by })
       }
       const rare = own(value, "rare")
       const hashes = Array.isArray(rare)

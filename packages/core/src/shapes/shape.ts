@@ -27,6 +27,12 @@ export interface FieldShape {
   shape: Shape
   /** how many of the object's samples had this key */
   seen: number
+  /**
+   * Which callers' results held this key: a short hash of each API key, at most two (`callerTag`). Describe
+   * names a key only once two callers' results held it, since a key one caller's results hold could be that
+   * caller's data. Absent when every observation was made with keys off: one caller, the operator.
+   */
+  by?: string[]
 }
 
 export interface ObjectShape {
@@ -71,6 +77,29 @@ export const ShapeBounds = {
   /** nodes kept in one shape; a shape over it keeps its shallowest nodes and turns the rest `unknown` */
   maxShapeNodes: 1000,
 } as const
+
+/** A caller a shape is observed for; `undefined` with keys off. */
+export type CallerTag = string | undefined
+
+/** Two callers are enough to show a key; more are not counted. */
+export const MAX_CALLER_TAGS = 2
+
+/** The `by` of a merged field: absent if either side was observed with keys off, else both sides' callers. */
+export const mergeCallers = (a: string[] | undefined, b: string[] | undefined): string[] | undefined => {
+  if (a === undefined || b === undefined) return undefined
+  if (a.length >= MAX_CALLER_TAGS || a === b) return a
+  const out = [...a]
+  for (const tag of b) if (out.length < MAX_CALLER_TAGS && !out.includes(tag)) out.push(tag)
+  return out
+}
+
+/** A field is named to every caller once results of two callers held it, or keys were off. */
+export const isSharedField = (field: FieldShape): boolean =>
+  field.by === undefined || field.by.length >= MAX_CALLER_TAGS
+
+/** A field with its `by` (when it has one) carried to a new shape or count. */
+export const withCallers = (field: FieldShape, shape: Shape, seen: number): FieldShape =>
+  field.by === undefined ? { shape, seen } : { shape, seen, by: field.by }
 
 const scalars: Record<ScalarKind, Shape> = {
   unknown: { kind: "unknown" },
