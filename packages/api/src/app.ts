@@ -1,6 +1,5 @@
 /** The hono app: /healthz and /readyz, the /v1 routes, the MCP endpoint at /mcp. Runtime-neutral: no Node APIs, so it serves on Node and on Workers. */
 import { Hono } from "hono"
-import type { ApiKeyService, CatalogStore, Executor, GrepRunner, Logger, SourcesService } from "@switchboard/core"
 import { internalError } from "@switchboard/core"
 import { DEFAULT_MAX_BODY_BYTES, checkMaxBodyBytes, limitBody } from "./body-limit.js"
 import { errorBody } from "./http-errors.js"
@@ -9,23 +8,13 @@ import { requestGuard } from "./request-guard.js"
 import { authenticate } from "./require-key.js"
 import { checkScope } from "./scopes.js"
 import type { AppEnv } from "./env.js"
+import type { AppServices } from "./app-services.js"
 import { mcpRoutes } from "./mcp/http.js"
 import { openApiDocument } from "./openapi/document.js"
 import { executeRoutes } from "./routes/execute.js"
 import { executionRoutes } from "./routes/executions.js"
 import { sourceRoutes } from "./routes/sources.js"
 import { describeRoutes, toolRoutes } from "./routes/tools.js"
-
-export interface AppServices {
-  sources: SourcesService
-  executor: Executor
-  store: CatalogStore
-  logger: Logger
-  /** when set, every route but /healthz and /readyz needs a valid API key, and each route a scope of it (./scopes.ts) */
-  keys?: Pick<ApiKeyService, "verify">
-  /** where searches of stored output run (default: in place; the Node host gives a worker thread it can stop) */
-  grep?: GrepRunner
-}
 
 export interface AppOptions {
   /**
@@ -44,6 +33,8 @@ export interface AppOptions {
 const clientWentAway = (cause: unknown, request: Request) =>
   request.signal.aborted ||
   (typeof cause === "object" && cause !== null && (cause as { code?: unknown }).code === "ECONNRESET")
+
+export type { AppServices }
 
 export const createApp = (services: AppServices, options: AppOptions = {}) => {
   const maxBodyBytes = checkMaxBodyBytes(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)

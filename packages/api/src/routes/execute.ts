@@ -1,6 +1,6 @@
 import { Hono } from "hono"
 import { Overloaded, RunErrorCodes } from "@switchboard/core"
-import type { AppServices } from "../app.js"
+import type { AppServices } from "../app-services.js"
 import type { AppEnv } from "../env.js"
 import { readJson, sendError } from "../http-errors.js"
 

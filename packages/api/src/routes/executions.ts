@@ -8,7 +8,7 @@ import {
   readExecutionAs,
   readOutputLines,
 } from "@switchboard/core"
-import type { AppServices } from "../app.js"
+import type { AppServices } from "../app-services.js"
 import type { AppEnv } from "../env.js"
 import { errorBody, sendError } from "../http-errors.js"
 import { MAX_TEXT_OFFSET, wholeNumber } from "../whole-number.js"

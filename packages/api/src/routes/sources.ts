@@ -1,5 +1,5 @@
 import { Hono } from "hono"
-import type { AppServices } from "../app.js"
+import type { AppServices } from "../app-services.js"
 import type { AppEnv } from "../env.js"
 import { readJson, sendError } from "../http-errors.js"
 

@@ -1,7 +1,7 @@
 import { Hono } from "hono"
 import { InvalidInput, NotFound, createDescribeService, MAX_DESCRIBE_TOOLS } from "@switchboard/core"
 import type { ToolRow } from "@switchboard/core"
-import type { AppServices } from "../app.js"
+import type { AppServices } from "../app-services.js"
 import type { AppEnv } from "../env.js"
 import { readJson, sendError } from "../http-errors.js"
 import { MAX_LIST_LIMIT, wholeNumber } from "../whole-number.js"

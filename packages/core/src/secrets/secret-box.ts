@@ -31,7 +31,7 @@ const toBase64Url = (bytes: Uint8Array): string => {
 }
 
 /** base64 or base64url, padded or not; null for anything else */
-export const fromBase64 = (text: string): Uint8Array | null => {
+export const fromBase64 = (text: string): Uint8Array<ArrayBuffer> | null => {
   const body = text
     .trim()
     .replace(/-/g, "+")
@@ -45,10 +45,12 @@ export const fromBase64 = (text: string): Uint8Array | null => {
 export const encodeSecretKey = (key: Uint8Array): string => btoa(String.fromCharCode(...key))
 
 /** A new random key, for a host that has none yet. */
-export const generateSecretKey = (): Uint8Array => crypto.getRandomValues(new Uint8Array(SECRET_KEY_BYTES))
+export const generateSecretKey = (): Uint8Array<ArrayBuffer> => crypto.getRandomValues(new Uint8Array(SECRET_KEY_BYTES))
 
 /** The key from its text form (32 bytes, base64 or base64url); the message never repeats the text. */
-export const parseSecretKey = (text: string): { ok: true; key: Uint8Array } | { ok: false; message: string } => {
+export const parseSecretKey = (
+  text: string,
+): { ok: true; key: Uint8Array<ArrayBuffer> } | { ok: false; message: string } => {
   const key = fromBase64(text)
   if (!key)
     return {
@@ -66,7 +68,7 @@ export const parseSecretKey = (text: string): { ok: true; key: Uint8Array } | { 
 const utf8 = new TextEncoder()
 const fromUtf8 = new TextDecoder("utf-8", { fatal: true })
 
-export const createSecretBox = async (raw: Uint8Array): Promise<SecretBox> => {
+export const createSecretBox = async (raw: Uint8Array<ArrayBuffer>): Promise<SecretBox> => {
   if (raw.length !== SECRET_KEY_BYTES) throw new Error(`a secret key is ${SECRET_KEY_BYTES} bytes (got ${raw.length})`)
   const key = await crypto.subtle.importKey("raw", raw, { name: "AES-GCM" }, false, ["encrypt", "decrypt"])
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", raw))
