@@ -49,3 +49,8 @@ it("searches queue behind one another, and past the queue limit answer overloade
   expect(await first).toMatchObject({ ok: false, code: "pattern_too_costly" })
   expect(await Promise.all(queued)).toMatchObject([{ ok: true }, { ok: true }])
 })
+
+it("the limit counts the search, not the time a new thread takes to load: a cheap search under a 50 ms limit answers", async () => {
+  const { grep } = runner({ timeoutMs: 50 })
+  expect(await grep("a\nb", "b")).toMatchObject({ ok: true, matches: [{ line: 1, text: "b" }] })
+})

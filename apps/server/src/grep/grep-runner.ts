@@ -2,7 +2,9 @@
  * Searches of stored output, off the main thread and bounded in time (issue 14 §1). RE2 cannot be given a
  * step budget, and a pattern such as `(?:a?){1000}a{1000}$` took 7.9 s over 100 KB on the main thread. Here
  * one worker thread runs one search at a time; a search still running `timeoutMs` after it started has its
- * thread terminated and answers `pattern_too_costly`, and the next search gets a new thread. Searches wait in
+ * thread terminated and answers `pattern_too_costly`, and the next search gets a new thread. The clock starts
+ * when the thread says it started, so the time a new thread takes to load (hundreds of ms on a busy machine)
+ * never makes a cheap search "too costly"; a thread that never starts is given up after `startGraceMs`. Searches wait in
  * a queue of at most `queueLimit`; past it a search answers `overloaded`.
  */
 import { Worker } from "node:worker_threads"
@@ -14,6 +16,8 @@ export interface GrepRunnerOptions {
   timeoutMs?: number
   /** searches waiting behind the running one (default 16) */
   queueLimit?: number
+  /** how long a new thread may take to load before its search is given up as `overloaded` (default 10 s) */
+  startGraceMs?: number
 }
 
 interface Pending extends GrepJob {
@@ -25,9 +29,10 @@ const workerUrl = new URL("./grep-worker.generated.mjs", import.meta.url)
 export const createGrepRunner = (options: GrepRunnerOptions = {}): { grep: GrepRunner; close: () => Promise<void> } => {
   const timeoutMs = options.timeoutMs ?? 2_000
   const queueLimit = options.queueLimit ?? 16
+  const startGraceMs = options.startGraceMs ?? 10_000
   const queue: Pending[] = []
   let worker: Worker | null = null
-  let running: { job: Pending; timer: ReturnType<typeof setTimeout> } | null = null
+  let running: { job: Pending; timer?: ReturnType<typeof setTimeout> } | null = null
   let nextId = 0
   let closed = false
 
@@ -39,6 +44,27 @@ export const createGrepRunner = (options: GrepRunnerOptions = {}): { grep: GrepR
     startNext()
   }
 
+  const tooCostly: GrepOutcome = {
+    ok: false,
+    code: "pattern_too_costly",
+    message: `the search ran past its limit of ${timeoutMs} ms and was stopped; use a simpler pattern (fewer repetitions and alternatives) or read the output by line range`,
+  }
+  const neverStarted: GrepOutcome = {
+    ok: false,
+    code: "overloaded",
+    message: `the search thread did not start within ${startGraceMs} ms; try again shortly`,
+  }
+
+  /** (Re)starts the running search's clock: past `ms`, its thread is stopped and it answers `outcome`. */
+  const startClock = (ms: number, outcome: GrepOutcome) => {
+    if (!running) return
+    clearTimeout(running.timer)
+    running.timer = setTimeout(() => {
+      discardWorker()
+      finish(outcome)
+    }, ms)
+  }
+
   const discardWorker = () => {
     const old = worker
     worker = null
@@ -48,8 +74,10 @@ export const createGrepRunner = (options: GrepRunnerOptions = {}): { grep: GrepR
   const spawn = () => {
     const spawned = new Worker(workerUrl)
     spawned.unref() // an idle search thread never keeps the process alive
-    spawned.on("message", ({ id, outcome }: { id: number; outcome: GrepOutcome }) => {
-      if (running?.job.id === id) finish(outcome)
+    spawned.on("message", ({ id, started, outcome }: { id: number; started?: true; outcome?: GrepOutcome }) => {
+      if (running?.job.id !== id) return
+      if (started) startClock(timeoutMs, tooCostly)
+      else if (outcome) finish(outcome)
     })
     spawned.on("error", () => {
       if (worker !== spawned) return
@@ -69,15 +97,8 @@ export const createGrepRunner = (options: GrepRunnerOptions = {}): { grep: GrepR
     const job = queue.shift()
     if (!job) return
     worker ??= spawn()
-    const timer = setTimeout(() => {
-      discardWorker()
-      finish({
-        ok: false,
-        code: "pattern_too_costly",
-        message: `the search ran past its limit of ${timeoutMs} ms and was stopped; use a simpler pattern (fewer repetitions and alternatives) or read the output by line range`,
-      })
-    }, timeoutMs)
-    running = { job, timer }
+    running = { job }
+    startClock(startGraceMs, neverStarted)
     worker.postMessage({ id: job.id, text: job.text, pattern: job.pattern } satisfies GrepJob)
   }
 

@@ -26,7 +26,10 @@ var readBounded = (ctx, builtins, text, maxUnits = errorTextUnits) => {
   if (units <= maxUnits) return { text: ctx.getString(text), units };
   const cut = ctx.newNumber(0).consume((start2) => ctx.newNumber(maxUnits).consume((end) => ctx.callFunction(builtins.slice, text, start2, end)));
   if (cut.error) return cut.error.consume(() => ({ text: "", units }));
-  return cut.value.consume((prefix2) => ({ text: ctx.typeof(prefix2) === "string" ? wholeCharacters(ctx.getString(prefix2)) : "", units }));
+  return cut.value.consume((prefix2) => ({
+    text: ctx.typeof(prefix2) === "string" ? wholeCharacters(ctx.getString(prefix2)) : "",
+    units
+  }));
 };
 var wholeCharacters = (prefix2) => {
   const last = prefix2.charCodeAt(prefix2.length - 1);
@@ -35,7 +38,9 @@ var wholeCharacters = (prefix2) => {
 var renderBounded = (ctx, builtins, value) => {
   const rendered = ctx.callFunction(builtins.string, ctx.undefined, value);
   if (rendered.error) return rendered.error.consume(() => void 0);
-  return rendered.value.consume((text) => ctx.typeof(text) === "string" ? readBounded(ctx, builtins, text) : void 0);
+  return rendered.value.consume(
+    (text) => ctx.typeof(text) === "string" ? readBounded(ctx, builtins, text) : void 0
+  );
 };
 var boundText = (text, units) => units === void 0 && text.length <= errorTextUnits ? text : `${wholeCharacters(text.slice(0, errorTextUnits))} … [switchboard: cut at ${errorTextUnits} of its ${units ?? text.length} characters]`;
 
@@ -179,7 +184,10 @@ var prepareCode = (original) => {
   }
   const insertions = completionInsertions(stripped);
   const body = applyInsertions(stripped, insertions);
-  return { ok: true, code: { source: prefix + body + suffix, original, stripped, prefixLength: prefix.length, insertions } };
+  return {
+    ok: true,
+    code: { source: prefix + body + suffix, original, stripped, prefixLength: prefix.length, insertions }
+  };
 };
 var strippingSourceMap = (original) => {
   try {
@@ -284,7 +292,11 @@ var classifyThrown = (thrown, phase, code, limits) => {
     return withPosition(runErrors.stackOverflow(limits), thrown, code);
   }
   if (phase === "compile" && isError && name === "SyntaxError") {
-    return withPosition({ code: "syntax_error", message: boundText(`SyntaxError: ${message}`, thrown.cutFrom) }, thrown, code);
+    return withPosition(
+      { code: "syntax_error", message: boundText(`SyntaxError: ${message}`, thrown.cutFrom) },
+      thrown,
+      code
+    );
   }
   const text = isError ? `${name}: ${message}` : `Uncaught ${name === "string" ? JSON.stringify(message) : message}`;
   return withPosition({ code: "runtime_error", message: boundText(text, thrown.cutFrom) }, thrown, code);
@@ -335,7 +347,9 @@ var primitiveText = (ctx, stringify, builtins, value, type) => {
   }
   const json = ctx.callFunction(stringify, ctx.undefined, value);
   if (json.error) return json.error.consume(() => whole(`a value of type ${type}`));
-  return json.value.consume((text) => ctx.typeof(text) === "string" ? readBounded(ctx, builtins, text) : whole(`a value of type ${type}`));
+  return json.value.consume(
+    (text) => ctx.typeof(text) === "string" ? readBounded(ctx, builtins, text) : whole(`a value of type ${type}`)
+  );
 };
 var serializeResult = (ctx, stringify, value, maxBytes) => {
   const type = ctx.typeof(value);
@@ -512,17 +526,24 @@ var installHostBridge = (ctx, text) => {
     if (!pathHandle || !argsHandle || ctx.typeof(argsHandle) !== "string") {
       const path2 = pathHandle ? readBounded(ctx, text, pathHandle).text : "";
       const reason = reasonHandle && ctx.typeof(reasonHandle) === "string" ? readBounded(ctx, text, reasonHandle).text : "";
-      return void answer(resolveHandle, { ok: false, error: { code: "invalid_arguments", message: `arguments for ${path2} must be JSON-serializable: ${reason}` } });
+      return void answer(resolveHandle, {
+        ok: false,
+        error: { code: "invalid_arguments", message: `arguments for ${path2} must be JSON-serializable: ${reason}` }
+      });
     }
     const { limits } = current2;
     const units = reasonHandle ? ctx.getNumber(reasonHandle) : Number.NaN;
-    if (!(units <= limits.maxToolArgBytes)) return void answer(resolveHandle, argumentsTooLarge(limits, units, false, void 0));
-    if (inflightBytes + units > limits.maxToolArgBytesInFlight) return void answer(resolveHandle, argumentsTooLarge(limits, units, false, inflightBytes));
+    if (!(units <= limits.maxToolArgBytes))
+      return void answer(resolveHandle, argumentsTooLarge(limits, units, false, void 0));
+    if (inflightBytes + units > limits.maxToolArgBytesInFlight)
+      return void answer(resolveHandle, argumentsTooLarge(limits, units, false, inflightBytes));
     const path = ctx.getString(pathHandle);
     const argsJson = ctx.getString(argsHandle);
     const bytes = utf8Length(path) + utf8Length(argsJson);
-    if (bytes > limits.maxToolArgBytes) return void answer(resolveHandle, argumentsTooLarge(limits, bytes, true, void 0));
-    if (inflightBytes + bytes > limits.maxToolArgBytesInFlight) return void answer(resolveHandle, argumentsTooLarge(limits, bytes, true, inflightBytes));
+    if (bytes > limits.maxToolArgBytes)
+      return void answer(resolveHandle, argumentsTooLarge(limits, bytes, true, void 0));
+    if (inflightBytes + bytes > limits.maxToolArgBytesInFlight)
+      return void answer(resolveHandle, argumentsTooLarge(limits, bytes, true, inflightBytes));
     calls++;
     if (calls > limits.maxToolCalls) return void fail(current2, runErrors.toolCallLimit(limits));
     const resolve = resolveHandle.dup();
@@ -530,7 +551,9 @@ var installHostBridge = (ctx, text) => {
     inflight++;
     inflightBytes += bytes;
     const generation = resets;
-    void callHost(current2, path, argsJson).then((resultJson) => settle(generation, current2.events, resolve, bytes, resultJson));
+    void callHost(current2, path, argsJson).then(
+      (resultJson) => settle(generation, current2.events, resolve, bytes, resultJson)
+    );
     return void 0;
   });
   const logFunction = ctx.newFunction(logFunctionName, (levelHandle, textHandle) => {
@@ -547,16 +570,20 @@ var installHostBridge = (ctx, text) => {
     if (!current2 || over) return void 0;
     if (!jsonHandle || ctx.typeof(jsonHandle) !== "string") {
       const reason = reasonHandle && ctx.typeof(reasonHandle) === "string" ? readBounded(ctx, text, reasonHandle).text : "got undefined";
-      return ctx.newString(`emit(block) takes ${blockShape}: ${reason.startsWith("got ") ? reason : `it is not JSON-serializable: ${reason}`}`);
+      return ctx.newString(
+        `emit(block) takes ${blockShape}: ${reason.startsWith("got ") ? reason : `it is not JSON-serializable: ${reason}`}`
+      );
     }
     const { maxResultBytes } = current2.limits;
     const units = stringLength(ctx, jsonHandle);
-    if (emittedBytes + units > maxResultBytes) return void fail(current2, runErrors.emittedTooLarge(current2.limits, emittedBytes + units, false));
+    if (emittedBytes + units > maxResultBytes)
+      return void fail(current2, runErrors.emittedTooLarge(current2.limits, emittedBytes + units, false));
     const json = ctx.getString(jsonHandle);
     const block = JSON.parse(json);
     if (!isContentBlock(block)) return ctx.newString(`emit(block) takes ${blockShape}: got ${describeValue(block)}`);
     const bytes = utf8Length(json);
-    if (emittedBytes + bytes > maxResultBytes) return void fail(current2, runErrors.emittedTooLarge(current2.limits, emittedBytes + bytes, true));
+    if (emittedBytes + bytes > maxResultBytes)
+      return void fail(current2, runErrors.emittedTooLarge(current2.limits, emittedBytes + bytes, true));
     emittedBytes += bytes;
     emitted.push(block);
     return void 0;
@@ -564,9 +591,16 @@ var installHostBridge = (ctx, text) => {
   const loadFormatFunction = ctx.newFunction(loadFormatFunctionName, (stringifyHandle) => {
     const evaluated = ctx.evalCode(formatSource, "format.js", { type: "global", strict: true });
     if (evaluated.error) return evaluated;
-    return evaluated.value.consume((makeFormat) => ctx.callFunction(makeFormat, ctx.undefined, stringifyHandle ?? ctx.undefined));
+    return evaluated.value.consume(
+      (makeFormat) => ctx.callFunction(makeFormat, ctx.undefined, stringifyHandle ?? ctx.undefined)
+    );
   });
-  const functions = { invoke: invokeFunction, log: logFunction, emit: emitFunction, loadFormat: loadFormatFunction };
+  const functions = {
+    invoke: invokeFunction,
+    log: logFunction,
+    emit: emitFunction,
+    loadFormat: loadFormatFunction
+  };
   return {
     functions,
     attach(next) {
@@ -737,7 +771,10 @@ var createSandbox = (module2) => {
   });
   seedMathRandom(module2, context);
   const string = context.getProp(context.global, "String");
-  const text = { string, slice: context.getProp(string, "prototype").consume((prototype) => context.getProp(prototype, "slice")) };
+  const text = {
+    string,
+    slice: context.getProp(string, "prototype").consume((prototype) => context.getProp(prototype, "slice"))
+  };
   const bridge = installHostBridge(context, text);
   const stringify = member("JSON", "stringify");
   const parse2 = member("JSON", "parse");
@@ -766,7 +803,8 @@ var describeBudgetMs = 50;
 var maxTimerMs = 2 ** 31 - 1;
 var runInSandbox = async (module2, code, options) => {
   const prepared = prepareCode(code);
-  if (!prepared.ok) return { outcome: { ok: false, error: prepared.error, logs: [] }, poisoned: false, dispose: () => true };
+  if (!prepared.ok)
+    return { outcome: { ok: false, error: prepared.error, logs: [] }, poisoned: false, dispose: () => true };
   const session = new ScriptSession(module2, prepared.code, options);
   return session.execute();
 };
@@ -1000,7 +1038,8 @@ var snapshotSandbox = (module2, sandbox, options = {}) => {
   const context = contextPointer(sandbox.context);
   const runtimePointer = sandbox.runtime.rt?.value;
   const randomOffset = randomStateOffset(module2);
-  if (!isHostRefTable(hostRefs) || context === void 0 || typeof runtimePointer !== "number" || randomOffset === void 0) return void 0;
+  if (!isHostRefTable(hostRefs) || context === void 0 || typeof runtimePointer !== "number" || randomOffset === void 0)
+    return void 0;
   const randomStateAt = context + randomOffset;
   const memory = () => new Uint8Array(module2.getWasmMemory().buffer);
   const words = new Uint32Array(module2.getWasmMemory().buffer);
@@ -1025,7 +1064,11 @@ var snapshotSandbox = (module2, sandbox, options = {}) => {
     { start: 0, saved: whole.slice(0, staticEnd) },
     { start: stackTop, saved: whole.slice(stackTop, heapEnd) }
   ];
-  const refs = { nextId: hostRefs.nextId, freelist: [...hostRefs.freelist], groups: [...hostRefs.groups].map(([id, group]) => [id, [...group]]) };
+  const refs = {
+    nextId: hostRefs.nextId,
+    freelist: [...hostRefs.freelist],
+    groups: [...hostRefs.groups].map(([id, group]) => [id, [...group]])
+  };
   const shape = hostSideShape(sandbox);
   const sbrkAt = findSbrk(module2, sandbox, staticEnd, heapEnd);
   const stackLimitAt = findStackLimit(module2, sandbox, runtimePointer);
@@ -1040,7 +1083,10 @@ var snapshotSandbox = (module2, sandbox, options = {}) => {
   };
   const restore = () => {
     const now = hostSideShape(sandbox);
-    if (now !== shape) throw new Error(`the sandbox snapshot cannot be restored: the host side changed during the run (${shape} -> ${now})`);
+    if (now !== shape)
+      throw new Error(
+        `the sandbox snapshot cannot be restored: the host side changed during the run (${shape} -> ${now})`
+      );
     sandbox.runtime.removeInterruptHandler();
     const bytes = memory();
     if (clearMemory2) clear(bytes);
@@ -1210,14 +1256,21 @@ var LogMirrorWriter = class {
 var { memoryCapBytes, recycleAboveBytes, snapshots, clearMemory, failAfterAnswer, port, signals, logs } = workerData;
 var module = await loadQuickJsModule({ memoryCapBytes });
 var wasmBytes = () => module.getWasmMemory().buffer.byteLength;
-var handoff = new HandoffEnd(port, new Int32Array(signals), Signal.toMain, Signal.toWorker, (message) => onMessage(message));
+var handoff = new HandoffEnd(
+  port,
+  new Int32Array(signals),
+  Signal.toMain,
+  Signal.toWorker,
+  (message) => onMessage(message)
+);
 var post = (message) => handoff.send(message);
 var logMirror = new LogMirrorWriter(logs);
 var resultPollCapMs = 1;
 var mayPoll = () => Atomics.load(handoff.signals, Signal.mayPoll) === 1;
 var typicalCallMs = 0;
 var awaitResults = () => {
-  if (typicalCallMs < resultPollCapMs && mayPoll()) handoff.spin(Math.min(resultPollCapMs, 2 * typicalCallMs + 0.05), mayPoll);
+  if (typicalCallMs < resultPollCapMs && mayPoll())
+    handoff.spin(Math.min(resultPollCapMs, 2 * typicalCallMs + 0.05), mayPoll);
 };
 var current;
 var busy = false;
