@@ -6,6 +6,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
+import { boundedFetch } from "./bounded-fetch.js"
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
 import type { McpTransportConfig } from "./config.js"
 import { findRefusal, stdioDisabled } from "./refusal.js"
@@ -21,6 +22,8 @@ export interface ConnectPolicy {
   allowStdio: StdioAllowance
   /** the fetch every HTTP request of a source goes through (the host's egress guard); the global fetch when absent */
   fetch?: FetchLike
+  /** the largest JSON response or stream event an http source may send (./bounded-fetch.ts; default 64 MiB) */
+  maxMessageBytes?: number
 }
 
 export type StdioAllowance =
@@ -147,7 +150,7 @@ export const connect = async (
       ? stdio!
       : new StreamableHTTPClientTransport(new URL(transport.url), {
           requestInit: { headers: transport.headers },
-          ...(policy.fetch ? { fetch: policy.fetch } : {}),
+          fetch: boundedFetch(policy.fetch, policy.maxMessageBytes),
         })
 
   // The SDK fires onclose for our own close() too, and possibly after a successor connection took this one's

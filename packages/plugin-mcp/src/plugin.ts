@@ -23,6 +23,8 @@ export interface McpPluginOptions {
    * `@switchboard/plugin-mcp/node` on Node). It throws a `SourceRefusal` to refuse an address. Default: global fetch.
    */
   fetch?: FetchLike
+  /** the largest JSON response or stream event an http source may send; past it the call or sync fails (64 MiB) */
+  maxUpstreamMessageBytes?: number
   connectTimeoutMs?: number
   listTimeoutMs?: number
   /** how long an unused connection stays open */
@@ -39,7 +41,7 @@ export const createMcpPlugin = async (options: McpPluginOptions = {}): Promise<S
     idleTimeToLiveMs = 10 * 60_000,
   } = options
   const pool = await createConnectionPool({
-    policy: { allowStdio, fetch: options.fetch },
+    policy: { allowStdio, fetch: options.fetch, maxMessageBytes: options.maxUpstreamMessageBytes },
     connectTimeoutMs,
     idleTimeToLiveMs,
     onToolsChanged: (id) => options.onToolsChanged?.(id),
