@@ -6,6 +6,7 @@
 export * from "./result.js"
 export * from "./seams.js"
 export * from "./errors.js"
+export { isRecord, own } from "./is-record.js"
 export * from "./encodings/encoding.js"
 export { decodeToolResult } from "./encodings/decode.js"
 export type {

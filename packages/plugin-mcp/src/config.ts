@@ -1,4 +1,5 @@
 /** The MCP source config as the API receives it, checked and redacted here and nowhere else. */
+import { isRecord } from "@switchboard/core"
 
 export type McpTransportConfig =
   | { type: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
@@ -12,7 +13,6 @@ export type ConfigCheck =
   | { ok: true; config: McpSourceConfig }
   | { ok: false; reason: "invalid" | "forbidden"; message: string }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
 const isStringMap = (v: unknown): v is Record<string, string> =>
   isRecord(v) && Object.values(v).every((x) => typeof x === "string")
 

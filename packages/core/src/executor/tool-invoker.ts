@@ -6,6 +6,7 @@
 import { decodeToolResult } from "../encodings/decode.js"
 import { effectiveEncoding } from "../encodings/encoding.js"
 import { internalError } from "../errors.js"
+import { isRecord } from "../is-record.js"
 import type { Logger } from "../errors.js"
 import { ToolErrorCodes, errResult, okResult } from "../result.js"
 import type { ToolResult } from "../result.js"
@@ -56,8 +57,7 @@ const byteLength = (value: unknown): number | null => {
   return bytes
 }
 
-const isPlainArgs = (args: unknown) =>
-  args === undefined || (typeof args === "object" && args !== null && !Array.isArray(args))
+const isPlainArgs = (args: unknown) => args === undefined || isRecord(args)
 
 export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.now }: ToolInvokerOptions) => {
   const describe = createDescribeService(store)
