@@ -39,6 +39,19 @@ export const jsonBody =
     await next()
   }
 
+/**
+ * A JSON body its service checks itself, typed for the client as `T`: a source's fields depend on its kind's
+ * plugin (core's `sourceFields`, then the plugin's `configSchema`), which only the sources service holds.
+ */
+export const checkedByService =
+  <T>(): MiddlewareHandler<AppEnv, string, { in: { json: T }; out: { json: unknown } }> =>
+  async (c, next) => {
+    const body = await readJson(c)
+    if (!body.ok) return body.response
+    c.req.addValidatedData("json", body.body as object)
+    await next()
+  }
+
 /** A query string arrives as text: the typed client sends each parameter as a string. */
 type QueryInput<T> = { [K in keyof T]?: string }
 
