@@ -79,7 +79,7 @@ export const mcpSourceConfig = z.object(
 )
 
 /** The transport fields a PATCH may replace, each whole: the ones that hold credentials. */
-export const PATCHABLE = { stdio: ["env", "args"], http: ["headers", "url"] } as const
+const PATCHABLE = { stdio: ["env", "args"], http: ["headers", "url"] } as const
 
 const patchOf = (type: keyof typeof PATCHABLE, fields: z.ZodRawShape) => {
   const list = PATCHABLE[type].map((f) => `"transport.${f}"`).join(" or ")

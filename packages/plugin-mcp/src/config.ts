@@ -1,14 +1,11 @@
 /** The MCP source config as the API receives it, checked (with ./config-schema.ts) and redacted here and nowhere else. */
 import { isRecord, parseRequest } from "@switchboard/core"
+import type { z } from "zod"
 import { mcpSourceConfig, mcpSourcePatch } from "./config-schema.js"
 
-export type McpTransportConfig =
-  | { type: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { type: "http"; url: string; headers: Record<string, string> }
-
-export interface McpSourceConfig {
-  transport: McpTransportConfig
-}
+/** A config as checkConfig leaves it: defaults filled in, the URL in its normal form. */
+export type McpSourceConfig = z.output<typeof mcpSourceConfig>
+export type McpTransportConfig = McpSourceConfig["transport"]
 
 export type ConfigCheck =
   | { ok: true; config: McpSourceConfig }
@@ -18,7 +15,7 @@ export type ConfigCheck =
 export const checkConfig = (config: unknown): ConfigCheck => {
   const checked = parseRequest(mcpSourceConfig, config)
   return checked.ok
-    ? { ok: true, config: checked.value satisfies McpSourceConfig }
+    ? { ok: true, config: checked.value }
     : { ok: false, reason: "invalid", message: checked.error.message }
 }
 
