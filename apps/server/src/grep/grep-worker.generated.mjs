@@ -30,12 +30,21 @@ var matchInContext = (line, regex) => {
 };
 var MAX_GREP_PATTERN_CHARS = 1e3;
 var grepOutput = (text, pattern) => {
-  if (pattern.length > MAX_GREP_PATTERN_CHARS) return { ok: false, code: "invalid_pattern", message: `the pattern is longer than ${MAX_GREP_PATTERN_CHARS} characters` };
+  if (pattern.length > MAX_GREP_PATTERN_CHARS)
+    return {
+      ok: false,
+      code: "invalid_pattern",
+      message: `the pattern is longer than ${MAX_GREP_PATTERN_CHARS} characters`
+    };
   let regex;
   try {
     regex = RE2JS.compile(pattern);
   } catch (cause) {
-    return { ok: false, code: "invalid_pattern", message: `not a valid regular expression (RE2 syntax: no lookaround or backreferences): ${cause.message}` };
+    return {
+      ok: false,
+      code: "invalid_pattern",
+      message: `not a valid regular expression (RE2 syntax: no lookaround or backreferences): ${cause.message}`
+    };
   }
   const all = splitLines(text);
   const matches = [];
