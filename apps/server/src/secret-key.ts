@@ -13,7 +13,7 @@ import { isPostgresUrl } from "./postgres-database.js"
 export const SECRET_KEY_ENV = "SWITCHBOARD_SECRET_KEY"
 
 export interface LoadedKey {
-  key: Uint8Array
+  key: Uint8Array<ArrayBuffer>
   /** where it came from, for the boot log: never the key */
   origin: string
   /** set when the key file was made by this start */

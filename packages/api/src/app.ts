@@ -2,7 +2,7 @@
 import { Hono } from "hono"
 import { internalError } from "@switchboard/core"
 import { DEFAULT_MAX_BODY_BYTES, checkMaxBodyBytes, limitBody } from "./body-limit.js"
-import { errorBody } from "./http-errors.js"
+import { errorOf } from "./http-errors.js"
 import { readiness } from "./probes.js"
 import { requestGuard } from "./request-guard.js"
 import { authenticate } from "./require-key.js"
@@ -11,6 +11,7 @@ import type { AppEnv } from "./env.js"
 import type { AppServices } from "./app-services.js"
 import { mcpRoutes } from "./mcp/http.js"
 import { openApiDocument } from "./openapi/document.js"
+import type { OpenApiDocument } from "./openapi/document.js"
 import { executeRoutes } from "./routes/execute.js"
 import { executionRoutes } from "./routes/executions.js"
 import { sourceRoutes } from "./routes/sources.js"
@@ -38,35 +39,38 @@ export type { AppServices }
 
 export const createApp = (services: AppServices, options: AppOptions = {}) => {
   const maxBodyBytes = checkMaxBodyBytes(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)
+  // built at its first request: a host that never serves it never pays for the JSON Schema conversion
+  let document: OpenApiDocument | undefined
   const app = new Hono<AppEnv>()
-  // the key first: a caller without one learns only that it needs one, and no body of theirs is buffered;
-  // then its scope, from the one table of what each route needs (./scopes.ts)
-  app.use("*", authenticate(services.keys))
-  app.use("*", checkScope)
-  app.use("*", requestGuard({ allowedHosts: options.allowedHosts }))
-  app.use("/v1/*", limitBody(maxBodyBytes))
-  app.use("/mcp/*", limitBody(maxBodyBytes))
-  app.get("/healthz", (c) => c.json({ ok: true }))
-  app.get("/readyz", readiness(services))
-  app.get("/v1/openapi.json", (c) => c.json(openApiDocument))
-  app.route("/v1/sources", sourceRoutes(services))
-  app.route("/v1/tools", toolRoutes(services))
-  app.route("/v1/describe", describeRoutes(services))
-  app.route("/v1", executeRoutes(services))
-  app.route("/v1/executions", executionRoutes(services))
-  app.route("/mcp", mcpRoutes(services, { maxBodyBytes }))
-  app.notFound((c) =>
-    c.json(errorBody("not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404),
-  )
+    // the key first: a caller without one learns only that it needs one, and no body of theirs is buffered;
+    // then its scope, from the one table of what each route needs (./scopes.ts)
+    .use("*", authenticate(services.keys))
+    .use("*", checkScope)
+    .use("*", requestGuard({ allowedHosts: options.allowedHosts }))
+    .use("/v1/*", limitBody(maxBodyBytes))
+    .use("/mcp/*", limitBody(maxBodyBytes))
+    .get("/healthz", (c) => c.json({ ok: true } as const))
+    .get("/readyz", readiness(services))
+    .get("/v1/openapi.json", (c) => c.json((document ??= openApiDocument(services.sources.kinds))))
+    .route("/v1/sources", sourceRoutes(services))
+    .route("/v1/tools", toolRoutes(services))
+    .route("/v1/describe", describeRoutes(services))
+    .route("/v1", executeRoutes(services))
+    .route("/v1/executions", executionRoutes(services))
+    .route("/mcp", mcpRoutes(services, { maxBodyBytes }))
+  app.notFound((c) => c.json(errorOf("not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404))
   app.onError((cause, c) => {
     const where = `${c.req.method} ${new URL(c.req.url).pathname}`
     if (clientWentAway(cause, c.req.raw)) {
       // the caller's mistake or its network's, never our defect: one line, and nobody is left to answer
       services.logger.info("request aborted by the client before its body arrived", { request: where })
-      return c.json(errorBody("client_closed_request", "the connection closed before the request body arrived"), 400)
+      return c.json(errorOf("client_closed_request", "the connection closed before the request body arrived"), 400)
     }
     const error = internalError(services.logger, where, cause)
-    return c.json(errorBody("internal_error", error.message), 500)
+    return c.json(errorOf("internal_error", error.message), 500)
   })
   return app
 }
+
+/** The app's routes as types: what the typed client (./client.ts) is checked against. */
+export type App = ReturnType<typeof createApp>

@@ -1,4 +1,5 @@
 import { expect, it } from "vitest"
+import type { ExecuteRequest } from "@switchboard/core"
 import { stubApp, stubServices } from "../test/stub-app.js"
 
 const post = (app: ReturnType<typeof stubApp>, path: string, body: string, headers: Record<string, string> = {}) =>
@@ -42,12 +43,15 @@ const spiedRequest = (path: string, body: string | ReadableStream, headers: Reco
   return { request, reads }
 }
 
-/** An app whose executor keeps the bodies it was asked to parse. */
+/** An app whose executor keeps the requests it was asked to run: a body that reached it was read and parsed. */
 const parsingApp = (maxBodyBytes: number) => {
   const parsed: unknown[] = []
   const services = stubServices()
-  const executor = { ...services.executor, parse: (body: unknown) => (parsed.push(body), { ok: true, value: body }) }
-  return { app: stubApp({ maxBodyBytes }, { executor: executor as typeof services.executor }), parsed }
+  const executor = {
+    ...services.executor,
+    execute: (request: ExecuteRequest) => (parsed.push(request), services.executor.execute(request)),
+  }
+  return { app: stubApp({ maxBodyBytes }, { executor }), parsed }
 }
 
 it("refuses a declared Content-Length over the limit at once, without reading the body", async () => {

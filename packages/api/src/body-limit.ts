@@ -9,7 +9,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono"
 import { bodyLimit } from "hono/body-limit"
-import { errorBody } from "./http-errors.js"
+import { errorOf } from "./http-errors.js"
 
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024
 
@@ -30,7 +30,7 @@ const CONTENT_LENGTH = /^\d+$/
 export const limitBody = (maxBytes: number): MiddlewareHandler => {
   const tooLarge = (c: Context) =>
     c.json(
-      errorBody("body_too_large", `the request body is larger than this server's limit of ${describeBytes(maxBytes)}`),
+      errorOf("body_too_large", `the request body is larger than this server's limit of ${describeBytes(maxBytes)}`),
       413,
     )
   const counted = bodyLimit({ maxSize: maxBytes, onError: tooLarge })

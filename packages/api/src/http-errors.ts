@@ -1,9 +1,12 @@
 /** The one place service errors become HTTP: `{"error":{"code","message"}}` with an honest status. */
 import type { Context } from "hono"
-import type { ContentfulStatusCode } from "hono/utils/http-status"
 import type { ServiceError } from "@switchboard/core"
+import type { ErrorBody } from "./wire/error-body.js"
 
-const statusOf: Record<ServiceError["_tag"], { status: ContentfulStatusCode; code: string }> = {
+/** The statuses a service error is answered with: a typed client tells them from a success by status. */
+type ErrorStatus = 400 | 403 | 404 | 409 | 429 | 500 | 502
+
+const statusOf: Record<ServiceError["_tag"], { status: ErrorStatus; code: string }> = {
   InvalidInput: { status: 400, code: "invalid_request" },
   NotFound: { status: 404, code: "not_found" },
   Conflict: { status: 409, code: "conflict" },
@@ -16,24 +19,11 @@ const statusOf: Record<ServiceError["_tag"], { status: ContentfulStatusCode; cod
   Internal: { status: 500, code: "internal_error" },
 }
 
-export const errorBody = (code: string, message: string) => ({ error: { code, message } })
+export const errorOf = (code: string, message: string): ErrorBody => ({ error: { code, message } })
 
 export const sendError = (c: Context, error: ServiceError) => {
   const { status } = statusOf[error._tag]
   const code = error._tag === "SourceRefused" ? error.code : statusOf[error._tag].code
   if (error._tag === "Overloaded") c.header("Retry-After", String(error.retryAfterSeconds))
-  return c.json(errorBody(code, error.message), status)
-}
-
-/** Reads a JSON body; a body that is not JSON is the caller's mistake, answered with 400. */
-export const readJson = async (
-  c: Context,
-): Promise<{ ok: true; body: unknown } | { ok: false; response: Response }> => {
-  const text = await c.req.text()
-  try {
-    return { ok: true, body: JSON.parse(text) }
-  } catch (cause) {
-    const detail = text.length === 0 ? "the body is empty" : (cause as Error).message
-    return { ok: false, response: c.json(errorBody("invalid_json", `the body must be JSON: ${detail}`), 400) }
-  }
+  return c.json(errorOf(code, error.message), status)
 }

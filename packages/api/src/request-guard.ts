@@ -13,7 +13,7 @@
  *   preflight, and this server never approves one.
  */
 import type { Context, MiddlewareHandler } from "hono"
-import { errorBody } from "./http-errors.js"
+import { errorOf } from "./http-errors.js"
 import { PROBE_PATHS } from "./probes.js"
 
 interface HostPort {
@@ -110,7 +110,7 @@ export const requestGuard = ({ allowedHosts }: RequestGuardOptions = {}): Middle
     const host = requestHost(c)
     if (allowed && !hostAllowed(host)) {
       return c.json(
-        errorBody(
+        errorOf(
           "forbidden_host",
           `this server does not answer to Host ${JSON.stringify(host)} (it answers to ${allowedText}); a DNS name pointed at a loopback address is refused, to stop DNS rebinding`,
         ),
@@ -121,7 +121,7 @@ export const requestGuard = ({ allowedHosts }: RequestGuardOptions = {}): Middle
     const origin = c.req.header("origin")
     if (origin !== undefined && !sameAuthority(origin, host)) {
       return c.json(
-        errorBody(
+        errorOf(
           "forbidden_origin",
           `requests from web pages at other origins are refused (Origin ${JSON.stringify(origin)}, this server is ${JSON.stringify(host)}); clients that are not browsers send no Origin`,
         ),
@@ -134,7 +134,7 @@ export const requestGuard = ({ allowedHosts }: RequestGuardOptions = {}): Middle
     if ((hasBody(c) || declared) && !isJson(contentType ?? "")) {
       const got = contentType === undefined ? "no content-type" : `content-type ${JSON.stringify(contentType)}`
       return c.json(
-        errorBody("unsupported_media_type", `send the body as JSON with "content-type: application/json" (got ${got})`),
+        errorOf("unsupported_media_type", `send the body as JSON with "content-type: application/json" (got ${got})`),
         415,
       )
     }

@@ -8,7 +8,7 @@ import type { MiddlewareHandler } from "hono"
 import { OPEN_CALLER, callerOf } from "@switchboard/core"
 import type { ApiKeyService } from "@switchboard/core"
 import type { AppEnv } from "./env.js"
-import { errorBody } from "./http-errors.js"
+import { errorOf } from "./http-errors.js"
 import { PROBE_PATHS } from "./probes.js"
 
 export const authenticate =
@@ -25,7 +25,7 @@ export const authenticate =
     if (!key) {
       c.header("WWW-Authenticate", 'Bearer realm="switchboard"')
       return c.json(
-        errorBody(
+        errorOf(
           "unauthorized",
           "this server needs an API key: send Authorization: Bearer <key> (create one with `switchboard keys create <name> --scope <scope>`)",
         ),

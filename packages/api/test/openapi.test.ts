@@ -3,14 +3,23 @@ import { expect, it } from "vitest"
 import { openApiDocument } from "../src/index.js"
 import { stubApp } from "./stub-app.js"
 
+/** The stub app has no source kind: POST /v1/sources is the fields every source has, alone. */
+const described = openApiDocument()
+
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
-/** hono writes path parameters `:name`; OpenAPI writes them `{name}`. */
-const routesOfApp = (app: ReturnType<typeof stubApp>) =>
-  app.routes
-    // app.use middleware is registered for method ALL; no route of ours is
-    .filter((r) => r.method !== "ALL")
-    .map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`)
+/**
+ * hono writes path parameters `:name`; OpenAPI writes them `{name}`. A route with a validator is listed once per
+ * handler (the validator, then the route's own), so each is counted once.
+ */
+const routesOfApp = (app: ReturnType<typeof stubApp>) => [
+  ...new Set(
+    app.routes
+      // app.use middleware is registered for method ALL; no route of ours is
+      .filter((r) => r.method !== "ALL")
+      .map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`),
+  ),
+]
 
 const routesOfDocument = (document: { paths: Record<string, Record<string, unknown>> }) =>
   Object.entries(document.paths).flatMap(([path, item]) =>
@@ -24,19 +33,18 @@ it("is served at /v1/openapi.json as parseable OpenAPI 3.1", async () => {
   expect(response.status).toBe(200)
   const document = JSON.parse(await response.text())
   expect(document.openapi).toBe("3.1.0")
-  expect(document).toEqual(JSON.parse(JSON.stringify(openApiDocument)))
+  expect(document).toEqual(JSON.parse(JSON.stringify(described)))
 })
 
 it("describes every route the app registers, and no route it does not", () => {
   const app = routesOfApp(stubApp()).sort()
-  const documented = routesOfDocument(openApiDocument).sort()
+  const documented = routesOfDocument(described).sort()
   expect(app.length).toBeGreaterThan(10)
-  expect(new Set(app).size).toBe(app.length)
   expect(documented).toEqual(app)
 })
 
 it("resolves every $ref, and declares every path parameter", () => {
-  const document = JSON.parse(JSON.stringify(openApiDocument))
+  const document = JSON.parse(JSON.stringify(described))
   const refs: string[] = []
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(walk)
@@ -68,7 +76,7 @@ it("resolves every $ref, and declares every path parameter", () => {
 })
 
 it("names an operation id once per operation", () => {
-  const ids = Object.values(openApiDocument.paths).flatMap((item) =>
+  const ids = Object.values(described.paths).flatMap((item) =>
     Object.values(item).map((operation) => (operation as { operationId: string }).operationId),
   )
   expect(ids.every((id) => typeof id === "string")).toBe(true)

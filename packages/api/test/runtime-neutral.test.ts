@@ -38,7 +38,7 @@ const bundle = async (entry: string) => {
   return { reached, errors: result.errors, bytes: result.outputFiles[0]?.contents.length ?? 0 }
 }
 
-it.each(["../../core/src/index.ts", "../src/index.ts"])(
+it.each(["../../core/src/index.ts", "../src/index.ts", "../src/client.ts"])(
   "%s bundles for a neutral platform with no Node built-in",
   async (entry) => {
     const { reached, errors, bytes } = await bundle(entry)

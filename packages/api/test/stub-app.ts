@@ -15,6 +15,7 @@ export const stubServices = (): AppServices => {
   const services = {
     logger: { error: () => {}, warn: () => {}, info: () => {} },
     sources: {
+      kinds: [],
       add: async () => ({ ok: true, value: source }),
       list: async () => [source],
       sync: async () => ({ ok: true, value: source }),

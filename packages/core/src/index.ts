@@ -6,6 +6,7 @@
 export * from "./result.js"
 export * from "./seams.js"
 export * from "./errors.js"
+export { isRecord, own } from "./is-record.js"
 export * from "./encodings/encoding.js"
 export { decodeToolResult } from "./encodings/decode.js"
 export type {
@@ -28,10 +29,24 @@ export { createPgCatalogStore } from "./catalog/dialect-pg.js"
 export type { PgCatalogDb } from "./catalog/dialect-pg.js"
 export * as sqliteSchema from "./catalog/schema-sqlite.js"
 export * as pgSchema from "./catalog/schema-pg.js"
-export { createSourcesService, NAMESPACE_PATTERN } from "./catalog/sources-service.js"
+export { createSourcesService } from "./catalog/sources-service.js"
 export type { SourcesService, SourceView } from "./catalog/sources-service.js"
-export { createExecutor, defaultLimits, minimumLimits } from "./executor/executor.js"
-export type { Executor, ExecuteRequest, ExecuteResponse } from "./executor/executor.js"
+export { createExecutor } from "./executor/executor.js"
+export type { Executor, ExecuteResponse } from "./executor/executor.js"
+export { defaultLimits, minimumLimits } from "./executor/limits.js"
+export {
+  NAMESPACE_PATTERN,
+  addSourceRequest,
+  describeRequest,
+  executeRequest,
+  issueMessages,
+  parseRequest,
+  runLimitsRequest,
+  sourceFields,
+  updateSourceRequest,
+  wholeNumber,
+} from "./request-schemas.js"
+export type { DescribeRequest, ExecuteRequest, SourceKind, WholeNumberRange } from "./request-schemas.js"
 export { createGroupCommit, DEFAULT_MAX_BATCH } from "./executor/group-commit.js"
 export type { GroupCommit, GroupCommitOptions } from "./executor/group-commit.js"
 export { timeOrderedId } from "./ids.js"

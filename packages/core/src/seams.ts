@@ -1,6 +1,7 @@
 /**
  * The seams core declares and others implement (DESIGN §2). core never imports an implementation.
  */
+import type { z } from "zod"
 import type { ContentBlock, ToolResult } from "./result.js"
 
 /** Limits for one execution. Every limit that trips names itself in the error code. */
@@ -132,6 +133,13 @@ export type DiscoveryFailure = { ok: false; message: string; refused?: SourceRef
 
 export interface SourcePlugin {
   readonly kind: string
+  /**
+   * The body fields a source of this kind takes besides `namespace` and `kind` (MCP: `transport`): the schema
+   * `validateConfig` checks with, which the API's OpenAPI document shows as this kind's part of POST /v1/sources.
+   */
+  readonly configSchema?: z.ZodObject
+  /** The body of a PATCH of such a source, the schema `mergeConfig` checks with, for the OpenAPI document. */
+  readonly patchSchema?: z.ZodType
   /** Checks a source config from the API; returns a user-facing message when it is wrong. */
   validateConfig(
     config: unknown,

@@ -1,69 +1,22 @@
-/** The MCP source config as the API receives it, checked and redacted here and nowhere else. */
+/** The MCP source config as the API receives it, checked (with ./config-schema.ts) and redacted here and nowhere else. */
+import { isRecord, parseRequest } from "@switchboard/core"
+import type { z } from "zod"
+import { mcpSourceConfig, mcpSourcePatch } from "./config-schema.js"
 
-export type McpTransportConfig =
-  | { type: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { type: "http"; url: string; headers: Record<string, string> }
-
-export interface McpSourceConfig {
-  transport: McpTransportConfig
-}
+/** A config as checkConfig leaves it: defaults filled in, the URL in its normal form. */
+export type McpSourceConfig = z.output<typeof mcpSourceConfig>
+export type McpTransportConfig = McpSourceConfig["transport"]
 
 export type ConfigCheck =
   | { ok: true; config: McpSourceConfig }
   | { ok: false; reason: "invalid" | "forbidden"; message: string }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
-const isStringMap = (v: unknown): v is Record<string, string> =>
-  isRecord(v) && Object.values(v).every((x) => typeof x === "string")
-
-const invalid = (message: string): ConfigCheck => ({ ok: false, reason: "invalid", message })
-
 /** The shape of a config only: whether this server may start or reach the source is decided at connect (connection.ts). */
 export const checkConfig = (config: unknown): ConfigCheck => {
-  const transport = isRecord(config) ? config.transport : undefined
-  if (!isRecord(transport))
-    return invalid('an mcp source needs "transport": {"type":"stdio",...} or {"type":"http",...}')
-  if (transport.type === "stdio") {
-    const { command, args = [], env = {}, cwd } = transport
-    if (typeof command !== "string" || command.length === 0)
-      return invalid("transport.command must be a non-empty string")
-    if (!Array.isArray(args) || !args.every((a) => typeof a === "string"))
-      return invalid("transport.args must be an array of strings")
-    if (!isStringMap(env)) return invalid("transport.env must be an object of string values")
-    if (cwd !== undefined && typeof cwd !== "string") return invalid("transport.cwd must be a string")
-    return {
-      ok: true,
-      config: {
-        transport: {
-          type: "stdio",
-          command,
-          args: args as string[],
-          env,
-          ...(cwd === undefined ? {} : { cwd: cwd as string }),
-        },
-      },
-    }
-  }
-  if (transport.type === "http") {
-    const { url, headers = {} } = transport
-    let parsed: URL
-    try {
-      parsed = new URL(String(url))
-    } catch {
-      return invalid(`transport.url is not a URL: ${JSON.stringify(url)}`)
-    }
-    if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
-      return invalid("transport.url must be http or https")
-    // fetch refuses a URL with credentials in it, so such a source could never connect; the message never echoes them
-    if (parsed.username || parsed.password) {
-      return invalid(
-        'transport.url must not carry a user or password (user:password@host): send credentials as a header instead, e.g. transport.headers: { "authorization": "Basic <base64 of user:password>" }',
-      )
-    }
-    if (!isStringMap(headers)) return invalid("transport.headers must be an object of string values")
-    return { ok: true, config: { transport: { type: "http", url: parsed.toString(), headers } } }
-  }
-  return invalid(`transport.type must be "stdio" or "http" (got ${JSON.stringify(transport.type)})`)
+  const checked = parseRequest(mcpSourceConfig, config)
+  return checked.ok
+    ? { ok: true, config: checked.value }
+    : { ok: false, reason: "invalid", message: checked.error.message }
 }
 
 const REDACTED = "<redacted>"
@@ -189,9 +142,6 @@ const secretArgIndexes = (args: readonly unknown[]): number[] =>
     return after || SECRET_ARG.test(arg) || arg.startsWith("enc:v1:") ? [index] : []
   })
 
-/** The transport fields a PATCH may replace, each whole: the ones that hold credentials. */
-const PATCHABLE = { stdio: ["env", "args"], http: ["headers", "url"] } as const
-
 /** `PATCH /v1/sources/:namespace`: `{ "transport": { "env": {...} } }` and the like; checked by checkConfig afterwards. */
 export const mergeConfig = (
   current: unknown,
@@ -199,25 +149,14 @@ export const mergeConfig = (
 ): { ok: true; config: McpSourceConfig } | { ok: false; message: string } => {
   const transport = (current as McpSourceConfig | null)?.transport
   if (!transport) return { ok: false, message: "the stored source has no transport" }
-  const allowed: readonly string[] = PATCHABLE[transport.type] ?? []
-  const list = allowed.map((f) => `"transport.${f}"`).join(" or ")
-  const { transport: given, ...rest } = patch as Record<string, unknown>
-  if (Object.keys(rest).length > 0 || !isRecord(given) || Object.keys(given).length === 0) {
-    return {
-      ok: false,
-      message: `the body must be {"transport": {...}} with ${list} to replace (a ${transport.type} source)`,
-    }
-  }
-  const refused = Object.keys(given).filter((field) => !allowed.includes(field))
-  if (refused.length > 0) {
-    return {
-      ok: false,
-      message: `a PATCH of a ${transport.type} source replaces only ${list}, not ${refused.map((f) => `"transport.${f}"`).join(", ")}; delete and add the source to change the rest`,
-    }
-  }
+  const checked = parseRequest(mcpSourcePatch[transport.type], patch)
+  if (!checked.ok) return { ok: false, message: checked.error.message }
   return {
     ok: true,
-    config: { ...(current as McpSourceConfig), transport: { ...transport, ...given } as McpTransportConfig },
+    config: {
+      ...(current as McpSourceConfig),
+      transport: { ...transport, ...checked.value.transport } as McpTransportConfig,
+    },
   }
 }
 

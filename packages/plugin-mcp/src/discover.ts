@@ -4,6 +4,7 @@
  * malformed entry is skipped; neither costs the rest of the list (the SDK's listTools rejects them all).
  */
 import { z } from "zod"
+import { isRecord } from "@switchboard/core"
 import type { DiscoveredTool } from "@switchboard/core"
 import type { McpConnection } from "./connection.js"
 
@@ -11,8 +12,6 @@ const ListPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.stri
 
 /** A server that keeps handing out cursors is cut off rather than followed forever. */
 const MAX_PAGES = 1000
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
 
 /** A `$ref` that does not point inside the schema itself; the spec forbids fetching it, so we cannot resolve it. */
 const hasRemoteRef = (schema: unknown): boolean => {

@@ -4,6 +4,7 @@ import type { SourceHandle, SourcePlugin } from "@switchboard/core"
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { checkConfig, mergeConfig, redactConfig, secretFields } from "./config.js"
 import type { McpSourceConfig } from "./config.js"
+import { anyMcpSourcePatch, mcpSourceConfig } from "./config-schema.js"
 import { listAllTools } from "./discover.js"
 import { callTool } from "./invoke.js"
 import { createConnectionPool, isConnectFailed, NotProcessed } from "./pool.js"
@@ -50,6 +51,8 @@ export const createMcpPlugin = async (options: McpPluginOptions = {}): Promise<S
 
   return {
     kind: "mcp",
+    configSchema: mcpSourceConfig,
+    patchSchema: anyMcpSourcePatch,
     validateConfig: (config) => checkConfig(config),
     redactConfig,
     secretFields,

@@ -3,20 +3,10 @@
  * renderForModel and fitted under the inline cap; it is passed through untouched, never re-rendered or quoted.
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
-import { z } from "zod"
+import { executeRequest } from "@switchboard/core"
 import type { Caller, LogEntry, RunError } from "@switchboard/core"
 import type { McpServices } from "./services.js"
 import { errorResult, inputSchemaOf, textResult } from "./tool-result.js"
-
-const input = z.object({
-  code: z.string().describe("JavaScript or TypeScript: the body of an async function; `return` the result"),
-  timeoutMs: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe("stop the script after this many milliseconds (at most the server's limit)"),
-})
 
 /** Listed namespaces are read at list time, so a client sees sources added since it connected. */
 export const executeDescription = (namespaces: string[]) =>
@@ -33,7 +23,7 @@ export const executeDescription = (namespaces: string[]) =>
 export const executeTool = async ({ store }: McpServices): Promise<Tool> => ({
   name: "execute",
   description: executeDescription((await store.listSources()).map((s) => s.namespace).sort()),
-  inputSchema: inputSchemaOf(input),
+  inputSchema: inputSchemaOf(executeRequest),
   annotations: { title: "Run a script against the tool catalog", openWorldHint: true },
 })
 
@@ -53,6 +43,7 @@ export const callExecute = async (
   signal: AbortSignal,
   caller: Caller,
 ): Promise<CallToolResult> => {
+  // the executor checks the request with its one definition, the same that wrote inputSchema
   const request = executor.parse(args ?? {})
   if (!request.ok) return errorResult(`invalid arguments: ${request.error.message}`)
   const response = await executor.execute(request.value, signal, caller)

@@ -4,44 +4,18 @@
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
 import { z } from "zod"
-import { MAX_PAGE_LINES, grepInPlace, readExecutionAs, readOutputLines } from "@switchboard/core"
+import { grepInPlace, readExecutionAs, readOutputLines } from "@switchboard/core"
 import type { Caller } from "@switchboard/core"
+import { DEFAULT_PAGE_LINES, grepPattern, outputPageFields } from "../wire/executions.js"
 import type { McpServices } from "./services.js"
 import { errorResult, inputSchemaOf, parseArgs, textResult } from "./tool-result.js"
 
-const DEFAULT_PAGE_LINES = 200
-
 const executionId = z.string().min(1).describe("the id named in a cut-off execute result")
 
-const readInput = z.object({
-  executionId,
-  offset: z.number().int().min(0).optional().describe("first line to return, 0-based (default 0)"),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_PAGE_LINES)
-    .optional()
-    .describe(`how many lines (default ${DEFAULT_PAGE_LINES}, at most ${MAX_PAGE_LINES})`),
-  charOffset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe(
-      "where in the first line to start: a line over 4,000 characters is read in pieces, and a page that ends inside one names the charOffset to continue from",
-    ),
-})
+/** The page fields are GET /v1/executions/{id}/output's query parameters, with the same ranges. */
+const readInput = z.object({ executionId, ...outputPageFields })
 
-const grepInput = z.object({
-  executionId,
-  pattern: z
-    .string()
-    .min(1)
-    .describe(
-      "an RE2 regular expression (JavaScript-like syntax without lookaround or backreferences), matched against each line",
-    ),
-})
+const grepInput = z.object({ executionId, pattern: grepPattern.min(1) })
 
 export const readOutputTool: Tool = {
   name: "read_output",

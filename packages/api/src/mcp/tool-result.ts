@@ -1,8 +1,9 @@
 /** Small builders for `tools/call` results, and argument checking that answers the model, not the wire. */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import { z } from "zod"
+import type { z } from "zod"
 import type { Outcome } from "@switchboard/core"
-import { InvalidInput, failure, success } from "@switchboard/core"
+import { InvalidInput, failure, parseRequest } from "@switchboard/core"
+import { jsonSchemaOf } from "../wire/json-schema.js"
 
 export const textResult = (...texts: string[]): CallToolResult => ({
   content: texts.map((text) => ({ type: "text" as const, text })),
@@ -12,14 +13,9 @@ export const textResult = (...texts: string[]): CallToolResult => ({
 export const errorResult = (...texts: string[]): CallToolResult => ({ ...textResult(...texts), isError: true })
 
 /** The JSON Schema a client sees, from the same zod object that checks the arguments. */
-export const inputSchemaOf = (schema: z.ZodObject) => {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: "input" })
-  return rest as { type: "object"; [key: string]: unknown }
-}
+export const inputSchemaOf = (schema: z.ZodObject) => jsonSchemaOf(schema, "input") as { type: "object" }
 
-export const parseArgs = <S extends z.ZodObject>(schema: S, args: unknown): Outcome<z.output<S>> => {
-  const parsed = schema.safeParse(args ?? {})
-  return parsed.success
-    ? success(parsed.data)
-    : failure(new InvalidInput({ message: `invalid arguments: ${z.prettifyError(parsed.error)}` }))
+export const parseArgs = <S extends z.ZodType>(schema: S, args: unknown): Outcome<z.output<S>> => {
+  const parsed = parseRequest(schema, args ?? {})
+  return parsed.ok ? parsed : failure(new InvalidInput({ message: `invalid arguments: ${parsed.error.message}` }))
 }

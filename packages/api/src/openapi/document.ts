@@ -1,18 +1,29 @@
 /**
- * The OpenAPI 3.1 description of the HTTP API (DESIGN §7), served at GET /v1/openapi.json. Written by hand,
- * next to the routes it describes. test/openapi.test.ts checks that every route the app registers is here,
- * and that nothing here is missing from the app.
+ * The OpenAPI 3.1 description of the HTTP API, served at GET /v1/openapi.json. The operations and their prose
+ * are written here, next to the routes they describe; every body and query parameter is generated from its one
+ * zod definition (./components.ts). test/openapi.test.ts checks that every route the app registers is here and
+ * nothing else; apps/server/test/openapi-conformance.test.ts checks real requests and answers against it.
  */
+import type { z } from "zod"
+import type { SourceKind } from "@switchboard/core"
 import { DEFAULT_MAX_BODY_BYTES, describeBytes } from "../body-limit.js"
 import { MCP_SERVER_INFO } from "../mcp/server.js"
 import { READY_TIMEOUT_MS } from "../probes.js"
 import { requiredScope } from "../scopes.js"
-import { schemaRef, schemas } from "./schemas.js"
+import { outputQuery } from "../wire/executions.js"
+import { jsonSchemaOf } from "../wire/json-schema.js"
+import { toolsQuery } from "../wire/tools.js"
+import { componentSchemas, schemaUri } from "./components.js"
+import type { RequestSchemaName, ResponseSchemaName } from "./components.js"
 
-const json = (schema: unknown, description: string) => ({ description, content: { "application/json": { schema } } })
-const errorJson = (description: string) => json(schemaRef("Error"), description)
+const schemaRef = (name: RequestSchemaName | ResponseSchemaName) => ({ $ref: schemaUri(name) })
+const json = (name: ResponseSchemaName, description: string) => ({
+  description,
+  content: { "application/json": { schema: schemaRef(name) } },
+})
+const errorJson = (description: string) => json("Error", description)
 const response = (name: keyof typeof responses) => ({ $ref: `#/components/responses/${name}` })
-const body = (name: keyof typeof schemas) => ({
+const body = (name: RequestSchemaName) => ({
   required: true,
   content: { "application/json": { schema: schemaRef(name) } },
 })
@@ -23,13 +34,21 @@ const pathParam = (name: string, description: string) => ({
   description,
   schema: { type: "string" },
 })
-const queryParam = (name: string, description: string, schema: unknown) => ({
-  name,
-  in: "query",
-  required: false,
-  description,
-  schema,
-})
+
+/** Each field of a query schema as a query parameter, its description lifted to the parameter. */
+const queryParams = (schema: z.ZodObject) => {
+  const { properties = {}, required = [] } = jsonSchemaOf(schema, "input") as {
+    properties?: Record<string, { description?: string }>
+    required?: string[]
+  }
+  return Object.entries(properties).map(([name, { description, ...parameter }]) => ({
+    name,
+    in: "query",
+    required: required.includes(name),
+    description,
+    schema: parameter,
+  }))
+}
 
 const responses = {
   BadRequest: errorJson(
@@ -87,7 +106,7 @@ const mcpNotAllowed = {
   summary: "Not served: the endpoint is stateless (no standalone stream, no session to end)",
   responses: {
     "405": {
-      ...json(schemaRef("JsonRpcMessage"), "a JSON-RPC error; send each message with POST"),
+      ...json("JsonRpcMessage", "a JSON-RPC error; send each message with POST"),
       headers: { Allow: { schema: { const: "POST" } } },
     },
     "401": response("Unauthorized"),
@@ -113,7 +132,8 @@ const withScopes = <P extends Record<string, Record<string, object>>>(paths: P):
     ]),
   ) as P
 
-export const openApiDocument = {
+/** The document for a server whose sources are of these kinds: each kind's fields are part of POST /v1/sources. */
+export const openApiDocument = (kinds: readonly SourceKind[] = []) => ({
   openapi: "3.1.0",
   info: {
     title: "Switchboard",
@@ -139,7 +159,7 @@ export const openApiDocument = {
         summary: "Liveness; never needs a key",
         security: [],
         responses: {
-          "200": json({ type: "object", required: ["ok"], properties: { ok: { const: true } } }, "the server is up"),
+          "200": json("Health", "the server is up"),
         },
       },
     },
@@ -150,16 +170,9 @@ export const openApiDocument = {
         summary: `Readiness; never needs a key. Reads the catalog and commits a write that changes nothing, within ${READY_TIMEOUT_MS} ms`,
         security: [],
         responses: {
-          "200": json(
-            { type: "object", required: ["ok"], properties: { ok: { const: true } } },
-            "the catalog can be read and written",
-          ),
+          "200": json("Ready", "the catalog can be read and written"),
           "503": json(
-            {
-              type: "object",
-              required: ["ok", "reason"],
-              properties: { ok: { const: false }, reason: { type: "string" } },
-            },
+            "NotReady",
             "it cannot; `reason` is the database's own error: a SQLite file locked, unwritable, deleted or replaced, a Postgres that refuses or does not answer",
           ),
         },
@@ -170,7 +183,13 @@ export const openApiDocument = {
         tags: ["meta"],
         operationId: "openApi",
         summary: "This document",
-        responses: { "200": json({ type: "object" }, "an OpenAPI 3.1 document"), ...guarded },
+        responses: {
+          "200": {
+            description: "an OpenAPI 3.1 document",
+            content: { "application/json": { schema: { type: "object" } } },
+          },
+          ...guarded,
+        },
       },
     },
     "/v1/sources": {
@@ -180,7 +199,7 @@ export const openApiDocument = {
         summary: "Add a source and sync its tools at once; a source that cannot be reached is not kept",
         requestBody: body("SourceInput"),
         responses: {
-          "201": json({ type: "object", required: ["source"], properties: { source: schemaRef("Source") } }, "added"),
+          "201": json("SourceBody", "added"),
           ...withBody,
           "409": response("Conflict"),
           "502": response("UpstreamFailed"),
@@ -191,14 +210,7 @@ export const openApiDocument = {
         operationId: "listSources",
         summary: "Every source",
         responses: {
-          "200": json(
-            {
-              type: "object",
-              required: ["sources"],
-              properties: { sources: { type: "array", items: schemaRef("Source") } },
-            },
-            "the sources",
-          ),
+          "200": json("SourcesBody", "the sources"),
           ...guarded,
         },
       },
@@ -210,7 +222,7 @@ export const openApiDocument = {
         summary: "Re-sync a source's tools now",
         parameters: [namespaceParam],
         responses: {
-          "200": json({ type: "object", required: ["source"], properties: { source: schemaRef("Source") } }, "synced"),
+          "200": json("SourceBody", "synced"),
           ...noBody,
           "404": response("NotFound"),
           "409": response("SecretsUnreadable"),
@@ -229,10 +241,7 @@ export const openApiDocument = {
         parameters: [namespaceParam],
         requestBody: body("SourcePatch"),
         responses: {
-          "200": json(
-            { type: "object", required: ["source"], properties: { source: schemaRef("Source") } },
-            "replaced and re-synced (see `status` and `syncError`)",
-          ),
+          "200": json("SourceBody", "replaced and re-synced (see `status` and `syncError`)"),
           ...withBody,
           "404": response("NotFound"),
           "409": response("SecretsUnreadable"),
@@ -251,24 +260,9 @@ export const openApiDocument = {
         tags: ["tools"],
         operationId: "listTools",
         summary: "List the catalog's tools, or search them",
-        parameters: [
-          queryParam("namespace", "only this source's tools", { type: "string" }),
-          queryParam(
-            "query",
-            "rank by relevance over name, path, argument names and description (camelCase and snake_case split into words)",
-            { type: "string" },
-          ),
-          queryParam("limit", "at most this many tools", { type: "integer", minimum: 1 }),
-        ],
+        parameters: queryParams(toolsQuery),
         responses: {
-          "200": json(
-            {
-              type: "object",
-              required: ["tools"],
-              properties: { tools: { type: "array", items: schemaRef("ToolSummary") } },
-            },
-            "the tools",
-          ),
+          "200": json("ToolsBody", "the tools"),
           ...guarded,
           "400": response("BadRequest"),
         },
@@ -281,7 +275,7 @@ export const openApiDocument = {
         summary: "One tool: its schemas and a TypeScript declaration",
         parameters: [pathParam("path", "`<namespace>.<name>`, such as `github.search_issues`")],
         responses: {
-          "200": json({ type: "object", required: ["tool"], properties: { tool: schemaRef("Tool") } }, "the tool"),
+          "200": json("ToolBody", "the tool"),
           ...guarded,
           "404": response("NotFound"),
         },
@@ -293,7 +287,7 @@ export const openApiDocument = {
         operationId: "describeTools",
         summary: "TypeScript declarations for several tools in one block",
         requestBody: body("DescribeRequest"),
-        responses: { "200": json(schemaRef("DescribeResponse"), "the declarations"), ...withBody },
+        responses: { "200": json("DescribeResponse", "the declarations"), ...withBody },
       },
     },
     "/v1/execute": {
@@ -305,7 +299,7 @@ export const openApiDocument = {
           "A script that fails is still a 200: `ok` is false and `error.code` names the cause (each limit has its own code).",
         requestBody: body("ExecuteRequest"),
         responses: {
-          "200": json({ oneOf: [schemaRef("ExecuteSuccess"), schemaRef("ExecuteFailure")] }, "the run's outcome"),
+          "200": json("ExecuteResponse", "the run's outcome"),
           ...withBody,
           "429": response("Overloaded"),
         },
@@ -318,10 +312,7 @@ export const openApiDocument = {
         summary: "A stored execution with its tool calls",
         parameters: [executionParam],
         responses: {
-          "200": json(
-            { type: "object", required: ["execution"], properties: { execution: schemaRef("Execution") } },
-            "the execution",
-          ),
+          "200": json("ExecutionBody", "the execution"),
           ...guarded,
           "404": response("NotFound"),
         },
@@ -334,19 +325,7 @@ export const openApiDocument = {
         summary: "An execution's whole stored result text",
         description:
           "With no parameter, the text byte for byte as stored. With `offset`, `limit` or `charOffset`, a page of lines (a line over 4,000 characters is read in pieces: the page ends inside it and names `nextCharOffset`); with `grep`, the matching lines (a long line shown around its match). Line numbers are 0-based.",
-        parameters: [
-          executionParam,
-          queryParam("offset", "first line, 0-based (default 0)", { type: "integer", minimum: 0 }),
-          queryParam("limit", "lines in the page (default 200)", { type: "integer", minimum: 1 }),
-          queryParam(
-            "charOffset",
-            "where in the first line to start, to read a line longer than 4,000 characters in pieces (default 0)",
-            { type: "integer", minimum: 0 },
-          ),
-          queryParam("grep", "an RE2 regular expression matched against each line (no lookaround or backreferences)", {
-            type: "string",
-          }),
-        ],
+        parameters: [executionParam, ...queryParams(outputQuery)],
         responses: {
           "200": {
             description: "the text, a page of it, or its matching lines",
@@ -370,20 +349,13 @@ export const openApiDocument = {
           "The tools are execute, describe, read_output and grep_output. Send `accept: application/json, text/event-stream`. " +
           "Any live key may connect; `execute` and `describe` need the `execute` scope, `read_output` and `grep_output` the `read` scope and only the key's own executions (unless `admin`). " +
           "tools/list shows a key only the tools it may call; calling another gives an error result naming the scope.",
-        requestBody: {
-          required: true,
-          content: {
-            "application/json": {
-              schema: { oneOf: [schemaRef("JsonRpcMessage"), { type: "array", items: schemaRef("JsonRpcMessage") }] },
-            },
-          },
-        },
+        requestBody: body("JsonRpcRequest"),
         responses: {
-          "200": json(schemaRef("JsonRpcMessage"), "the JSON-RPC response"),
+          "200": json("JsonRpcMessage", "the JSON-RPC response"),
           "202": { description: "a notification or response was accepted; nothing to answer" },
-          "400": json(schemaRef("JsonRpcMessage"), "not a JSON-RPC message (a JSON-RPC error)"),
+          "400": json("JsonRpcMessage", "not a JSON-RPC message (a JSON-RPC error)"),
           "406": json(
-            schemaRef("JsonRpcMessage"),
+            "JsonRpcMessage",
             "the accept header lacks application/json or text/event-stream (a JSON-RPC error)",
           ),
           "401": response("Unauthorized"),
@@ -408,6 +380,8 @@ export const openApiDocument = {
       },
     },
     responses,
-    schemas,
+    schemas: componentSchemas(kinds),
   },
-}
+})
+
+export type OpenApiDocument = ReturnType<typeof openApiDocument>

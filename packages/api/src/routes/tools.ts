@@ -1,26 +1,26 @@
 import { Hono } from "hono"
-import { InvalidInput, NotFound, createDescribeService, MAX_DESCRIBE_TOOLS } from "@switchboard/core"
+import { NotFound, createDescribeService, describeRequest } from "@switchboard/core"
 import type { ToolRow } from "@switchboard/core"
 import type { AppServices } from "../app-services.js"
 import type { AppEnv } from "../env.js"
-import { readJson, sendError } from "../http-errors.js"
-import { MAX_LIST_LIMIT, wholeNumber } from "../whole-number.js"
+import { sendError } from "../http-errors.js"
+import { jsonBody, query } from "../validate.js"
+import { toolsQuery } from "../wire/tools.js"
+import type { DescribeBody, ToolBody, ToolsBody } from "../wire/tools.js"
 
 const summary = (t: ToolRow) => ({ path: t.path, namespace: t.namespace, name: t.name, description: t.description })
 
 export const toolRoutes = ({ store, sources }: AppServices) => {
   const describe = createDescribeService(store)
   return new Hono<AppEnv>()
-    .get("/", async (c) => {
-      const { namespace, query, limit } = c.req.query()
-      const checked = wholeNumber(limit, "limit", { min: 1, max: MAX_LIST_LIMIT })
-      if (!checked.ok) return sendError(c, new InvalidInput({ message: checked.message }))
-      const parsedLimit = checked.value
-      await sources.ensureFreshNamespace(namespace || undefined)
-      const tools = query?.trim()
-        ? await describe.search(query, { namespace: namespace || undefined, limit: parsedLimit })
-        : await store.listTools({ namespace: namespace || undefined, limit: parsedLimit })
-      return c.json({ tools: tools.map(summary) })
+    .get("/", query(toolsQuery), async (c) => {
+      const { query: words, limit } = c.req.valid("query")
+      const namespace = c.req.valid("query").namespace || undefined
+      await sources.ensureFreshNamespace(namespace)
+      const tools = words?.trim()
+        ? await describe.search(words, { namespace, limit })
+        : await store.listTools({ namespace, limit })
+      return c.json({ tools: tools.map(summary) } satisfies ToolsBody)
     })
     .get("/:path", async (c) => {
       const path = c.req.param("path")
@@ -36,32 +36,14 @@ export const toolRoutes = ({ store, sources }: AppServices) => {
           typescript: described?.typescript ?? null,
           outputSource: described?.outputSource ?? null,
         },
-      })
+      } satisfies ToolBody)
     })
 }
 
+/** The describe request is core's one definition, shared with the MCP tool and `tools.$describe`. */
 export const describeRoutes = ({ store }: AppServices) => {
   const describe = createDescribeService(store)
-  return new Hono<AppEnv>().post("/", async (c) => {
-    const body = await readJson(c)
-    if (!body.ok) return body.response
-    const { paths, query, limit } = (body.body ?? {}) as Record<string, unknown>
-    const pathList = Array.isArray(paths) && paths.every((p) => typeof p === "string") ? (paths as string[]) : null
-    if (paths !== undefined && (!pathList || pathList.length === 0 || pathList.length > MAX_DESCRIBE_TOOLS)) {
-      return sendError(
-        c,
-        new InvalidInput({ message: `"paths" must be an array of 1 to ${MAX_DESCRIBE_TOOLS} tool paths` }),
-      )
-    }
-    if (!pathList && typeof query !== "string")
-      return sendError(
-        c,
-        new InvalidInput({ message: 'give "paths": ["ns.tool", ...] or "query": "words", with an optional "limit"' }),
-      )
-    const checked = wholeNumber(limit, "limit", { min: 1, max: MAX_DESCRIBE_TOOLS })
-    if (!checked.ok) return sendError(c, new InvalidInput({ message: checked.message }))
-    return c.json(
-      await describe.describeMany(pathList ? { paths: pathList } : { query: query as string, limit: checked.value }),
-    )
-  })
+  return new Hono<AppEnv>().post("/", jsonBody(describeRequest), async (c) =>
+    c.json((await describe.describeMany(c.req.valid("json"))) satisfies DescribeBody),
+  )
 }

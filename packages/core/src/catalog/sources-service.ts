@@ -16,15 +16,14 @@ import {
 } from "../errors.js"
 import type { Logger, Outcome } from "../errors.js"
 import type { SourceHandle, SourcePlugin } from "../seams.js"
-import type { CatalogStore, SourceRow } from "./rows.js"
+import type { CatalogStore, SourceRow, SourceStatus } from "./rows.js"
 import { UNREADABLE_SECRET } from "../secrets/sealed-store.js"
-
-export const NAMESPACE_PATTERN = /^[a-z][a-z0-9_]*$/
+import { parseRequest, sourceFields } from "../request-schemas.js"
 
 export interface SourceView {
   namespace: string
   kind: string
-  status: string
+  status: SourceStatus
   toolCount: number
   lastSyncedAt: string | null
   syncError: string | null
@@ -58,6 +57,7 @@ export const createSourcesService = ({
   now = Date.now,
 }: SourcesServiceOptions) => {
   const pluginFor = (kind: string) => plugins.find((p) => p.kind === kind)
+  const sourceRequest = sourceFields(plugins.map((p) => p.kind))
   const inflight = new Map<string, Promise<Outcome<SourceRow>>>()
   /** sources told stale out of band: `tools/list_changed`, or an upstream that did not know a listed tool */
   const stale = new Set<string>()
@@ -133,6 +133,9 @@ export const createSourcesService = ({
   }
 
   return {
+    /** The kinds of source this server takes, each with the schemas of its bodies (for the OpenAPI document). */
+    kinds: plugins.map(({ kind, configSchema, patchSchema }) => ({ kind, configSchema, patchSchema })),
+
     ensureFresh,
 
     /** Re-syncs every stale source (or the one named), sharing syncs already running. */
@@ -146,30 +149,11 @@ export const createSourcesService = ({
     },
 
     async add(body: unknown): Promise<Outcome<SourceView>> {
-      if (typeof body !== "object" || body === null || Array.isArray(body)) {
-        return failure(
-          new InvalidInput({ message: "the body must be a JSON object with namespace, kind and the source's config" }),
-        )
-      }
-      const { namespace, kind, ...config } = body as Record<string, unknown>
-      if (typeof namespace !== "string" || !NAMESPACE_PATTERN.test(namespace)) {
-        return failure(
-          new InvalidInput({
-            message: `namespace must match ${NAMESPACE_PATTERN.source} (got ${JSON.stringify(namespace)})`,
-          }),
-        )
-      }
-      if (typeof kind !== "string")
-        return failure(
-          new InvalidInput({ message: `kind must be a string, one of: ${plugins.map((p) => p.kind).join(", ")}` }),
-        )
-      const plugin = pluginFor(kind)
-      if (!plugin)
-        return failure(
-          new InvalidInput({
-            message: `unknown source kind "${kind}"; known kinds: ${plugins.map((p) => p.kind).join(", ")}`,
-          }),
-        )
+      const fields = parseRequest(sourceRequest, body)
+      if (!fields.ok) return fields
+      const { namespace, kind, ...config } = fields.value
+      // sourceFields took only a kind some plugin handles
+      const plugin = pluginFor(kind)!
       const checked = plugin.validateConfig(config)
       if (!checked.ok)
         return failure(

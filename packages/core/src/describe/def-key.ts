@@ -3,7 +3,8 @@
  * through `$ref`. Two tools from one server that both carry `User` (each with only the definitions it uses,
  * as pydantic emits them) share one declaration; two `User`s that differ anywhere in what they reach do not.
  */
-import { isRecord, own, parseLocalRef, pointerOf, resolveSegments } from "./json-pointer.js"
+import { isRecord, own } from "../is-record.js"
+import { parseLocalRef, pointerOf, resolveSegments } from "./json-pointer.js"
 
 const MAX_NODES = 5000
 const MAX_DEPTH = 64

@@ -1,11 +1,5 @@
 /** Local `$ref` resolution (RFC 6901 pointers in a URI fragment). Remote references are not followed. */
-
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-
-/** An own property only: a schema with a key named `constructor` must not reach Object.prototype. */
-export const own = (object: Record<string, unknown>, key: string): unknown =>
-  Object.hasOwn(object, key) ? object[key] : undefined
+import { isRecord, own } from "../is-record.js"
 
 const MAX_SEGMENTS = 32
 

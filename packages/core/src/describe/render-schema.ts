@@ -17,7 +17,8 @@ import {
   unionText,
 } from "../shapes/ts-syntax.js"
 import { definitionKey } from "./def-key.js"
-import { isDefinitionPointer, isRecord, own, parseLocalRef, pointerOf, resolveSegments } from "./json-pointer.js"
+import { isRecord, own } from "../is-record.js"
+import { isDefinitionPointer, parseLocalRef, pointerOf, resolveSegments } from "./json-pointer.js"
 import { type TypeScope, pascalCase, uniqueName } from "./type-scope.js"
 
 /** Schema nodes rendered per call, and nesting levels: past either, `unknown`. */

@@ -28,6 +28,7 @@
  */
 import { errResult, okResult, ToolErrorCodes, type ContentBlock, type ToolResult } from "../result.js"
 import { parseExactJson } from "./exact-json.js"
+import { isRecord } from "../is-record.js"
 
 /** Error code for a raw value that is not a `CallToolResult` object at all. */
 export const invalidResultCode = "invalid_result"
@@ -37,15 +38,13 @@ const noTextErrorMessage = "tool reported an error"
 type JsonObject = { [key: string]: unknown }
 type TextBlock = ContentBlock & { type: "text"; text: string }
 
-const isPlainObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v)
-
 const isTextBlock = (block: ContentBlock): block is TextBlock => block.type === "text" && typeof block.text === "string"
 
 const describeType = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v)
 
 /** Decodes one MCP `tools/call` result. Never throws. */
 export const decodeMcpCallToolResultV2 = (raw: unknown): ToolResult => {
-  if (!isPlainObject(raw)) {
+  if (!isRecord(raw)) {
     return errResult(invalidResultCode, `MCP tools/call result is not an object (got ${describeType(raw)})`, {
       data: raw,
     })
@@ -97,11 +96,11 @@ const blocksOf = (content: unknown): ContentBlock[] => {
     const blocks: ContentBlock[] = []
     for (let i = 0; i < content.length; i++) {
       const entry: unknown = content[i]
-      if (isPlainObject(entry)) blocks.push(entry as ContentBlock)
+      if (isRecord(entry)) blocks.push(entry as ContentBlock)
     }
     return blocks
   }
-  if (isPlainObject(content)) return [content as ContentBlock]
+  if (isRecord(content)) return [content as ContentBlock]
   return []
 }
 
@@ -124,7 +123,7 @@ const isDuplicateText = (text: string, structured: unknown): boolean => {
   if (parsed !== undefined && jsonEqual(parsed.value, structured)) return true
   // a string result (legal from 2026-07-28) whose text block is that same string, unquoted
   if (typeof structured === "string" && structured === text) return true
-  if (isPlainObject(structured)) {
+  if (isRecord(structured)) {
     const keys = Object.keys(structured)
     if (keys.length === 1) {
       // An own "__proto__" key reads back as its own value here, never the prototype.

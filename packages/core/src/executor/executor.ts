@@ -3,7 +3,7 @@
  * execution record. The response is a value whatever the script did; only our own defects become
  * `internal_error`, with a correlation id.
  */
-import { InvalidInput, failure, internalError, success } from "../errors.js"
+import { internalError } from "../errors.js"
 import type { Logger, Outcome } from "../errors.js"
 import { DEFAULT_INLINE_CAP, inlineText, renderForModel } from "../render/render-for-model.js"
 import { splitMedia } from "../render/media-blocks.js"
@@ -30,33 +30,9 @@ import { callerTag } from "../shapes/map-like.js"
 import { createGroupCommit } from "./group-commit.js"
 import { endSpan, startExecutionSpan } from "./tracing.js"
 import { driverMessage, isDatabaseFault } from "../catalog/database-fault.js"
-
-export const defaultLimits: RunLimits = {
-  timeoutMs: 30_000,
-  memoryBytes: 64 * 1024 * 1024,
-  stackBytes: 512 * 1024,
-  maxToolCalls: 1_000,
-  maxResultBytes: 8 * 1024 * 1024,
-  maxLogLines: 1_000,
-  maxLogBytes: 1024 * 1024,
-  maxToolArgBytes: 1024 * 1024,
-  maxToolArgBytesInFlight: 8 * 1024 * 1024,
-}
-
-export interface ExecuteRequest {
-  code: string
-  timeoutMs?: number
-  /** lower limits for this run; each is capped by the server's own */
-  limits?: Partial<RunLimits>
-}
-
-const LIMIT_KEYS = Object.keys(defaultLimits) as (keyof RunLimits)[]
-
-/**
- * The least a limit may be set to, where less would fail every script with an error that names something
- * else: below about 8 KiB of stack QuickJS cannot even compile `return 1` ("SyntaxError: stack overflow").
- */
-export const minimumLimits: Partial<Readonly<RunLimits>> = { stackBytes: 16 * 1024 }
+import { executeRequest, parseRequest } from "../request-schemas.js"
+import type { ExecuteRequest } from "../request-schemas.js"
+import { LIMIT_KEYS, defaultLimits } from "./limits.js"
 
 /**
  * `stored` says whether the execution's record was committed. Only then does the response name it: `executionId`
@@ -122,40 +98,8 @@ export const createExecutor = ({
   const records = createGroupCommit(telemetry, { running: () => running })
   const invokeTool = createToolInvoker({ store, sources, plugins, logger, now })
 
-  const parse = (body: unknown): Outcome<ExecuteRequest> => {
-    if (typeof body !== "object" || body === null || Array.isArray(body))
-      return failure(new InvalidInput({ message: 'the body must be a JSON object: {"code": "..."}' }))
-    const { code, timeoutMs, limits: requested } = body as Record<string, unknown>
-    if (typeof code !== "string")
-      return failure(new InvalidInput({ message: '"code" must be a string holding the script' }))
-    const isCount = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v > 0
-    if (timeoutMs !== undefined && !isCount(timeoutMs))
-      return failure(new InvalidInput({ message: '"timeoutMs" must be a positive whole number of milliseconds' }))
-    if (requested !== undefined) {
-      if (typeof requested !== "object" || requested === null || Array.isArray(requested))
-        return failure(
-          new InvalidInput({ message: `"limits" must be an object with any of: ${LIMIT_KEYS.join(", ")}` }),
-        )
-      for (const [key, value] of Object.entries(requested)) {
-        if (!LIMIT_KEYS.includes(key as keyof RunLimits))
-          return failure(new InvalidInput({ message: `unknown limit "${key}"; limits are: ${LIMIT_KEYS.join(", ")}` }))
-        if (!isCount(value))
-          return failure(new InvalidInput({ message: `limit "${key}" must be a positive whole number` }))
-        const least = minimumLimits[key as keyof RunLimits]
-        if (least !== undefined && (value as number) < least)
-          return failure(
-            new InvalidInput({
-              message: `limit "${key}" must be at least ${least}: a smaller one cannot even compile a script`,
-            }),
-          )
-      }
-    }
-    return success({
-      code,
-      timeoutMs: timeoutMs as number | undefined,
-      limits: requested as Partial<RunLimits> | undefined,
-    })
-  }
+  /** The execute request's one definition checks it, for HTTP and MCP alike (../request-schemas.ts). */
+  const parse = (body: unknown): Outcome<ExecuteRequest> => parseRequest(executeRequest, body)
 
   /** A request may lower any limit, never raise one past the server's. */
   const limitsFor = (request: ExecuteRequest): RunLimits => {

@@ -6,7 +6,8 @@
 import { decodeToolResult } from "../encodings/decode.js"
 import { effectiveEncoding } from "../encodings/encoding.js"
 import { internalError } from "../errors.js"
-import type { Logger } from "../errors.js"
+import { isRecord } from "../is-record.js"
+import type { Logger, Outcome } from "../errors.js"
 import { ToolErrorCodes, errResult, okResult } from "../result.js"
 import type { ToolResult } from "../result.js"
 import type { RawInvokeResult, SourcePlugin, ToolCallRecord } from "../seams.js"
@@ -16,7 +17,8 @@ import { handleOf } from "../catalog/sources-service.js"
 import type { SourcesService } from "../catalog/sources-service.js"
 import { outputSchemaMismatch } from "../encodings/output-schema-check.js"
 import { closestNames } from "./suggest.js"
-import { createDescribeService } from "../describe/describe-service.js"
+import { DEFAULT_DESCRIBE_LIMIT, createDescribeService } from "../describe/describe-service.js"
+import { describeRequest, parseRequest } from "../request-schemas.js"
 import { endSpan, startToolCallSpan } from "./tracing.js"
 import type { Span } from "@opentelemetry/api"
 
@@ -56,36 +58,36 @@ const byteLength = (value: unknown): number | null => {
   return bytes
 }
 
-const isPlainArgs = (args: unknown) =>
-  args === undefined || (typeof args === "object" && args !== null && !Array.isArray(args))
+const isPlainArgs = (args: unknown) => args === undefined || isRecord(args)
+
+const discoveryExamples = {
+  $describe: 'tools.$describe takes a tool path or an array of paths, e.g. tools.$describe("ns.tool")',
+  $search: 'tools.$search takes a query string and an optional limit, e.g. tools.$search("weather", 5)',
+}
+
+/** How to call `tools.$describe` or `tools.$search`, and what was wrong with this call when the check said. */
+const discoveryUsage = (path: "$describe" | "$search", input: Outcome<unknown>) =>
+  input.ok ? discoveryExamples[path] : `${discoveryExamples[path]} (${input.error.message})`
 
 export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.now }: ToolInvokerOptions) => {
   const describe = createDescribeService(store)
 
-  /** `tools.$describe(paths)` and `tools.$search(query, limit)`: discovery from inside a script. */
+  /**
+   * `tools.$describe(paths)` and `tools.$search(query, limit)`: discovery from inside a script, checked by the
+   * describe request's one definition (../request-schemas.ts) as POST /v1/describe and the MCP tool are.
+   */
   const discover = async (path: string, args: unknown): Promise<ToolResult | null> => {
-    const input = (args ?? {}) as { paths?: unknown; query?: unknown; limit?: unknown }
+    if (path !== "$describe" && path !== "$search") return null
+    const input = parseRequest(describeRequest, args ?? {})
+    const { paths, query, limit = DEFAULT_DESCRIBE_LIMIT } = input.ok ? input.value : {}
     if (path === "$describe") {
-      const paths = Array.isArray(input.paths) ? input.paths.filter((p): p is string => typeof p === "string") : []
-      if (paths.length === 0)
-        return errResult(
-          ToolErrorCodes.invalidArguments,
-          'tools.$describe takes a tool path or an array of paths, e.g. tools.$describe("ns.tool")',
-        )
+      if (!input.ok || !paths) return errResult(ToolErrorCodes.invalidArguments, discoveryUsage(path, input))
       const described = await describe.describeMany({ paths })
       return described.missing.length === paths.length ? notFound(paths[0]!, null) : okResult(described.typescript)
     }
-    if (path === "$search") {
-      if (typeof input.query !== "string")
-        return errResult(
-          ToolErrorCodes.invalidArguments,
-          'tools.$search takes a query string, e.g. tools.$search("weather")',
-        )
-      const limit = typeof input.limit === "number" && input.limit > 0 ? Math.floor(input.limit) : 10
-      const found = await describe.search(input.query, { limit })
-      return okResult(found.map((t) => ({ path: t.path, description: t.description })))
-    }
-    return null
+    if (!input.ok || query === undefined) return errResult(ToolErrorCodes.invalidArguments, discoveryUsage(path, input))
+    const found = await describe.search(query, { limit })
+    return okResult(found.map((t) => ({ path: t.path, description: t.description })))
   }
 
   const notFound = async (path: string, namespace: string | null): Promise<ToolResult> => {

@@ -4,6 +4,7 @@
  * at that point, and unions are re-merged so their invariants hold.
  */
 import { capShapeSize } from "./cap-shape-size.js"
+import { isRecord, own } from "../is-record.js"
 import { merge, mergeShapes, objectOrRecord } from "./merge-shapes.js"
 import { MAX_CALLER_TAGS, type Shape, ShapeBounds, UNKNOWN, emptyFields, scalarShape, setField } from "./shape.js"
 
@@ -29,12 +30,6 @@ export const mergeStoredShapes = (stored: unknown, incoming: unknown): Shape => 
 }
 
 const KINDS = new Set<unknown>(["unknown", "string", "number", "boolean", "null", "array", "object", "record", "union"])
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-
-const own = (object: Record<string, unknown>, key: string): unknown =>
-  Object.hasOwn(object, key) ? object[key] : undefined
 
 const count = (value: unknown, fallback: number): number =>
   typeof value === "number" && Number.isSafeInteger(value) && value > 0 ? value : fallback

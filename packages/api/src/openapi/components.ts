@@ -1,0 +1,68 @@
+/**
+ * The OpenAPI document's schemas: every body a route takes or gives, by name, as JSON Schema generated from its
+ * one zod definition. Requests are core's (`executeRequest`, `describeRequest`, the source fields with each
+ * kind's own); answers are ../wire's, which the routes' `satisfies` checks tie to what they send. Requests are
+ * described as a client may send them; answers as the server sends them, with no field left undocumented.
+ */
+import type { z } from "zod"
+import {
+  addSourceRequest,
+  describeRequest,
+  executeRequest,
+  runLimitsRequest,
+  updateSourceRequest,
+} from "@switchboard/core"
+import type { SourceKind } from "@switchboard/core"
+import { errorBody } from "../wire/error-body.js"
+import { executeBody, executeFailure, executeSuccess, logEntry } from "../wire/execute.js"
+import { execution, executionBody, outputMatches, outputPage, toolCall } from "../wire/executions.js"
+import { jsonRpcMessage, jsonRpcRequest } from "../wire/json-rpc.js"
+import { jsonSchemasOf } from "../wire/json-schema.js"
+import { healthBody, notReadyBody, readyBody } from "../wire/probes.js"
+import { sourceBody, sourceView, sourcesBody } from "../wire/sources.js"
+import { describeBody, toolBody, toolDetail, toolSummary, toolsBody } from "../wire/tools.js"
+
+export const requestSchemas = (kinds: readonly SourceKind[]) => ({
+  ExecuteRequest: executeRequest,
+  RunLimits: runLimitsRequest,
+  DescribeRequest: describeRequest,
+  SourceInput: addSourceRequest(kinds).describe("the fields every source has, and its kind's own"),
+  SourcePatch: updateSourceRequest(kinds),
+  JsonRpcRequest: jsonRpcRequest,
+})
+
+export const responseSchemas = {
+  Error: errorBody,
+  Health: healthBody,
+  Ready: readyBody,
+  NotReady: notReadyBody,
+  Source: sourceView,
+  SourceBody: sourceBody,
+  SourcesBody: sourcesBody,
+  ToolSummary: toolSummary,
+  ToolsBody: toolsBody,
+  Tool: toolDetail,
+  ToolBody: toolBody,
+  DescribeResponse: describeBody,
+  LogEntry: logEntry,
+  ExecuteSuccess: executeSuccess,
+  ExecuteFailure: executeFailure,
+  ExecuteResponse: executeBody,
+  ToolCall: toolCall,
+  Execution: execution,
+  ExecutionBody: executionBody,
+  OutputPage: outputPage,
+  OutputMatches: outputMatches,
+  JsonRpcMessage: jsonRpcMessage,
+}
+
+export type RequestSchemaName = keyof ReturnType<typeof requestSchemas>
+export type ResponseSchemaName = keyof typeof responseSchemas
+export type SchemaName = RequestSchemaName | ResponseSchemaName
+
+export const schemaUri = (name: string) => `#/components/schemas/${name}`
+
+export const componentSchemas = (kinds: readonly SourceKind[]) => ({
+  ...jsonSchemasOf(requestSchemas(kinds) as Record<RequestSchemaName, z.ZodType>, "input", schemaUri),
+  ...jsonSchemasOf(responseSchemas, "output", schemaUri),
+})

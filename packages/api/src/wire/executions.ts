@@ -1,0 +1,94 @@
+/** The bodies of /v1/executions: a stored execution, and its output by page or by pattern. */
+import { z } from "zod"
+import { MAX_GREP_MATCHES, MAX_PAGE_LINES, wholeNumber } from "@switchboard/core"
+import { logEntry } from "./execute.js"
+
+/** The largest offset into stored text (lines or characters): more than any stored result holds. */
+export const MAX_TEXT_OFFSET = 2 ** 31 - 1
+export const DEFAULT_PAGE_LINES = 200
+
+/** A page of stored output: the query of GET /v1/executions/{id}/output and the arguments of MCP `read_output`. */
+export const outputPageFields = {
+  offset: wholeNumber("offset", { min: 0, max: MAX_TEXT_OFFSET })
+    .optional()
+    .describe("first line to return, 0-based (default 0)"),
+  limit: wholeNumber("limit", { min: 1, max: MAX_PAGE_LINES })
+    .optional()
+    .describe(`how many lines (default ${DEFAULT_PAGE_LINES}, at most ${MAX_PAGE_LINES})`),
+  charOffset: wholeNumber("charOffset", { min: 0, max: MAX_TEXT_OFFSET })
+    .optional()
+    .describe(
+      "where in the first line to start: a line over 4,000 characters is read in pieces, and a page that ends inside one names the charOffset to continue from",
+    ),
+}
+
+export const grepPattern = z
+  .string()
+  .describe(
+    "an RE2 regular expression (JavaScript-like syntax without lookaround or backreferences), matched against each line",
+  )
+
+export const outputQuery = z.object({ ...outputPageFields, grep: grepPattern.optional() })
+
+export const toolCall = z.object({
+  executionId: z.string(),
+  toolPath: z.string(),
+  encoding: z.string(),
+  startedAt: z.int().describe("milliseconds since the epoch"),
+  durationMs: z.int(),
+  ok: z.boolean(),
+  errorCode: z.string().nullable(),
+  dataBytes: z.int().nullable(),
+  outputSchemaError: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("set when the data did not match the declared output schema (it was delivered anyway)"),
+})
+
+export const execution = z.object({
+  id: z.string(),
+  code: z.string(),
+  status: z.enum(["ok", "error"]),
+  startedAt: z.int().describe("milliseconds since the epoch"),
+  durationMs: z.int(),
+  resultText: z.string().nullable().describe("the whole result text, never cut"),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  logs: z.array(logEntry),
+  toolCallCount: z.int(),
+  keyId: z
+    .string()
+    .nullable()
+    .describe(
+      "the id of the API key that made it (`switchboard keys list`); null when made without a key. A key without `admin` reads only its own.",
+    ),
+  calls: z.array(toolCall),
+})
+
+export const executionBody = z.object({ execution })
+export type ExecutionBody = z.input<typeof executionBody>
+
+export const outputPage = z.object({
+  executionId: z.string(),
+  offset: z.int().describe("0-based line of lines[0]"),
+  charOffset: z.int().describe("where in that line lines[0] starts (0 unless a long line is read in pieces)"),
+  lines: z.array(z.string()).max(MAX_PAGE_LINES),
+  totalLines: z.int(),
+  nextOffset: z.int().nullable().describe("where the next page starts; null at the end"),
+  nextCharOffset: z
+    .int()
+    .optional()
+    .describe(
+      "present when the page ends inside a line longer than 4,000 characters: pass it as charOffset with offset=nextOffset",
+    ),
+})
+export type OutputPageBody = z.input<typeof outputPage>
+
+export const outputMatches = z.object({
+  executionId: z.string(),
+  matches: z.array(z.object({ line: z.int().describe("0-based"), text: z.string() })).max(MAX_GREP_MATCHES),
+  totalLines: z.int(),
+  truncated: z.boolean().describe(`true when the search stopped at ${MAX_GREP_MATCHES} matches`),
+})
+export type OutputMatchesBody = z.input<typeof outputMatches>

@@ -1,0 +1,18 @@
+/** The bodies of /v1/sources: a source as the API shows it (every secret redacted). */
+import { z } from "zod"
+
+export const sourceView = z.object({
+  namespace: z.string().describe("scripts call `tools.<namespace>.<tool>`"),
+  kind: z.string(),
+  status: z.enum(["ready", "error"]),
+  toolCount: z.int().min(0),
+  lastSyncedAt: z.string().meta({ format: "date-time" }).nullable(),
+  syncError: z.string().nullable(),
+  config: z.unknown().describe('the source\'s config with every secret value replaced by "<redacted>"'),
+})
+
+export const sourceBody = z.object({ source: sourceView })
+export type SourceBody = z.input<typeof sourceBody>
+
+export const sourcesBody = z.object({ sources: z.array(sourceView) })
+export type SourcesBody = z.input<typeof sourcesBody>

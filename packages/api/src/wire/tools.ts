@@ -1,0 +1,47 @@
+/** The bodies of /v1/tools and /v1/describe. The describe request itself is core's (`describeRequest`). */
+import { z } from "zod"
+import { wholeNumber } from "@switchboard/core"
+
+/** Rows a list or search answers at most. */
+export const MAX_LIST_LIMIT = 1_000
+
+export const toolsQuery = z.object({
+  namespace: z.string().optional().describe("only this source's tools"),
+  query: z
+    .string()
+    .optional()
+    .describe(
+      "rank by relevance over name, path, argument names and description (camelCase and snake_case split into words)",
+    ),
+  limit: wholeNumber("limit", { min: 1, max: MAX_LIST_LIMIT }).optional().describe("at most this many tools"),
+})
+
+const outputSource = z.enum(["declared", "observed", "unknown"]).describe("where the type of `r.data` came from")
+
+export const toolSummary = z.object({
+  path: z.string().describe("`<namespace>.<name>`"),
+  namespace: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+})
+
+export const toolsBody = z.object({ tools: z.array(toolSummary) })
+export type ToolsBody = z.input<typeof toolsBody>
+
+export const toolDetail = toolSummary.extend({
+  inputSchema: z.unknown().describe("the JSON Schema the source declared for the arguments"),
+  outputSchema: z.unknown().describe("the JSON Schema the source declared for `r.data`, or null"),
+  resultEncoding: z.string().nullable().describe("how the tool's results are decoded into `r.data` (null: direct)"),
+  typescript: z.string().nullable().describe("a declaration to paste above a script"),
+  outputSource: outputSource.nullable(),
+})
+
+export const toolBody = z.object({ tool: toolDetail })
+export type ToolBody = z.input<typeof toolBody>
+
+export const describeBody = z.object({
+  typescript: z.string().describe("one block declaring every tool, shared declarations once"),
+  tools: z.array(z.object({ path: z.string(), description: z.string().nullable(), outputSource })),
+  missing: z.array(z.string()).describe("requested paths with no tool"),
+})
+export type DescribeBody = z.input<typeof describeBody>

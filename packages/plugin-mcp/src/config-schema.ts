@@ -1,0 +1,111 @@
+/**
+ * The MCP source's part of the API bodies, defined once: `transport` when a source is added, and what a PATCH
+ * may replace. `checkConfig` and `mergeConfig` (./config.ts) check with these, and the plugin hands them to core,
+ * whose sources service lists them for the API's OpenAPI document. Each message names the field it is about.
+ */
+import { z } from "zod"
+import { isRecord } from "@switchboard/core"
+
+const stringMap = (field: string) => {
+  const error = `transport.${field} must be an object of string values`
+  return z.record(z.string(), z.string({ error }), { error })
+}
+
+const stringList = (field: string) => {
+  const error = `transport.${field} must be an array of strings`
+  return z.array(z.string({ error }), { error })
+}
+
+/** http or https, without userinfo (fetch refuses it); given back in its normal form. */
+const httpUrl = z
+  .string({ error: (issue) => `transport.url is not a URL: ${JSON.stringify(issue.input)}` })
+  .transform((url, ctx) => {
+    let parsed: URL
+    try {
+      parsed = new URL(url)
+    } catch {
+      ctx.issues.push({ code: "custom", input: url, message: `transport.url is not a URL: ${JSON.stringify(url)}` })
+      return z.NEVER
+    }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+      ctx.issues.push({ code: "custom", input: url, message: "transport.url must be http or https" })
+      return z.NEVER
+    }
+    // the message never echoes the credentials
+    if (parsed.username || parsed.password) {
+      ctx.issues.push({
+        code: "custom",
+        input: url,
+        message:
+          'transport.url must not carry a user or password (user:password@host): send credentials as a header instead, e.g. transport.headers: { "authorization": "Basic <base64 of user:password>" }',
+      })
+      return z.NEVER
+    }
+    return parsed.toString()
+  })
+  .meta({ format: "uri" })
+
+const command = z
+  .string({ error: "transport.command must be a non-empty string" })
+  .min(1, { error: "transport.command must be a non-empty string" })
+
+export const stdioTransport = z
+  .object({
+    type: z.literal("stdio"),
+    command,
+    args: stringList("args").default([]),
+    env: stringMap("env").default({}).describe("secret: values are never echoed"),
+    cwd: z.string({ error: "transport.cwd must be a string" }).optional(),
+  })
+  .describe("runs a command on the server's host: refused (403) unless the server was started with --allow-stdio")
+
+export const httpTransport = z.object({
+  type: z.literal("http"),
+  url: httpUrl.describe("http or https; echoed with its query values and token-like path segments redacted"),
+  headers: stringMap("headers").default({}).describe("secret: values are never echoed"),
+})
+
+export const mcpTransport = z.discriminatedUnion("type", [stdioTransport, httpTransport], {
+  error: (issue) =>
+    isRecord(issue.input)
+      ? `transport.type must be "stdio" or "http" (got ${JSON.stringify(issue.input.type)})`
+      : 'an mcp source needs "transport": {"type":"stdio",...} or {"type":"http",...}',
+})
+
+/** The fields of POST /v1/sources an mcp source takes besides namespace and kind. */
+export const mcpSourceConfig = z.object(
+  { transport: mcpTransport },
+  { error: 'an mcp source needs "transport": {"type":"stdio",...} or {"type":"http",...}' },
+)
+
+/** The transport fields a PATCH may replace, each whole: the ones that hold credentials. */
+const PATCHABLE = { stdio: ["env", "args"], http: ["headers", "url"] } as const
+
+const patchOf = (type: keyof typeof PATCHABLE, fields: z.ZodRawShape) => {
+  const list = PATCHABLE[type].map((f) => `"transport.${f}"`).join(" or ")
+  const shape = `the body must be {"transport": {...}} with ${list} to replace (a ${type} source)`
+  return z.strictObject(
+    {
+      transport: z
+        .strictObject(fields, {
+          error: (issue) =>
+            issue.code === "unrecognized_keys"
+              ? `a PATCH of a ${type} source replaces only ${list}, not ${issue.keys.map((f) => `"transport.${f}"`).join(", ")}; delete and add the source to change the rest`
+              : shape,
+        })
+        .refine((given) => Object.keys(given).length > 0, { error: shape }),
+    },
+    { error: shape },
+  )
+}
+
+/** A PATCH of each transport's source; checked as a whole by checkConfig once merged. */
+export const mcpSourcePatch = {
+  stdio: patchOf("stdio", { env: stringMap("env").optional(), args: stringList("args").optional() }),
+  http: patchOf("http", { headers: stringMap("headers").optional(), url: httpUrl.optional() }),
+}
+
+/** Either transport's PATCH, as the OpenAPI document shows it. */
+export const anyMcpSourcePatch = z
+  .union([mcpSourcePatch.stdio, mcpSourcePatch.http])
+  .describe("the transport fields to replace, each whole: `env` or `args` (stdio), `headers` or `url` (http)")
