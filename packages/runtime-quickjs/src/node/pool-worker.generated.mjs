@@ -26,7 +26,10 @@ var readBounded = (ctx, builtins, text, maxUnits = errorTextUnits) => {
   if (units <= maxUnits) return { text: ctx.getString(text), units };
   const cut = ctx.newNumber(0).consume((start2) => ctx.newNumber(maxUnits).consume((end) => ctx.callFunction(builtins.slice, text, start2, end)));
   if (cut.error) return cut.error.consume(() => ({ text: "", units }));
-  return cut.value.consume((prefix2) => ({ text: ctx.typeof(prefix2) === "string" ? wholeCharacters(ctx.getString(prefix2)) : "", units }));
+  return cut.value.consume((prefix2) => ({
+    text: ctx.typeof(prefix2) === "string" ? wholeCharacters(ctx.getString(prefix2)) : "",
+    units
+  }));
 };
 var wholeCharacters = (prefix2) => {
   const last = prefix2.charCodeAt(prefix2.length - 1);
@@ -35,7 +38,9 @@ var wholeCharacters = (prefix2) => {
 var renderBounded = (ctx, builtins, value) => {
   const rendered = ctx.callFunction(builtins.string, ctx.undefined, value);
   if (rendered.error) return rendered.error.consume(() => void 0);
-  return rendered.value.consume((text) => ctx.typeof(text) === "string" ? readBounded(ctx, builtins, text) : void 0);
+  return rendered.value.consume(
+    (text) => ctx.typeof(text) === "string" ? readBounded(ctx, builtins, text) : void 0
+  );
 };
 var boundText = (text, units) => units === void 0 && text.length <= errorTextUnits ? text : `${wholeCharacters(text.slice(0, errorTextUnits))} … [switchboard: cut at ${errorTextUnits} of its ${units ?? text.length} characters]`;
 
@@ -179,7 +184,10 @@ var prepareCode = (original) => {
   }
   const insertions = completionInsertions(stripped);
   const body = applyInsertions(stripped, insertions);
-  return { ok: true, code: { source: prefix + body + suffix, original, stripped, prefixLength: prefix.length, insertions } };
+  return {
+    ok: true,
+    code: { source: prefix + body + suffix, original, stripped, prefixLength: prefix.length, insertions }
+  };
 };
 var strippingSourceMap = (original) => {
   try {
@@ -284,7 +292,11 @@ var classifyThrown = (thrown, phase, code, limits) => {
     return withPosition(runErrors.stackOverflow(limits), thrown, code);
   }
   if (phase === "compile" && isError && name === "SyntaxError") {
-    return withPosition({ code: "syntax_error", message: boundText(`SyntaxError: ${message}`, thrown.cutFrom) }, thrown, code);
+    return withPosition(
+      { code: "syntax_error", message: boundText(`SyntaxError: ${message}`, thrown.cutFrom) },
+      thrown,
+      code
+    );
   }
   const text = isError ? `${name}: ${message}` : `Uncaught ${name === "string" ? JSON.stringify(message) : message}`;
   return withPosition({ code: "runtime_error", message: boundText(text, thrown.cutFrom) }, thrown, code);
@@ -335,7 +347,9 @@ var primitiveText = (ctx, stringify, builtins, value, type) => {
   }
   const json = ctx.callFunction(stringify, ctx.undefined, value);
   if (json.error) return json.error.consume(() => whole(`a value of type ${type}`));
-  return json.value.consume((text) => ctx.typeof(text) === "string" ? readBounded(ctx, builtins, text) : whole(`a value of type ${type}`));
+  return json.value.consume(
+    (text) => ctx.typeof(text) === "string" ? readBounded(ctx, builtins, text) : whole(`a value of type ${type}`)
+  );
 };
 var serializeResult = (ctx, stringify, value, maxBytes) => {
   const type = ctx.typeof(value);
@@ -407,15 +421,28 @@ var createLogBuffer = (limits, sink) => {
   };
 };
 
-// src/pending-jobs.ts
+// src/quickjs-internals/private-fields.ts
+var lazyContextHandles = ["_BigInt", "_Symbol", "_SymbolIterator", "_SymbolAsyncIterator"];
+var runtimeInternals = (runtime) => runtime;
+var contextInternals = (context) => context;
+var runtimePointer = (runtime) => {
+  const pointer = runtimeInternals(runtime).rt?.value;
+  return typeof pointer === "number" ? pointer : void 0;
+};
+var contextPointer = (context) => {
+  const pointer = contextInternals(context).ctx?.value;
+  return typeof pointer === "number" ? pointer : void 0;
+};
+
+// src/quickjs-internals/pending-jobs.ts
 var executePendingJobs = (module2, runtime, context) => {
-  const { ffi, rt, module: emscripten } = runtime;
-  const { ctx, getMemory } = context;
+  const { ffi, module: emscripten } = runtimeInternals(runtime);
+  const { getMemory } = contextInternals(context);
   const run2 = ffi?.QTS_ExecutePendingJob;
   const free = ffi?.QTS_FreeValuePointerRuntime;
-  const rtPointer = rt?.value;
-  const contextPointer2 = ctx?.value;
-  if (!run2 || !free || typeof rtPointer !== "number" || typeof contextPointer2 !== "number" || !getMemory || !emscripten?._malloc || !emscripten._free) {
+  const rtPointer = runtimePointer(runtime);
+  const ownContext = contextPointer(context);
+  if (!run2 || !free || rtPointer === void 0 || ownContext === void 0 || !getMemory || !emscripten?._malloc || !emscripten._free) {
     throw new Error("quickjs-emscripten's runtime is not laid out as this version expects");
   }
   const out = emscripten._malloc(4);
@@ -427,7 +454,7 @@ var executePendingJobs = (module2, runtime, context) => {
       free(rtPointer, value);
       return { ok: true };
     }
-    if (jobContext !== contextPointer2) throw new Error(`a pending job ran in an unknown context (${jobContext})`);
+    if (jobContext !== ownContext) throw new Error(`a pending job ran in an unknown context (${jobContext})`);
     const result = getMemory.call(context, rtPointer).heapValueHandle(value);
     if (context.typeof(result) === "number") {
       result.dispose();
@@ -437,6 +464,209 @@ var executePendingJobs = (module2, runtime, context) => {
   } finally {
     emscripten._free(out);
   }
+};
+
+// src/quickjs-internals/host-ref-table.ts
+var isHostRefTable = (value) => {
+  const table = value;
+  return typeof table?.nextId === "number" && Array.isArray(table.freelist) && table.groups instanceof Map;
+};
+var saveHostRefs = (runtime) => {
+  const table = runtimeInternals(runtime).hostRefs;
+  if (!isHostRefTable(table)) return void 0;
+  const nextId = table.nextId;
+  const freelist = [...table.freelist];
+  const groups = [...table.groups].map(([id, group]) => [id, [...group]]);
+  return {
+    restore() {
+      table.nextId = nextId;
+      table.freelist = [...freelist];
+      table.groups = new Map(groups.map(([id, group]) => [id, new Map(group)]));
+    }
+  };
+};
+
+// src/quickjs-internals/host-side-shape.ts
+var hostSideShape = (runtime, context) => {
+  const ofRuntime = runtimeInternals(runtime);
+  const ofContext = contextInternals(context);
+  return JSON.stringify([
+    ofRuntime.contextMap?.size,
+    ofRuntime.context === void 0,
+    ofRuntime.scope?._disposables?.value?.size,
+    ofContext.memory?.scope?._disposables?.value?.size,
+    lazyContextHandles.map((name) => ofContext[name] === void 0)
+  ]);
+};
+
+// src/quickjs-internals/random-seed.ts
+var contextScanBytes = 4096;
+var xorshift64 = (x) => {
+  const mask = (1n << 64n) - 1n;
+  x ^= x >> 12n;
+  x ^= x << 25n & mask;
+  x ^= x >> 27n;
+  return x;
+};
+var seeds = new BigUint64Array(256);
+var seedsLeft = 0;
+var randomSeed = () => {
+  if (seedsLeft === 0) {
+    crypto.getRandomValues(seeds);
+    seedsLeft = seeds.length;
+  }
+  const seed = seeds[--seedsLeft];
+  seeds[seedsLeft] = 0n;
+  return seed || 1n;
+};
+var offsets = /* @__PURE__ */ new WeakMap();
+var findOffset = (module2) => {
+  const runtime = module2.newRuntime();
+  const context = runtime.newContext();
+  try {
+    const pointer = contextPointer(context);
+    if (pointer === void 0) return void 0;
+    const before = new Uint8Array(module2.getWasmMemory().buffer).slice(pointer, pointer + contextScanBytes);
+    const stepped = context.evalCode("Math.random()");
+    if (stepped.error) {
+      stepped.error.dispose();
+      return void 0;
+    }
+    stepped.value.dispose();
+    const after = new DataView(module2.getWasmMemory().buffer, pointer, contextScanBytes);
+    const was = new DataView(before.buffer);
+    const candidates = [];
+    for (let offset = 0; offset + 8 <= contextScanBytes; offset += 8) {
+      const old = was.getBigUint64(offset, true);
+      if (old !== 0n && after.getBigUint64(offset, true) === xorshift64(old)) candidates.push(offset);
+    }
+    return candidates.length === 1 ? candidates[0] : void 0;
+  } finally {
+    context.dispose();
+    runtime.dispose();
+  }
+};
+var randomStateOffset = (module2) => {
+  if (!offsets.has(module2)) offsets.set(module2, findOffset(module2));
+  return offsets.get(module2);
+};
+var writeRandomSeed = (module2, address) => {
+  new DataView(module2.getWasmMemory().buffer).setBigUint64(address, randomSeed(), true);
+};
+var seedMathRandom = (module2, context) => {
+  const offset = randomStateOffset(module2);
+  const pointer = contextPointer(context);
+  if (offset === void 0 || pointer === void 0) return false;
+  writeRandomSeed(module2, pointer + offset);
+  return true;
+};
+
+// src/quickjs-internals/memory-snapshot.ts
+var stackGapBytes = 1 << 20;
+var staticMarginBytes = 64 << 10;
+var heapMarginBytes = 16 << 10;
+var stackSlackBytes = 64 << 10;
+var probeBytes = 2 << 20;
+var runtimeScanBytes = 1024;
+var findSbrk = (module2, context, staticEnd, heapEnd) => {
+  const words = () => new Uint32Array(module2.getWasmMemory().buffer);
+  const before = words().slice(0, staticEnd / 4);
+  const limit = words().length * 4;
+  const allocated = context.evalCode(`new ArrayBuffer(${probeBytes})`);
+  const after = words();
+  if (allocated.error) {
+    allocated.error.dispose();
+    return void 0;
+  }
+  allocated.value.dispose();
+  const found = [];
+  for (let index = 0; index < before.length; index++) {
+    const was = before[index];
+    if (was >= heapEnd && was <= limit && after[index] >= was + probeBytes / 2) found.push(index * 4);
+  }
+  return found.length === 1 ? found[0] : void 0;
+};
+var findStackLimit = (module2, runtime, runtimeAt) => {
+  const read = () => new Uint32Array(module2.getWasmMemory().buffer, runtimeAt, runtimeScanBytes / 4).slice();
+  const step = 64 << 10;
+  runtime.setMaxStackSize(1 << 20);
+  const first = read();
+  runtime.setMaxStackSize((1 << 20) + step);
+  const second = read();
+  const found = [];
+  for (let index = 0; index < first.length; index++) if (first[index] - second[index] === step) found.push(index * 4);
+  return found.length === 1 ? runtimeAt + found[0] : void 0;
+};
+var snapshotMemory = (module2, runtime, context, options = {}) => {
+  const clearMemory2 = options.clearMemory ?? true;
+  const hostRefs = saveHostRefs(runtime);
+  const contextAt = contextPointer(context);
+  const runtimeAt = runtimePointer(runtime);
+  const randomOffset = randomStateOffset(module2);
+  if (!hostRefs || contextAt === void 0 || runtimeAt === void 0 || randomOffset === void 0) return void 0;
+  const randomStateAt = contextAt + randomOffset;
+  const memory = () => new Uint8Array(module2.getWasmMemory().buffer);
+  const words = new Uint32Array(module2.getWasmMemory().buffer);
+  let gapStart = -1;
+  let heapStart = -1;
+  for (let index = 1024 / 4; index < words.length; index++) {
+    if (words[index] === 0) {
+      if (gapStart < 0) gapStart = index;
+    } else if (gapStart >= 0 && (index - gapStart) * 4 >= stackGapBytes) {
+      heapStart = index * 4;
+      break;
+    } else gapStart = -1;
+  }
+  if (heapStart < 0) return void 0;
+  const staticEnd = gapStart * 4 + staticMarginBytes;
+  let last = words.length - 1;
+  while (last > 0 && words[last] === 0) last--;
+  const heapEnd = (last + 1) * 4;
+  const whole = memory();
+  const stackTop = heapStart - heapMarginBytes;
+  const regions = [
+    { start: 0, saved: whole.slice(0, staticEnd) },
+    { start: stackTop, saved: whole.slice(stackTop, heapEnd) }
+  ];
+  const shape = hostSideShape(runtime, context);
+  const sbrkAt = findSbrk(module2, context, staticEnd, heapEnd);
+  const stackLimitAt = findStackLimit(module2, runtime, runtimeAt);
+  const sbrkAtSnapshot = new DataView(regions[0].saved.buffer).getUint32(sbrkAt ?? 0, true);
+  const clear = (bytes) => {
+    const view = new DataView(bytes.buffer);
+    const sbrk = Math.min(bytes.length, Math.max(sbrkAtSnapshot, view.getUint32(sbrkAt, true)));
+    if (sbrk > heapEnd) bytes.fill(0, heapEnd, sbrk);
+    const stackLimit = view.getUint32(stackLimitAt, true);
+    const stackFloor = stackLimit === 0 ? staticEnd : Math.max(staticEnd, stackLimit - stackSlackBytes);
+    if (stackFloor < stackTop) bytes.fill(0, stackFloor, stackTop);
+  };
+  const restore = () => {
+    const now = hostSideShape(runtime, context);
+    if (now !== shape)
+      throw new Error(
+        `the sandbox snapshot cannot be restored: the host side changed during the run (${shape} -> ${now})`
+      );
+    runtime.removeInterruptHandler();
+    const bytes = memory();
+    if (clearMemory2) clear(bytes);
+    for (const region of regions) bytes.set(region.saved, region.start);
+    writeRandomSeed(module2, randomStateAt);
+    hostRefs.restore();
+    options.resetHost?.();
+  };
+  if (sbrkAt === void 0 || stackLimitAt === void 0) {
+    const bytes = memory();
+    bytes.fill(0, heapEnd);
+    bytes.fill(0, staticEnd, stackTop);
+    for (const region of regions) bytes.set(region.saved, region.start);
+    return void 0;
+  }
+  restore();
+  return {
+    bytes: regions.reduce((total, region) => total + region.saved.length, 0),
+    leftAsIs: [{ start: randomStateAt, length: 8, why: "Math.random's state, seeded afresh at each restore" }],
+    restore
+  };
 };
 
 // src/prelude/prelude.generated.ts
@@ -512,17 +742,24 @@ var installHostBridge = (ctx, text) => {
     if (!pathHandle || !argsHandle || ctx.typeof(argsHandle) !== "string") {
       const path2 = pathHandle ? readBounded(ctx, text, pathHandle).text : "";
       const reason = reasonHandle && ctx.typeof(reasonHandle) === "string" ? readBounded(ctx, text, reasonHandle).text : "";
-      return void answer(resolveHandle, { ok: false, error: { code: "invalid_arguments", message: `arguments for ${path2} must be JSON-serializable: ${reason}` } });
+      return void answer(resolveHandle, {
+        ok: false,
+        error: { code: "invalid_arguments", message: `arguments for ${path2} must be JSON-serializable: ${reason}` }
+      });
     }
     const { limits } = current2;
     const units = reasonHandle ? ctx.getNumber(reasonHandle) : Number.NaN;
-    if (!(units <= limits.maxToolArgBytes)) return void answer(resolveHandle, argumentsTooLarge(limits, units, false, void 0));
-    if (inflightBytes + units > limits.maxToolArgBytesInFlight) return void answer(resolveHandle, argumentsTooLarge(limits, units, false, inflightBytes));
+    if (!(units <= limits.maxToolArgBytes))
+      return void answer(resolveHandle, argumentsTooLarge(limits, units, false, void 0));
+    if (inflightBytes + units > limits.maxToolArgBytesInFlight)
+      return void answer(resolveHandle, argumentsTooLarge(limits, units, false, inflightBytes));
     const path = ctx.getString(pathHandle);
     const argsJson = ctx.getString(argsHandle);
     const bytes = utf8Length(path) + utf8Length(argsJson);
-    if (bytes > limits.maxToolArgBytes) return void answer(resolveHandle, argumentsTooLarge(limits, bytes, true, void 0));
-    if (inflightBytes + bytes > limits.maxToolArgBytesInFlight) return void answer(resolveHandle, argumentsTooLarge(limits, bytes, true, inflightBytes));
+    if (bytes > limits.maxToolArgBytes)
+      return void answer(resolveHandle, argumentsTooLarge(limits, bytes, true, void 0));
+    if (inflightBytes + bytes > limits.maxToolArgBytesInFlight)
+      return void answer(resolveHandle, argumentsTooLarge(limits, bytes, true, inflightBytes));
     calls++;
     if (calls > limits.maxToolCalls) return void fail(current2, runErrors.toolCallLimit(limits));
     const resolve = resolveHandle.dup();
@@ -530,7 +767,9 @@ var installHostBridge = (ctx, text) => {
     inflight++;
     inflightBytes += bytes;
     const generation = resets;
-    void callHost(current2, path, argsJson).then((resultJson) => settle(generation, current2.events, resolve, bytes, resultJson));
+    void callHost(current2, path, argsJson).then(
+      (resultJson) => settle(generation, current2.events, resolve, bytes, resultJson)
+    );
     return void 0;
   });
   const logFunction = ctx.newFunction(logFunctionName, (levelHandle, textHandle) => {
@@ -547,16 +786,20 @@ var installHostBridge = (ctx, text) => {
     if (!current2 || over) return void 0;
     if (!jsonHandle || ctx.typeof(jsonHandle) !== "string") {
       const reason = reasonHandle && ctx.typeof(reasonHandle) === "string" ? readBounded(ctx, text, reasonHandle).text : "got undefined";
-      return ctx.newString(`emit(block) takes ${blockShape}: ${reason.startsWith("got ") ? reason : `it is not JSON-serializable: ${reason}`}`);
+      return ctx.newString(
+        `emit(block) takes ${blockShape}: ${reason.startsWith("got ") ? reason : `it is not JSON-serializable: ${reason}`}`
+      );
     }
     const { maxResultBytes } = current2.limits;
     const units = stringLength(ctx, jsonHandle);
-    if (emittedBytes + units > maxResultBytes) return void fail(current2, runErrors.emittedTooLarge(current2.limits, emittedBytes + units, false));
+    if (emittedBytes + units > maxResultBytes)
+      return void fail(current2, runErrors.emittedTooLarge(current2.limits, emittedBytes + units, false));
     const json = ctx.getString(jsonHandle);
     const block = JSON.parse(json);
     if (!isContentBlock(block)) return ctx.newString(`emit(block) takes ${blockShape}: got ${describeValue(block)}`);
     const bytes = utf8Length(json);
-    if (emittedBytes + bytes > maxResultBytes) return void fail(current2, runErrors.emittedTooLarge(current2.limits, emittedBytes + bytes, true));
+    if (emittedBytes + bytes > maxResultBytes)
+      return void fail(current2, runErrors.emittedTooLarge(current2.limits, emittedBytes + bytes, true));
     emittedBytes += bytes;
     emitted.push(block);
     return void 0;
@@ -564,9 +807,16 @@ var installHostBridge = (ctx, text) => {
   const loadFormatFunction = ctx.newFunction(loadFormatFunctionName, (stringifyHandle) => {
     const evaluated = ctx.evalCode(formatSource, "format.js", { type: "global", strict: true });
     if (evaluated.error) return evaluated;
-    return evaluated.value.consume((makeFormat) => ctx.callFunction(makeFormat, ctx.undefined, stringifyHandle ?? ctx.undefined));
+    return evaluated.value.consume(
+      (makeFormat) => ctx.callFunction(makeFormat, ctx.undefined, stringifyHandle ?? ctx.undefined)
+    );
   });
-  const functions = { invoke: invokeFunction, log: logFunction, emit: emitFunction, loadFormat: loadFormatFunction };
+  const functions = {
+    invoke: invokeFunction,
+    log: logFunction,
+    emit: emitFunction,
+    loadFormat: loadFormatFunction
+  };
   return {
     functions,
     attach(next) {
@@ -607,72 +857,6 @@ var describeValue = (value) => {
   if (Array.isArray(value)) return "an array";
   if (typeof value === "object") return 'an object without a string "type"';
   return `a ${typeof value}`;
-};
-
-// src/random-seed.ts
-var contextScanBytes = 4096;
-var xorshift64 = (x) => {
-  const mask = (1n << 64n) - 1n;
-  x ^= x >> 12n;
-  x ^= x << 25n & mask;
-  x ^= x >> 27n;
-  return x;
-};
-var seeds = new BigUint64Array(256);
-var seedsLeft = 0;
-var randomSeed = () => {
-  if (seedsLeft === 0) {
-    crypto.getRandomValues(seeds);
-    seedsLeft = seeds.length;
-  }
-  const seed = seeds[--seedsLeft];
-  seeds[seedsLeft] = 0n;
-  return seed || 1n;
-};
-var contextPointer = (context) => {
-  const pointer = context.ctx?.value;
-  return typeof pointer === "number" ? pointer : void 0;
-};
-var offsets = /* @__PURE__ */ new WeakMap();
-var findOffset = (module2) => {
-  const runtime = module2.newRuntime();
-  const context = runtime.newContext();
-  try {
-    const pointer = contextPointer(context);
-    if (pointer === void 0) return void 0;
-    const before = new Uint8Array(module2.getWasmMemory().buffer).slice(pointer, pointer + contextScanBytes);
-    const stepped = context.evalCode("Math.random()");
-    if (stepped.error) {
-      stepped.error.dispose();
-      return void 0;
-    }
-    stepped.value.dispose();
-    const after = new DataView(module2.getWasmMemory().buffer, pointer, contextScanBytes);
-    const was = new DataView(before.buffer);
-    const candidates = [];
-    for (let offset = 0; offset + 8 <= contextScanBytes; offset += 8) {
-      const old = was.getBigUint64(offset, true);
-      if (old !== 0n && after.getBigUint64(offset, true) === xorshift64(old)) candidates.push(offset);
-    }
-    return candidates.length === 1 ? candidates[0] : void 0;
-  } finally {
-    context.dispose();
-    runtime.dispose();
-  }
-};
-var randomStateOffset = (module2) => {
-  if (!offsets.has(module2)) offsets.set(module2, findOffset(module2));
-  return offsets.get(module2);
-};
-var writeRandomSeed = (module2, address) => {
-  new DataView(module2.getWasmMemory().buffer).setBigUint64(address, randomSeed(), true);
-};
-var seedMathRandom = (module2, context) => {
-  const offset = randomStateOffset(module2);
-  const pointer = contextPointer(context);
-  if (offset === void 0 || pointer === void 0) return false;
-  writeRandomSeed(module2, pointer + offset);
-  return true;
 };
 
 // src/sandbox-globals.ts
@@ -737,7 +921,10 @@ var createSandbox = (module2) => {
   });
   seedMathRandom(module2, context);
   const string = context.getProp(context.global, "String");
-  const text = { string, slice: context.getProp(string, "prototype").consume((prototype) => context.getProp(prototype, "slice")) };
+  const text = {
+    string,
+    slice: context.getProp(string, "prototype").consume((prototype) => context.getProp(prototype, "slice"))
+  };
   const bridge = installHostBridge(context, text);
   const stringify = member("JSON", "stringify");
   const parse2 = member("JSON", "parse");
@@ -766,7 +953,8 @@ var describeBudgetMs = 50;
 var maxTimerMs = 2 ** 31 - 1;
 var runInSandbox = async (module2, code, options) => {
   const prepared = prepareCode(code);
-  if (!prepared.ok) return { outcome: { ok: false, error: prepared.error, logs: [] }, poisoned: false, dispose: () => true };
+  if (!prepared.ok)
+    return { outcome: { ok: false, error: prepared.error, logs: [] }, poisoned: false, dispose: () => true };
   const session = new ScriptSession(module2, prepared.code, options);
   return session.execute();
 };
@@ -943,129 +1131,15 @@ var hostError = (cause, options) => {
 };
 
 // src/sandbox-snapshot.ts
-var stackGapBytes = 1 << 20;
-var staticMarginBytes = 64 << 10;
-var heapMarginBytes = 16 << 10;
-var stackSlackBytes = 64 << 10;
-var probeBytes = 2 << 20;
-var runtimeScanBytes = 1024;
-var isHostRefTable = (value) => {
-  const table = value;
-  return typeof table?.nextId === "number" && Array.isArray(table.freelist) && table.groups instanceof Map;
-};
-var lazyContextHandles = ["_BigInt", "_Symbol", "_SymbolIterator", "_SymbolAsyncIterator"];
-var hostSideShape = (sandbox) => {
-  const runtime = sandbox.runtime;
-  const context = sandbox.context;
-  return JSON.stringify([
-    runtime.contextMap?.size,
-    runtime.context === void 0,
-    runtime.scope?._disposables?.value?.size,
-    context.memory?.scope?._disposables?.value?.size,
-    lazyContextHandles.map((name) => context[name] === void 0)
-  ]);
-};
-var findSbrk = (module2, sandbox, staticEnd, heapEnd) => {
-  const words = () => new Uint32Array(module2.getWasmMemory().buffer);
-  const before = words().slice(0, staticEnd / 4);
-  const limit = words().length * 4;
-  const allocated = sandbox.context.evalCode(`new ArrayBuffer(${probeBytes})`);
-  const after = words();
-  if (allocated.error) {
-    allocated.error.dispose();
-    return void 0;
-  }
-  allocated.value.dispose();
-  const found = [];
-  for (let index = 0; index < before.length; index++) {
-    const was = before[index];
-    if (was >= heapEnd && was <= limit && after[index] >= was + probeBytes / 2) found.push(index * 4);
-  }
-  return found.length === 1 ? found[0] : void 0;
-};
-var findStackLimit = (module2, sandbox, runtimePointer) => {
-  const read = () => new Uint32Array(module2.getWasmMemory().buffer, runtimePointer, runtimeScanBytes / 4).slice();
-  const step = 64 << 10;
-  sandbox.runtime.setMaxStackSize(1 << 20);
-  const first = read();
-  sandbox.runtime.setMaxStackSize((1 << 20) + step);
-  const second = read();
-  const found = [];
-  for (let index = 0; index < first.length; index++) if (first[index] - second[index] === step) found.push(index * 4);
-  return found.length === 1 ? runtimePointer + found[0] : void 0;
-};
 var snapshotSandbox = (module2, sandbox, options = {}) => {
-  const clearMemory2 = options.clearMemory ?? true;
-  const hostRefs = sandbox.runtime.hostRefs;
-  const context = contextPointer(sandbox.context);
-  const runtimePointer = sandbox.runtime.rt?.value;
-  const randomOffset = randomStateOffset(module2);
-  if (!isHostRefTable(hostRefs) || context === void 0 || typeof runtimePointer !== "number" || randomOffset === void 0) return void 0;
-  const randomStateAt = context + randomOffset;
-  const memory = () => new Uint8Array(module2.getWasmMemory().buffer);
-  const words = new Uint32Array(module2.getWasmMemory().buffer);
-  let gapStart = -1;
-  let heapStart = -1;
-  for (let index = 1024 / 4; index < words.length; index++) {
-    if (words[index] === 0) {
-      if (gapStart < 0) gapStart = index;
-    } else if (gapStart >= 0 && (index - gapStart) * 4 >= stackGapBytes) {
-      heapStart = index * 4;
-      break;
-    } else gapStart = -1;
-  }
-  if (heapStart < 0) return void 0;
-  const staticEnd = gapStart * 4 + staticMarginBytes;
-  let last = words.length - 1;
-  while (last > 0 && words[last] === 0) last--;
-  const heapEnd = (last + 1) * 4;
-  const whole = memory();
-  const stackTop = heapStart - heapMarginBytes;
-  const regions = [
-    { start: 0, saved: whole.slice(0, staticEnd) },
-    { start: stackTop, saved: whole.slice(stackTop, heapEnd) }
-  ];
-  const refs = { nextId: hostRefs.nextId, freelist: [...hostRefs.freelist], groups: [...hostRefs.groups].map(([id, group]) => [id, [...group]]) };
-  const shape = hostSideShape(sandbox);
-  const sbrkAt = findSbrk(module2, sandbox, staticEnd, heapEnd);
-  const stackLimitAt = findStackLimit(module2, sandbox, runtimePointer);
-  const sbrkAtSnapshot = new DataView(regions[0].saved.buffer).getUint32(sbrkAt ?? 0, true);
-  const clear = (bytes) => {
-    const view = new DataView(bytes.buffer);
-    const sbrk = Math.min(bytes.length, Math.max(sbrkAtSnapshot, view.getUint32(sbrkAt, true)));
-    if (sbrk > heapEnd) bytes.fill(0, heapEnd, sbrk);
-    const stackLimit = view.getUint32(stackLimitAt, true);
-    const stackFloor = stackLimit === 0 ? staticEnd : Math.max(staticEnd, stackLimit - stackSlackBytes);
-    if (stackFloor < stackTop) bytes.fill(0, stackFloor, stackTop);
-  };
-  const restore = () => {
-    const now = hostSideShape(sandbox);
-    if (now !== shape) throw new Error(`the sandbox snapshot cannot be restored: the host side changed during the run (${shape} -> ${now})`);
-    sandbox.runtime.removeInterruptHandler();
-    const bytes = memory();
-    if (clearMemory2) clear(bytes);
-    for (const region of regions) bytes.set(region.saved, region.start);
-    writeRandomSeed(module2, randomStateAt);
-    hostRefs.nextId = refs.nextId;
-    hostRefs.freelist = [...refs.freelist];
-    hostRefs.groups = new Map(refs.groups.map(([id, group]) => [id, new Map(group)]));
-    sandbox.bridge.reset();
-    sandbox.globals.reset();
-  };
-  if (sbrkAt === void 0 || stackLimitAt === void 0) {
-    const bytes = memory();
-    bytes.fill(0, heapEnd);
-    bytes.fill(0, staticEnd, stackTop);
-    for (const region of regions) bytes.set(region.saved, region.start);
-    return void 0;
-  }
-  restore();
-  return {
-    sandbox,
-    bytes: regions.reduce((total, region) => total + region.saved.length, 0),
-    leftAsIs: [{ start: randomStateAt, length: 8, why: "Math.random's state, seeded afresh at each restore" }],
-    restore
-  };
+  const snapshot2 = snapshotMemory(module2, sandbox.runtime, sandbox.context, {
+    ...options,
+    resetHost: () => {
+      sandbox.bridge.reset();
+      sandbox.globals.reset();
+    }
+  });
+  return snapshot2 && { ...snapshot2, sandbox };
 };
 
 // src/node/handoff.ts
@@ -1210,14 +1284,21 @@ var LogMirrorWriter = class {
 var { memoryCapBytes, recycleAboveBytes, snapshots, clearMemory, failAfterAnswer, port, signals, logs } = workerData;
 var module = await loadQuickJsModule({ memoryCapBytes });
 var wasmBytes = () => module.getWasmMemory().buffer.byteLength;
-var handoff = new HandoffEnd(port, new Int32Array(signals), Signal.toMain, Signal.toWorker, (message) => onMessage(message));
+var handoff = new HandoffEnd(
+  port,
+  new Int32Array(signals),
+  Signal.toMain,
+  Signal.toWorker,
+  (message) => onMessage(message)
+);
 var post = (message) => handoff.send(message);
 var logMirror = new LogMirrorWriter(logs);
 var resultPollCapMs = 1;
 var mayPoll = () => Atomics.load(handoff.signals, Signal.mayPoll) === 1;
 var typicalCallMs = 0;
 var awaitResults = () => {
-  if (typicalCallMs < resultPollCapMs && mayPoll()) handoff.spin(Math.min(resultPollCapMs, 2 * typicalCallMs + 0.05), mayPoll);
+  if (typicalCallMs < resultPollCapMs && mayPoll())
+    handoff.spin(Math.min(resultPollCapMs, 2 * typicalCallMs + 0.05), mayPoll);
 };
 var current;
 var busy = false;
