@@ -3,8 +3,8 @@
  * each in a fresh sandbox (runtime and context) used by that run only. Tool calls go to the main thread
  * as messages. Between runs the worker does the fixed work off the request path: after posting a run's
  * outcome it prepares the next sandbox (runtime, context, host functions) and then disposes that run's.
- * Bundled by scripts/build-worker.mjs into pool-worker.generated.mjs, which is what a Worker loads: a
- * worker thread cannot load TypeScript on its own.
+ * Bundled by scripts/build-worker.mjs into dist/pool-worker.mjs (`pnpm build`), which is what a Worker loads:
+ * a worker thread cannot load TypeScript on its own.
  */
 import { workerData } from "node:worker_threads"
 import type { InvokeTool } from "@switchboard/core"

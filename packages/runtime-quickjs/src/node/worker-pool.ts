@@ -1,9 +1,12 @@
+import { existsSync } from "node:fs"
+import { fileURLToPath } from "node:url"
 import type { RunError, RunOptions, RunOutcome, ToolResult } from "@switchboard/core"
 import { runErrors } from "../run-errors.js"
 import { failed } from "./pool-job.js"
 import type { Job } from "./pool-job.js"
 import { resolvePoolOptions } from "./pool-options.js"
 import type { WorkerPoolOptions, WorkerPoolRuntime, WorkerPoolStats } from "./pool-options.js"
+import { poolWorkerFile } from "./pool-slot.js"
 import type { PoolSlot } from "./pool-slot.js"
 import { PollingPolicy } from "./polling-policy.js"
 import type { FromWorker } from "./protocol.js"
@@ -65,6 +68,11 @@ class WorkerPool implements WorkerPoolRuntime {
   }
 
   async start(): Promise<void> {
+    if (!existsSync(poolWorkerFile))
+      throw new Error(
+        `the QuickJS worker pool cannot start: its worker bundle ${fileURLToPath(poolWorkerFile)} is missing. ` +
+          "Build it with `pnpm build` at the repository root (bash scripts/setup does)",
+      )
     const starting = Array.from({ length: this.size }, () => this.workers.spawn(false))
     const results = await Promise.allSettled(starting)
     const failure = results.find((result) => result.status === "rejected")
