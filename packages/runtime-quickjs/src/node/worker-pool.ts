@@ -163,14 +163,15 @@ class WorkerPool implements WorkerPoolRuntime {
       kill: (killed, error) => this.kill(killed, error),
     })
     const limits = { ...job.options.limits, timeoutMs: remaining }
+    const { render } = job.options
     if (waiting) {
       // the callers checked mayTakeWaiting
       job.claim = slot.markWaiting(runId)!
-      return slot.post({ type: "run", runId, code: job.code, limits, claim: job.claim, sentAt: Date.now() })
+      return slot.post({ type: "run", runId, code: job.code, limits, claim: job.claim, sentAt: Date.now(), render })
     }
     this.polling.cool(slot)
     // a worker still preparing its next sandbox holds the run until then: sentAt lets it count that wait
-    slot.post({ type: "run", runId, code: job.code, limits, sentAt: Date.now() })
+    slot.post({ type: "run", runId, code: job.code, limits, sentAt: Date.now(), render })
     this.polling.stayHot()
   }
 
