@@ -11,6 +11,7 @@ import type { PoolSlot } from "./pool-slot.js"
 import { PollingPolicy } from "./polling-policy.js"
 import type { FromWorker } from "./protocol.js"
 import { armRunning, disarm, stoppedOutcome } from "./run-deadlines.js"
+import type { RunStops } from "./run-deadlines.js"
 import { RunQueue } from "./run-queue.js"
 import { WorkerLifecycle } from "./worker-lifecycle.js"
 
@@ -53,6 +54,11 @@ class WorkerPool implements WorkerPoolRuntime {
   private readonly idle: PoolSlot[] = []
   private readonly polling: PollingPolicy
   private closed = false
+  /** what a run's deadline and abort do (run-deadlines.ts) */
+  private readonly stops: RunStops = {
+    takeBack: (job) => this.takeBack(job),
+    kill: (job, error) => this.kill(job, error),
+  }
 
   constructor(options: WorkerPoolOptions) {
     const config = resolvePoolOptions(options)
@@ -158,10 +164,7 @@ class WorkerPool implements WorkerPoolRuntime {
       return
     }
     const runId = this.runs.assign(job, slot, waiting)
-    armRunning(job, remaining, this.killGraceMs, {
-      takeBack: (taken) => this.takeBack(taken),
-      kill: (killed, error) => this.kill(killed, error),
-    })
+    armRunning(job, remaining, this.killGraceMs, this.stops)
     const limits = { ...job.options.limits, timeoutMs: remaining }
     const { render } = job.options
     if (waiting) {
