@@ -1,6 +1,7 @@
 /**
  * The pool renders a result for the caller off the main thread (RunOptions.render): with core's own
- * renderResult, so the text is what the executor would have made on the main thread.
+ * renderResult, so the text is what the executor would have made on the main thread. A short text without
+ * media is not posted: the caller makes it for less than receiving it costs.
  */
 import { renderResult } from "@switchboard/core"
 import type { RenderOptions } from "@switchboard/core"
@@ -20,19 +21,26 @@ const run = (code: string, options: { render?: RenderOptions } = { render }) =>
   pool.run(code, { invoke: noTools, limits: { ...testLimits, maxResultBytes: 1 << 20 }, ...options })
 
 test.each([
-  ["a small value", "return { a: 1, b: [1, 2] }"],
-  ["a string with a lone surrogate", "return 'x\\uD800y'"],
-  ["a value past the inline cap, laid out", "return { rows: Array.from({ length: 30 }, (_, i) => ({ i })) }"],
-  ["a value nested past the indentation depth", "let v = [1]; for (let i = 0; i < 50; i++) v = [v, { i }]; return v"],
+  ["a value past the inline cap, laid out", "return { rows: Array.from({ length: 300 }, (_, i) => ({ i })) }"],
+  ["a long string with a lone surrogate", "return 'x'.repeat(3000) + '\\uD800y'"],
+  ["a value nested past the indentation depth", "let v = [1]; for (let i = 0; i < 300; i++) v = [v, { i }]; return v"],
   [
     "media blocks beside text",
     "return [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }, { type: 'text', text: 'hi' }]",
   ],
-  ["undefined", "return undefined"],
 ])("%s is rendered by the worker as core renders it", async (_name, code) => {
   const outcome = await run(code)
   if (!outcome.ok) throw new Error(JSON.stringify(outcome.error))
+  expect(outcome.rendered).toBeDefined()
   expect(outcome.rendered).toEqual(renderResult(outcome.value, render))
+})
+
+test.each([
+  ["a small value", "return { a: 1, b: [1, 2] }"],
+  ["undefined", "return undefined"],
+])("%s, whose text is short, is left to the caller to render", async (_name, code) => {
+  const outcome = await run(code)
+  expect(outcome.ok && outcome.rendered).toBeUndefined()
 })
 
 test("without render options nothing is rendered, and a failed run carries no rendering", async () => {

@@ -129,15 +129,20 @@ const start = (message: RunMessage): boolean => {
   return true
 }
 
+/** a text shorter than this costs the main thread about as much to receive as to make, so it is not posted */
+const minPostedChars = 2048
+
 /**
  * The outcome with its result rendered as the caller renders it (core's renderResult), here rather than on the
- * main thread: a large value's text took the main thread tens of milliseconds (issue 14). Should rendering
- * throw, the caller renders it itself, as it would without a pool.
+ * main thread: a large value's text took the main thread tens of milliseconds (issue 14). A short text without
+ * media, and a rendering that throws, are left to the caller, which renders as it would without a pool.
  */
 const withRendered = (outcome: RunOutcome, render: RenderOptions | undefined): RunOutcome => {
   if (!render || !outcome.ok) return outcome
   try {
-    return { ...outcome, rendered: renderResult(outcome.value, render) }
+    const rendered = renderResult(outcome.value, render)
+    if (rendered.text.length < minPostedChars && rendered.media.length === 0) return outcome
+    return { ...outcome, rendered }
   } catch {
     return outcome
   }
