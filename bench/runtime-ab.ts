@@ -1,12 +1,13 @@
 /**
  * Interleaved A/B micro-benchmarks of packages/runtime-quickjs against an earlier git revision of it, in one
  * process: `pnpm tsx bench/runtime-ab.ts <rev> [section ...]` (sections: prepare run inthread pool; all by
- * default). The revision's src/ is extracted with `git archive` into a temporary folder that borrows this
- * package's node_modules. Each figure is a median of many runs after a warm-up, the two sides taking turns
- * run by run, so machine load shifts both alike. Never part of `pnpm test`.
+ * default). The revision's package is extracted with `git archive` into a temporary folder that borrows this
+ * package's node_modules, and built there when its bundles are build outputs. Each figure is a median of many
+ * runs after a warm-up, the two sides taking turns run by run, so machine load shifts both alike. Never part of
+ * `pnpm test`.
  */
 import { execSync } from "node:child_process"
-import { mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs"
+import { existsSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
@@ -21,10 +22,14 @@ const sections = new Set(process.argv.length > 3 ? process.argv.slice(3) : ["pre
 const repo = fileURLToPath(new URL("..", import.meta.url))
 const packageDir = join(repo, "packages/runtime-quickjs")
 
-// the other revision's src/, resolving its npm packages from this package
+// the other revision's package (and the root scripts its build uses), resolving its npm packages from this package;
+// a revision whose bundles are build outputs is built there, and the working tree is built from its sources
 const dir = mkdtempSync(join(tmpdir(), "runtime-ab-"))
-execSync(`git archive ${rev} packages/runtime-quickjs/src | tar -x -C ${dir}`, { cwd: repo })
-symlinkSync(realpathSync(join(packageDir, "node_modules")), join(dir, "packages/runtime-quickjs/node_modules"))
+execSync(`git archive ${rev} packages/runtime-quickjs scripts | tar -x -C ${dir}`, { cwd: repo })
+const otherPackage = join(dir, "packages/runtime-quickjs")
+symlinkSync(realpathSync(join(packageDir, "node_modules")), join(otherPackage, "node_modules"))
+if (existsSync(join(otherPackage, "scripts/build.mjs"))) execSync("node scripts/build.mjs", { cwd: otherPackage })
+execSync("node scripts/build.mjs", { cwd: packageDir })
 
 interface Side {
   runScript(module: unknown, code: string, options: unknown): Promise<{ outcome: RunOutcome }>
@@ -38,7 +43,7 @@ const load = async (src: string): Promise<Side> => ({
   ...(await import(join(src, "node/index.ts"))),
   ...(await import(join(src, "prepare-code.ts"))),
 })
-const A = await load(join(dir, "packages/runtime-quickjs/src"))
+const A = await load(join(otherPackage, "src"))
 const B = await load(join(packageDir, "src"))
 const a = `A ${rev}`
 const b = "B working tree"

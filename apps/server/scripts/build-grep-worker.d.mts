@@ -1,2 +1,1 @@
-export declare const generatedPath: string
-export declare function renderGrepWorker(): Promise<string>
+export declare function buildGrepWorker(): Promise<void>

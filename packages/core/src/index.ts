@@ -51,6 +51,8 @@ export { createGroupCommit, DEFAULT_MAX_BATCH } from "./executor/group-commit.js
 export type { GroupCommit, GroupCommitOptions } from "./executor/group-commit.js"
 export { timeOrderedId } from "./ids.js"
 export { renderForModel } from "./render/render-for-model.js"
+export { renderResult } from "./render/render-result.js"
+export type { RenderOptions, RenderedResult } from "./render/render-result.js"
 export { inlineText, splitLines, toWellFormed, DEFAULT_INLINE_CAP } from "./render/render-for-model.js"
 export type { InlineText } from "./render/render-for-model.js"
 export { readOutputLines, grepOutput, grepInPlace, MAX_PAGE_LINES, MAX_GREP_MATCHES } from "./render/read-output.js"

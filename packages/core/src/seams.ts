@@ -2,6 +2,7 @@
  * The seams core declares and others implement (DESIGN §2). core never imports an implementation.
  */
 import type { z } from "zod"
+import type { RenderOptions, RenderedResult } from "./render/render-result.js"
 import type { ContentBlock, ToolResult } from "./result.js"
 
 /** Limits for one execution. Every limit that trips names itself in the error code. */
@@ -60,8 +61,11 @@ export interface RunError {
 }
 
 export type RunOutcome =
-  /** `emitted`: content blocks the script passed to `emit(block)`, in order (images and audio for MCP clients) */
-  | { ok: true; value: unknown; logs: LogEntry[]; emitted?: ContentBlock[] }
+  /**
+   * `emitted`: content blocks the script passed to `emit(block)`, in order (images and audio for MCP clients);
+   * `rendered`: `renderResult(value, options.render)`, when the runtime made it (off the main thread)
+   */
+  | { ok: true; value: unknown; logs: LogEntry[]; emitted?: ContentBlock[]; rendered?: RenderedResult }
   | { ok: false; error: RunError; logs: LogEntry[] }
 
 /** The one door out of the sandbox. It never rejects for an expected failure. */
@@ -71,6 +75,8 @@ export interface RunOptions {
   invoke: InvokeTool
   limits: RunLimits
   signal?: AbortSignal
+  /** how the caller renders the result: a runtime that can do it off the main thread returns it as `rendered` */
+  render?: RenderOptions
 }
 
 /** Runs one script. The script is the body of an async function; its `return` value is the result. */

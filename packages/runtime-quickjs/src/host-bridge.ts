@@ -3,7 +3,7 @@ import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core"
 import { readBounded, stringLength } from "./bounded-text.js"
 import type { TextBuiltins } from "./bounded-text.js"
 import type { LogBuffer } from "./log-buffer.js"
-import { formatSource } from "./prelude/prelude.generated.js"
+import { formatSource } from "../dist/prelude.js"
 import {
   emitFunctionName,
   invokeFunctionName,

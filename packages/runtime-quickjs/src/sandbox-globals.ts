@@ -1,6 +1,6 @@
 import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core"
 import type { HostFunctions } from "./host-bridge.js"
-import { consoleSource, emitSource, toolsSource } from "./prelude/prelude.generated.js"
+import { consoleSource, emitSource, toolsSource } from "../dist/prelude.js"
 import { sandboxGlobals } from "./prelude/protocol.js"
 import type { SandboxGlobal } from "./prelude/protocol.js"
 

@@ -2,7 +2,7 @@ import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule }
 import type { TextBuiltins } from "./bounded-text.js"
 import { installHostBridge } from "./host-bridge.js"
 import type { HostBridge } from "./host-bridge.js"
-import { seedMathRandom } from "./random-seed.js"
+import { seedMathRandom } from "./quickjs-internals/index.js"
 import { installSandboxGlobals } from "./sandbox-globals.js"
 import type { SandboxGlobals } from "./sandbox-globals.js"
 

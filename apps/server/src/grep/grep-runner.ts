@@ -7,6 +7,8 @@
  * never makes a cheap search "too costly"; a thread that never starts is given up after `startGraceMs`. Searches wait in
  * a queue of at most `queueLimit`; past it a search answers `overloaded`.
  */
+import { existsSync } from "node:fs"
+import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
 import type { GrepOutcome, GrepRunner } from "@switchboard/core"
 import type { GrepJob } from "./grep-worker.js"
@@ -24,9 +26,15 @@ interface Pending extends GrepJob {
   resolve: (outcome: GrepOutcome) => void
 }
 
-const workerUrl = new URL("./grep-worker.generated.mjs", import.meta.url)
+/** the bundled search thread, a build output (a worker thread loads plain JavaScript only) */
+const workerUrl = new URL("../../dist/grep-worker.mjs", import.meta.url)
 
 export const createGrepRunner = (options: GrepRunnerOptions = {}): { grep: GrepRunner; close: () => Promise<void> } => {
+  if (!existsSync(workerUrl))
+    throw new Error(
+      `the search thread's bundle ${fileURLToPath(workerUrl)} is missing. ` +
+        "Build it with `pnpm build` at the repository root (bash scripts/setup does)",
+    )
   const timeoutMs = options.timeoutMs ?? 2_000
   const queueLimit = options.queueLimit ?? 16
   const startGraceMs = options.startGraceMs ?? 10_000

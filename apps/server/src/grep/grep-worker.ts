@@ -1,6 +1,6 @@
 /**
  * The thread a search of stored output runs in (./grep-runner.ts): core's `grepOutput`, one job at a time.
- * Bundled into grep-worker.generated.mjs, since a worker thread loads plain JavaScript only.
+ * Bundled into dist/grep-worker.mjs by `pnpm build`, since a worker thread loads plain JavaScript only.
  */
 import { parentPort } from "node:worker_threads"
 import { grepOutput } from "@switchboard/core/grep"

@@ -5,8 +5,8 @@
  */
 import { internalError } from "../errors.js"
 import type { Logger, Outcome } from "../errors.js"
-import { DEFAULT_INLINE_CAP, inlineText, renderForModel } from "../render/render-for-model.js"
-import { splitMedia } from "../render/media-blocks.js"
+import { DEFAULT_INLINE_CAP, inlineText } from "../render/render-for-model.js"
+import { renderResult } from "../render/render-result.js"
 import { ToolErrorCodes } from "../result.js"
 import type { ContentBlock } from "../result.js"
 import { RunErrorCodes } from "../seams.js"
@@ -161,8 +161,9 @@ export const createExecutor = ({
     }
 
     // the runtime is cut off by the caller hanging up; the run's end needs no signal, it is the run ending
+    const render = { inlineCap, maxChars: runLimits.maxResultBytes }
     const outcome = await runtime
-      .run(request.code, { invoke: (path, args) => invokeTool(path, args, ctx), limits: runLimits, signal })
+      .run(request.code, { invoke: (path, args) => invokeTool(path, args, ctx), limits: runLimits, signal, render })
       .catch((cause) => ({
         ok: false as const,
         error: { code: RunErrorCodes.internal, message: internalError(logger, "runtime", cause).message },
@@ -191,8 +192,9 @@ export const createExecutor = ({
       endSpan(span, outcome.error)
       return { stored: false, ok: false, error: outcome.error, logs: [] }
     }
-    const split = outcome.ok ? splitMedia(outcome.value) : null
-    const fullText = split ? renderForModel(split.value, inlineCap, runLimits.maxResultBytes) : null
+    // a worker pool renders off the main thread: a large value's text takes tens of milliseconds to make
+    const rendered = outcome.ok ? (outcome.rendered ?? renderResult(outcome.value, render)) : null
+    const fullText = rendered ? rendered.text : null
     endSpan(span, outcome.ok ? null : outcome.error, { "switchboard.tool_calls": calls.length })
     // written after decoding and before the response, in one transaction with the records of executions that
     // finished alongside: the response names only a committed record, and says so when there is none
@@ -231,7 +233,7 @@ export const createExecutor = ({
       logs: outcome.logs,
     }
     if (inline.truncated) response.truncated = { totalLines: inline.totalLines, totalChars: inline.totalChars }
-    const media = [...(outcome.emitted ?? []), ...split!.media]
+    const media = [...(outcome.emitted ?? []), ...rendered!.media]
     if (media.length > 0) response.media = media
     return response
   }

@@ -4,4 +4,4 @@
  * that runs on Cloudflare Workers.
  */
 export { createWorkerPoolRuntime } from "./worker-pool.js"
-export type { WorkerPoolOptions, WorkerPoolRuntime, WorkerPoolStats } from "./worker-pool.js"
+export type { WorkerPoolOptions, WorkerPoolRuntime, WorkerPoolStats } from "./pool-options.js"

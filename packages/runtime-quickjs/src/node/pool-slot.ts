@@ -5,8 +5,8 @@ import { HandoffEnd, Signal, signalsBytes } from "./handoff.js"
 import { readLogMirror } from "./log-mirror.js"
 import type { FromWorker, PoolWorkerData, ToWorker } from "./protocol.js"
 
-/** The bundled worker (plain JavaScript: a worker thread cannot load TypeScript by itself). */
-export const poolWorkerFile = new URL("./pool-worker.generated.mjs", import.meta.url)
+/** The bundled worker, a build output (plain JavaScript: a worker thread cannot load TypeScript by itself). */
+export const poolWorkerFile = new URL("../../dist/pool-worker.mjs", import.meta.url)
 
 export interface SlotEvents {
   message(slot: PoolSlot, message: FromWorker): void

@@ -3,11 +3,12 @@
  * each in a fresh sandbox (runtime and context) used by that run only. Tool calls go to the main thread
  * as messages. Between runs the worker does the fixed work off the request path: after posting a run's
  * outcome it prepares the next sandbox (runtime, context, host functions) and then disposes that run's.
- * Bundled by scripts/build-worker.mjs into pool-worker.generated.mjs, which is what a Worker loads: a
- * worker thread cannot load TypeScript on its own.
+ * Bundled by scripts/build-worker.mjs into dist/pool-worker.mjs (`pnpm build`), which is what a Worker loads:
+ * a worker thread cannot load TypeScript on its own.
  */
 import { workerData } from "node:worker_threads"
-import type { InvokeTool } from "@switchboard/core"
+import type { InvokeTool, RenderOptions, RunOutcome } from "@switchboard/core"
+import { renderResult } from "@switchboard/core/render"
 import { loadQuickJsModule } from "../load-module.js"
 import { runInSandbox } from "../run-script.js"
 import { createSandbox } from "../sandbox.js"
@@ -128,7 +129,26 @@ const start = (message: RunMessage): boolean => {
   return true
 }
 
-const run = async ({ runId, code, limits }: RunMessage) => {
+/** a text shorter than this costs the main thread about as much to receive as to make, so it is not posted */
+const minPostedChars = 2048
+
+/**
+ * The outcome with its result rendered as the caller renders it (core's renderResult), here rather than on the
+ * main thread: a large value's text took the main thread tens of milliseconds (issue 14). A short text without
+ * media, and a rendering that throws, are left to the caller, which renders as it would without a pool.
+ */
+const withRendered = (outcome: RunOutcome, render: RenderOptions | undefined): RunOutcome => {
+  if (!render || !outcome.ok) return outcome
+  try {
+    const rendered = renderResult(outcome.value, render)
+    if (rendered.text.length < minPostedChars && rendered.media.length === 0) return outcome
+    return { ...outcome, rendered }
+  } catch {
+    return outcome
+  }
+}
+
+const run = async ({ runId, code, limits, render }: RunMessage) => {
   if (poisoned) return
   busy = true
   Atomics.store(handoff.signals, Signal.ready, 0)
@@ -155,7 +175,8 @@ const run = async ({ runId, code, limits }: RunMessage) => {
   current = undefined
   // answer first; the memory figure is final (WebAssembly memory never shrinks)
   const reportedBytes = wasmBytes()
-  post({ type: "done", runId, outcome: result.outcome, poisoned: result.poisoned, wasmBytes: reportedBytes })
+  const outcome = withRendered(result.outcome, render)
+  post({ type: "done", runId, outcome, poisoned: result.poisoned, wasmBytes: reportedBytes })
   if (result.poisoned) {
     poisoned = true
     return

@@ -3,7 +3,7 @@
  * so a message about a run that already ended (a late tool result, a late outcome) is recognised and dropped.
  */
 import type { MessagePort } from "node:worker_threads"
-import type { RunLimits, RunOutcome } from "@switchboard/core"
+import type { RenderOptions, RunLimits, RunOutcome } from "@switchboard/core"
 
 /** What the pool passes to a new worker. */
 export interface PoolWorkerData {
@@ -28,9 +28,18 @@ export interface PoolWorkerData {
 export type ToWorker =
   /**
    * `claim`: sent while the worker is busy, to start when it is done unless the pool takes it back first (the
-   * index of its claim word, Signal.claims); `sentAt` (Date.now()) lets the worker count a wait in the deadline
+   * index of its claim word, Signal.claims); `sentAt` (Date.now()) lets the worker count a wait in the deadline;
+   * `render`: the worker renders the result for the caller (RunOptions.render), off the main thread
    */
-  | { type: "run"; runId: number; code: string; limits: RunLimits; claim?: number; sentAt?: number }
+  | {
+      type: "run"
+      runId: number
+      code: string
+      limits: RunLimits
+      claim?: number
+      sentAt?: number
+      render?: RenderOptions | undefined
+    }
   /** `hostMs`: how long the host took to answer, which tells the worker whether polling for results pays */
   | { type: "result"; runId: number; callId: number; resultJson: string; hostMs: number }
   | { type: "abort"; runId: number }

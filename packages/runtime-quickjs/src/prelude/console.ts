@@ -1,7 +1,7 @@
 /**
  * Runs inside QuickJS: makes the `console` global, on the script's first read of it (sandbox-globals.ts).
  * Its formatter (format.ts) is compiled only on the first call that logs. Bundled by
- * scripts/build-prelude.mjs into prelude.generated.ts; never import it from host code.
+ * scripts/build-prelude.mjs into dist/prelude.js; never import it from host code.
  */
 import { logLevels } from "./protocol.js"
 import type { MakeConsole } from "./protocol.js"

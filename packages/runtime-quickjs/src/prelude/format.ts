@@ -1,7 +1,7 @@
 /**
  * How `console` prints a value inside QuickJS. A piece of the prelude compiled only on a run's first
  * console call that logs (console.ts), since compiling it costs more than console itself. Bundled by
- * scripts/build-prelude.mjs into prelude.generated.ts. `stringify` is the JSON.stringify the host captured
+ * scripts/build-prelude.mjs into dist/prelude.js. `stringify` is the JSON.stringify the host captured
  * before the script ran.
  */
 const makeFormat =

@@ -9,21 +9,7 @@
  * to the sandbox's own context, the only one its runtime has.
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core"
-
-/** the parts of quickjs-emscripten's runtime this reaches; internal, so they are checked on each use */
-interface RuntimeInternals {
-  ffi?: {
-    QTS_ExecutePendingJob?: (rt: number, maxJobs: number, lastJobContext: number) => number
-    QTS_FreeValuePointerRuntime?: (rt: number, value: number) => void
-  }
-  rt?: { value?: unknown }
-  module?: { _malloc?: (bytes: number) => number; _free?: (pointer: number) => void }
-}
-
-interface ContextInternals {
-  ctx?: { value?: unknown }
-  getMemory?: (rt: number) => { heapValueHandle(pointer: number): QuickJSHandle }
-}
+import { contextInternals, contextPointer, runtimeInternals, runtimePointer } from "./private-fields.js"
 
 export type JobsOutcome = { ok: true } | { ok: false; error: QuickJSHandle }
 
@@ -32,17 +18,17 @@ export const executePendingJobs = (
   runtime: QuickJSRuntime,
   context: QuickJSContext,
 ): JobsOutcome => {
-  const { ffi, rt, module: emscripten } = runtime as unknown as RuntimeInternals
-  const { ctx, getMemory } = context as unknown as ContextInternals
+  const { ffi, module: emscripten } = runtimeInternals(runtime)
+  const { getMemory } = contextInternals(context)
   const run = ffi?.QTS_ExecutePendingJob
   const free = ffi?.QTS_FreeValuePointerRuntime
-  const rtPointer = rt?.value
-  const contextPointer = ctx?.value
+  const rtPointer = runtimePointer(runtime)
+  const ownContext = contextPointer(context)
   if (
     !run ||
     !free ||
-    typeof rtPointer !== "number" ||
-    typeof contextPointer !== "number" ||
+    rtPointer === undefined ||
+    ownContext === undefined ||
     !getMemory ||
     !emscripten?._malloc ||
     !emscripten._free
@@ -61,7 +47,7 @@ export const executePendingJobs = (
       return { ok: true }
     }
     // a job in a context the sandbox did not make cannot happen; if it did, nothing of this runtime is sure
-    if (jobContext !== contextPointer) throw new Error(`a pending job ran in an unknown context (${jobContext})`)
+    if (jobContext !== ownContext) throw new Error(`a pending job ran in an unknown context (${jobContext})`)
     const result = getMemory.call(context, rtPointer).heapValueHandle(value)
     if (context.typeof(result) === "number") {
       result.dispose()

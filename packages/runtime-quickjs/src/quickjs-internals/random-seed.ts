@@ -1,4 +1,5 @@
 import type { QuickJSContext, QuickJSWASMModule } from "quickjs-emscripten-core"
+import { contextPointer } from "./private-fields.js"
 
 /**
  * Math.random's seed. QuickJS seeds each context from the clock (js_random_init: gettimeofday, which this build
@@ -35,12 +36,6 @@ const randomSeed = () => {
   // a seed is used once
   seeds[seedsLeft] = 0n
   return seed || 1n
-}
-
-/** the context's C pointer (quickjs-emscripten internal, hence checked) */
-export const contextPointer = (context: QuickJSContext): number | undefined => {
-  const pointer = (context as unknown as { ctx?: { value?: unknown } }).ctx?.value
-  return typeof pointer === "number" ? pointer : undefined
 }
 
 const offsets = new WeakMap<QuickJSWASMModule, number | undefined>()

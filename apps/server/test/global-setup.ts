@@ -1,0 +1,5 @@
+import { buildGrepWorker } from "../scripts/build-grep-worker.mjs"
+
+export default async function setup() {
+  await buildGrepWorker()
+}

@@ -1,2 +1,0 @@
-export declare const generatedPath: string
-export declare function renderWorkerModule(): Promise<string>

@@ -1,0 +1,6 @@
+export { executePendingJobs } from "./pending-jobs.js"
+export type { JobsOutcome } from "./pending-jobs.js"
+export { snapshotMemory } from "./memory-snapshot.js"
+export type { MemorySnapshot, MemorySnapshotOptions } from "./memory-snapshot.js"
+export { seedMathRandom } from "./random-seed.js"
+export { testedWith } from "./tested-with.js"

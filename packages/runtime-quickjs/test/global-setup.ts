@@ -1,0 +1,5 @@
+import { buildAll } from "../scripts/build.mjs"
+
+export default async function setup() {
+  await buildAll()
+}
