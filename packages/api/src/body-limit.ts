@@ -15,7 +15,7 @@ export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024
 
 const MIB = 1024 * 1024
 
-export const describeBytes = (bytes: number) =>
+export const bytesText = (bytes: number) =>
   bytes % MIB === 0 ? `${bytes / MIB} MiB (${bytes} bytes)` : `${bytes} bytes`
 
 export const checkMaxBodyBytes = (bytes: number) => {
@@ -30,7 +30,7 @@ const CONTENT_LENGTH = /^\d+$/
 export const limitBody = (maxBytes: number): MiddlewareHandler => {
   const tooLarge = (c: Context) =>
     c.json(
-      errorOf("body_too_large", `the request body is larger than this server's limit of ${describeBytes(maxBytes)}`),
+      errorOf("body_too_large", `the request body is larger than this server's limit of ${bytesText(maxBytes)}`),
       413,
     )
   const counted = bodyLimit({ maxSize: maxBytes, onError: tooLarge })

@@ -26,7 +26,7 @@ export const looksLikeUnknownTool = (message: string): boolean => {
   return tool >= 0 && head.indexOf(" not found", tool + "tool".length) >= 0
 }
 
-const describeFailure = (
+const failureMessage = (
   cause: unknown,
   connection: McpConnection,
   tool: string,
@@ -79,13 +79,13 @@ const describeFailure = (
 }
 
 /** Maps a failed request to a value the script can branch on; the message carries no configured secret and no more than an excerpt of an http upstream's text. */
-export const describeCallFailure = (
+export const callFailureMessage = (
   cause: unknown,
   connection: McpConnection,
   tool: string,
   config: McpSourceConfig,
 ): RawInvokeResult => {
-  const failure = describeFailure(cause, connection, tool, config)
+  const failure = failureMessage(cause, connection, tool, config)
   // the whole message too: a tool name a script chose may spell a secret
   return failure.ok ? failure : { ...failure, message: scrubSecrets(config, failure.message) }
 }
@@ -146,7 +146,7 @@ export const callTool = async (
     // not processed upstream, so the pool may send it again on a new session; a dropped call is not resent: its tool may have run
     const loss = connection.lossOf(cause)
     if (loss === "session_gone" || loss === "refused") throw new NotProcessed({ cause })
-    return describeCallFailure(cause, connection, tool, config)
+    return callFailureMessage(cause, connection, tool, config)
   } finally {
     ctx.signal?.removeEventListener("abort", unlinked)
   }

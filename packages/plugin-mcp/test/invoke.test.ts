@@ -4,7 +4,7 @@ import { fixtureCommand } from "@switchboard/fixtures"
 import type { SourceHandle, SourcePlugin } from "@switchboard/core"
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js"
 import { createMcpPlugin } from "../src/index.js"
-import { describeCallFailure } from "../src/invoke.js"
+import { callFailureMessage } from "../src/invoke.js"
 import type { McpConnection } from "../src/connection.js"
 import type { McpSourceConfig } from "../src/config.js"
 
@@ -62,7 +62,7 @@ describe("calls sharing one execution signal", () => {
   })
 })
 
-describe("describeCallFailure", () => {
+describe("callFailureMessage", () => {
   const open: McpConnection = {
     client: null as never,
     stderrTail: () => "",
@@ -73,7 +73,7 @@ describe("describeCallFailure", () => {
   }
   const config: McpSourceConfig = { transport: { type: "stdio", command: "x", args: [], env: {} } }
   const invalidParams = (message: string) =>
-    describeCallFailure(new McpError(ErrorCode.InvalidParams, message), open, "t", config)
+    callFailureMessage(new McpError(ErrorCode.InvalidParams, message), open, "t", config)
 
   it.each(["Unknown tool: t", "No such tool t", "Tool t not found", "tool named t was NOT FOUND here"])(
     "%j means the catalog is behind",

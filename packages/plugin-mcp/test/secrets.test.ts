@@ -7,7 +7,7 @@ import { createMcpPlugin } from "../src/index.js"
 import { mergeConfig, redactConfig, scrubSecrets, secretFields } from "../src/config.js"
 import { scrubResult } from "../src/scrub-result.js"
 import type { McpSourceConfig } from "../src/config.js"
-import { describeCallFailure } from "../src/invoke.js"
+import { callFailureMessage } from "../src/invoke.js"
 import type { McpConnection } from "../src/connection.js"
 
 const SECRET = "tok-9f8e7d6c5b4a"
@@ -138,7 +138,7 @@ describe("messages from a source", () => {
       close: async () => {},
     }
     const config: McpSourceConfig = { transport: { type: "stdio", command: "x", args: [], env: { API_TOKEN: SECRET } } }
-    const failed = describeCallFailure(new McpError(ErrorCode.ConnectionClosed, "Connection closed"), dead, "t", config)
+    const failed = callFailureMessage(new McpError(ErrorCode.ConnectionClosed, "Connection closed"), dead, "t", config)
     expect(failed).toMatchObject({ ok: false, code: "upstream_unavailable" })
     expect(failed.ok || failed.message).toContain("API_TOKEN=<redacted>")
   })

@@ -1,7 +1,7 @@
 import type { RunError, RunLimits } from "@switchboard/core"
 import { boundText } from "./bounded-text.js"
 import type { PreparedCode } from "./prepare-code.js"
-import type { ErrorDescription } from "./guest-calls.js"
+import type { ThrownValue } from "./guest-calls.js"
 import { runErrors } from "./run-errors.js"
 import { positionInScript } from "./source-position.js"
 
@@ -16,7 +16,7 @@ export type ThrowPhase = "compile" | "run"
  * `errorTextUnits` characters and says when it was cut (bounded-text.ts).
  */
 export const classifyThrown = (
-  thrown: ErrorDescription | null,
+  thrown: ThrownValue | null,
   phase: ThrowPhase,
   code: PreparedCode,
   limits: RunLimits,
@@ -42,7 +42,7 @@ export const classifyThrown = (
   return withPosition({ code: "runtime_error", message: boundText(text, thrown.cutFrom) }, thrown, code)
 }
 
-const withPosition = (error: RunError, thrown: ErrorDescription, code: PreparedCode): RunError => {
+const withPosition = (error: RunError, thrown: ThrownValue, code: PreparedCode): RunError => {
   const position = positionInScript(thrown.stack, code)
   return position ? { ...error, line: position.line, column: position.column } : error
 }

@@ -8,7 +8,7 @@ import type { BoundedText, TextBuiltins } from "./bounded-text.js"
  */
 
 /** How a thrown or rejected guest value looks to the host, each text read with the bound (bounded-text.ts). */
-export interface ErrorDescription {
+export interface ThrownValue {
   /** true for anything with a string `message` (an Error); false for a thrown string, object, number... */
   isError: boolean
   name: string
@@ -38,12 +38,12 @@ const cutFrom = (...texts: (BoundedText | undefined)[]): { cutFrom?: number } =>
 }
 
 /** What the script threw; null when the thrown value is null. */
-export const describeThrown = (
+export const readThrown = (
   ctx: QuickJSContext,
   stringify: QuickJSHandle,
   builtins: TextBuiltins,
   thrown: QuickJSHandle,
-): ErrorDescription | null => {
+): ThrownValue | null => {
   if (isNull(ctx, thrown)) return null
   const type = ctx.typeof(thrown)
   if (type === "string") {

@@ -247,7 +247,7 @@ export const installHostBridge = (ctx: QuickJSContext, text: TextBuiltins): Host
       return void fail(current, runErrors.emittedTooLarge(current.limits, emittedBytes + units, false))
     const json = ctx.getString(jsonHandle)
     const block: unknown = JSON.parse(json)
-    if (!isContentBlock(block)) return ctx.newString(`emit(block) takes ${blockShape}: got ${describeValue(block)}`)
+    if (!isContentBlock(block)) return ctx.newString(`emit(block) takes ${blockShape}: got ${summarizeValue(block)}`)
     const bytes = utf8Length(json)
     if (emittedBytes + bytes > maxResultBytes)
       return void fail(current, runErrors.emittedTooLarge(current.limits, emittedBytes + bytes, true))
@@ -313,7 +313,7 @@ const isContentBlock = (value: unknown): value is ContentBlock =>
   !Array.isArray(value) &&
   typeof (value as { type?: unknown }).type === "string"
 
-const describeValue = (value: unknown): string => {
+const summarizeValue = (value: unknown): string => {
   if (value === null) return "null"
   if (Array.isArray(value)) return "an array"
   if (typeof value === "object") return 'an object without a string "type"'

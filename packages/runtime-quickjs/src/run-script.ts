@@ -2,7 +2,7 @@ import type { ContentBlock, LogEntry, RunError, RunOptions, RunOutcome } from "@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core"
 import { classifyThrown } from "./classify-error.js"
 import type { ThrowPhase } from "./classify-error.js"
-import { describeThrown, serializeResult } from "./guest-calls.js"
+import { readThrown, serializeResult } from "./guest-calls.js"
 import type { HostBridge, InvokeJson } from "./host-bridge.js"
 import { createLogBuffer } from "./log-buffer.js"
 import type { LogBuffer, LogSink } from "./log-buffer.js"
@@ -64,7 +64,7 @@ type Settled = { ok: true; value: unknown } | { ok: false; error: RunError }
 export const maxStackBytes = 4 << 20
 
 /** Reading an error is the host's own work, so it gets a fresh slice of time even after the deadline. */
-const describeBudgetMs = 50
+const readThrownBudgetMs = 50
 /** setTimeout's ceiling; a longer limit would fire at once */
 const maxTimerMs = 2 ** 31 - 1
 
@@ -244,13 +244,13 @@ class ScriptSession {
     }
   }
 
-  /** Describes and disposes a thrown handle (only called once the sandbox exists). */
+  /** Reads and disposes a thrown handle (only called once the sandbox exists). */
   private thrown(handle: QuickJSHandle, phase: ThrowPhase): RunError {
     const sandbox = this.sandbox
     if (!sandbox) throw new Error("thrown() before the sandbox exists")
-    this.interruptAt = Date.now() + describeBudgetMs
+    this.interruptAt = Date.now() + readThrownBudgetMs
     try {
-      const description = describeThrown(sandbox.context, sandbox.stringify, sandbox.text, handle)
+      const description = readThrown(sandbox.context, sandbox.stringify, sandbox.text, handle)
       return classifyThrown(description, phase, this.code, this.options.limits)
     } finally {
       handle.dispose()

@@ -8,9 +8,10 @@ import type { SandboxGlobals } from "./sandbox-globals.js"
 
 /**
  * A fresh QuickJS runtime and context with the host functions and the sandbox's globals in place, bound to
- * no run yet. It serves exactly one run and is then disposed, never reused. Since creating the context is
- * most of a run's fixed cost, a host with idle time (a pool worker between runs) prepares the next sandbox
- * ahead; the run's limits, deadline and tools are applied when it starts.
+ * no run yet. A run sees it only in the state it was made in: either it serves one run and is disposed, or a
+ * snapshot taken before its first run puts it back to that state before each next one (sandbox-snapshot.ts).
+ * Since creating the context is most of a run's fixed cost, a host with idle time (a pool worker between runs)
+ * prepares or restores the next sandbox ahead; the run's limits, deadline and tools are applied when it starts.
  */
 export interface Sandbox {
   readonly runtime: QuickJSRuntime

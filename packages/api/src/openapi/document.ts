@@ -6,7 +6,7 @@
  */
 import type { z } from "zod"
 import type { SourceKind } from "@switchboard/core"
-import { DEFAULT_MAX_BODY_BYTES, describeBytes } from "../body-limit.js"
+import { DEFAULT_MAX_BODY_BYTES, bytesText } from "../body-limit.js"
 import { MCP_SERVER_INFO } from "../mcp/server.js"
 import { READY_TIMEOUT_MS } from "../probes.js"
 import { requiredScope } from "../scopes.js"
@@ -69,7 +69,7 @@ const responses = {
   ),
   Conflict: errorJson("`conflict`: a source with this namespace already exists"),
   PayloadTooLarge: errorJson(
-    `\`body_too_large\`: the body is over the server's limit (default ${describeBytes(DEFAULT_MAX_BODY_BYTES)})`,
+    `\`body_too_large\`: the body is over the server's limit (default ${bytesText(DEFAULT_MAX_BODY_BYTES)})`,
   ),
   UnsupportedMediaType: errorJson(
     "`unsupported_media_type`: a body, or a declared content type, that is not `application/json`",
