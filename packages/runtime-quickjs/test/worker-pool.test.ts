@@ -237,12 +237,15 @@ describe("worker pool: queueing and fairness", () => {
     for (let i = 0; i < 2; i++)
       expect(expectError(await runWith(pool, "for (;;) {}", { limits: { timeoutMs: 2_000 } })).code).toBe("timeout")
     let release: (() => void) | undefined
+    let started: (() => void) | undefined
     const gate = new Promise<void>((resolve) => (release = resolve))
+    const running = new Promise<void>((resolve) => (started = resolve))
     const holding = runWith(pool, "return (await tools.a.wait({})).data", {
-      invoke: async () => (await gate, { ok: true, data: "released" }),
+      invoke: async () => (started?.(), await gate, { ok: true, data: "released" }),
     })
+    // the worker holds it before the queue fills: on a busy machine it could still be queued itself
+    await running
     const queued = Array.from({ length: 8 }, () => runWith(pool, "return 2"))
-    await new Promise((resolve) => setTimeout(resolve, 20))
     const refused = expectError(await runWith(pool, "return 'refused'"))
     expect(refused.code).toBe("overloaded")
     expect(refused.retryAfterSeconds).toBe(1)
@@ -374,20 +377,21 @@ describe("worker pool: runs sent to a busy worker to wait", () => {
       },
     )
     const { invoke } = recordingInvoke({ "a.b": () => "answered" })
+    // deadlines far past the heavy run: a run's wait counts, and on a busy machine the heavy run takes seconds
     const first = runWith(pool, "return (await tools.a.b({})).data + ' first'", {
       invoke,
-      limits: { timeoutMs: 1_500 },
+      limits: { timeoutMs: 15_000 },
     })
     const controller = new AbortController()
     const aborted = runWith(pool, "return 'aborted one'", { signal: controller.signal })
-    const last = runWith(pool, "return (await tools.a.b({})).data + ' last'", { invoke, limits: { timeoutMs: 1_500 } })
+    const last = runWith(pool, "return (await tools.a.b({})).data + ' last'", { invoke, limits: { timeoutMs: 15_000 } })
     await heavy.then(() => controller.abort())
     const [firstOutcome, , lastOutcome] = await Promise.all([first, aborted, last])
     open()
     await long
     expect(expectValue(firstOutcome)).toBe("answered first")
     expect(expectValue(lastOutcome)).toBe("answered last")
-  })
+  }, 30_000)
 
   test("a waiting run's deadline never leaves a worker idle while a run is queued", async () => {
     const pool = await makePool({ size: 2 })
