@@ -39,6 +39,8 @@ export interface SourcesServiceOptions {
   /** a source synced longer ago than this is re-synced before its tools are next used or listed */
   syncTtlMs?: number
   now?: () => number
+  /** sources marked stale out of band, shared with the plugins that mark them (services/seams.ts, StaleSources) */
+  stale?: Set<string>
 }
 
 export const DEFAULT_SYNC_TTL_MS = 15 * 60_000
@@ -56,11 +58,10 @@ export const createSourcesService = ({
   logger,
   syncTtlMs = DEFAULT_SYNC_TTL_MS,
   now = Date.now,
+  stale = new Set<string>(),
 }: SourcesServiceOptions) => {
   const pluginFor = (kind: string) => plugins.find((p) => p.kind === kind)
   const inflight = new Map<string, Promise<Outcome<SourceRow>>>()
-  /** sources told stale out of band: `tools/list_changed`, or an upstream that did not know a listed tool */
-  const stale = new Set<string>()
 
   /** after a failed lazy sync, calls use the old catalog for a while instead of each waiting on a dead server */
   const failedAt = new Map<string, number>()
