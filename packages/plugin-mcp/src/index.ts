@@ -4,7 +4,9 @@
  * stdio needs a host that can spawn processes (Node); a Workers host uses HTTP sources only. The Node-only
  * egress guard for http sources is at `@switchboard/plugin-mcp/node`.
  */
-export { createMcpPlugin } from "./plugin.js"
+export { createMcpPlugin, McpPlugin } from "./plugin.js"
+export { ConnectionPool, ConnectFailed, NotProcessed, isConnectFailed } from "./pool.js"
+export type { ConnectionPoolShape, PoolOptions } from "./pool.js"
 export type { McpPluginOptions } from "./plugin.js"
 export type { StdioAllowance } from "./connection.js"
 export type { McpSourceConfig, McpTransportConfig } from "./config.js"
