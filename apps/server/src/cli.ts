@@ -1,6 +1,7 @@
 /**
  * `switchboard` — the command line. `pnpm switchboard <command> --help` from the repository root.
  */
+import { Effect } from "effect"
 import { parseArgs } from "node:util"
 import { SCOPES, SCOPE_DESCRIPTIONS, createDescribeService, effectiveScope, parseScopes } from "@switchboard/core"
 import { readFileSync } from "node:fs"
@@ -136,7 +137,7 @@ const runCommand = async (args: string[]) => {
   const code = readFileSync(file === "-" ? 0 : file, "utf8")
   // one script: one worker unless --workers says otherwise
   const host = await createHost({ db: values.db, allowStdio: values["allow-stdio"], workers: 1, ...tuning(values) })
-  const response = await host.executor.execute({ code })
+  const response = await Effect.runPromise(host.executor.execute({ code }))
   for (const log of response.logs) process.stderr.write(`[${log.level}] ${log.message}\n`)
   if (response.warning !== undefined) process.stderr.write(`warning: ${response.warning}\n`)
   if (response.ok)

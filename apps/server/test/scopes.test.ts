@@ -3,6 +3,7 @@
  * key (and a key from before scopes, stored as `*`), on a real server with keys, on SQLite and on Postgres. Then
  * who reads which execution. A route added later is one more row of `routes`; an MCP tool, one more of `mcpTools`.
  */
+import { Effect } from "effect"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
@@ -221,7 +222,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("scopes on %s", (database) =
       const pointer = texts(cut)[0]!.split("\n").pop()!
       return (JSON.parse(/read_output (\{[^}]*\})/.exec(pointer)![1]!) as { executionId: string }).executionId
     })
-    made.none = (await server.host.executor.execute({ code: script })).executionId!
+    made.none = (await Effect.runPromise(server.host.executor.execute({ code: script }))).executionId!
 
     expect((await ask(token.execute, "GET", `/v1/executions/${made.execute}`)).json().execution).toMatchObject({
       id: made.execute,

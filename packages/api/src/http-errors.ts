@@ -1,4 +1,5 @@
 /** The one place service errors become HTTP: `{"error":{"code","message"}}` with an honest status. */
+import { Cause, Effect, Exit, Option } from "effect"
 import type { Context } from "hono"
 import type { ContentfulStatusCode } from "hono/utils/http-status"
 import type { ServiceError } from "@switchboard/core"
@@ -23,6 +24,27 @@ export const sendError = (c: Context, error: ServiceError) => {
   const code = error._tag === "SourceRefused" ? error.code : statusOf[error._tag].code
   if (error._tag === "Overloaded") c.header("Retry-After", String(error.retryAfterSeconds))
   return c.json(errorBody(code, error.message), status)
+}
+
+/** What a client that hung up is answered; nobody reads it (nginx's 499 "client closed request"). */
+const clientClosed = (c: Context) =>
+  c.json(errorBody("client_closed_request", "the client closed the connection before the answer"), 499 as 400)
+
+/**
+ * Runs a service's Effect for one request: the request's signal interrupts it when the client hangs up, and a
+ * typed service error is answered here, by `sendError`. Only a defect rejects (the app's onError logs it).
+ */
+export const runForRequest = async <A>(
+  c: Context,
+  effect: Effect.Effect<A, ServiceError>,
+  answer: (value: A) => Response | Promise<Response>,
+): Promise<Response> => {
+  const exit = await Effect.runPromiseExit(effect, { signal: c.req.raw.signal })
+  if (Exit.isSuccess(exit)) return answer(exit.value)
+  const error = Cause.findErrorOption(exit.cause)
+  if (Option.isSome(error)) return sendError(c, error.value)
+  if (Cause.hasInterruptsOnly(exit.cause)) return clientClosed(c)
+  throw Cause.squash(exit.cause)
 }
 
 /** Reads a JSON body; a body that is not JSON is the caller's mistake, answered with 400. */

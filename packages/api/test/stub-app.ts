@@ -1,4 +1,5 @@
 /** createApp over stand-in services: enough for the middleware and the route table, no database or sandbox. */
+import { Effect } from "effect"
 import type { AppOptions, AppServices } from "../src/app.js"
 import { createApp } from "../src/app.js"
 
@@ -30,7 +31,7 @@ export const stubServices = (): AppServices => {
     },
     executor: {
       parse: (body: unknown) => ({ ok: true, value: body }),
-      execute: async () => ({ executionId: "e1", stored: true, ok: true, result: 1, text: "1", logs: [] }),
+      execute: () => Effect.succeed({ executionId: "e1", stored: true, ok: true, result: 1, text: "1", logs: [] }),
     },
   }
   return services as unknown as AppServices

@@ -4,7 +4,8 @@
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
 import { z } from "zod"
-import type { Caller, LogEntry, RunError } from "@switchboard/core"
+import { Cause, Effect, Exit, Option } from "effect"
+import type { Caller, LogEntry, Overloaded, RunError } from "@switchboard/core"
 import type { McpServices } from "./services.js"
 import { errorResult, inputSchemaOf, textResult } from "./tool-result.js"
 
@@ -47,6 +48,17 @@ const errorText = (error: RunError) => {
   return `error (${error.code})${at}: ${error.message}`
 }
 
+/** An execution that did not run: refused for want of room (Overloaded), or cut off because the client went away. */
+const refusedResult = (cause: Cause.Cause<Overloaded>): CallToolResult => {
+  const error = Cause.findErrorOption(cause)
+  if (Option.isNone(error) && !Cause.hasInterruptsOnly(cause)) throw Cause.squash(cause)
+  const result = Option.isSome(error)
+    ? errorResult(errorText({ code: "overloaded", message: error.value.message }))
+    : errorResult(errorText({ code: "aborted", message: "the client went away" }))
+  result._meta = { [EXECUTION_META]: { stored: false } }
+  return result
+}
+
 export const callExecute = async (
   { executor }: McpServices,
   args: unknown,
@@ -55,7 +67,10 @@ export const callExecute = async (
 ): Promise<CallToolResult> => {
   const request = executor.parse(args ?? {})
   if (!request.ok) return errorResult(`invalid arguments: ${request.error.message}`)
-  const response = await executor.execute(request.value, signal, caller)
+  // the transport's signal interrupts the execution when the client goes away
+  const exit = await Effect.runPromiseExit(executor.execute(request.value, caller), { signal })
+  if (Exit.isFailure(exit)) return refusedResult(exit.cause)
+  const response = exit.value
   const logs = response.logs.length > 0 ? [logsText(response.logs)] : []
   // a record that could not be stored is said in the text a model reads, after the result and its logs
   const warning = response.warning === undefined ? [] : [`warning: ${response.warning}`]

@@ -1,8 +1,7 @@
 import { Hono } from "hono"
-import { Overloaded, RunErrorCodes } from "@switchboard/core"
 import type { AppServices } from "../app.js"
 import type { AppEnv } from "../env.js"
-import { readJson, sendError } from "../http-errors.js"
+import { readJson, runForRequest, sendError } from "../http-errors.js"
 
 export const executeRoutes = ({ executor }: AppServices) =>
   new Hono<AppEnv>().post("/execute", async (c) => {
@@ -10,12 +9,6 @@ export const executeRoutes = ({ executor }: AppServices) =>
     if (!body.ok) return body.response
     const request = executor.parse(body.body)
     if (!request.ok) return sendError(c, request.error)
-    const response = await executor.execute(request.value, c.req.raw.signal, c.get("caller"))
-    if (!response.ok && response.error.code === RunErrorCodes.overloaded) {
-      return sendError(
-        c,
-        new Overloaded({ message: response.error.message, retryAfterSeconds: response.error.retryAfterSeconds ?? 1 }),
-      )
-    }
-    return c.json(response)
+    // the request's signal interrupts the execution when the client hangs up; Overloaded is 429 with Retry-After
+    return runForRequest(c, executor.execute(request.value, c.get("caller")), (response) => c.json(response))
   })
