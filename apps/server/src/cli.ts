@@ -106,12 +106,16 @@ const serveCommand = async (args: string[], demo: boolean) => {
     )
   }
   if (demo && !(await server.host.store.getSource("demo"))) {
-    const added = await server.host.sources.add({
+    const added = server.host.sources.add({
       namespace: "demo",
       kind: "mcp",
       transport: { type: "stdio", ...fixtureCommand("demo-server") },
     })
-    if (!added.ok) process.stderr.write(`switchboard: could not register the demo source: ${added.error.message}\n`)
+    await Effect.runPromise(
+      Effect.catch(added, (error) =>
+        Effect.sync(() => process.stderr.write(`switchboard: could not register the demo source: ${error.message}\n`)),
+      ),
+    )
   }
   process.stdout.write(`switchboard listening on ${server.url} (catalog: ${values.db})\n`)
   if (demo) {

@@ -4,7 +4,7 @@
  * The database, the MCP connections, the worker pool and the grep worker are scoped resources: each is released
  * in reverse order of acquisition when the host closes, and also when a later step of its start fails.
  */
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { Clock, Effect, Layer, ManagedRuntime } from "effect"
 import { createApp } from "@switchboard/api"
 import { Services } from "@switchboard/core"
 import type { CodeRuntime, Logger, RunLimits } from "@switchboard/core"
@@ -62,6 +62,8 @@ export interface HostOptions {
    */
   secretKey?: string
   logger?: Logger
+  /** the host's time (Effect's Clock): catalog TTLs, records and timings; tests pass a `TestClock` */
+  clock?: Clock.Clock
 }
 
 /**
@@ -86,6 +88,7 @@ export const hostLayer = (options: HostOptions) =>
       Layer.mergeAll(
         Layer.succeed(Services.Logger, options.logger ?? createStderrLogger()),
         Services.StaleSources.layer,
+        options.clock ? Layer.succeed(Clock.Clock, options.clock) : Layer.empty,
       ),
     ),
   )

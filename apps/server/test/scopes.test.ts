@@ -97,8 +97,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("scopes on %s", (database) =
       createdAt: 1,
       revokedAt: null,
     })
-    const added = await server.host.sources.add(contract("contract"))
-    if (!added.ok) throw new Error(added.error.message)
+    await Effect.runPromise(server.host.sources.add(contract("contract")))
   }, 60_000)
   afterAll(() => server?.stop())
 

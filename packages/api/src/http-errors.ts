@@ -1,4 +1,7 @@
-/** The one place service errors become HTTP: `{"error":{"code","message"}}` with an honest status. */
+/**
+ * The one place service errors (core's typed errors, checked by `_tag`) become wire answers: HTTP
+ * `{"error":{"code","message"}}` with an honest status, and the text of an MCP tool's error result.
+ */
 import { Cause, Effect, Exit, Option } from "effect"
 import type { Context } from "hono"
 import type { ContentfulStatusCode } from "hono/utils/http-status"
@@ -19,9 +22,16 @@ const statusOf: Record<ServiceError["_tag"], { status: ContentfulStatusCode; cod
 
 export const errorBody = (code: string, message: string) => ({ error: { code, message } })
 
+/** The wire code of a service error: the table's, or a refusal's own. */
+export const errorCode = (error: ServiceError): string =>
+  error._tag === "SourceRefused" ? error.code : statusOf[error._tag].code
+
+/** An MCP tool's error text for a service error: `error (<code>): <message>`, as the execute tool words a failed run. */
+export const mcpErrorText = (error: ServiceError): string => `error (${errorCode(error)}): ${error.message}`
+
 export const sendError = (c: Context, error: ServiceError) => {
   const { status } = statusOf[error._tag]
-  const code = error._tag === "SourceRefused" ? error.code : statusOf[error._tag].code
+  const code = errorCode(error)
   if (error._tag === "Overloaded") c.header("Retry-After", String(error.retryAfterSeconds))
   return c.json(errorBody(code, error.message), status)
 }

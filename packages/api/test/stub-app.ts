@@ -16,10 +16,11 @@ export const stubServices = (): AppServices => {
   const services = {
     logger: { error: () => {}, warn: () => {}, info: () => {} },
     sources: {
-      add: async () => ({ ok: true, value: source }),
+      add: () => Effect.succeed(source),
       list: async () => [source],
-      sync: async () => ({ ok: true, value: source }),
-      remove: async () => ({ ok: true, value: undefined }),
+      sync: () => Effect.succeed(source),
+      update: () => Effect.succeed(source),
+      remove: () => Effect.void,
       ensureFreshNamespace: async () => {},
     },
     store: {

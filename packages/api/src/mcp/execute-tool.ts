@@ -5,8 +5,9 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
 import { z } from "zod"
 import { Cause, Effect, Exit, Option } from "effect"
-import type { Caller, LogEntry, Overloaded, RunError } from "@switchboard/core"
+import type { Caller, LogEntry, RunError, ServiceError } from "@switchboard/core"
 import type { McpServices } from "./services.js"
+import { mcpErrorText } from "../http-errors.js"
 import { errorResult, inputSchemaOf, textResult } from "./tool-result.js"
 
 const input = z.object({
@@ -49,11 +50,11 @@ const errorText = (error: RunError) => {
 }
 
 /** An execution that did not run: refused for want of room (Overloaded), or cut off because the client went away. */
-const refusedResult = (cause: Cause.Cause<Overloaded>): CallToolResult => {
+const refusedResult = (cause: Cause.Cause<ServiceError>): CallToolResult => {
   const error = Cause.findErrorOption(cause)
   if (Option.isNone(error) && !Cause.hasInterruptsOnly(cause)) throw Cause.squash(cause)
   const result = Option.isSome(error)
-    ? errorResult(errorText({ code: "overloaded", message: error.value.message }))
+    ? errorResult(mcpErrorText(error.value))
     : errorResult(errorText({ code: "aborted", message: "the client went away" }))
   result._meta = { [EXECUTION_META]: { stored: false } }
   return result

@@ -1,28 +1,22 @@
 import { Hono } from "hono"
 import type { AppServices } from "../app.js"
 import type { AppEnv } from "../env.js"
-import { readJson, sendError } from "../http-errors.js"
+import { readJson, runForRequest } from "../http-errors.js"
 
 export const sourceRoutes = ({ sources }: AppServices) =>
   new Hono<AppEnv>()
     .post("/", async (c) => {
       const body = await readJson(c)
       if (!body.ok) return body.response
-      const added = await sources.add(body.body)
-      return added.ok ? c.json({ source: added.value }, 201) : sendError(c, added.error)
+      return runForRequest(c, sources.add(body.body), (source) => c.json({ source }, 201))
     })
     .get("/", async (c) => c.json({ sources: await sources.list() }))
-    .post("/:namespace/sync", async (c) => {
-      const synced = await sources.sync(c.req.param("namespace"))
-      return synced.ok ? c.json({ source: synced.value }) : sendError(c, synced.error)
-    })
+    .post("/:namespace/sync", (c) =>
+      runForRequest(c, sources.sync(c.req.param("namespace")), (source) => c.json({ source })),
+    )
     .patch("/:namespace", async (c) => {
       const body = await readJson(c)
       if (!body.ok) return body.response
-      const updated = await sources.update(c.req.param("namespace"), body.body)
-      return updated.ok ? c.json({ source: updated.value }) : sendError(c, updated.error)
+      return runForRequest(c, sources.update(c.req.param("namespace"), body.body), (source) => c.json({ source }))
     })
-    .delete("/:namespace", async (c) => {
-      const removed = await sources.remove(c.req.param("namespace"))
-      return removed.ok ? c.body(null, 204) : sendError(c, removed.error)
-    })
+    .delete("/:namespace", (c) => runForRequest(c, sources.remove(c.req.param("namespace")), () => c.body(null, 204)))
