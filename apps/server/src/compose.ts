@@ -1,6 +1,6 @@
 /**
- * Composition for the Node host: a merge of layers (secret box, SQLite or Postgres catalog, MCP plugin, QuickJS
- * runtime, core services, the grep worker) and the hono app on top. This is the only place the packages meet.
+ * Composition for the Node host: a merge of layers (secret box, SQLite or Postgres catalog, the stdio transport, the
+ * MCP plugin and its connection pool, the QuickJS worker pool, core services, the grep worker) and the hono app on top. This is the only place the packages meet.
  * The database, the MCP connections, the worker pool and the grep worker are scoped resources: each is released
  * in reverse order of acquisition when the host closes, and also when a later step of its start fails.
  */
@@ -9,6 +9,7 @@ import { createApp } from "@switchboard/api"
 import { Services } from "@switchboard/core"
 import type { CodeRuntime, Logger, RunLimits } from "@switchboard/core"
 import type { StdioAllowance } from "@switchboard/plugin-mcp"
+import { nodeStdioLayer } from "@switchboard/plugin-mcp/node"
 import type { GuardedFetchOptions } from "@switchboard/plugin-mcp/node"
 import { createStderrLogger } from "./logger.js"
 import { CatalogDatabase } from "./layers/database.js"
@@ -82,6 +83,7 @@ export const hostLayer = (options: HostOptions) =>
     Layer.provideMerge(runtimeLayer(options)),
     Layer.provideMerge(sealedCatalogLayer),
     Layer.provideMerge(pluginsLayer(options)),
+    Layer.provideMerge(nodeStdioLayer),
     Layer.provideMerge(CatalogDatabase.layer(options.db, { busyWaitMs: options.busyWaitMs })),
     Layer.provideMerge(SecretBox.layer(options.db, options.secretKey)),
     Layer.provideMerge(

@@ -9,6 +9,8 @@ export { ConnectionPool, ConnectFailed, NotProcessed, isConnectFailed } from "./
 export type { ConnectionPoolShape, PoolOptions } from "./pool.js"
 export type { McpPluginOptions } from "./plugin.js"
 export type { StdioAllowance } from "./connection.js"
+export { StdioSpawner } from "./stdio-spawner.js"
+export type { SpawnStdio, StdioServer, StdioTransport } from "./stdio-spawner.js"
 export type { McpSourceConfig, McpTransportConfig } from "./config.js"
 export { SourceRefusal, isSourceRefusal, STDIO_DISABLED_MESSAGE } from "./refusal.js"
 export { classifyAddress, ipLiteral } from "./egress/address-class.js"

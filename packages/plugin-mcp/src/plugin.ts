@@ -1,5 +1,5 @@
 /** The SourcePlugin for MCP servers: discovery through `tools/list`, calls through `tools/call`, pooled connections. */
-import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { Context, Effect, Exit, Layer, Option, Scope } from "effect"
 import { ResultEncodings, Services, ToolErrorCodes } from "@switchboard/core"
 import type { RawInvokeResult, SourceHandle, SourcePlugin } from "@switchboard/core"
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
@@ -12,6 +12,8 @@ import type { ConnectFailed } from "./pool.js"
 import { NotProcessed, RequestFailed, isNotProcessed } from "./pool-errors.js"
 import type { StdioAllowance } from "./connection.js"
 import { scrubResult } from "./scrub-result.js"
+import { StdioSpawner } from "./stdio-spawner.js"
+import type { SpawnStdio } from "./stdio-spawner.js"
 import { findRefusal } from "./refusal.js"
 import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
 
@@ -26,6 +28,8 @@ export interface McpPluginOptions {
    * `@switchboard/plugin-mcp/node` on Node). It throws a `SourceRefusal` to refuse an address. Default: global fetch.
    */
   fetch?: FetchLike
+  /** how this host starts stdio servers (`McpPlugin.layer` takes the StdioSpawner service instead); without one stdio sources are refused */
+  spawnStdio?: SpawnStdio
   connectTimeoutMs?: number
   listTimeoutMs?: number
   /** how long an unused connection stays open */
@@ -43,7 +47,8 @@ const defaults = (options: McpPluginOptions) => ({
 
 const poolOptions = (options: McpPluginOptions, onToolsChanged: (sourceId: string) => void) => {
   const { allowStdio, connectTimeoutMs, idleTimeToLiveMs } = defaults(options)
-  return { policy: { allowStdio, fetch: options.fetch }, connectTimeoutMs, idleTimeToLiveMs, onToolsChanged }
+  const policy = { allowStdio, fetch: options.fetch, spawnStdio: options.spawnStdio }
+  return { policy, connectTimeoutMs, idleTimeToLiveMs, onToolsChanged }
 }
 
 /** A request's rejection: NotProcessed goes back to the pool for one more try, anything else stays typed to the edge. */
@@ -151,7 +156,8 @@ const make = Effect.fnUntraced(function* (options: McpPluginOptions) {
 
 /**
  * The MCP plugin as a service: `make` needs a ConnectionPool; `layer` brings its own pool, which marks a source
- * stale in core's StaleSources when its server says its tool list changed.
+ * stale in core's StaleSources when its server says its tool list changed, and starts stdio servers with the
+ * host's StdioSpawner when it has one (the Node host's `nodeStdioLayer`).
  */
 export class McpPlugin extends Context.Service<McpPlugin, SourcePlugin>()("@switchboard/plugin-mcp/McpPlugin") {
   static readonly make: (options: McpPluginOptions) => Effect.Effect<SourcePlugin, never, ConnectionPool> = make
@@ -162,8 +168,10 @@ export class McpPlugin extends Context.Service<McpPlugin, SourcePlugin>()("@swit
           ConnectionPool,
           Effect.gen(function* () {
             const stale = yield* Services.StaleSources
+            const spawner = yield* Effect.serviceOption(StdioSpawner)
+            const spawnStdio = Option.getOrUndefined(spawner) ?? options.spawnStdio
             return yield* ConnectionPool.make(
-              poolOptions(options, (id) => {
+              poolOptions({ ...options, spawnStdio }, (id) => {
                 stale.add(id)
                 options.onToolsChanged?.(id)
               }),
@@ -176,6 +184,7 @@ export class McpPlugin extends Context.Service<McpPlugin, SourcePlugin>()("@swit
 
 /**
  * The plugin outside a host's layers (tests, benches): its pool lives in a scope of its own, which `close` closes.
+ * On Node, `@switchboard/plugin-mcp/node` has the same with Node's stdio spawner.
  */
 export const createMcpPlugin = async (options: McpPluginOptions = {}): Promise<SourcePlugin> => {
   const scope = Scope.makeUnsafe()

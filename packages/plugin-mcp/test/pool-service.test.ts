@@ -5,12 +5,13 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"
 import { fixtureCommand } from "@switchboard/fixtures"
+import { spawnNodeStdio } from "../src/node/index.js"
 import { ConnectionPool, NotProcessed } from "../src/pool.js"
 import type { McpConnection } from "../src/connection.js"
 import type { McpSourceConfig } from "../src/config.js"
 
 const options = (allowStdio: boolean) => ({
-  policy: { allowStdio },
+  policy: { allowStdio, spawnStdio: spawnNodeStdio },
   connectTimeoutMs: 20_000,
   idleTimeToLiveMs: 60_000,
   onToolsChanged: () => {},
@@ -24,6 +25,15 @@ describe("ConnectionPool", () => {
       const error = yield* Effect.flip(pool.withConnection("s1", contract, () => Effect.succeed(1)))
       assert.strictEqual(error._tag, "ConnectFailed")
       assert.strictEqual(error._tag === "ConnectFailed" && error.refused, "source_disabled")
+    }),
+  )
+
+  it.effect("a host without a stdio spawner (Workers) refuses stdio sources the same way", () =>
+    Effect.gen(function* () {
+      const pool = yield* ConnectionPool.make({ ...options(true), policy: { allowStdio: true } })
+      const error = yield* Effect.flip(pool.withConnection("s0", contract, () => Effect.succeed(1)))
+      assert.strictEqual(error._tag === "ConnectFailed" && error.refused, "source_disabled")
+      assert.match(error.message, /cannot start processes/)
     }),
   )
 

@@ -1,4 +1,7 @@
-/** The host's source plugins: MCP, with the egress guard for http sources when the host refuses private addresses. */
+/**
+ * The host's source plugins: MCP, over the Node stdio transport (`nodeStdioLayer`, provided by compose.ts), with the
+ * egress guard for http sources when the host refuses private addresses.
+ */
 import { Effect, Layer } from "effect"
 import { Services } from "@switchboard/core"
 import { McpPlugin } from "@switchboard/plugin-mcp"
