@@ -33,6 +33,7 @@ export const stubServices = (): AppServices => {
     executor: {
       parse: (body: unknown) => ({ ok: true, value: body }),
       execute: () => Effect.succeed({ executionId: "e1", stored: true, ok: true, result: 1, text: "1", logs: [] }),
+      run: async () => ({ executionId: "e1", stored: true, ok: true, result: 1, text: "1", logs: [] }),
     },
   }
   return services as unknown as AppServices

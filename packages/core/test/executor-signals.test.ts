@@ -170,5 +170,7 @@ it("a runtime with no room refuses the run with the typed Overloaded, and nothin
     _tag: "Failure",
     cause: { reasons: [{ error: { _tag: "Overloaded", retryAfterSeconds: 3 } }] },
   })
+  // the plain path (the HTTP route's) returns the same typed error as a value
+  expect(await executor.run({ code: "return 1" })).toMatchObject({ _tag: "Overloaded", retryAfterSeconds: 3 })
   expect(recorded).toHaveLength(0)
 })

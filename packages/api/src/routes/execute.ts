@@ -1,7 +1,8 @@
 import { Hono } from "hono"
+import { isServiceError } from "@switchboard/core"
 import type { AppServices } from "../app.js"
 import type { AppEnv } from "../env.js"
-import { readJson, runForRequest, sendError } from "../http-errors.js"
+import { readJson, sendError } from "../http-errors.js"
 
 export const executeRoutes = ({ executor }: AppServices) =>
   new Hono<AppEnv>().post("/execute", async (c) => {
@@ -9,6 +10,8 @@ export const executeRoutes = ({ executor }: AppServices) =>
     if (!body.ok) return body.response
     const request = executor.parse(body.body)
     if (!request.ok) return sendError(c, request.error)
-    // the request's signal interrupts the execution when the client hangs up; Overloaded is 429 with Retry-After
-    return runForRequest(c, executor.execute(request.value, c.get("caller")), (response) => c.json(response))
+    // the plain path (no fiber: it is the hot one); the request's signal aborts the run when the client hangs up,
+    // and Overloaded, the typed admission error, is 429 with Retry-After
+    const response = await executor.run(request.value, c.req.raw.signal, c.get("caller"))
+    return isServiceError(response) ? sendError(c, response) : c.json(response)
   })
