@@ -1,7 +1,8 @@
 /**
  * The executor alone against another tree's, in one process, interleaved: `execute` of `return 1+1` with a runtime
  * that answers at once and a telemetry sink that drops the records, so what is timed is the executor's own cost
- * per execution (the Execution object, the Effect at its edge, rendering, the group commit). With `calls`, a
+ * per execution (the Execution object, rendering, the group commit), by B's plain `run` (the HTTP route's) and by
+ * its `execute` Effect (the MCP tool's). With `calls`, a
  * script of 100 in-process tool calls through each executor's invoker (a plugin that answers at once).
  * `pnpm tsx bench/executor-ab.ts <other tree>` (about 30 seconds).
  */
@@ -43,12 +44,15 @@ const options = (calls: number) =>
 for (const calls of [0, 100]) {
   const a = A.createExecutor(options(calls)) as unknown as { execute: (r: unknown) => Promise<unknown> }
   const b = B.createExecutor(options(calls))
-  const [ta, tb] = await timeInterleavedUs(
+  const request = { code: "return 1+1" }
+  const [ta, tb, te] = await timeInterleavedUs(
     calls === 0 ? 20_000 : 2_000,
-    [() => a.execute({ code: "return 1+1" }), () => Effect.runPromise(b.execute({ code: "return 1+1" }))],
+    [() => a.execute(request), () => b.run(request), () => Effect.runPromise(b.execute(request))],
     calls === 0 ? 5_000 : 300,
     50,
   )
   const what = calls === 0 ? "execute, a runtime that answers at once" : "execute with 100 in-process tool calls"
-  console.log(`${what}: A ${ta!.toFixed(1)} µs | B ${tb!.toFixed(1)} µs | B/A ${(tb! / ta!).toFixed(3)}`)
+  console.log(
+    `${what}: A ${ta!.toFixed(1)} µs | B run (the HTTP path) ${tb!.toFixed(1)} µs, B/A ${(tb! / ta!).toFixed(3)} | B execute (Effect) ${te!.toFixed(1)} µs, B/A ${(te! / ta!).toFixed(3)}`,
+  )
 }
