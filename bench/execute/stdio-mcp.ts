@@ -1,16 +1,18 @@
 /** The stdio MCP figure: the contract fixture server, through Switchboard and directly over the SDK. */
+import { Effect } from "effect"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { fixtureCommand } from "@switchboard/fixtures"
 import type { Host } from "@switchboard/server"
 
 export const registerStdioSource = async (host: Host) => {
-  const added = await host.sources.add({
-    namespace: "fx",
-    kind: "mcp",
-    transport: { type: "stdio", ...fixtureCommand("contract-stdio") },
-  })
-  if (!added.ok) throw new Error(`could not add the fixture source: ${added.error.message}`)
+  await Effect.runPromise(
+    host.sources.add({
+      namespace: "fx",
+      kind: "mcp",
+      transport: { type: "stdio", ...fixtureCommand("contract-stdio") },
+    }),
+  )
 }
 
 /** The same fixture server over one kept-open SDK connection: `calls` sequential echo calls per `round()`. */

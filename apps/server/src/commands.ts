@@ -2,6 +2,7 @@
  * The commands of `switchboard` (the command line, entered through cli.ts). `pnpm switchboard <command> --help`
  * from the repository root.
  */
+import { Effect } from "effect"
 import { parseArgs } from "node:util"
 import { SCOPES, SCOPE_DESCRIPTIONS, createDescribeService, effectiveScope, parseScopes } from "@switchboard/core"
 import { readFileSync } from "node:fs"
@@ -106,12 +107,16 @@ const serveCommand = async (args: string[], demo: boolean) => {
     )
   }
   if (demo && !(await server.host.store.getSource("demo"))) {
-    const added = await server.host.sources.add({
+    const added = server.host.sources.add({
       namespace: "demo",
       kind: "mcp",
       transport: { type: "stdio", ...fixtureCommand("demo-server") },
     })
-    if (!added.ok) process.stderr.write(`switchboard: could not register the demo source: ${added.error.message}\n`)
+    await Effect.runPromise(
+      Effect.catch(added, (error) =>
+        Effect.sync(() => process.stderr.write(`switchboard: could not register the demo source: ${error.message}\n`)),
+      ),
+    )
   }
   process.stdout.write(`switchboard listening on ${server.url} (catalog: ${values.db})\n`)
   if (demo) {
@@ -137,7 +142,7 @@ const runCommand = async (args: string[]) => {
   const code = readFileSync(file === "-" ? 0 : file, "utf8")
   // one script: one worker unless --workers says otherwise
   const host = await createHost({ db: values.db, allowStdio: values["allow-stdio"], workers: 1, ...tuning(values) })
-  const response = await host.executor.execute({ code })
+  const response = await Effect.runPromise(host.executor.execute({ code }))
   for (const log of response.logs) process.stderr.write(`[${log.level}] ${log.message}\n`)
   if (response.warning !== undefined) process.stderr.write(`warning: ${response.warning}\n`)
   if (response.ok)

@@ -1,27 +1,23 @@
 /**
- * Composition for the Node host: SQLite or Postgres catalog, MCP plugin, QuickJS runtime, core services, hono app.
- * This is the only place the packages meet.
+ * Composition for the Node host: a merge of layers (secret box, SQLite or Postgres catalog, the stdio transport, the
+ * MCP plugin and its connection pool, the QuickJS worker pool, core services, the grep worker) and the hono app on top. This is the only place the packages meet.
+ * The database, the MCP connections, the worker pool and the grep worker are scoped resources: each is released
+ * in reverse order of acquisition when the host closes, and also when a later step of its start fails.
  */
+import { Clock, Effect, Layer, ManagedRuntime } from "effect"
 import { createApp } from "@switchboard/api"
-import {
-  createApiKeyService,
-  createExecutor,
-  createSealedCatalogStore,
-  createSecretBox,
-  createSourcesService,
-  defaultLimits,
-} from "@switchboard/core"
+import { Services } from "@switchboard/core"
 import type { CodeRuntime, Logger, RunLimits } from "@switchboard/core"
-import { createMcpPlugin } from "@switchboard/plugin-mcp"
 import type { StdioAllowance } from "@switchboard/plugin-mcp"
-import { createGuardedFetch } from "@switchboard/plugin-mcp/node"
+import { nodeStdioLayer } from "@switchboard/plugin-mcp/node"
 import type { GuardedFetchOptions } from "@switchboard/plugin-mcp/node"
-import { createQuickJsRuntime } from "@switchboard/runtime-quickjs"
-import { createWorkerPoolRuntime } from "@switchboard/runtime-quickjs/node"
 import { createStderrLogger } from "./logger.js"
-import { openCatalogDatabase } from "./catalog-database.js"
-import { createGrepRunner } from "./grep/grep-runner.js"
-import { loadSecretKey } from "./secret-key.js"
+import { CatalogDatabase } from "./layers/database.js"
+import { GrepRunner } from "./layers/grep.js"
+import { pluginsLayer } from "./layers/plugins.js"
+import { runtimeLayer } from "./layers/runtime.js"
+import { SecretBox, sealedCatalogLayer } from "./layers/secrets.js"
+import { startFailure } from "./layers/start-failed.js"
 
 export interface HostOptions {
   /** path of the SQLite file, or a postgres:// URL */
@@ -67,89 +63,72 @@ export interface HostOptions {
    */
   secretKey?: string
   logger?: Logger
+  /** the host's time (Effect's Clock): catalog TTLs, records and timings; tests pass a `TestClock` */
+  clock?: Clock.Clock
 }
 
-/** Each worker's WebAssembly memory ceiling: twice the QuickJS limit, room for the module's own 16 MiB. */
-const wasmCeiling = (limits: RunLimits) => Math.max(64 << 20, 2 * limits.memoryBytes)
+/**
+ * Every service of the Node host. Each `provideMerge` builds what it is given before what it is applied to, so
+ * the resources are acquired from the bottom up (the key first: a malformed one, or a Postgres catalog without
+ * one, stops the start before anything is opened) and released from the top down.
+ */
+export const hostLayer = (options: HostOptions) =>
+  Layer.mergeAll(
+    Services.Executor.layer({ limits: options.limits }),
+    Services.ApiKeys.layer,
+    GrepRunner.layer(options.grepTimeoutMs),
+  ).pipe(
+    Layer.provideMerge(Services.Sources.layer({ syncTtlMs: options.syncTtlMs })),
+    Layer.provideMerge(Services.TelemetrySink.fromStore),
+    Layer.provideMerge(runtimeLayer(options)),
+    Layer.provideMerge(sealedCatalogLayer),
+    Layer.provideMerge(pluginsLayer(options)),
+    Layer.provideMerge(nodeStdioLayer),
+    Layer.provideMerge(CatalogDatabase.layer(options.db, { busyWaitMs: options.busyWaitMs })),
+    Layer.provideMerge(SecretBox.layer(options.db, options.secretKey)),
+    Layer.provideMerge(
+      Layer.mergeAll(
+        Layer.succeed(Services.Logger, options.logger ?? createStderrLogger()),
+        Services.StaleSources.layer,
+        options.clock ? Layer.succeed(Clock.Clock, options.clock) : Layer.empty,
+      ),
+    ),
+  )
 
-const createRuntime = async (options: HostOptions): Promise<CodeRuntime & { close?: () => Promise<void> }> => {
-  const runtime = options.runtime ?? "pool"
-  const limits: RunLimits = { ...defaultLimits, ...options.limits }
-  if (runtime === "in-thread") return createQuickJsRuntime({ memoryCapBytes: wasmCeiling(limits) })
-  if (runtime !== "pool") return runtime
-  // each worker keeps a copy of its run's log as large as the server's log limits, for runs it is killed in
-  return createWorkerPoolRuntime({
-    size: options.workers,
-    queueLimit: options.queue,
-    memoryCapBytes: wasmCeiling(limits),
-    logLimits: limits,
-  })
-}
+export type HostServices = Layer.Success<ReturnType<typeof hostLayer>>
 
-export const createHost = async (options: HostOptions) => {
-  const logger = options.logger ?? createStderrLogger()
-  // the key first: a malformed one, or a Postgres catalog without one, stops the start before anything is opened
-  const secretKey = loadSecretKey(options.db, options.secretKey)
-  if (secretKey.created)
-    logger.info(
-      "created the key that encrypts source secrets; keep it with the database (losing it makes their secrets unreadable)",
-      { keyFile: secretKey.created },
-    )
-  const box = await createSecretBox(secretKey.key)
-  const database = await openCatalogDatabase(options.db, { busyWaitMs: options.busyWaitMs })
-  // the plugin reports `tools/list_changed` before the sources service exists: bind late
-  let onToolsChanged = (_sourceId: string) => {}
-  const guard = options.refusePrivateSources
-    ? createGuardedFetch(options.refusePrivateSources === true ? {} : options.refusePrivateSources)
-    : undefined
-  const mcp = await createMcpPlugin({
-    allowStdio: options.allowStdio ?? false,
-    fetch: guard,
-    onToolsChanged: (id) => onToolsChanged(id),
+const services = Effect.gen(function* () {
+  return {
+    keys: yield* Services.ApiKeys,
+    store: yield* Services.CatalogStore,
+    sources: yield* Services.Sources,
+    executor: yield* Services.Executor,
+    logger: yield* Services.Logger,
+    runtime: yield* Services.CodeRuntime,
+    grep: yield* GrepRunner,
+  }
+})
+
+/**
+ * Builds a host from its layer, for the server and the CLI, which speak promises: the layer's resources live in a
+ * ManagedRuntime until `close`. A start that fails releases what it had acquired before it rethrows.
+ */
+export const buildHost = async <E>(
+  layer: Layer.Layer<HostServices, E>,
+  options: Pick<HostOptions, "requireKey" | "allowedHosts" | "maxBodyBytes"> = {},
+) => {
+  const runtime = ManagedRuntime.make(layer)
+  const built = await runtime.runPromise(services).catch(async (cause: unknown) => {
+    await runtime.dispose()
+    throw startFailure(cause)
   })
-  const plugins = [mcp]
-  // every part of the host reads sources through this store: plaintext in memory, sealed in the database
-  const store = createSealedCatalogStore({ store: database.store, box, plugins })
-  const { sealed, unreadable } = await store.sealStoredSecrets()
-  if (sealed.length > 0) {
-    database.checkpoint?.()
-    logger.info("encrypted the secrets an older build stored in plaintext", { sources: sealed })
-  }
-  if (unreadable.length > 0) {
-    logger.warn(
-      `the secrets of ${unreadable.length} source(s) cannot be decrypted with this server's key (${secretKey.origin}, key id ${box.keyId}); their calls fail with source_secrets_unreadable until new secrets are sent with PATCH /v1/sources/<namespace> or the old key is restored`,
-      {
-        sources: unreadable.map((u) => u.namespace),
-      },
-    )
-  }
-  const runtime = await createRuntime(options)
-  const sources = createSourcesService({ store, plugins, logger, syncTtlMs: options.syncTtlMs })
-  onToolsChanged = sources.markStale
-  const executor = createExecutor({ store, sources, runtime, plugins, logger, limits: options.limits })
-  const keys = createApiKeyService(store)
-  const search = createGrepRunner({ timeoutMs: options.grepTimeoutMs })
   const app = createApp(
-    { sources, executor, store, logger, keys: options.requireKey ? keys : undefined, grep: search.grep },
+    { ...built, keys: options.requireKey ? built.keys : undefined },
     { allowedHosts: options.allowedHosts, maxBodyBytes: options.maxBodyBytes },
   )
-  return {
-    app,
-    keys,
-    store,
-    sources,
-    executor,
-    logger,
-    runtime,
-    grep: search.grep,
-    async close() {
-      // a runtime the caller passed in is the caller's to close
-      if (options.runtime === undefined || typeof options.runtime === "string") await runtime.close?.()
-      await Promise.all([...plugins.map((p) => p.close()), search.close()])
-      await guard?.close()
-      await database.close()
-    },
-  }
+  return { ...built, app, close: () => runtime.dispose() }
 }
+
+export const createHost = (options: HostOptions) => buildHost(hostLayer(options), options)
 
 export type Host = Awaited<ReturnType<typeof createHost>>

@@ -4,7 +4,9 @@
  */
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { afterEach, expect, it } from "vitest"
+import { afterEach, expect, it } from "@effect/vitest"
+import { Clock, Effect } from "effect"
+import { TestClock } from "effect/testing"
 import { fixtureCommand } from "@switchboard/fixtures"
 import { startTestServer, tempDir } from "./helpers.js"
 import type { TestServer } from "./helpers.js"
@@ -15,12 +17,16 @@ afterEach(async () => {
   cleanups = []
 })
 
-const setup = async (options: { silent: boolean; syncTtlMs?: number }) => {
+const setup = async (options: { silent: boolean; syncTtlMs?: number; clock?: Clock.Clock }) => {
   const dir = tempDir()
   const modeFile = join(dir.dir, "mode")
   const logFile = join(dir.dir, "requests.log")
   writeFileSync(logFile, "")
-  const server: TestServer = await startTestServer({ allowStdio: true, syncTtlMs: options.syncTtlMs })
+  const server: TestServer = await startTestServer({
+    allowStdio: true,
+    syncTtlMs: options.syncTtlMs,
+    clock: options.clock,
+  })
   cleanups.push(
     () => dir.remove(),
     () => server.stop(),
@@ -70,15 +76,23 @@ it("an upstream 'unknown tool' re-syncs the source, then answers from the fresh 
   expect(await toolNames()).not.toContain("ok_tool")
 })
 
-it("after the TTL a call re-syncs first, and concurrent triggers share one sync", async () => {
-  const { server, modeFile, listRequests, toolNames } = await setup({ silent: true, syncTtlMs: 500 })
-  const before = listRequests()
-  writeFileSync(modeFile, "drop_tool")
-  await new Promise((r) => setTimeout(r, 600))
-  const responses = await Promise.all(
-    Array.from({ length: 8 }, () => server.execute(`return (await tools.raw.array_structured({})).data`)),
-  )
-  for (const response of responses) expect(response.result).toEqual([1, 2, 3])
-  expect(listRequests() - before).toBe(1)
-  expect(await toolNames()).not.toContain("ok_tool")
-})
+// the host's clock is the test's: the TTL passes with TestClock.adjust, not with a sleep
+it.effect("after the TTL a call re-syncs first, and concurrent triggers share one sync", () =>
+  Effect.gen(function* () {
+    const clock = yield* Clock.Clock
+    const { server, modeFile, listRequests, toolNames } = yield* Effect.promise(() =>
+      setup({ silent: true, syncTtlMs: 500, clock }),
+    )
+    const before = listRequests()
+    writeFileSync(modeFile, "drop_tool")
+    yield* TestClock.adjust(500)
+    const responses = yield* Effect.promise(() =>
+      Promise.all(
+        Array.from({ length: 8 }, () => server.execute(`return (await tools.raw.array_structured({})).data`)),
+      ),
+    )
+    for (const response of responses) expect(response.result).toEqual([1, 2, 3])
+    expect(listRequests() - before).toBe(1)
+    expect(yield* Effect.promise(() => toolNames())).not.toContain("ok_tool")
+  }),
+)

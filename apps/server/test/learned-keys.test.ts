@@ -3,6 +3,7 @@
  * be that caller's data (`{balances: {alicesmith: …}}`): describe names a learned key only once results of two
  * different keys held it. With keys off there is one caller, the operator, and every learned key is shown.
  */
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { fixtureCommand } from "@switchboard/fixtures"
 import { startTestServer } from "./helpers.js"
@@ -23,8 +24,7 @@ describe("with keys", () => {
   beforeAll(async () => {
     server = await startTestServer({ requireKey: true, allowStdio: true })
     for (const name of ["alice", "bob"] as const) token[name] = (await server.host.keys.create(name, ["execute"])).key
-    const added = await server.host.sources.add(contract)
-    if (!added.ok) throw new Error(added.error.message)
+    await Effect.runPromise(server.host.sources.add(contract))
   }, 60_000)
   afterAll(() => server?.stop())
 
@@ -66,8 +66,7 @@ describe("with keys off", () => {
   let server: TestServer
   beforeAll(async () => {
     server = await startTestServer({ allowStdio: true })
-    const added = await server.host.sources.add(contract)
-    if (!added.ok) throw new Error(added.error.message)
+    await Effect.runPromise(server.host.sources.add(contract))
   }, 60_000)
   afterAll(() => server?.stop())
 

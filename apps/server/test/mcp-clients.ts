@@ -2,6 +2,7 @@
  * MCP clients a real agent would use, connected to Switchboard: the SDK's own `Client` over streamable
  * HTTP (a real server on a loopback port) or over stdio (`switchboard mcp` as a child process).
  */
+import { Cause, Effect } from "effect"
 import { createRequire } from "node:module"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
@@ -54,9 +55,9 @@ export const connectOverStdio = async (): Promise<ConnectedClient> => {
   const dir = tempDir()
   const db = join(dir.dir, "catalog.db")
   const host = await createHost({ db, allowStdio: true, logger: memoryLogger().logger })
-  const added = await host.sources.add(contractSource)
+  const added = await Effect.runPromiseExit(host.sources.add(contractSource))
   await host.close()
-  if (!added.ok) throw new Error(`adding the contract source failed: ${added.error.message}`)
+  if (added._tag === "Failure") throw new Error(`adding the contract source failed: ${Cause.pretty(added.cause)}`)
 
   const transport = new StdioClientTransport({
     command: process.execPath,

@@ -3,6 +3,7 @@
  * key (and a key from before scopes, stored as `*`), on a real server with keys, on SQLite and on Postgres. Then
  * who reads which execution. A route added later is one more row of `routes`; an MCP tool, one more of `mcpTools`.
  */
+import { Effect } from "effect"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
@@ -96,8 +97,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("scopes on %s", (database) =
       createdAt: 1,
       revokedAt: null,
     })
-    const added = await server.host.sources.add(contract("contract"))
-    if (!added.ok) throw new Error(added.error.message)
+    await Effect.runPromise(server.host.sources.add(contract("contract")))
   }, 60_000)
   afterAll(() => server?.stop())
 
@@ -221,7 +221,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("scopes on %s", (database) =
       const pointer = texts(cut)[0]!.split("\n").pop()!
       return (JSON.parse(/read_output (\{[^}]*\})/.exec(pointer)![1]!) as { executionId: string }).executionId
     })
-    made.none = (await server.host.executor.execute({ code: script })).executionId!
+    made.none = (await Effect.runPromise(server.host.executor.execute({ code: script }))).executionId!
 
     expect((await ask(token.execute, "GET", `/v1/executions/${made.execute}`)).json().execution).toMatchObject({
       id: made.execute,

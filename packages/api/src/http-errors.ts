@@ -1,4 +1,8 @@
-/** The one place service errors become HTTP: `{"error":{"code","message"}}` with an honest status. */
+/**
+ * The one place service errors (core's typed errors, checked by `_tag`) become wire answers: HTTP
+ * `{"error":{"code","message"}}` with an honest status, and the text of an MCP tool's error result.
+ */
+import { Cause, Effect, Exit, Option } from "effect"
 import type { Context } from "hono"
 import type { ServiceError } from "@switchboard/core"
 import type { ErrorBody } from "./wire/error-body.js"
@@ -21,9 +25,37 @@ const statusOf: Record<ServiceError["_tag"], { status: ErrorStatus; code: string
 
 export const errorOf = (code: string, message: string): ErrorBody => ({ error: { code, message } })
 
+/** The wire code of a service error: the table's, or a refusal's own. */
+export const errorCode = (error: ServiceError): string =>
+  error._tag === "SourceRefused" ? error.code : statusOf[error._tag].code
+
+/** An MCP tool's error text for a service error: `error (<code>): <message>`, as the execute tool words a failed run. */
+export const mcpErrorText = (error: ServiceError): string => `error (${errorCode(error)}): ${error.message}`
+
 export const sendError = (c: Context, error: ServiceError) => {
   const { status } = statusOf[error._tag]
-  const code = error._tag === "SourceRefused" ? error.code : statusOf[error._tag].code
+  const code = errorCode(error)
   if (error._tag === "Overloaded") c.header("Retry-After", String(error.retryAfterSeconds))
   return c.json(errorOf(code, error.message), status)
+}
+
+/** What a client that hung up is answered; nobody reads it (nginx's 499 "client closed request"). */
+const clientClosed = (c: Context) =>
+  c.json(errorOf("client_closed_request", "the client closed the connection before the answer"), 499 as 400)
+
+/**
+ * Runs a service's Effect for one request: the request's signal interrupts it when the client hangs up, and a
+ * typed service error is answered here, by `sendError`. Only a defect rejects (the app's onError logs it).
+ */
+export const runForRequest = async <A>(
+  c: Context,
+  effect: Effect.Effect<A, ServiceError>,
+  answer: (value: A) => Response | Promise<Response>,
+): Promise<Response> => {
+  const exit = await Effect.runPromiseExit(effect, { signal: c.req.raw.signal })
+  if (Exit.isSuccess(exit)) return answer(exit.value)
+  const error = Cause.findErrorOption(exit.cause)
+  if (Option.isSome(error)) return sendError(c, error.value)
+  if (Cause.hasInterruptsOnly(exit.cause)) return clientClosed(c)
+  throw Cause.squash(exit.cause)
 }

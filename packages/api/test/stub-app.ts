@@ -1,4 +1,5 @@
 /** createApp over stand-in services: enough for the middleware and the route table, no database or sandbox. */
+import { Effect } from "effect"
 import type { AppOptions, AppServices } from "../src/app.js"
 import { createApp } from "../src/app.js"
 
@@ -16,10 +17,11 @@ export const stubServices = (): AppServices => {
     logger: { error: () => {}, warn: () => {}, info: () => {} },
     sources: {
       kinds: [],
-      add: async () => ({ ok: true, value: source }),
+      add: () => Effect.succeed(source),
       list: async () => [source],
-      sync: async () => ({ ok: true, value: source }),
-      remove: async () => ({ ok: true, value: undefined }),
+      sync: () => Effect.succeed(source),
+      update: () => Effect.succeed(source),
+      remove: () => Effect.void,
       ensureFreshNamespace: async () => {},
     },
     store: {
@@ -31,7 +33,8 @@ export const stubServices = (): AppServices => {
     },
     executor: {
       parse: (body: unknown) => ({ ok: true, value: body }),
-      execute: async () => ({ executionId: "e1", stored: true, ok: true, result: 1, text: "1", logs: [] }),
+      execute: () => Effect.succeed({ executionId: "e1", stored: true, ok: true, result: 1, text: "1", logs: [] }),
+      run: async () => ({ executionId: "e1", stored: true, ok: true, result: 1, text: "1", logs: [] }),
     },
   }
   return services as unknown as AppServices

@@ -38,6 +38,23 @@ export type ServiceError =
   | Overloaded
   | Internal
 
+const SERVICE_ERROR_TAGS: ReadonlySet<string> = new Set<ServiceError["_tag"]>([
+  "InvalidInput",
+  "NotFound",
+  "Conflict",
+  "Forbidden",
+  "SecretsUnreadable",
+  "SourceRefused",
+  "UpstreamFailed",
+  "Overloaded",
+  "Internal",
+])
+
+/** A tag check, never `instanceof`: a package bundled twice still matches (STYLE §9). */
+export const isServiceError = (value: unknown): value is ServiceError =>
+  typeof value === "object" && value !== null && SERVICE_ERROR_TAGS.has((value as { _tag?: unknown })._tag as string)
+
+/** A validation's answer (request parsing; the wire's schemas will replace it): the service methods fail with a ServiceError instead. */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ServiceError }
 
 export const success = <T>(value: T): Outcome<T> => ({ ok: true, value })

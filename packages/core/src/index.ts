@@ -113,3 +113,4 @@ export {
   parseScopes,
 } from "./auth/scopes.js"
 export type { Scope, Caller } from "./auth/scopes.js"
+export * as Services from "./services/index.js"

@@ -3,8 +3,18 @@
  * transaction, and every execute answers only once its own record is committed.
  */
 import { afterEach, beforeEach, expect, it } from "vitest"
+import { Effect } from "effect"
 import { createExecutor } from "../src/index.js"
-import type { CatalogStore, CodeRuntime, ExecutionEntry, Logger, SourcesService, TelemetrySink } from "../src/index.js"
+import type {
+  Caller,
+  CatalogStore,
+  CodeRuntime,
+  ExecuteRequest,
+  ExecutionEntry,
+  Logger,
+  SourcesService,
+  TelemetrySink,
+} from "../src/index.js"
 import { openSqliteStore } from "./sqlite-store.js"
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
@@ -41,8 +51,9 @@ const memoryLogger = () => {
   return { logger, errors }
 }
 
-const executorWith = (telemetry: TelemetrySink, logger: Logger = memoryLogger().logger) =>
-  createExecutor({
+/** The executor with `execute` run to a promise, as a surface runs it. */
+const executorWith = (telemetry: TelemetrySink, logger: Logger = memoryLogger().logger) => {
+  const executor = createExecutor({
     store,
     sources: {} as Pick<SourcesService, "ensureFresh" | "markStale">,
     runtime: echoRuntime,
@@ -50,6 +61,10 @@ const executorWith = (telemetry: TelemetrySink, logger: Logger = memoryLogger().
     logger,
     telemetry,
   })
+  return {
+    execute: (request: ExecuteRequest, by?: Pick<Caller, "keyId">) => Effect.runPromise(executor.execute(request, by)),
+  }
+}
 
 it("twenty concurrent executes are all recorded, in fewer transactions than records, each stored before it answers", async () => {
   const { sink, batches } = countingSink()
@@ -103,7 +118,7 @@ it("a batch that fails fails each execute in it (logged, answered as not stored,
 it("an execution records the key that asked for it, and none without a key", async () => {
   const executor = executorWith(store)
   const [keyed, unkeyed] = await Promise.all([
-    executor.execute({ code: "a" }, undefined, { keyId: "key-1" }),
+    executor.execute({ code: "a" }, { keyId: "key-1" }),
     executor.execute({ code: "b" }),
   ])
   expect(await store.getExecution(keyed.executionId!)).toMatchObject({ code: "a", keyId: "key-1" })

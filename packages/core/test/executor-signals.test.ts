@@ -1,10 +1,21 @@
 /**
- * The executor's abort signals: a caller hanging up stops the run and every tool call in flight, with the
- * caller's reason; the run ending cancels the calls it leaves behind.
+ * A caller hanging up interrupts its execution's fiber: the run and every tool call in flight are aborted, and
+ * the execution is still recorded; the run ending cancels the calls it leaves behind; a runtime with no room
+ * refuses the run with the typed Overloaded.
  */
 import { afterEach, beforeEach, expect, it } from "vitest"
-import { createExecutor } from "../src/index.js"
-import type { CatalogStore, CodeRuntime, InvokeTool, RunOptions, SourcePlugin, SourcesService } from "../src/index.js"
+import { Effect, Exit, Fiber } from "effect"
+import { createExecutor, defaultLimits, okResult } from "../src/index.js"
+import { Execution } from "../src/executor/execution.js"
+import type {
+  CatalogStore,
+  CodeRuntime,
+  ExecutionEntry,
+  InvokeTool,
+  RunOptions,
+  SourcePlugin,
+  SourcesService,
+} from "../src/index.js"
 import { openSqliteStore } from "./sqlite-store.js"
 
 let opened: ReturnType<typeof openSqliteStore>
@@ -56,9 +67,21 @@ const runtimeOf = (script: (invoke: InvokeTool, options: RunOptions) => Promise<
   run: async (_code, options) => ({ ok: true, value: await script(options.invoke, options), logs: [] }),
 })
 
+/** every entry the executor wrote, in order */
+let recorded: ExecutionEntry[] = []
+beforeEach(() => {
+  recorded = []
+})
+
 const executorWith = (runtime: CodeRuntime, plugin: SourcePlugin) =>
   createExecutor({
     store,
+    telemetry: {
+      recordBatch: async (entries) => {
+        recorded.push(...entries)
+        await store.recordBatch(entries)
+      },
+    },
     sources: { ensureFresh: async (row) => row, markStale: () => {} } as Pick<
       SourcesService,
       "ensureFresh" | "markStale"
@@ -68,7 +91,7 @@ const executorWith = (runtime: CodeRuntime, plugin: SourcePlugin) =>
     logger: { error: () => {}, warn: () => {}, info: () => {} },
   })
 
-it("a caller hanging up aborts the run and the tool call in flight, with the caller's reason", async () => {
+it("a caller hanging up interrupts the execution: the run and the tool call in flight are aborted, and the execution is still recorded", async () => {
   const { plugin, seen, invoked } = waitingPlugin()
   let runSignal: AbortSignal | undefined
   const executor = executorWith(
@@ -78,17 +101,30 @@ it("a caller hanging up aborts the run and the tool call in flight, with the cal
     }),
     plugin,
   )
+  const fiber = Effect.runFork(executor.execute({ code: "" }))
+  await invoked
+  // the interruption ends once the execution has ended and its record is written
+  const exit = await Effect.runPromise(Fiber.interrupt(fiber).pipe(Effect.andThen(Fiber.await(fiber))))
+  expect(Exit.hasInterrupts(exit)).toBe(true)
+  expect(runSignal?.aborted).toBe(true)
+  expect(seen[0]?.signal?.aborted).toBe(true)
+  const [entry] = recorded
+  expect(entry?.calls).toMatchObject([{ toolPath: "fake.slow", ok: false, errorCode: "aborted" }])
+})
+
+it("a surface's request signal interrupts the execution when the caller hangs up", async () => {
+  const { plugin, seen, invoked } = waitingPlugin()
+  const executor = executorWith(
+    runtimeOf(async (invoke) => invoke("fake.slow", {})),
+    plugin,
+  )
   const caller = new AbortController()
-  const running = executor.execute({ code: "" }, caller.signal)
+  const running = Effect.runPromiseExit(executor.execute({ code: "" }), { signal: caller.signal })
   await invoked
   caller.abort("the client went away")
-  const response = await running
-  expect(runSignal?.aborted).toBe(true)
-  expect(seen[0]?.signal?.reason).toBe("the client went away")
-  expect(response).toMatchObject({
-    ok: true,
-    result: { ok: false, error: { code: "aborted", message: "the client went away" } },
-  })
+  expect(Exit.hasInterrupts(await running)).toBe(true)
+  expect(seen[0]?.signal?.aborted).toBe(true)
+  expect(recorded).toHaveLength(1)
 })
 
 it("a tool call still in flight when the run ends is cancelled and recorded as aborted", async () => {
@@ -101,25 +137,40 @@ it("a tool call still in flight when the run ends is cancelled and recorded as a
     }),
     plugin,
   )
-  const caller = new AbortController()
-  const response = await executor.execute({ code: "" }, caller.signal)
+  const response = await Effect.runPromise(executor.execute({ code: "" }))
   expect(response).toMatchObject({ ok: true, result: "done" })
   expect(seen[0]?.signal?.aborted).toBe(true)
   expect(String(seen[0]?.signal?.reason)).toMatch(/the execution ended/)
-  expect(caller.signal.aborted).toBe(false)
   expect((await store.getExecution(response.executionId!))?.calls).toMatchObject([
     { toolPath: "fake.slow", ok: false, errorCode: "aborted" },
   ])
 })
 
-it("a caller that has already hung up gets a tool signal that is already aborted", async () => {
-  const { plugin, seen } = waitingPlugin()
-  const executor = executorWith(
-    runtimeOf(async (invoke) => invoke("fake.slow", {})),
-    plugin,
-  )
+it("an execution whose caller had already hung up gives its tool calls a signal already aborted, with the caller's reason", () => {
   const caller = new AbortController()
   caller.abort("gone before the call")
-  await executor.execute({ code: "" }, caller.signal)
-  expect(seen[0]?.signal?.reason).toBe("gone before the call")
+  const execution = new Execution("", defaultLimits, caller.signal, null, async () => okResult(null), Date.now)
+  expect(execution.signal.aborted).toBe(true)
+  expect(execution.signal.reason).toBe("gone before the call")
+})
+
+it("a runtime with no room refuses the run with the typed Overloaded, and nothing is recorded", async () => {
+  const executor = executorWith(
+    {
+      run: async () => ({
+        ok: false,
+        error: { code: "overloaded", message: "every sandbox is busy", retryAfterSeconds: 3 },
+        logs: [],
+      }),
+    },
+    waitingPlugin().plugin,
+  )
+  const exit = await Effect.runPromiseExit(executor.execute({ code: "return 1" }))
+  expect(exit).toMatchObject({
+    _tag: "Failure",
+    cause: { reasons: [{ error: { _tag: "Overloaded", retryAfterSeconds: 3 } }] },
+  })
+  // the plain path (the HTTP route's) returns the same typed error as a value
+  expect(await executor.run({ code: "return 1" })).toMatchObject({ _tag: "Overloaded", retryAfterSeconds: 3 })
+  expect(recorded).toHaveLength(0)
 })

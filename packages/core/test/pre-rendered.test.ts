@@ -2,6 +2,7 @@
  * A runtime that renders the result itself (a worker pool does, off the main thread) is asked to render it as
  * the executor would, and its text is what the execution stores and answers.
  */
+import { Effect } from "effect"
 import { afterEach, beforeEach, expect, it } from "vitest"
 import { createExecutor } from "../src/index.js"
 import type { CodeRuntime, RunOptions, SourcesService } from "../src/index.js"
@@ -30,7 +31,7 @@ it("the executor asks for its rendering and uses the runtime's text when there i
     inlineCap: 500,
     limits: { maxResultBytes: 4096 },
   })
-  const response = await executor.execute({ code: "return x" })
+  const response = await Effect.runPromise(executor.execute({ code: "return x" }))
   expect(asked).toEqual([{ inlineCap: 500, maxChars: 4096 }])
   expect(response).toMatchObject({ ok: true, result: { big: true }, text: "rendered elsewhere" })
   expect((await opened.store.getExecution(response.executionId!))?.resultText).toBe("rendered elsewhere")

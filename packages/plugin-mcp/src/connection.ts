@@ -9,8 +9,8 @@ import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/typ
 import { boundedFetch } from "./bounded-fetch.js"
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
 import type { McpTransportConfig } from "./config.js"
-import { findRefusal, stdioDisabled } from "./refusal.js"
-import { BoundedStdioTransport } from "./node/stdio-transport.js"
+import { findRefusal, stdioDisabled, stdioUnavailable } from "./refusal.js"
+import type { SpawnStdio } from "./stdio-spawner.js"
 import type { StdoutOverflow } from "./stdout-reader.js"
 
 /** What this host lets a connection do. Checked here, where a process would be spawned or a request sent. */
@@ -24,6 +24,8 @@ export interface ConnectPolicy {
   fetch?: FetchLike
   /** the largest JSON response or stream event an http source may send (./bounded-fetch.ts; default 64 MiB) */
   maxMessageBytes?: number
+  /** how this host starts a stdio server; a host without one (Workers) refuses stdio sources */
+  spawnStdio?: SpawnStdio
 }
 
 export type StdioAllowance =
@@ -132,16 +134,17 @@ export const connect = async (
 ): Promise<McpConnection> => {
   // the one stdio gate: every path that would start a source (add, sync, lazy re-sync, a call; serve, run, mcp) comes here
   if (transport.type === "stdio" && !stdioAllowed(policy.allowStdio, transport)) throw stdioDisabled()
+  if (transport.type === "stdio" && !policy.spawnStdio) throw stdioUnavailable()
   const client = new Client(clientInfo, { capabilities: {} })
   let stderr = ""
   let open = true
 
   const stdio =
     transport.type === "stdio"
-      ? new BoundedStdioTransport(
+      ? policy.spawnStdio!(
           { command: transport.command, args: transport.args, env: transport.env, cwd: transport.cwd },
-          (chunk) => {
-            stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES)
+          (text) => {
+            stderr = (stderr + text).slice(-STDERR_TAIL_BYTES)
           },
         )
       : undefined

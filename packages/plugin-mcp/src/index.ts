@@ -4,9 +4,13 @@
  * stdio needs a host that can spawn processes (Node); a Workers host uses HTTP sources only. The Node-only
  * egress guard for http sources is at `@switchboard/plugin-mcp/node`.
  */
-export { createMcpPlugin } from "./plugin.js"
+export { createMcpPlugin, McpPlugin } from "./plugin.js"
+export { ConnectionPool, ConnectFailed, NotProcessed, isConnectFailed } from "./pool.js"
+export type { ConnectionPoolShape, PoolOptions } from "./pool.js"
 export type { McpPluginOptions } from "./plugin.js"
 export type { StdioAllowance } from "./connection.js"
+export { StdioSpawner } from "./stdio-spawner.js"
+export type { SpawnStdio, StdioServer, StdioTransport } from "./stdio-spawner.js"
 export type { McpSourceConfig, McpTransportConfig } from "./config.js"
 export { SourceRefusal, isSourceRefusal, STDIO_DISABLED_MESSAGE } from "./refusal.js"
 export { classifyAddress, ipLiteral } from "./egress/address-class.js"

@@ -1,15 +1,20 @@
 /** The SourcePlugin for MCP servers: discovery through `tools/list`, calls through `tools/call`, pooled connections. */
-import { ResultEncodings, ToolErrorCodes } from "@switchboard/core"
-import type { SourceHandle, SourcePlugin } from "@switchboard/core"
+import { Context, Effect, Exit, Layer, Option, Scope } from "effect"
+import { ResultEncodings, Services, ToolErrorCodes } from "@switchboard/core"
+import type { RawInvokeResult, SourceHandle, SourcePlugin } from "@switchboard/core"
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { checkConfig, mergeConfig, redactConfig, secretFields } from "./config.js"
 import type { McpSourceConfig } from "./config.js"
 import { anyMcpSourcePatch, mcpSourceConfig } from "./config-schema.js"
 import { listAllTools } from "./discover.js"
 import { callTool } from "./invoke.js"
-import { createConnectionPool, isConnectFailed, NotProcessed } from "./pool.js"
+import { ConnectionPool } from "./pool.js"
+import type { ConnectFailed } from "./pool.js"
+import { NotProcessed, RequestFailed, isNotProcessed } from "./pool-errors.js"
 import type { StdioAllowance } from "./connection.js"
 import { scrubResult } from "./scrub-result.js"
+import { StdioSpawner } from "./stdio-spawner.js"
+import type { SpawnStdio } from "./stdio-spawner.js"
 import { findRefusal } from "./refusal.js"
 import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
 
@@ -26,6 +31,8 @@ export interface McpPluginOptions {
   fetch?: FetchLike
   /** the largest JSON response or stream event an http source may send; past it the call or sync fails (64 MiB) */
   maxUpstreamMessageBytes?: number
+  /** how this host starts stdio servers (`McpPlugin.layer` takes the StdioSpawner service instead); without one stdio sources are refused */
+  spawnStdio?: SpawnStdio
   connectTimeoutMs?: number
   listTimeoutMs?: number
   /** how long an unused connection stays open */
@@ -34,22 +41,52 @@ export interface McpPluginOptions {
   onToolsChanged?: (sourceId: string) => void
 }
 
-export const createMcpPlugin = async (options: McpPluginOptions = {}): Promise<SourcePlugin> => {
-  const {
-    allowStdio = false,
-    connectTimeoutMs = 30_000,
-    listTimeoutMs = 30_000,
-    idleTimeToLiveMs = 10 * 60_000,
-  } = options
-  const pool = await createConnectionPool({
-    policy: { allowStdio, fetch: options.fetch, maxMessageBytes: options.maxUpstreamMessageBytes },
-    connectTimeoutMs,
-    idleTimeToLiveMs,
-    onToolsChanged: (id) => options.onToolsChanged?.(id),
+const defaults = (options: McpPluginOptions) => ({
+  allowStdio: options.allowStdio ?? false,
+  connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
+  listTimeoutMs: options.listTimeoutMs ?? 30_000,
+  idleTimeToLiveMs: options.idleTimeToLiveMs ?? 10 * 60_000,
+})
+
+const poolOptions = (options: McpPluginOptions, onToolsChanged: (sourceId: string) => void) => {
+  const { allowStdio, connectTimeoutMs, idleTimeToLiveMs } = defaults(options)
+  const policy = {
+    allowStdio,
+    fetch: options.fetch,
+    spawnStdio: options.spawnStdio,
+    maxMessageBytes: options.maxUpstreamMessageBytes,
+  }
+  return { policy, connectTimeoutMs, idleTimeToLiveMs, onToolsChanged }
+}
+
+/** A request's rejection: NotProcessed goes back to the pool for one more try, anything else stays typed to the edge. */
+const request = <A>(run: () => Promise<A>) =>
+  Effect.tryPromise({
+    try: run,
+    catch: (cause) => (isNotProcessed(cause) ? cause : new RequestFailed({ cause })),
   })
+
+/**
+ * The plugin's edge: SourcePlugin is a Promise seam (the executor's per-call path runs no Effect of its own). A
+ * RequestFailed is our defect and rejects, so the executor logs it with a correlation id, as any defect.
+ */
+const toPromise = <A>(effect: Effect.Effect<A, RequestFailed>): Promise<A> =>
+  Effect.runPromise(Effect.catchTag(effect, "RequestFailed", (failed) => Effect.die(failed.cause)))
+
+const callFailure = (source: SourceHandle, failed: ConnectFailed): RawInvokeResult => {
+  if (failed.refused) return { ok: false, code: failed.refused, message: failed.message }
+  const message = `could not connect to "${source.namespace}": ${failed.message}`
+  return failed.upstreamError
+    ? { ok: false, code: ToolErrorCodes.upstreamError, message }
+    : { ok: false, code: ToolErrorCodes.upstreamUnavailable, message, retryable: true }
+}
+
+const make = Effect.fnUntraced(function* (options: McpPluginOptions) {
+  const { listTimeoutMs } = defaults(options)
+  const pool = yield* ConnectionPool
   const configOf = (source: SourceHandle) => source.config as McpSourceConfig
 
-  return {
+  const plugin: SourcePlugin = {
     kind: "mcp",
     configSchema: mcpSourceConfig,
     patchSchema: anyMcpSourcePatch,
@@ -58,54 +95,117 @@ export const createMcpPlugin = async (options: McpPluginOptions = {}): Promise<S
     secretFields,
     mergeConfig,
 
-    async discover(source) {
+    discover(source) {
       const config = configOf(source)
-      const outcome = await pool.withConnection(source.id, config, (connection) =>
-        listAllTools(connection, listTimeoutMs).then(
-          (tools) => ({ ok: true as const, tools }),
-          (cause) => {
-            const refusal = findRefusal(cause)
-            if (refusal) return { ok: false as const, message: refusal.message, refused: refusal.code }
-            // tools/list changes nothing upstream: any lost request is sent again, once, on a new session
-            if (connection.lossOf(cause) !== null) throw new NotProcessed({ cause })
-            const stderr = connection.stderrTail()
-            const reason = connection.overflow()?.message ?? errorText(cause)
-            return {
-              ok: false as const,
-              message: `tools/list failed: ${upstreamMessage(config, `${reason}${stderr ? ` (stderr: ${stderrTail(stderr)})` : ""}`)}`,
-            }
-          },
+      const listed = pool.withConnection(source.id, config, (connection) =>
+        request(() =>
+          listAllTools(connection, listTimeoutMs).then(
+            (tools) => ({ ok: true as const, tools }),
+            (cause) => {
+              const refusal = findRefusal(cause)
+              if (refusal) return { ok: false as const, message: refusal.message, refused: refusal.code }
+              // tools/list changes nothing upstream: any lost request is sent again, once, on a new session
+              if (connection.lossOf(cause) !== null) throw new NotProcessed({ cause })
+              const stderr = connection.stderrTail()
+              const reason = connection.overflow()?.message ?? errorText(cause)
+              return {
+                ok: false as const,
+                message: `tools/list failed: ${upstreamMessage(config, `${reason}${stderr ? ` (stderr: ${stderrTail(stderr)})` : ""}`)}`,
+              }
+            },
+          ),
         ),
       )
-      // ConnectFailed messages are scrubbed and cut where they are made (pool.ts)
-      if (isConnectFailed(outcome)) {
-        return outcome.refused
-          ? { ok: false, message: outcome.message, refused: outcome.refused }
-          : { ok: false, message: `could not connect: ${outcome.message}` }
-      }
-      if (!outcome.ok) return outcome
-      // a description or schema may quote a secret too; names are kept, or the tool could not be called
-      const tools = outcome.tools.map(({ name, ...rest }) => ({ name, ...(scrubResult(config, rest) as typeof rest) }))
-      return { ok: true, discovery: { tools, encoding: ResultEncodings.mcpCallToolResultV2 } }
-    },
-
-    async invoke(source, tool, args, ctx) {
-      const config = configOf(source)
-      const outcome = await pool.withConnection(source.id, config, (connection) =>
-        callTool(connection, config, tool, args, ctx),
+      return toPromise(
+        listed.pipe(
+          Effect.map((outcome) => {
+            if (!outcome.ok) return outcome
+            // a description or schema may quote a secret too; names are kept, or the tool could not be called
+            const tools = outcome.tools.map(({ name, ...rest }) => ({
+              name,
+              ...(scrubResult(config, rest) as typeof rest),
+            }))
+            return { ok: true as const, discovery: { tools, encoding: ResultEncodings.mcpCallToolResultV2 } }
+          }),
+          // ConnectFailed messages are scrubbed and cut where they are made (pool.ts)
+          Effect.catchTag("ConnectFailed", (failed) =>
+            Effect.succeed(
+              failed.refused
+                ? { ok: false as const, message: failed.message, refused: failed.refused }
+                : { ok: false as const, message: `could not connect: ${failed.message}` },
+            ),
+          ),
+        ),
       )
-      if (isConnectFailed(outcome)) {
-        if (outcome.refused) return { ok: false, code: outcome.refused, message: outcome.message }
-        const message = `could not connect to "${source.namespace}": ${outcome.message}`
-        return outcome.upstreamError
-          ? { ok: false, code: ToolErrorCodes.upstreamError, message }
-          : { ok: false, code: ToolErrorCodes.upstreamUnavailable, message, retryable: true }
-      }
-      // failures are scrubbed where they are made (invoke.ts); a result is the tool's data, scrubbed here
-      return outcome.ok ? { ok: true, raw: scrubResult(config, outcome.raw) } : outcome
     },
 
-    release: (sourceId) => pool.release(sourceId),
-    close: () => pool.close(),
+    invoke(source, tool, args, ctx) {
+      const config = configOf(source)
+      return toPromise(
+        pool
+          .withConnection(source.id, config, (connection) =>
+            request(() => callTool(connection, config, tool, args, ctx)),
+          )
+          .pipe(
+            // failures are scrubbed where they are made (invoke.ts); a result is the tool's data, scrubbed here
+            Effect.map(
+              (outcome): RawInvokeResult =>
+                outcome.ok ? { ok: true, raw: scrubResult(config, outcome.raw) } : outcome,
+            ),
+            Effect.catchTag("ConnectFailed", (failed) => Effect.succeed(callFailure(source, failed))),
+          ),
+      )
+    },
+
+    release: (sourceId) => Effect.runPromise(pool.release(sourceId)),
+    // the pool's scope owns the connections: a host closes them by closing the layer
+    close: async () => {},
   }
+  return plugin
+})
+
+/**
+ * The MCP plugin as a service: `make` needs a ConnectionPool; `layer` brings its own pool, which marks a source
+ * stale in core's StaleSources when its server says its tool list changed, and starts stdio servers with the
+ * host's StdioSpawner when it has one (the Node host's `nodeStdioLayer`).
+ */
+export class McpPlugin extends Context.Service<McpPlugin, SourcePlugin>()("@switchboard/plugin-mcp/McpPlugin") {
+  static readonly make: (options: McpPluginOptions) => Effect.Effect<SourcePlugin, never, ConnectionPool> = make
+  static readonly layer = (options: McpPluginOptions = {}): Layer.Layer<McpPlugin, never, Services.StaleSources> =>
+    Layer.effect(McpPlugin, make(options)).pipe(
+      Layer.provide(
+        Layer.effect(
+          ConnectionPool,
+          Effect.gen(function* () {
+            const stale = yield* Services.StaleSources
+            const spawner = yield* Effect.serviceOption(StdioSpawner)
+            const spawnStdio = Option.getOrUndefined(spawner) ?? options.spawnStdio
+            return yield* ConnectionPool.make(
+              poolOptions({ ...options, spawnStdio }, (id) => {
+                stale.add(id)
+                options.onToolsChanged?.(id)
+              }),
+            )
+          }),
+        ),
+      ),
+    )
+}
+
+/**
+ * The plugin outside a host's layers (tests, benches): its pool lives in a scope of its own, which `close` closes.
+ * On Node, `@switchboard/plugin-mcp/node` has the same with Node's stdio spawner.
+ */
+export const createMcpPlugin = async (options: McpPluginOptions = {}): Promise<SourcePlugin> => {
+  const scope = Scope.makeUnsafe()
+  const plugin = await Effect.runPromise(
+    make(options).pipe(
+      Effect.provideServiceEffect(
+        ConnectionPool,
+        ConnectionPool.make(poolOptions(options, (id) => options.onToolsChanged?.(id))),
+      ),
+      Scope.provide(scope),
+    ),
+  )
+  return { ...plugin, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
 }

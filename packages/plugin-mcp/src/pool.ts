@@ -1,43 +1,19 @@
 /**
  * MCP connections as scoped resources, one per source, shared by every execution and released after an
- * idle period. A connection whose transport closed (the server died) is invalidated at once, so the next
- * call reconnects instead of writing into a dead pipe.
+ * idle period or when the pool's scope closes. A connection whose transport closed (the server died) is
+ * invalidated at once, so the next call reconnects instead of writing into a dead pipe.
  */
-import { Data, Duration, Effect, Exit, RcMap, Scope } from "effect"
-import type { SourceRefusalCode } from "@switchboard/core"
+import { Context, Duration, Effect, Layer, RcMap } from "effect"
+import type { Scope } from "effect"
 import { connect, handshakeRetryable } from "./connection.js"
 import type { ConnectAttemptFailed, ConnectPolicy, McpConnection } from "./connection.js"
+import { ConnectFailed, type NotProcessed, isNotProcessed } from "./pool-errors.js"
 import { findRefusal } from "./refusal.js"
 import { isStdoutOverflow } from "./stdout-reader.js"
 import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
 import type { McpSourceConfig, McpTransportConfig } from "./config.js"
 
-/**
- * The source could not be connected to; `message` is already scrubbed of the source's secrets and cut (upstream
- * text). `refused` when this server would not start or reach it at all.
- */
-export class ConnectFailed extends Data.TaggedError("ConnectFailed")<{
-  message: string
-  refused?: SourceRefusalCode
-  /** the server broke a bound of what it may send (a stdout flood): its fault, not its absence (`upstream_error`) */
-  upstreamError?: boolean
-  /** an HTTP handshake that failed in a way a restarting server fails (5xx, no connection): one more try is made */
-  retryable?: boolean
-  cause?: unknown
-}> {}
-
-/**
- * Thrown by a `use` for a request the upstream did not process (it lost our session, or refused the connection):
- * the pool drops the connection and runs `use` once more on a new one.
- */
-export class NotProcessed extends Data.TaggedError("NotProcessed")<{ cause: unknown }> {}
-
-const isNotProcessed = (value: unknown): value is NotProcessed =>
-  typeof value === "object" && value !== null && (value as { _tag?: unknown })._tag === "NotProcessed"
-
-/** A tag check rather than `instanceof`, which fails when this package is bundled twice (STYLE §9). */
-export const isConnectFailed = (value: unknown): value is ConnectFailed =>
-  typeof value === "object" && value !== null && (value as { _tag?: unknown })._tag === "ConnectFailed"
+export { ConnectFailed, NotProcessed, isConnectFailed, isNotProcessed } from "./pool-errors.js"
 
 export interface PoolOptions {
   policy: ConnectPolicy
@@ -46,16 +22,18 @@ export interface PoolOptions {
   onToolsChanged: (sourceId: string) => void
 }
 
-export interface ConnectionPool {
-  /** Runs `use` with the source's pooled connection, connecting first if needed. */
-  withConnection<A>(
+export interface ConnectionPoolShape {
+  /**
+   * Runs `use` with the source's pooled connection, connecting first if needed. A `use` that fails with
+   * `NotProcessed` (the upstream lost our session, or refused the connection) is run once more on a new one.
+   */
+  withConnection<A, E>(
     sourceId: string,
     config: McpSourceConfig,
-    use: (connection: McpConnection) => Promise<A>,
-  ): Promise<A | ConnectFailed>
+    use: (connection: McpConnection) => Effect.Effect<A, E | NotProcessed>,
+  ): Effect.Effect<A, Exclude<E, NotProcessed> | ConnectFailed>
   /** Drops the source's connection (config changed, source removed, or it answered like a dead one). */
-  release(sourceId: string): Promise<void>
-  close(): Promise<void>
+  release(sourceId: string): Effect.Effect<void>
 }
 
 const isAttemptFailure = (cause: unknown): cause is ConnectAttemptFailed =>
@@ -95,7 +73,9 @@ const transportKey = (transport: McpTransportConfig): string => {
   return key
 }
 
-export const createConnectionPool = async (options: PoolOptions): Promise<ConnectionPool> => {
+type Attempt<A> = { value: A } | { failed: ConnectFailed } | { lost: McpConnection; cause: unknown }
+
+const make = Effect.fnUntraced(function* (options: PoolOptions) {
   const configs = new Map<string, McpSourceConfig>()
   /** the connection each source's RcMap entry holds now; a close of any other one must not touch the entry */
   const current = new Map<string, McpConnection>()
@@ -104,8 +84,8 @@ export const createConnectionPool = async (options: PoolOptions): Promise<Connec
    * or another sharing the catalog) gets a new connection, never the old credentials
    */
   const connectedWith = new Map<string, string>()
-  const scope = await Effect.runPromise(Scope.make())
-  let map: RcMap.RcMap<string, McpConnection, ConnectFailed>
+  /** sources whose connection closed by itself; the next call drops the entry before asking the map */
+  const died = new Set<string>()
 
   const lookup = (sourceId: string) =>
     Effect.acquireRelease(
@@ -114,10 +94,11 @@ export const createConnectionPool = async (options: PoolOptions): Promise<Connec
           const config = configs.get(sourceId)
           if (!config) throw new Error(`no config for source ${sourceId}`)
           let self: McpConnection | undefined
+          // the transport closed by itself: the entry is dropped at the next call (the map is not ours to touch here)
           const onClose = () => {
             if (self === undefined || current.get(sourceId) !== self) return
             current.delete(sourceId)
-            void Effect.runFork(RcMap.invalidate(map, sourceId))
+            died.add(sourceId)
           }
           const made = transportKey(config.transport)
           self = await connect(
@@ -139,59 +120,62 @@ export const createConnectionPool = async (options: PoolOptions): Promise<Connec
         }),
     )
 
-  map = await Effect.runPromise(
-    RcMap.make({ lookup, idleTimeToLive: Duration.millis(options.idleTimeToLiveMs) }).pipe(Scope.provide(scope)),
-  )
+  const map = yield* RcMap.make({ lookup, idleTimeToLive: Duration.millis(options.idleTimeToLiveMs) })
 
   /** Drops `connection` if it is still the source's; a successor some other call already made is kept. */
-  const drop = async (sourceId: string, connection: McpConnection) => {
-    if (current.get(sourceId) !== connection) return
-    current.delete(sourceId)
-    await Effect.runPromise(RcMap.invalidate(map, sourceId))
-  }
+  const drop = (sourceId: string, connection: McpConnection) =>
+    current.get(sourceId) === connection
+      ? Effect.suspend(() => {
+          current.delete(sourceId)
+          return RcMap.invalidate(map, sourceId)
+        })
+      : Effect.void
 
-  return {
-    withConnection: async (sourceId, config, use) => {
+  const attempt = <A, E>(
+    sourceId: string,
+    use: (connection: McpConnection) => Effect.Effect<A, E | NotProcessed>,
+  ): Effect.Effect<Attempt<A>, Exclude<E, NotProcessed>> =>
+    Effect.scoped(
+      Effect.flatMap(RcMap.get(map, sourceId), (connection) =>
+        use(connection).pipe(
+          Effect.map((value): Attempt<A> => ({ value })),
+          Effect.catchIf(isNotProcessed, (lost) => Effect.succeed<Attempt<A>>({ lost: connection, cause: lost.cause })),
+        ),
+      ),
+    ).pipe(
+      Effect.catchIf(
+        (error): error is ConnectFailed => (error as { _tag?: unknown })._tag === "ConnectFailed",
+        (failed) => Effect.succeed<Attempt<A>>({ failed }),
+      ),
+    ) as Effect.Effect<Attempt<A>, Exclude<E, NotProcessed>>
+
+  const withConnection = <A, E>(
+    sourceId: string,
+    config: McpSourceConfig,
+    use: (connection: McpConnection) => Effect.Effect<A, E | NotProcessed>,
+  ): Effect.Effect<A, Exclude<E, NotProcessed> | ConnectFailed> =>
+    Effect.gen(function* () {
       configs.set(sourceId, config)
       const made = connectedWith.get(sourceId)
-      if (made !== undefined && made !== transportKey(config.transport)) {
+      if (died.delete(sourceId) || (made !== undefined && made !== transportKey(config.transport))) {
         // calls already running on the old connection finish on it; it closes when they end
         connectedWith.delete(sourceId)
         current.delete(sourceId)
-        await Effect.runPromise(RcMap.invalidate(map, sourceId))
+        yield* RcMap.invalidate(map, sourceId)
       }
-      const attempt = () =>
-        Effect.runPromise(
-          Effect.scoped(
-            RcMap.get(map, sourceId).pipe(
-              Effect.flatMap((connection) =>
-                Effect.promise(() =>
-                  use(connection).then(
-                    (value) => ({ value }),
-                    (cause: unknown) => {
-                      if (!isNotProcessed(cause)) throw cause
-                      return { lost: connection, cause: cause.cause }
-                    },
-                  ),
-                ),
-              ),
-              Effect.catchTag("ConnectFailed", (failed) => Effect.succeed({ failed })),
-            ),
-          ),
-        )
       // A restarted upstream (a lost session, a handshake answered 5xx) gets one more try on a new connection.
       for (let tries = 1; ; tries++) {
-        const outcome = await attempt()
+        const outcome = yield* attempt(sourceId, use)
         if ("value" in outcome) return outcome.value
         if ("failed" in outcome) {
           // RcMap keeps a failed lookup like a live one, for its idle time: forget it, so the next call connects anew
-          if (!current.has(sourceId)) await Effect.runPromise(RcMap.invalidate(map, sourceId))
-          if (tries === 2 || !outcome.failed.retryable) return outcome.failed
+          if (!current.has(sourceId)) yield* RcMap.invalidate(map, sourceId)
+          if (tries === 2 || !outcome.failed.retryable) return yield* outcome.failed
           continue
         }
-        await drop(sourceId, outcome.lost)
+        yield* drop(sourceId, outcome.lost)
         if (tries === 2)
-          return new ConnectFailed({
+          return yield* new ConnectFailed({
             message: upstreamMessage(
               config,
               `the request was not taken on a new session either: ${errorText(outcome.cause)}`,
@@ -199,12 +183,24 @@ export const createConnectionPool = async (options: PoolOptions): Promise<Connec
             cause: outcome.cause,
           })
       }
-    },
-    release: (sourceId) => {
+    })
+
+  const release = (sourceId: string) =>
+    Effect.suspend(() => {
       current.delete(sourceId)
       connectedWith.delete(sourceId)
-      return Effect.runPromise(RcMap.invalidate(map, sourceId))
-    },
-    close: () => Effect.runPromise(Scope.close(scope, Exit.void)),
-  }
+      died.delete(sourceId)
+      return RcMap.invalidate(map, sourceId)
+    })
+
+  return ConnectionPool.of({ withConnection, release })
+})
+
+/** The pool as a service: `make` in a scope of the caller's, `layer` for a host; closing the scope closes every connection. */
+export class ConnectionPool extends Context.Service<ConnectionPool, ConnectionPoolShape>()(
+  "@switchboard/plugin-mcp/ConnectionPool",
+) {
+  static readonly make: (options: PoolOptions) => Effect.Effect<ConnectionPoolShape, never, Scope.Scope> = make
+  static readonly layer = (options: PoolOptions): Layer.Layer<ConnectionPool> =>
+    Layer.effect(ConnectionPool, make(options))
 }

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
 import { startContractHttpServer, startSwitchableHttpServer } from "@switchboard/fixtures"
 import type { SourceHandle, SourcePlugin } from "@switchboard/core"
-import { createMcpPlugin } from "../src/index.js"
+import { createMcpPlugin } from "../src/node/index.js"
 
 const source = (id: string, url: string): SourceHandle => ({
   id,

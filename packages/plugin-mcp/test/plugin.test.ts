@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { contractToolNames, fixtureCommand, startContractHttpServer } from "@switchboard/fixtures"
 import type { SourceHandle, SourcePlugin } from "@switchboard/core"
-import { createMcpPlugin } from "../src/index.js"
+import { createMcpPlugin } from "../src/node/index.js"
 
 const source = (id: string, transport: unknown): SourceHandle => ({
   id,

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { fixtureCommand, startContractHttpServer } from "@switchboard/fixtures"
 import type { RawInvokeResult, SourceHandle, SourcePlugin } from "@switchboard/core"
-import { createMcpPlugin } from "../src/index.js"
+import { createMcpPlugin } from "../src/node/index.js"
 import { ConnectFailed, isConnectFailed } from "../src/pool.js"
 
 const source = (

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { SourceHandle, SourcePlugin } from "@switchboard/core"
-import { createMcpPlugin } from "../src/index.js"
+import { createMcpPlugin } from "../src/node/index.js"
 
 const source = (id: string, command: string, args: string[] = []): SourceHandle => ({
   id,

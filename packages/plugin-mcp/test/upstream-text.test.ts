@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startSwitchableHttpServer } from "@switchboard/fixtures"
 import type { SwitchableHttpServer } from "@switchboard/fixtures"
 import type { SourceHandle, SourcePlugin } from "@switchboard/core"
-import { createMcpPlugin } from "../src/index.js"
+import { createMcpPlugin } from "../src/node/index.js"
 import { HTTP_EXCERPT_CHARS, excerpt, upstreamMessage } from "../src/upstream-text.js"
 
 const SECRET = "INTERNAL-SECRET-42"

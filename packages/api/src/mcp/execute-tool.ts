@@ -3,9 +3,11 @@
  * renderForModel and fitted under the inline cap; it is passed through untouched, never re-rendered or quoted.
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
+import { Cause, Effect, Exit, Option } from "effect"
 import { executeRequest } from "@switchboard/core"
-import type { Caller, LogEntry, RunError } from "@switchboard/core"
+import type { Caller, LogEntry, RunError, ServiceError } from "@switchboard/core"
 import type { McpServices } from "./services.js"
+import { mcpErrorText } from "../http-errors.js"
 import { errorResult, inputSchemaOf, textResult } from "./tool-result.js"
 
 /** Listed namespaces are read at list time, so a client sees sources added since it connected. */
@@ -37,6 +39,17 @@ const errorText = (error: RunError) => {
   return `error (${error.code})${at}: ${error.message}`
 }
 
+/** An execution that did not run: refused for want of room (Overloaded), or cut off because the client went away. */
+const refusedResult = (cause: Cause.Cause<ServiceError>): CallToolResult => {
+  const error = Cause.findErrorOption(cause)
+  if (Option.isNone(error) && !Cause.hasInterruptsOnly(cause)) throw Cause.squash(cause)
+  const result = Option.isSome(error)
+    ? errorResult(mcpErrorText(error.value))
+    : errorResult(errorText({ code: "aborted", message: "the client went away" }))
+  result._meta = { [EXECUTION_META]: { stored: false } }
+  return result
+}
+
 export const callExecute = async (
   { executor }: McpServices,
   args: unknown,
@@ -46,7 +59,10 @@ export const callExecute = async (
   // the executor checks the request with its one definition, the same that wrote inputSchema
   const request = executor.parse(args ?? {})
   if (!request.ok) return errorResult(`invalid arguments: ${request.error.message}`)
-  const response = await executor.execute(request.value, signal, caller)
+  // the transport's signal interrupts the execution when the client goes away
+  const exit = await Effect.runPromiseExit(executor.execute(request.value, caller), { signal })
+  if (Exit.isFailure(exit)) return refusedResult(exit.cause)
+  const response = exit.value
   const logs = response.logs.length > 0 ? [logsText(response.logs)] : []
   // a record that could not be stored is said in the text a model reads, after the result and its logs
   const warning = response.warning === undefined ? [] : [`warning: ${response.warning}`]

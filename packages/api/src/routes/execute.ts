@@ -1,5 +1,5 @@
 import { Hono } from "hono"
-import { Overloaded, RunErrorCodes, executeRequest } from "@switchboard/core"
+import { executeRequest, isServiceError } from "@switchboard/core"
 import type { AppServices } from "../app-services.js"
 import type { AppEnv } from "../env.js"
 import { sendError } from "../http-errors.js"
@@ -8,12 +8,8 @@ import type { ExecuteBody } from "../wire/execute.js"
 
 export const executeRoutes = ({ executor }: AppServices) =>
   new Hono<AppEnv>().post("/execute", jsonBody(executeRequest), async (c) => {
-    const response = await executor.execute(c.req.valid("json"), c.req.raw.signal, c.get("caller"))
-    if (!response.ok && response.error.code === RunErrorCodes.overloaded) {
-      return sendError(
-        c,
-        new Overloaded({ message: response.error.message, retryAfterSeconds: response.error.retryAfterSeconds ?? 1 }),
-      )
-    }
-    return c.json(response satisfies ExecuteBody)
+    // the plain path (no fiber: it is the hot one); the request's signal aborts the run when the client hangs up,
+    // and Overloaded, the typed admission error, is 429 with Retry-After
+    const response = await executor.run(c.req.valid("json"), c.req.raw.signal, c.get("caller"))
+    return isServiceError(response) ? sendError(c, response) : c.json(response satisfies ExecuteBody)
   })

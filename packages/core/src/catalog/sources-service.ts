@@ -1,7 +1,10 @@
 /**
- * Adding, listing, syncing and removing sources. A sync is shared: concurrent triggers for one source
- * wait on the same discovery, so a burst of calls to a stale source costs one round of `tools/list`.
+ * Adding, listing, syncing and removing sources. The admin operations are Effects that fail with core's typed
+ * errors (errors.ts) and run to their end once started: a client hanging up does not leave half a source
+ * behind. A sync is shared: concurrent triggers for one source wait on the same discovery, so a burst of calls
+ * to a stale source costs one round of `tools/list`. `ensureFresh`, on the per-call path, stays plain.
  */
+import { Effect } from "effect"
 import {
   Conflict,
   Forbidden,
@@ -10,11 +13,10 @@ import {
   SecretsUnreadable,
   SourceRefused,
   UpstreamFailed,
-  failure,
   internalError,
-  success,
+  isServiceError,
 } from "../errors.js"
-import type { Logger, Outcome } from "../errors.js"
+import type { Internal, Logger, ServiceError } from "../errors.js"
 import type { SourceHandle, SourcePlugin } from "../seams.js"
 import type { CatalogStore, SourceRow, SourceStatus } from "./rows.js"
 import { UNREADABLE_SECRET } from "../secrets/sealed-store.js"
@@ -38,6 +40,8 @@ export interface SourcesServiceOptions {
   /** a source synced longer ago than this is re-synced before its tools are next used or listed */
   syncTtlMs?: number
   now?: () => number
+  /** sources marked stale out of band, shared with the plugins that mark them (services/seams.ts, StaleSources) */
+  stale?: Set<string>
 }
 
 export const DEFAULT_SYNC_TTL_MS = 15 * 60_000
@@ -55,12 +59,11 @@ export const createSourcesService = ({
   logger,
   syncTtlMs = DEFAULT_SYNC_TTL_MS,
   now = Date.now,
+  stale = new Set<string>(),
 }: SourcesServiceOptions) => {
   const pluginFor = (kind: string) => plugins.find((p) => p.kind === kind)
   const sourceRequest = sourceFields(plugins.map((p) => p.kind))
-  const inflight = new Map<string, Promise<Outcome<SourceRow>>>()
-  /** sources told stale out of band: `tools/list_changed`, or an upstream that did not know a listed tool */
-  const stale = new Set<string>()
+  const inflight = new Map<string, Promise<SourceRow | ServiceError>>()
 
   /** after a failed lazy sync, calls use the old catalog for a while instead of each waiting on a dead server */
   const failedAt = new Map<string, number>()
@@ -83,36 +86,36 @@ export const createSourcesService = ({
     config: pluginFor(row.kind)?.redactConfig(row.config) ?? null,
   })
 
-  const runSync = async (row: SourceRow): Promise<Outcome<SourceRow>> => {
+  /** A sync's failure is a value, not a rejection: lazy re-syncs on the per-call path share it without an Effect. */
+  const runSync = async (row: SourceRow): Promise<SourceRow | ServiceError> => {
     stale.delete(row.id)
     // its secrets are placeholders: a plugin must never connect with them
-    if (row.secretsError) return failure(new SecretsUnreadable({ message: row.secretsError }))
+    if (row.secretsError) return new SecretsUnreadable({ message: row.secretsError })
     const plugin = pluginFor(row.kind)
-    if (!plugin) return failure(new InvalidInput({ message: `no plugin handles sources of kind "${row.kind}"` }))
+    if (!plugin) return new InvalidInput({ message: `no plugin handles sources of kind "${row.kind}"` })
     const discovered = await plugin.discover(handleOf(row))
     const at = now()
     // a refusal is this server's configuration, not the source's state: another server sharing the catalog may run it
     if (!discovered.ok && discovered.refused)
-      return failure(new SourceRefused({ message: discovered.message, code: discovered.refused }))
+      return new SourceRefused({ message: discovered.message, code: discovered.refused })
     if (!discovered.ok) {
       await store.recordSyncError(row.id, discovered.message, at)
-      return failure(
-        new UpstreamFailed({ message: `sync of "${row.namespace}" failed: ${discovered.message}`, retryable: true }),
-      )
+      return new UpstreamFailed({
+        message: `sync of "${row.namespace}" failed: ${discovered.message}`,
+        retryable: true,
+      })
     }
     await store.applySync(row.id, discovered.discovery.tools, discovered.discovery.encoding, at)
     const fresh = await store.getSource(row.namespace)
-    return fresh
-      ? success(fresh)
-      : failure(new NotFound({ message: `source "${row.namespace}" was removed during its sync` }))
+    return fresh ?? new NotFound({ message: `source "${row.namespace}" was removed during its sync` })
   }
 
   /** One sync per source at a time; later callers share the running one. */
-  const sync = (row: SourceRow): Promise<Outcome<SourceRow>> => {
+  const sync = (row: SourceRow): Promise<SourceRow | ServiceError> => {
     const running = inflight.get(row.id)
     if (running) return running
     const started = runSync(row)
-      .catch((cause) => failure(internalError(logger, "source sync", cause)))
+      .catch((cause) => internalError(logger, "source sync", cause))
       .finally(() => inflight.delete(row.id))
     inflight.set(row.id, started)
     return started
@@ -122,15 +125,36 @@ export const createSourcesService = ({
   const ensureFresh = async (row: SourceRow): Promise<SourceRow> => {
     if (row.secretsError || !isStale(row)) return row
     const synced = await sync(row)
-    if (synced.ok) failedAt.delete(row.id)
-    else failedAt.set(row.id, now())
-    if (!synced.ok)
+    if (isServiceError(synced)) {
+      failedAt.set(row.id, now())
       logger.warn("lazy re-sync failed; serving the previous catalog", {
         namespace: row.namespace,
-        error: synced.error.message,
+        error: synced.message,
       })
-    return synced.ok ? synced.value : row
+      return row
+    }
+    failedAt.delete(row.id)
+    return synced
   }
+
+  /** A store call of an admin operation: a rejection is our defect, logged with a correlation id (HTTP 500). */
+  const attempt = <A>(where: string, run: () => Promise<A>): Effect.Effect<A, Internal> =>
+    Effect.tryPromise({ try: run, catch: (cause) => internalError(logger, where, cause) })
+
+  const found = Effect.fnUntraced(function* (namespace: string) {
+    const row = yield* attempt("read source", () => store.getSource(namespace))
+    return row ?? (yield* new NotFound({ message: `no source with namespace "${namespace}"` }))
+  })
+
+  /** A sync's failure value into the error channel. */
+  const synced = (row: SourceRow) =>
+    Effect.flatMap(
+      Effect.promise(() => sync(row)),
+      (result): Effect.Effect<SourceRow, ServiceError> =>
+        isServiceError(result) ? Effect.fail(result) : Effect.succeed(result),
+    )
+
+  const viewOf = (row: SourceRow) => attempt("read source", () => view(row))
 
   return {
     /** The kinds of source this server takes, each with the schemas of its bodies (for the OpenAPI document). */
@@ -148,21 +172,20 @@ export const createSourcesService = ({
       stale.add(sourceId)
     },
 
-    async add(body: unknown): Promise<Outcome<SourceView>> {
+    /** `POST /v1/sources`: checks the config, discovers before storing, and stores the source with its tools. */
+    add: Effect.fnUntraced(function* (body: unknown) {
       const fields = parseRequest(sourceRequest, body)
-      if (!fields.ok) return fields
+      if (!fields.ok) return yield* fields.error
       const { namespace, kind, ...config } = fields.value
       // sourceFields took only a kind some plugin handles
       const plugin = pluginFor(kind)!
       const checked = plugin.validateConfig(config)
       if (!checked.ok)
-        return failure(
-          checked.reason === "forbidden"
-            ? new Forbidden({ message: checked.message })
-            : new InvalidInput({ message: checked.message }),
-        )
-      if (await store.getSource(namespace))
-        return failure(new Conflict({ message: `a source with namespace "${namespace}" already exists` }))
+        return yield* checked.reason === "forbidden"
+          ? new Forbidden({ message: checked.message })
+          : new InvalidInput({ message: checked.message })
+      const taken = new Conflict({ message: `a source with namespace "${namespace}" already exists` })
+      if (yield* attempt("read source", () => store.getSource(namespace))) return yield* taken
 
       const at = now()
       const row: SourceRow = {
@@ -176,51 +199,59 @@ export const createSourcesService = ({
         createdAt: at,
         updatedAt: at,
       }
+      const release = Effect.promise(() => plugin.release(row.id))
       // Discover before storing: a source that cannot be reached is not kept, so a failed add leaves nothing behind.
-      const discovered = await plugin
-        .discover(handleOf(row))
-        .catch((cause) => ({ ok: false as const, message: internalError(logger, "source discovery", cause).message }))
+      const discovered = yield* Effect.promise(() =>
+        plugin.discover(handleOf(row)).catch((cause) => ({
+          ok: false as const,
+          message: internalError(logger, "source discovery", cause).message,
+        })),
+      )
       if (!discovered.ok) {
-        await plugin.release(row.id)
+        yield* release
         if ("refused" in discovered && discovered.refused)
-          return failure(new SourceRefused({ message: discovered.message, code: discovered.refused }))
-        return failure(
-          new UpstreamFailed({ message: `could not add "${namespace}": ${discovered.message}`, retryable: true }),
-        )
+          return yield* new SourceRefused({ message: discovered.message, code: discovered.refused })
+        return yield* new UpstreamFailed({
+          message: `could not add "${namespace}": ${discovered.message}`,
+          retryable: true,
+        })
       }
-      try {
-        await store.insertSource(row)
-      } catch (cause) {
-        await plugin.release(row.id)
-        // two adds of one namespace racing: the unique index decides
-        if (await store.getSource(namespace))
-          return failure(new Conflict({ message: `a source with namespace "${namespace}" already exists` }))
-        return failure(internalError(logger, "insert source", cause))
-      }
-      try {
-        await store.applySync(row.id, discovered.discovery.tools, discovered.discovery.encoding, now())
-      } catch (cause) {
+      yield* Effect.tryPromise({ try: () => store.insertSource(row), catch: (cause) => cause }).pipe(
+        Effect.catch((cause) =>
+          Effect.andThen(release, () =>
+            // two adds of one namespace racing: the unique index decides
+            Effect.flatMap(
+              attempt("read source", () => store.getSource(namespace)),
+              (raced) => Effect.fail(raced ? taken : internalError(logger, "insert source", cause)),
+            ),
+          ),
+        ),
+      )
+      yield* Effect.tryPromise({
+        try: () => store.applySync(row.id, discovered.discovery.tools, discovered.discovery.encoding, now()),
+        catch: (cause) => internalError(logger, "first sync of a new source", cause),
+      }).pipe(
         // leave nothing behind: a half-added source would block the namespace with no tools
-        await store.deleteSource(row.id).catch(() => undefined)
-        await plugin.release(row.id)
-        return failure(internalError(logger, "first sync of a new source", cause))
-      }
-      const stored = await store.getSource(namespace)
-      return stored
-        ? success(await view(stored))
-        : failure(new NotFound({ message: `source "${namespace}" was removed while it was being added` }))
-    },
+        Effect.tapError(() =>
+          Effect.andThen(
+            Effect.promise(() => store.deleteSource(row.id).catch(() => undefined)),
+            release,
+          ),
+        ),
+      )
+      const stored = yield* attempt("read source", () => store.getSource(namespace))
+      if (!stored) return yield* new NotFound({ message: `source "${namespace}" was removed while it was being added` })
+      return yield* viewOf(stored)
+    }, Effect.uninterruptible),
 
     async list(): Promise<SourceView[]> {
       return Promise.all((await store.listSources()).map(view))
     },
 
-    async sync(namespace: string): Promise<Outcome<SourceView>> {
-      const row = await store.getSource(namespace)
-      if (!row) return failure(new NotFound({ message: `no source with namespace "${namespace}"` }))
-      const synced = await sync(row)
-      return synced.ok ? success(await view(synced.value)) : synced
-    },
+    /** `POST /v1/sources/:namespace/sync`: re-syncs now, sharing a sync already running. */
+    sync: Effect.fnUntraced(function* (namespace: string) {
+      return yield* viewOf(yield* synced(yield* found(namespace)))
+    }, Effect.uninterruptible),
 
     /**
      * `PATCH /v1/sources/:namespace`: replaces the fields the plugin lets a patch replace (MCP: the
@@ -229,64 +260,53 @@ export const createSourcesService = ({
      * answer's `syncError`, as a failed lazy re-sync does: the old secrets may be the very thing that stopped
      * working.
      */
-    async update(namespace: string, body: unknown): Promise<Outcome<SourceView>> {
-      const row = await store.getSource(namespace)
-      if (!row) return failure(new NotFound({ message: `no source with namespace "${namespace}"` }))
+    update: Effect.fnUntraced(function* (namespace: string, body: unknown) {
+      const row = yield* found(namespace)
       const plugin = pluginFor(row.kind)
       if (!plugin?.mergeConfig)
-        return failure(
-          new InvalidInput({
-            message: `sources of kind "${row.kind}" have nothing that can be replaced; delete and add the source instead`,
-          }),
-        )
+        return yield* new InvalidInput({
+          message: `sources of kind "${row.kind}" have nothing that can be replaced; delete and add the source instead`,
+        })
       if (typeof body !== "object" || body === null || Array.isArray(body))
-        return failure(new InvalidInput({ message: "the body must be a JSON object holding the fields to replace" }))
+        return yield* new InvalidInput({ message: "the body must be a JSON object holding the fields to replace" })
       const merged = plugin.mergeConfig(row.config, body)
-      if (!merged.ok) return failure(new InvalidInput({ message: merged.message }))
+      if (!merged.ok) return yield* new InvalidInput({ message: merged.message })
       // a secret that cannot be read and is not replaced here would stay unreadable
       const kept = (plugin.secretFields?.(merged.config) ?? []).filter(
         (path) =>
           path.reduce<unknown>((at, key) => (at as Record<string, unknown> | null)?.[key], merged.config) ===
           UNREADABLE_SECRET,
       )
-      if (kept.length > 0) {
-        return failure(
-          new SecretsUnreadable({
-            message: `${kept.map((p) => p.join(".")).join(", ")} of source "${namespace}" cannot be decrypted with this server's key; send a new value for it in this PATCH too`,
-          }),
-        )
-      }
+      if (kept.length > 0)
+        return yield* new SecretsUnreadable({
+          message: `${kept.map((p) => p.join(".")).join(", ")} of source "${namespace}" cannot be decrypted with this server's key; send a new value for it in this PATCH too`,
+        })
       const checked = plugin.validateConfig(merged.config)
       if (!checked.ok)
-        return failure(
-          checked.reason === "forbidden"
-            ? new Forbidden({ message: checked.message })
-            : new InvalidInput({ message: checked.message }),
-        )
-      await store.updateSourceConfig(row, checked.config, now())
+        return yield* checked.reason === "forbidden"
+          ? new Forbidden({ message: checked.message })
+          : new InvalidInput({ message: checked.message })
+      yield* attempt("update source", () => store.updateSourceConfig(row, checked.config, now()))
       // connections made with the old secrets go; the next one is made with the new
-      await plugin.release(row.id)
+      yield* Effect.promise(() => plugin.release(row.id))
       failedAt.delete(row.id)
-      const updated = await store.getSource(namespace)
-      if (!updated)
-        return failure(new NotFound({ message: `source "${namespace}" was removed while it was being updated` }))
+      const gone = () => new NotFound({ message: `source "${namespace}" was removed while it was being updated` })
+      const updated = yield* attempt("read source", () => store.getSource(namespace))
+      if (!updated) return yield* gone()
       // a sync already running uses the old config: let it end, then sync with the new one
-      await inflight.get(row.id)
-      const synced = await sync(updated)
-      if (!synced.ok && synced.error._tag !== "UpstreamFailed") return synced
-      const current = await store.getSource(namespace)
-      return current
-        ? success(await view(current))
-        : failure(new NotFound({ message: `source "${namespace}" was removed while it was being updated` }))
-    },
+      yield* Effect.promise(async () => inflight.get(row.id))
+      // a failed re-sync keeps the new config; the answer's syncError says why
+      yield* synced(updated).pipe(Effect.catchTag("UpstreamFailed", () => Effect.void))
+      const current = yield* attempt("read source", () => store.getSource(namespace))
+      return current ? yield* viewOf(current) : yield* gone()
+    }, Effect.uninterruptible),
 
-    async remove(namespace: string): Promise<Outcome<void>> {
-      const row = await store.getSource(namespace)
-      if (!row) return failure(new NotFound({ message: `no source with namespace "${namespace}"` }))
-      await store.deleteSource(row.id)
-      await pluginFor(row.kind)?.release(row.id)
-      return success(undefined)
-    },
+    /** `DELETE /v1/sources/:namespace`: the source and its tools go; its plugin drops its connections. */
+    remove: Effect.fnUntraced(function* (namespace: string) {
+      const row = yield* found(namespace)
+      yield* attempt("delete source", () => store.deleteSource(row.id))
+      yield* Effect.promise(async () => pluginFor(row.kind)?.release(row.id))
+    }, Effect.uninterruptible),
   }
 }
 

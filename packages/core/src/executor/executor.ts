@@ -1,38 +1,31 @@
 /**
  * `executor.execute`: one script run end to end — limits, the tool bridge, rendering, and the
  * execution record. The response is a value whatever the script did; only our own defects become
- * `internal_error`, with a correlation id.
+ * `internal_error`, with a correlation id. The one typed failure is admission: `Overloaded`, before a run starts.
  */
-import { internalError } from "../errors.js"
+import { Effect } from "effect"
+import { Overloaded, internalError } from "../errors.js"
 import type { Logger, Outcome } from "../errors.js"
 import { DEFAULT_INLINE_CAP, inlineText } from "../render/render-for-model.js"
 import { renderResult } from "../render/render-result.js"
-import { ToolErrorCodes } from "../result.js"
 import type { ContentBlock } from "../result.js"
 import { RunErrorCodes } from "../seams.js"
-import type {
-  CodeRuntime,
-  LogEntry,
-  RunError,
-  RunLimits,
-  SourcePlugin,
-  TelemetrySink,
-  ToolCallRecord,
-} from "../seams.js"
+import type { CodeRuntime, LogEntry, RunError, RunLimits, RunOutcome, SourcePlugin, TelemetrySink } from "../seams.js"
 import type { CatalogStore } from "../catalog/rows.js"
 import type { SourcesService } from "../catalog/sources-service.js"
-import { timeOrderedId } from "../ids.js"
 import { OPEN_CALLER } from "../auth/scopes.js"
 import type { Caller } from "../auth/scopes.js"
+import { Execution } from "./execution.js"
 import { createToolInvoker } from "./tool-invoker.js"
-import { createShapeObserver } from "./shape-observer.js"
-import { callerTag } from "../shapes/map-like.js"
 import { createGroupCommit } from "./group-commit.js"
-import { endSpan, startExecutionSpan } from "./tracing.js"
+import { endSpan } from "./tracing.js"
 import { driverMessage, isDatabaseFault } from "../catalog/database-fault.js"
 import { executeRequest, parseRequest } from "../request-schemas.js"
 import type { ExecuteRequest } from "../request-schemas.js"
 import { LIMIT_KEYS, defaultLimits } from "./limits.js"
+
+/** A tag check rather than `instanceof` (STYLE §9). */
+const isOverloaded = (value: object): value is Overloaded => (value as { _tag?: unknown })._tag === "Overloaded"
 
 /**
  * `stored` says whether the execution's record was committed. Only then does the response name it: `executionId`
@@ -96,7 +89,7 @@ export const createExecutor = ({
   /** executions started and not yet recording: a batch of records may wait briefly for them (group-commit.ts) */
   let running = 0
   const records = createGroupCommit(telemetry, { running: () => running })
-  const invokeTool = createToolInvoker({ store, sources, plugins, logger, now })
+  const callTool = createToolInvoker({ store, sources, plugins, logger, now })
 
   /** The execute request's one definition checks it, for HTTP and MCP alike (../request-schemas.ts). */
   const parse = (body: unknown): Outcome<ExecuteRequest> => parseRequest(executeRequest, body)
@@ -111,120 +104,80 @@ export const createExecutor = ({
     return merged
   }
 
-  /** `by`: who asked; its key is recorded with the execution, and only that key (or admin) reads it back */
-  const execute = async (
+  /**
+   * Runs one execution to its end, without a fiber: the HTTP route's path, where an Effect at the edge cost a
+   * trivial execute about 15 µs of main-thread time (a fiber, an AbortController, a second abort listener on the
+   * request's signal; bench/host-ab.ts). A runtime that refuses the run for want of room (`overloaded`: it never
+   * started) is the typed admission error, returned as a value, and nothing is recorded. `signal` is the
+   * caller's: aborting it aborts the run and the tool calls in flight, and the execution is still recorded.
+   */
+  const run = async (
     request: ExecuteRequest,
     signal?: AbortSignal,
     by: Pick<Caller, "keyId"> = OPEN_CALLER,
-  ): Promise<ExecuteResponse> => {
-    const executionId = timeOrderedId()
-    const startedAt = now()
+  ): Promise<ExecuteResponse | Overloaded> => {
     running++
-    const runLimits = limitsFor(request)
-    const deadline = startedAt + runLimits.timeoutMs
-    const calls: ToolCallRecord[] = []
-    const shapes = createShapeObserver(now, callerTag(by.keyId))
-    const span = startExecutionSpan(executionId)
-    // the tool calls' signal: the caller hanging up aborts it, and so does the run ending, so tool calls still
-    // in flight are cancelled upstream instead of outliving their execution. Made at the first tool call: a
-    // controller and its listener cost microseconds, and most scripts that call no tool need neither.
-    let lifetime: AbortController | undefined
-    let ended = false
-    const onCallerAbort = () => lifetime!.abort(signal!.reason)
-    const toolSignal = () => {
-      if (lifetime) return lifetime.signal
-      lifetime = new AbortController()
-      if (ended) lifetime.abort(new Error("the execution ended"))
-      else if (signal?.aborted) lifetime.abort(signal.reason)
-      else signal?.addEventListener("abort", onCallerAbort, { once: true })
-      return lifetime.signal
-    }
-    const inflight = new Map<number, { path: string; startedAt: number }>()
-    let nextCallId = 0
-    const ctx = {
-      executionId,
-      remainingMs: () => deadline - now(),
-      get signal() {
-        return toolSignal()
-      },
-      span,
-      observe: shapes.observe,
-      resolved: new Map(),
-      begin: (path: string, at: number) => {
-        inflight.set(++nextCallId, { path, startedAt: at })
-        return nextCallId
-      },
-      record: (callId: number, call: ToolCallRecord) => {
-        if (ended || !inflight.delete(callId)) return // cut off when the run ended: already recorded as aborted
-        calls.push(call)
-      },
-    }
-
+    const execution = new Execution(request.code, limitsFor(request), signal, by.keyId, callTool, now)
     // the runtime is cut off by the caller hanging up; the run's end needs no signal, it is the run ending
-    const render = { inlineCap, maxChars: runLimits.maxResultBytes }
+    // a worker pool renders off the main thread: a large value's text takes tens of milliseconds to make
+    const render = { inlineCap, maxChars: execution.limits.maxResultBytes }
     const outcome = await runtime
-      .run(request.code, { invoke: (path, args) => invokeTool(path, args, ctx), limits: runLimits, signal, render })
+      .run(request.code, { invoke: execution.invoke, limits: execution.limits, signal, render })
       .catch((cause) => ({
         ok: false as const,
         error: { code: RunErrorCodes.internal, message: internalError(logger, "runtime", cause).message },
         logs: [],
       }))
-
-    ended = true
     running--
-    if (lifetime) signal?.removeEventListener("abort", onCallerAbort)
-    for (const { path, startedAt: callStarted } of inflight.values()) {
-      calls.push({
-        executionId,
-        toolPath: path,
-        encoding: "direct",
-        startedAt: callStarted,
-        durationMs: now() - callStarted,
-        ok: false,
-        errorCode: ToolErrorCodes.aborted,
-        dataBytes: null,
-        outputSchemaError: null,
+    execution.end()
+    if (!outcome.ok && outcome.error.code === RunErrorCodes.overloaded) {
+      endSpan(execution.span, outcome.error)
+      return new Overloaded({
+        message: outcome.error.message,
+        retryAfterSeconds: outcome.error.retryAfterSeconds ?? 1,
       })
     }
-    lifetime?.abort(new Error("the execution ended"))
-    if (!outcome.ok && outcome.error.code === RunErrorCodes.overloaded) {
-      // it never ran: nothing to record; the surface answers 429 with Retry-After
-      endSpan(span, outcome.error)
-      return { stored: false, ok: false, error: outcome.error, logs: [] }
-    }
-    // a worker pool renders off the main thread: a large value's text takes tens of milliseconds to make
+    return finish(execution, outcome, render)
+  }
+
+  /** Renders the result and writes the record: the response names only a committed record, and says so when there is none. */
+  const finish = async (
+    execution: Execution,
+    outcome: RunOutcome,
+    render: { inlineCap: number; maxChars: number },
+  ): Promise<ExecuteResponse> => {
     const rendered = outcome.ok ? (outcome.rendered ?? renderResult(outcome.value, render)) : null
     const fullText = rendered ? rendered.text : null
-    endSpan(span, outcome.ok ? null : outcome.error, { "switchboard.tool_calls": calls.length })
-    // written after decoding and before the response, in one transaction with the records of executions that
-    // finished alongside: the response names only a committed record, and says so when there is none
+    endSpan(execution.span, outcome.ok ? null : outcome.error, { "switchboard.tool_calls": execution.calls.length })
+    // written in one transaction with the records of executions that finished alongside
     let notStored: string | undefined
     await Promise.all([
       records
         .record(
           {
-            id: executionId,
-            code: request.code,
+            id: execution.id,
+            code: execution.code,
             status: outcome.ok ? "ok" : "error",
-            startedAt,
-            durationMs: now() - startedAt,
+            startedAt: execution.startedAt,
+            durationMs: now() - execution.startedAt,
             resultText: fullText,
             errorCode: outcome.ok ? null : outcome.error.code,
             errorMessage: outcome.ok ? null : outcome.error.message,
             logs: outcome.logs,
-            toolCallCount: calls.length,
-            keyId: by.keyId,
+            toolCallCount: execution.calls.length,
+            keyId: execution.keyId,
           },
-          calls,
+          execution.calls,
         )
         .catch((cause) => {
           notStored = `this execution's record was not stored (${recordFailure(logger, cause)}), so it cannot be read back later`
         }),
-      shapes.flush(store).catch((cause) => internalError(logger, "shape observation", cause)),
+      execution.flushShapes(store).catch((cause) => internalError(logger, "shape observation", cause)),
     ])
-    const named = notStored === undefined ? { executionId, stored: true } : { stored: false, warning: notStored }
+    const named =
+      notStored === undefined ? { executionId: execution.id, stored: true } : { stored: false, warning: notStored }
     if (!outcome.ok) return { ...named, ok: false, error: outcome.error, logs: outcome.logs }
-    const inline = inlineText(fullText!, notStored === undefined ? executionId : null, inlineCap)
+    const inline = inlineText(fullText!, notStored === undefined ? execution.id : null, inlineCap)
     const response: ExecuteResponse = {
       ...named,
       ok: true,
@@ -238,7 +191,22 @@ export const createExecutor = ({
     return response
   }
 
-  return { parse, execute, limits: serverLimits }
+  /**
+   * One execution as an Effect for the surfaces: `Overloaded` when the runtime has no room for it (HTTP 429
+   * with Retry-After). A caller hanging up interrupts the fiber: the run and its tool calls are aborted, and the
+   * interruption ends once the execution is recorded. `by`: who asked; its key is recorded with the execution.
+   */
+  const execute = (
+    request: ExecuteRequest,
+    by: Pick<Caller, "keyId"> = OPEN_CALLER,
+  ): Effect.Effect<ExecuteResponse, Overloaded> =>
+    Effect.callback<ExecuteResponse, Overloaded>((resume, signal) => {
+      const running = run(request, signal, by)
+      running.then((response) => resume(isOverloaded(response) ? Effect.fail(response) : Effect.succeed(response)))
+      return Effect.promise(() => running)
+    })
+
+  return { parse, execute, run, limits: serverLimits }
 }
 
 export type Executor = ReturnType<typeof createExecutor>

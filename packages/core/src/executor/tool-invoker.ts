@@ -1,7 +1,8 @@
 /**
  * The host side of `tools.<ns>.<tool>(args)`: resolve the path against a fresh catalog, call the source's
  * plugin, and decode the raw result with the row's encoding *before* anyone else (telemetry, shapes) sees it.
- * Every expected failure is a `{ ok: false }` value; nothing here rejects.
+ * Every expected failure is a `{ ok: false }` value; nothing here rejects. Shared by the executor's executions:
+ * each call is made for one Execution (./execution.ts), which records it, and is its `invoke`.
  */
 import { decodeToolResult } from "../encodings/decode.js"
 import { effectiveEncoding } from "../encodings/encoding.js"
@@ -10,7 +11,7 @@ import { isRecord } from "../is-record.js"
 import type { Logger, Outcome } from "../errors.js"
 import { ToolErrorCodes, errResult, okResult } from "../result.js"
 import type { ToolResult } from "../result.js"
-import type { RawInvokeResult, SourcePlugin, ToolCallRecord } from "../seams.js"
+import type { RawInvokeResult, SourcePlugin } from "../seams.js"
 import type { CatalogStore, SourceRow, ToolRow } from "../catalog/rows.js"
 import { splitToolPath } from "../catalog/tool-path.js"
 import { handleOf } from "../catalog/sources-service.js"
@@ -20,7 +21,7 @@ import { closestNames } from "./suggest.js"
 import { DEFAULT_DESCRIBE_LIMIT, createDescribeService } from "../describe/describe-service.js"
 import { describeRequest, parseRequest } from "../request-schemas.js"
 import { endSpan, startToolCallSpan } from "./tracing.js"
-import type { Span } from "@opentelemetry/api"
+import type { Execution } from "./execution.js"
 
 export interface ToolInvokerOptions {
   store: CatalogStore
@@ -28,22 +29,6 @@ export interface ToolInvokerOptions {
   plugins: readonly SourcePlugin[]
   logger: Logger
   now?: () => number
-}
-
-export interface CallContext {
-  executionId: string
-  /** time left for the execution; a tool call may not outlive it */
-  remainingMs: () => number
-  signal?: AbortSignal
-  /** a call starts; `record` with the same id ends it (an execution records calls cut off when it ends) */
-  begin: (path: string, startedAt: number) => number
-  record: (callId: number, call: ToolCallRecord) => void
-  /** tools this execution already resolved: one catalog lookup per path per execution */
-  resolved: Map<string, { source: SourceRow; tool: ToolRow }>
-  /** sees every successful call's decoded data (never the envelope), for shape learning */
-  observe: (toolId: string, encoding: string, data: unknown) => void
-  /** the execution's tracing span; each call gets a child span */
-  span: Span
 }
 
 /** UTF-8 bytes of the data's JSON, counted without encoding a copy. */
@@ -98,7 +83,7 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
     return errResult(ToolErrorCodes.toolNotFound, `no tool "${path}".${hint}`, { data: { suggestions } })
   }
 
-  const invokeRaw = (source: SourceRow, tool: ToolRow, args: unknown, ctx: CallContext): Promise<RawInvokeResult> => {
+  const invokeRaw = (source: SourceRow, tool: ToolRow, args: unknown, ctx: Execution): Promise<RawInvokeResult> => {
     const plugin = plugins.find((p) => p.kind === source.kind)
     if (!plugin)
       return Promise.resolve({
@@ -119,7 +104,7 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
     outputSchemaError?: string | null
     dataBytes?: number | null
   }
-  const resolveAndCall = async (path: string, args: unknown, ctx: CallContext): Promise<CallOutcome> => {
+  const resolveAndCall = async (path: string, args: unknown, ctx: Execution): Promise<CallOutcome> => {
     if (path.startsWith("$")) {
       const discovered = await discover(path, args)
       if (discovered) return { result: discovered, encoding: "direct" }
@@ -174,9 +159,9 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
     return { result, encoding, outputSchemaError, dataBytes }
   }
 
-  return async (path: string, args: unknown, ctx: CallContext): Promise<ToolResult> => {
+  return async (path: string, args: unknown, ctx: Execution): Promise<ToolResult> => {
     const startedAt = now()
-    const callId = ctx.begin(path, startedAt)
+    const callId = ctx.callStarted(path, startedAt)
     const span = startToolCallSpan(ctx.span, path)
     let outcome: CallOutcome
     try {
@@ -189,8 +174,8 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
     }
     const { result, encoding, outputSchemaError = null, dataBytes = null } = outcome
     endSpan(span, result.ok ? null : result.error, { "switchboard.tool.encoding": encoding })
-    ctx.record(callId, {
-      executionId: ctx.executionId,
+    ctx.callEnded(callId, {
+      executionId: ctx.id,
       toolPath: path,
       encoding,
       startedAt,

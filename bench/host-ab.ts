@@ -1,0 +1,47 @@
+/**
+ * The main thread's own cost per execute, this tree against another's, in one process, interleaved: each tree's
+ * `createHost` (SQLite in a temp folder) with a runtime that answers at once, and `app.request` of
+ * `POST /v1/execute` without a socket: the hono app, the execute route, the executor and the group-committed
+ * record, and nothing of HTTP parsing or of the worker pool, which both trees share unchanged.
+ * `pnpm tsx bench/host-ab.ts <other tree>` (about a minute).
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { pathToFileURL } from "node:url"
+import type { CodeRuntime } from "@switchboard/core"
+import * as B from "@switchboard/server"
+import { timeInterleavedUs } from "./execute/measure.js"
+
+const [otherTree, runsArg = "20000"] = process.argv.slice(2)
+if (!otherTree) throw new Error("usage: host-ab.ts <other tree> [runs]")
+const A = (await import(pathToFileURL(resolve(otherTree, "apps/server/src/index.ts")).href)) as typeof B
+
+const instant: CodeRuntime = { run: async () => ({ ok: true, value: 2, logs: [] }) }
+const silent = { error() {}, warn() {}, info() {} }
+const dir = mkdtempSync(join(tmpdir(), "host-ab-"))
+const hosts = {
+  A: await A.createHost({ db: join(dir, "a.db"), runtime: instant, logger: silent }),
+  B: await B.createHost({ db: join(dir, "b.db"), runtime: instant, logger: silent }),
+}
+const body = JSON.stringify({ code: "return 1+1" })
+const post = async (which: "A" | "B") => {
+  const response = await hosts[which].app.request("/v1/execute", {
+    method: "POST",
+    headers: { "content-type": "application/json", "content-length": String(body.length) },
+    body,
+  })
+  if (response.status !== 200) throw new Error(`${which}: ${response.status}`)
+  await response.text()
+}
+try {
+  const runs = Number(runsArg)
+  const [a, b] = await timeInterleavedUs(runs, [() => post("A"), () => post("B")], 5_000, 50)
+  console.log(
+    `POST /v1/execute through the app, a runtime that answers at once, median of ${runs} in blocks of 50: A ${a!.toFixed(1)} µs | B ${b!.toFixed(1)} µs | B/A ${(b! / a!).toFixed(3)}`,
+  )
+} finally {
+  await hosts.A.close()
+  await hosts.B.close()
+  rmSync(dir, { recursive: true, force: true })
+}

@@ -1,0 +1,59 @@
+/**
+ * core's own services, each made from the seams' tags (./seams.ts): the sources service, the executor and the
+ * API keys. A host provides the seams and these layers on top; the services themselves stay plain objects, so
+ * the per-request and per-call paths run no Effect.
+ */
+import { Context, Effect, Layer } from "effect"
+import { createApiKeyService } from "../auth/api-keys.js"
+import type { ApiKeyService } from "../auth/api-keys.js"
+import { createSourcesService } from "../catalog/sources-service.js"
+import type { SourcesService } from "../catalog/sources-service.js"
+import { createExecutor } from "../executor/executor.js"
+import type { Executor as ExecutorShape, ExecutorOptions } from "../executor/executor.js"
+import { CatalogStore, CodeRuntime, Logger, SourcePlugins, StaleSources, TelemetrySink, nowFrom } from "./seams.js"
+
+export interface SourcesOptions {
+  /** a source synced longer ago than this is re-synced before its tools are next used or listed */
+  syncTtlMs?: number
+}
+
+export class Sources extends Context.Service<Sources, SourcesService>()("@switchboard/core/Sources") {
+  static readonly make = (options: SourcesOptions = {}) =>
+    Effect.gen(function* () {
+      return createSourcesService({
+        store: yield* CatalogStore,
+        plugins: yield* SourcePlugins,
+        logger: yield* Logger,
+        stale: yield* StaleSources,
+        now: yield* nowFrom,
+        syncTtlMs: options.syncTtlMs,
+      })
+    })
+  static readonly layer = (options: SourcesOptions = {}) => Layer.effect(Sources, Sources.make(options))
+}
+
+export type ExecutorLayerOptions = Pick<ExecutorOptions, "limits" | "inlineCap">
+
+export class Executor extends Context.Service<Executor, ExecutorShape>()("@switchboard/core/Executor") {
+  static readonly make = (options: ExecutorLayerOptions = {}) =>
+    Effect.gen(function* () {
+      return createExecutor({
+        store: yield* CatalogStore,
+        sources: yield* Sources,
+        runtime: yield* CodeRuntime,
+        plugins: yield* SourcePlugins,
+        logger: yield* Logger,
+        telemetry: yield* TelemetrySink,
+        now: yield* nowFrom,
+        ...options,
+      })
+    })
+  static readonly layer = (options: ExecutorLayerOptions = {}) => Layer.effect(Executor, Executor.make(options))
+}
+
+export class ApiKeys extends Context.Service<ApiKeys, ApiKeyService>()("@switchboard/core/ApiKeys") {
+  static readonly make = Effect.gen(function* () {
+    return createApiKeyService(yield* CatalogStore, yield* nowFrom)
+  })
+  static readonly layer = Layer.effect(ApiKeys, ApiKeys.make)
+}
