@@ -122,7 +122,7 @@ export const abuseCases: AbuseCase[] = [
       }),
     ],
     // the add fails at once naming the bound it crossed, not after the 30 s connect timeout
-    expect: [{ status: 502, code: "upstream_failed" }],
+    expect: [{ status: 502, code: "upstream_error" }],
     check: ([answer]) => assert.match(answer!.body.error.message, /not JSON-RPC|lines|bytes/),
   },
   {

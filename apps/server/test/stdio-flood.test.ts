@@ -43,6 +43,8 @@ it("adding `yes` as a source fails fast naming the cause, and /healthz stays qui
     }),
   )
   expect(added.status).toBe(502)
+  // the server misbehaved (it is there, and broke a bound): upstream_error, as a call to it says
+  expect(added.body.error.code).toBe("upstream_error")
   expect(added.body.error.message).toMatch(/lines that are not JSON-RPC/)
   expect(performance.now() - started).toBeLessThan(10_000) // not the 30 s connect timeout
   expect(slowest).toBeLessThan(1_000)

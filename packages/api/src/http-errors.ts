@@ -27,7 +27,11 @@ export const errorOf = (code: string, message: string): ErrorBody => ({ error: {
 
 /** The wire code of a service error: the table's, or a refusal's own. */
 export const errorCode = (error: ServiceError): string =>
-  error._tag === "SourceRefused" ? error.code : statusOf[error._tag].code
+  error._tag === "SourceRefused"
+    ? error.code
+    : error._tag === "UpstreamFailed" && error.upstreamError
+      ? "upstream_error"
+      : statusOf[error._tag].code
 
 /** An MCP tool's error text for a service error: `error (<code>): <message>`, as the execute tool words a failed run. */
 export const mcpErrorText = (error: ServiceError): string => `error (${errorCode(error)}): ${error.message}`

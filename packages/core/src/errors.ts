@@ -20,8 +20,16 @@ export class SecretsUnreadable extends Data.TaggedError("SecretsUnreadable")<{ m
  * (`source_disabled`), or a private address on a server that refuses them (`private_address`).
  */
 export class SourceRefused extends Data.TaggedError("SourceRefused")<{ message: string; code: string }> {}
-/** A source could not be reached or answered badly while adding or syncing (HTTP 502). */
-export class UpstreamFailed extends Data.TaggedError("UpstreamFailed")<{ message: string; retryable: boolean }> {}
+/**
+ * A source could not be reached or answered badly while adding or syncing (HTTP 502). `upstreamError`: it was
+ * there and misbehaved (it broke a bound of what it may send): `upstream_error`, as a call to it is answered,
+ * rather than `upstream_failed`.
+ */
+export class UpstreamFailed extends Data.TaggedError("UpstreamFailed")<{
+  message: string
+  retryable: boolean
+  upstreamError?: boolean
+}> {}
 /** The server is at capacity; try again after `retryAfterSeconds` (HTTP 429). */
 export class Overloaded extends Data.TaggedError("Overloaded")<{ message: string; retryAfterSeconds: number }> {}
 /** Our own defect. The message is opaque and carries a correlation id; the details went to the log. */

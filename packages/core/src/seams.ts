@@ -135,7 +135,8 @@ export const SourceRefusalCodes = {
 export type SourceRefusalCode = (typeof SourceRefusalCodes)[keyof typeof SourceRefusalCodes]
 
 /** A discovery that failed: `refused` when this server will not start or reach the source (nothing was attempted upstream). */
-export type DiscoveryFailure = { ok: false; message: string; refused?: SourceRefusalCode }
+/** `upstreamError`: the server was reached and misbehaved (broke a bound of what it may send), not absent. */
+export type DiscoveryFailure = { ok: false; message: string; refused?: SourceRefusalCode; upstreamError?: boolean }
 
 export interface SourcePlugin {
   readonly kind: string

@@ -107,10 +107,12 @@ const make = Effect.fnUntraced(function* (options: McpPluginOptions) {
               // tools/list changes nothing upstream: any lost request is sent again, once, on a new session
               if (connection.lossOf(cause) !== null) throw new NotProcessed({ cause })
               const stderr = connection.stderrTail()
-              const reason = connection.overflow()?.message ?? errorText(cause)
+              const overflow = connection.overflow()
+              const reason = overflow?.message ?? errorText(cause)
               return {
                 ok: false as const,
                 message: `tools/list failed: ${upstreamMessage(config, `${reason}${stderr ? ` (stderr: ${stderrTail(stderr)})` : ""}`)}`,
+                ...(overflow ? { upstreamError: true } : {}),
               }
             },
           ),
@@ -132,7 +134,11 @@ const make = Effect.fnUntraced(function* (options: McpPluginOptions) {
             Effect.succeed(
               failed.refused
                 ? { ok: false as const, message: failed.message, refused: failed.refused }
-                : { ok: false as const, message: `could not connect: ${failed.message}` },
+                : {
+                    ok: false as const,
+                    message: `could not connect: ${failed.message}`,
+                    ...(failed.upstreamError ? { upstreamError: true } : {}),
+                  },
             ),
           ),
         ),

@@ -102,7 +102,8 @@ export const createSourcesService = ({
       await store.recordSyncError(row.id, discovered.message, at)
       return new UpstreamFailed({
         message: `sync of "${row.namespace}" failed: ${discovered.message}`,
-        retryable: true,
+        retryable: !discovered.upstreamError,
+        ...(discovered.upstreamError ? { upstreamError: true } : {}),
       })
     }
     await store.applySync(row.id, discovered.discovery.tools, discovered.discovery.encoding, at)
@@ -211,9 +212,11 @@ export const createSourcesService = ({
         yield* release
         if ("refused" in discovered && discovered.refused)
           return yield* new SourceRefused({ message: discovered.message, code: discovered.refused })
+        const misbehaved = "upstreamError" in discovered && discovered.upstreamError === true
         return yield* new UpstreamFailed({
           message: `could not add "${namespace}": ${discovered.message}`,
-          retryable: true,
+          retryable: !misbehaved,
+          ...(misbehaved ? { upstreamError: true } : {}),
         })
       }
       yield* Effect.tryPromise({ try: () => store.insertSource(row), catch: (cause) => cause }).pipe(
