@@ -1,8 +1,8 @@
 /**
  * @switchboard/server — the Node self-host: composition (SQLite, MCP, QuickJS), the HTTP server and the CLI.
  */
-export { createHost } from "./compose.js"
-export type { Host, HostOptions } from "./compose.js"
+export { buildHost, createHost, hostLayer } from "./compose.js"
+export type { Host, HostOptions, HostServices } from "./compose.js"
 export { startServer } from "./serve.js"
 export type { RunningServer, ServeOptions } from "./serve.js"
 export { openSqlite, addMissingNullableColumns, sqliteMigrationsFolder } from "./sqlite-database.js"

@@ -17,21 +17,12 @@ import {
   isServiceError,
 } from "../errors.js"
 import type { Internal, Logger, ServiceError } from "../errors.js"
-import type { SourceHandle, SourcePlugin } from "../seams.js"
-import type { CatalogStore, SourceRow, SourceStatus } from "./rows.js"
+import type { SourcePlugin } from "../seams.js"
+import type { CatalogStore, SourceRow } from "./rows.js"
 import { UNREADABLE_SECRET } from "../secrets/sealed-store.js"
 import { parseRequest, sourceFields } from "../request-schemas.js"
-
-export interface SourceView {
-  namespace: string
-  kind: string
-  status: SourceStatus
-  toolCount: number
-  lastSyncedAt: string | null
-  syncError: string | null
-  /** the config with every secret value redacted */
-  config: unknown
-}
+import { DEFAULT_SYNC_TTL_MS, handleOf } from "./source-view.js"
+import type { SourceView } from "./source-view.js"
 
 export interface SourcesServiceOptions {
   store: CatalogStore
@@ -44,14 +35,8 @@ export interface SourcesServiceOptions {
   stale?: Set<string>
 }
 
-export const DEFAULT_SYNC_TTL_MS = 15 * 60_000
-
-export const handleOf = (row: SourceRow): SourceHandle => ({
-  id: row.id,
-  namespace: row.namespace,
-  kind: row.kind,
-  config: row.config,
-})
+export { DEFAULT_SYNC_TTL_MS, handleOf } from "./source-view.js"
+export type { SourceView } from "./source-view.js"
 
 export const createSourcesService = ({
   store,

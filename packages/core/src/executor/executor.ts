@@ -202,8 +202,12 @@ export const createExecutor = ({
   ): Effect.Effect<ExecuteResponse, Overloaded> =>
     Effect.callback<ExecuteResponse, Overloaded>((resume, signal) => {
       const running = run(request, signal, by)
-      running.then((response) => resume(isOverloaded(response) ? Effect.fail(response) : Effect.succeed(response)))
-      return Effect.promise(() => running)
+      // `run` answers every expected failure as a value: a rejection is our defect, and the fiber dies of it
+      running.then(
+        (response) => resume(isOverloaded(response) ? Effect.fail(response) : Effect.succeed(response)),
+        (cause: unknown) => resume(Effect.die(cause)),
+      )
+      return Effect.promise(() => running.catch(() => undefined))
     })
 
   return { parse, execute, run, limits: serverLimits }
