@@ -49,7 +49,9 @@ const parsingApp = (maxBodyBytes: number) => {
   const services = stubServices()
   const executor = {
     ...services.executor,
-    execute: (request: ExecuteRequest) => (parsed.push(request), services.executor.execute(request)),
+    run: (request: ExecuteRequest, signal?: AbortSignal) => (
+      parsed.push(request), services.executor.run(request, signal)
+    ),
   }
   return { app: stubApp({ maxBodyBytes }, { executor }), parsed }
 }
