@@ -1,6 +1,9 @@
 import releaseSyncVariant from "@jitl/quickjs-wasmfile-release-sync"
 import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-core"
-import type { QuickJSWASMModule } from "quickjs-emscripten-core"
+import type { CustomizeVariantOptions, QuickJSWASMModule } from "quickjs-emscripten-core"
+
+/** A compiled `WebAssembly.Module` of `@jitl/quickjs-wasmfile-release-sync/wasm` (typed by the loader itself). */
+export type QuickJsWasmModule = Exclude<NonNullable<CustomizeVariantOptions["wasmModule"]>, () => unknown>
 
 export interface QuickJsModuleOptions {
   /**
@@ -10,6 +13,13 @@ export interface QuickJsModuleOptions {
    * allocation fail inside QuickJS, which reports "out of memory", instead of growing the host.
    */
   memoryCapBytes?: number
+  /**
+   * The QuickJS build's `.wasm`, already compiled (`@jitl/quickjs-wasmfile-release-sync/wasm`, this package's
+   * pinned version). A Cloudflare Worker imports it as a module and must pass it: workerd refuses to compile
+   * WebAssembly from bytes. Each load instantiates it afresh, with its own memory. By default the variant
+   * reads and compiles its own file.
+   */
+  wasmModule?: QuickJsWasmModule
 }
 
 // lib ES2023 declares no WebAssembly; Node and workerd both provide the global.
@@ -34,6 +44,8 @@ export const loadQuickJsModule = (options: QuickJsModuleOptions = {}): Promise<Q
     // a loader, so that every module gets a memory of its own
     wasmMemory: async () =>
       new WebAssembly.Memory({ initial: initialBytes / pageBytes, maximum: Math.floor(capBytes / pageBytes) }),
+    // newVariant hands it to Emscripten's instantiateWasm hook: WebAssembly.instantiate(module, imports), no bytes
+    ...(options.wasmModule ? { wasmModule: options.wasmModule } : {}),
   })
   return newQuickJSWASMModuleFromVariant(variant)
 }
