@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest"
 import { createQuickJsRuntime, interruptCalibration } from "../src/index.js"
 import { floorCallsPerMs, resetInterruptCalibration } from "../src/interrupt-budget.js"
 import { expectError, expectValue, recordingInvoke, runWith } from "./helpers.js"
+import { describeCodeRuntimeContract } from "./runtime-contract.js"
 
 // Deployed Workers freeze Date.now() during synchronous work; the runtime reads the clock it is given.
 const frozen = () => 1_700_000_000_000
@@ -65,3 +66,7 @@ describe("where the clock moves", () => {
     )
   })
 })
+
+// Every limit of the contract with the clock frozen from the start: only the host's wall-clock timer (for
+// awaited tool calls) and the interrupt budget can end a run.
+describeCodeRuntimeContract("in-thread, clock frozen", () => createQuickJsRuntime({ now: frozen }))
