@@ -1,9 +1,12 @@
 import releaseSyncVariant from "@jitl/quickjs-wasmfile-release-sync"
 import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-core"
-import type { CustomizeVariantOptions, QuickJSWASMModule } from "quickjs-emscripten-core"
+import type { QuickJSWASMModule } from "quickjs-emscripten-core"
 
-/** A compiled `WebAssembly.Module` of `@jitl/quickjs-wasmfile-release-sync/wasm` (typed by the loader itself). */
-export type QuickJsWasmModule = Exclude<NonNullable<CustomizeVariantOptions["wasmModule"]>, () => unknown>
+/**
+ * A compiled `WebAssembly.Module` of `@jitl/quickjs-wasmfile-release-sync/wasm`. Typed as an object: lib ES2023
+ * declares no WebAssembly, and each host (Node's types, workers-types) declares its own Module.
+ */
+export type QuickJsWasmModule = object
 
 export interface QuickJsModuleOptions {
   /**

@@ -5,6 +5,9 @@ import { createQuickJsRuntime, loadQuickJsModule } from "../src/index.js"
 import { expectError, expectValue, recordingInvoke, runWith } from "./helpers.js"
 import { describeCodeRuntimeContract } from "./runtime-contract.js"
 
+// lib ES2023 declares no WebAssembly; Node provides the global.
+declare const WebAssembly: { Module: new (bytes: Uint8Array) => object }
+
 // What a Cloudflare Worker gets from importing the .wasm: a compiled module, never bytes to compile.
 const wasmPath = createRequire(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm")
 const wasmModule = new WebAssembly.Module(readFileSync(wasmPath))
