@@ -2,9 +2,9 @@
  * A deadline counted in interrupt-handler calls, the backstop to the clock where the clock does not move.
  *
  * Deployed Cloudflare Workers freeze `Date.now()` between I/O, so a CPU-bound script never sees its deadline
- * pass. QuickJS calls the interrupt handler every 10,000 backward jumps or calls, however fast the host is:
- * the calls go on while the clock stands still, so a run may make only so many of them per millisecond of
- * its limit. The rate depends on the script (here an empty loop made 25 calls per ms once warm, 4.6 cold,
+ * pass. QuickJS calls the interrupt handler after a fixed count of its own checkpoints (loop back-edges,
+ * calls), not after a span of time: the calls go on while the clock stands still, so a run may make only so
+ * many of them per millisecond of its limit. The rate depends on the script (here an empty loop made 25 calls per ms once warm, 4.6 cold,
  * an object-literal loop 0.3; workerd measured 9–53 for its loops), so the budget is sized for the fastest
  * loop: where the clock moves it never fires first, and where it does not it ends a tight loop at a few
  * times its deadline and a slow one later (the platform's CPU limit is the hard stop there).
