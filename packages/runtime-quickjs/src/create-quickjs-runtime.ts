@@ -10,6 +10,8 @@ export interface QuickJsRuntimeOptions extends QuickJsModuleOptions {
   module?: QuickJSWASMModule
   /** loads a replacement when a run poisons the current module; by default {@link loadQuickJsModule} */
   loadModule?: () => Promise<QuickJSWASMModule>
+  /** the clock deadlines are read from (default `Date.now`); tests freeze it (see ScriptRunOptions.now) */
+  now?: () => number
 }
 
 export interface QuickJsRuntime extends CodeRuntime {
@@ -27,6 +29,7 @@ export const createQuickJsRuntime = async (options: QuickJsRuntimeOptions = {}):
   let current = options.module ?? (await load())
   let next: Promise<QuickJSWASMModule> | undefined
   let replacedModules = 0
+  const now = options.now
 
   const replace = (poisoned: QuickJSWASMModule) => {
     if (poisoned !== current || next) return
@@ -54,7 +57,7 @@ export const createQuickJsRuntime = async (options: QuickJsRuntimeOptions = {}):
       } catch (cause) {
         return { ok: false, error: runErrors.internal(`could not load QuickJS: ${String(cause)}`), logs: [] }
       }
-      const { outcome, poisoned } = await runScript(module, code, runOptions)
+      const { outcome, poisoned } = await runScript(module, code, now ? { ...runOptions, now } : runOptions)
       if (poisoned) replace(module)
       return outcome
     },

@@ -2,6 +2,12 @@ import releaseSyncVariant from "@jitl/quickjs-wasmfile-release-sync"
 import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-core"
 import type { QuickJSWASMModule } from "quickjs-emscripten-core"
 
+/**
+ * A compiled `WebAssembly.Module` of `@jitl/quickjs-wasmfile-release-sync/wasm`. Typed as an object: lib ES2023
+ * declares no WebAssembly, and each host (Node's types, workers-types) declares its own Module.
+ */
+export type QuickJsWasmModule = object
+
 export interface QuickJsModuleOptions {
   /**
    * Hard cap on the module's WebAssembly memory, shared by every run in it (default 512 MiB).
@@ -10,6 +16,13 @@ export interface QuickJsModuleOptions {
    * allocation fail inside QuickJS, which reports "out of memory", instead of growing the host.
    */
   memoryCapBytes?: number
+  /**
+   * The QuickJS build's `.wasm`, already compiled (`@jitl/quickjs-wasmfile-release-sync/wasm`, this package's
+   * pinned version). A Cloudflare Worker imports it as a module and must pass it: workerd refuses to compile
+   * WebAssembly from bytes. Each load instantiates it afresh, with its own memory. By default the variant
+   * reads and compiles its own file.
+   */
+  wasmModule?: QuickJsWasmModule
 }
 
 // lib ES2023 declares no WebAssembly; Node and workerd both provide the global.
@@ -34,6 +47,8 @@ export const loadQuickJsModule = (options: QuickJsModuleOptions = {}): Promise<Q
     // a loader, so that every module gets a memory of its own
     wasmMemory: async () =>
       new WebAssembly.Memory({ initial: initialBytes / pageBytes, maximum: Math.floor(capBytes / pageBytes) }),
+    // newVariant hands it to Emscripten's instantiateWasm hook: WebAssembly.instantiate(module, imports), no bytes
+    ...(options.wasmModule ? { wasmModule: options.wasmModule } : {}),
   })
   return newQuickJSWASMModuleFromVariant(variant)
 }

@@ -4,6 +4,7 @@ import { classifyThrown } from "./classify-error.js"
 import type { ThrowPhase } from "./classify-error.js"
 import { readThrown, serializeResult } from "./guest-calls.js"
 import type { HostBridge, InvokeJson } from "./host-bridge.js"
+import { callsFor, recordStretch } from "./interrupt-budget.js"
 import { createLogBuffer } from "./log-buffer.js"
 import type { LogBuffer, LogSink } from "./log-buffer.js"
 import { executePendingJobs } from "./quickjs-internals/index.js"
@@ -43,6 +44,11 @@ export interface ScriptRunOptions extends RunOptions {
   awaitingResults?: () => void
   /** told of every log line as the run keeps or drops it (see LogSink) */
   logSink?: LogSink
+  /**
+   * The clock the deadline is read from (default `Date.now`). Tests pass a frozen one to show the interrupt
+   * budget (interrupt-budget.ts) ends a CPU loop where the clock does not move, as on Cloudflare Workers.
+   */
+  now?: () => number
 }
 
 /** A run whose sandbox is not yet disposed: the caller answers first, then calls `dispose`. */
@@ -101,8 +107,12 @@ export const runInSandbox = async (
 
 class ScriptSession {
   private readonly logs: LogBuffer
+  private readonly now: () => number
   private readonly deadline: number
   private interruptAt: number
+  /** interrupt-handler calls so far, and how many the run may make: the deadline where the clock is frozen */
+  private interruptCalls = 0
+  private callsAllowed: number
   private failure: RunError | undefined
   private hostFailure: { cause: unknown } | undefined
   private signalled = false
@@ -115,8 +125,10 @@ class ScriptSession {
     private readonly options: ScriptRunOptions,
   ) {
     this.logs = createLogBuffer(options.limits, options.logSink)
-    this.deadline = Date.now() + options.limits.timeoutMs
+    this.now = options.now ?? Date.now
+    this.deadline = this.now() + options.limits.timeoutMs
     this.interruptAt = this.deadline
+    this.callsAllowed = callsFor(options.limits.timeoutMs)
   }
 
   async execute(): Promise<SandboxRun> {
@@ -156,7 +168,9 @@ class ScriptSession {
     const { runtime, context, bridge, stringify } = sandbox
     runtime.setMemoryLimit(limits.memoryBytes)
     runtime.setMaxStackSize(Math.min(limits.stackBytes, maxStackBytes))
-    runtime.setInterruptHandler(() => this.failure !== undefined || Date.now() > this.interruptAt)
+    runtime.setInterruptHandler(
+      () => this.failure !== undefined || ++this.interruptCalls > this.callsAllowed || this.now() > this.interruptAt,
+    )
     bridge.attach({
       invoke,
       invokeJson,
@@ -173,7 +187,7 @@ class ScriptSession {
     })
 
     // always "global": left to its heuristic, quickjs-emscripten would run a script with `import` as a module
-    const evaluated = context.evalCode(this.code.source, scriptFilename, { type: "global" })
+    const evaluated = this.timed(() => context.evalCode(this.code.source, scriptFilename, { type: "global" }))
     if (evaluated.error) return { ok: false, error: this.thrown(evaluated.error, "compile") }
     const promise = evaluated.value
     try {
@@ -194,7 +208,7 @@ class ScriptSession {
     for (;;) {
       if (this.hostFailure) throw this.hostFailure.cause
       if (this.failure) return { ok: false, error: this.failure }
-      const jobs = executePendingJobs(this.module, runtime, context)
+      const jobs = this.timed(() => executePendingJobs(this.module, runtime, context))
       if (!jobs.ok) {
         if (!this.failure) return { ok: false, error: this.thrown(jobs.error, "run") }
         jobs.error.dispose()
@@ -248,13 +262,27 @@ class ScriptSession {
   private thrown(handle: QuickJSHandle, phase: ThrowPhase): RunError {
     const sandbox = this.sandbox
     if (!sandbox) throw new Error("thrown() before the sandbox exists")
-    this.interruptAt = Date.now() + readThrownBudgetMs
+    this.interruptAt = this.now() + readThrownBudgetMs
+    const callsAllowed = this.callsAllowed
+    this.callsAllowed = this.interruptCalls + callsFor(readThrownBudgetMs)
     try {
       const description = readThrown(sandbox.context, sandbox.stringify, sandbox.text, handle)
       return classifyThrown(description, phase, this.code, this.options.limits)
     } finally {
       handle.dispose()
       this.interruptAt = this.deadline
+      this.callsAllowed = callsAllowed
+    }
+  }
+
+  /** Runs a stretch of guest code and times it: where the clock moves, that calibrates the interrupt budget. */
+  private timed<T>(stretch: () => T): T {
+    const calls = this.interruptCalls
+    const started = this.now()
+    try {
+      return stretch()
+    } finally {
+      recordStretch(this.interruptCalls - calls, this.now() - started)
     }
   }
 

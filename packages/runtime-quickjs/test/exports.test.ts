@@ -6,6 +6,7 @@ test("the package entry exports exactly its named surface", () => {
   expect(Object.keys(entry).sort()).toEqual([
     "createQuickJsRuntime",
     "defaultMemoryCapBytes",
+    "interruptCalibration",
     "loadQuickJsModule",
     "maxStackBytes",
     "runScript",
