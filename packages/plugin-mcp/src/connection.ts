@@ -5,6 +5,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import { boundedFetch } from "./bounded-fetch.js"
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
@@ -135,7 +136,9 @@ export const connect = async (
   // the one stdio gate: every path that would start a source (add, sync, lazy re-sync, a call; serve, run, mcp) comes here
   if (transport.type === "stdio" && !stdioAllowed(policy.allowStdio, transport)) throw stdioDisabled()
   if (transport.type === "stdio" && !policy.spawnStdio) throw stdioUnavailable()
-  const client = new Client(clientInfo, { capabilities: {} })
+  // the SDK's default validator builds an Ajv per client (~150 µs here) and compiles schemas with `new Function`,
+  // which Workers refuse; tool output is checked by core (encodings/output-schema-check.ts), not by this client
+  const client = new Client(clientInfo, { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() })
   let stderr = ""
   let open = true
 
