@@ -80,7 +80,7 @@ const responses = {
   },
   Internal: errorJson("`internal_error`: a defect of the server; the message holds a correlation id for its log"),
   UpstreamFailed: errorJson(
-    "`upstream_failed`: the source's MCP server could not be reached or failed to list its tools; `upstream_error`: it was reached and broke a bound of what it may send (a stdout flood, a message past the size limit)",
+    "`upstream_failed`: the source's MCP server could not be reached or failed to list its tools; `upstream_error`: it was reached and broke a bound of what it may send (a stdio server flooding stdout)",
   ),
   SecretsUnreadable: errorJson(
     "`source_secrets_unreadable`: the source's stored secrets do not decrypt with this server's key (they were encrypted with another); the message names them. Send new values with PATCH, or restore the key",

@@ -17,7 +17,7 @@ import {
   isServiceError,
 } from "../errors.js"
 import type { Internal, Logger, ServiceError } from "../errors.js"
-import type { SourcePlugin } from "../seams.js"
+import type { DiscoveryFailure, SourcePlugin } from "../seams.js"
 import type { CatalogStore, SourceRow } from "./rows.js"
 import { UNREADABLE_SECRET } from "../secrets/sealed-store.js"
 import { parseRequest, sourceFields } from "../request-schemas.js"
@@ -37,6 +37,19 @@ export interface SourcesServiceOptions {
 
 export { DEFAULT_SYNC_TTL_MS, handleOf } from "./source-view.js"
 export type { SourceView } from "./source-view.js"
+
+/**
+ * What a failed discovery is to the caller: a refusal by this server's configuration (`SourceRefused`), or the
+ * source failing, retryable unless it was reached and misbehaved (`upstream_error`).
+ */
+const discoveryError = (failure: DiscoveryFailure, what: string): SourceRefused | UpstreamFailed =>
+  failure.refused
+    ? new SourceRefused({ message: failure.message, code: failure.refused })
+    : new UpstreamFailed({
+        message: `${what}: ${failure.message}`,
+        retryable: !failure.upstreamError,
+        ...(failure.upstreamError ? { upstreamError: true } : {}),
+      })
 
 export const createSourcesService = ({
   store,
@@ -80,16 +93,10 @@ export const createSourcesService = ({
     if (!plugin) return new InvalidInput({ message: `no plugin handles sources of kind "${row.kind}"` })
     const discovered = await plugin.discover(handleOf(row))
     const at = now()
-    // a refusal is this server's configuration, not the source's state: another server sharing the catalog may run it
-    if (!discovered.ok && discovered.refused)
-      return new SourceRefused({ message: discovered.message, code: discovered.refused })
     if (!discovered.ok) {
-      await store.recordSyncError(row.id, discovered.message, at)
-      return new UpstreamFailed({
-        message: `sync of "${row.namespace}" failed: ${discovered.message}`,
-        retryable: !discovered.upstreamError,
-        ...(discovered.upstreamError ? { upstreamError: true } : {}),
-      })
+      // a refusal is this server's configuration, not the source's state: another server sharing the catalog may run it
+      if (!discovered.refused) await store.recordSyncError(row.id, discovered.message, at)
+      return discoveryError(discovered, `sync of "${row.namespace}" failed`)
     }
     await store.applySync(row.id, discovered.discovery.tools, discovered.discovery.encoding, at)
     const fresh = await store.getSource(row.namespace)
@@ -188,21 +195,18 @@ export const createSourcesService = ({
       const release = Effect.promise(() => plugin.release(row.id))
       // Discover before storing: a source that cannot be reached is not kept, so a failed add leaves nothing behind.
       const discovered = yield* Effect.promise(() =>
-        plugin.discover(handleOf(row)).catch((cause) => ({
-          ok: false as const,
-          message: internalError(logger, "source discovery", cause).message,
-        })),
+        plugin
+          .discover(handleOf(row))
+          .catch(
+            (cause): DiscoveryFailure => ({
+              ok: false,
+              message: internalError(logger, "source discovery", cause).message,
+            }),
+          ),
       )
       if (!discovered.ok) {
         yield* release
-        if ("refused" in discovered && discovered.refused)
-          return yield* new SourceRefused({ message: discovered.message, code: discovered.refused })
-        const misbehaved = "upstreamError" in discovered && discovered.upstreamError === true
-        return yield* new UpstreamFailed({
-          message: `could not add "${namespace}": ${discovered.message}`,
-          retryable: !misbehaved,
-          ...(misbehaved ? { upstreamError: true } : {}),
-        })
+        return yield* discoveryError(discovered, `could not add "${namespace}"`)
       }
       yield* Effect.tryPromise({ try: () => store.insertSource(row), catch: (cause) => cause }).pipe(
         Effect.catch((cause) =>
