@@ -195,14 +195,12 @@ export const createSourcesService = ({
       const release = Effect.promise(() => plugin.release(row.id))
       // Discover before storing: a source that cannot be reached is not kept, so a failed add leaves nothing behind.
       const discovered = yield* Effect.promise(() =>
-        plugin
-          .discover(handleOf(row))
-          .catch(
-            (cause): DiscoveryFailure => ({
-              ok: false,
-              message: internalError(logger, "source discovery", cause).message,
-            }),
-          ),
+        plugin.discover(handleOf(row)).catch(
+          (cause): DiscoveryFailure => ({
+            ok: false,
+            message: internalError(logger, "source discovery", cause).message,
+          }),
+        ),
       )
       if (!discovered.ok) {
         yield* release
