@@ -27,6 +27,8 @@ export interface ConnectPolicy {
   maxMessageBytes?: number
   /** how this host starts a stdio server; a host without one (Workers) refuses stdio sources */
   spawnStdio?: SpawnStdio
+  /** what a host without `spawnStdio` says of a stdio source (the Worker host names Workers); a neutral text by default */
+  stdioUnavailableMessage?: string
 }
 
 export type StdioAllowance =
@@ -134,8 +136,9 @@ export const connect = async (
   policy: ConnectPolicy,
 ): Promise<McpConnection> => {
   // the one stdio gate: every path that would start a source (add, sync, lazy re-sync, a call; serve, run, mcp) comes here
+  // a host that cannot start processes says so first: naming a flag it has no use for would mislead
+  if (transport.type === "stdio" && !policy.spawnStdio) throw stdioUnavailable(policy.stdioUnavailableMessage)
   if (transport.type === "stdio" && !stdioAllowed(policy.allowStdio, transport)) throw stdioDisabled()
-  if (transport.type === "stdio" && !policy.spawnStdio) throw stdioUnavailable()
   // the SDK's default validator builds an Ajv per client (~150 µs here) and compiles schemas with `new Function`,
   // which Workers refuse; tool output is checked by core (encodings/output-schema-check.ts), not by this client
   const client = new Client(clientInfo, { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() })

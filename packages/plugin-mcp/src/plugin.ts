@@ -33,6 +33,8 @@ export interface McpPluginOptions {
   maxUpstreamMessageBytes?: number
   /** how this host starts stdio servers (`McpPlugin.layer` takes the StdioSpawner service instead); without one stdio sources are refused */
   spawnStdio?: SpawnStdio
+  /** what this host says of a stdio source when it has no spawner (the Worker host: stdio cannot run on Workers) */
+  stdioUnavailableMessage?: string
   connectTimeoutMs?: number
   listTimeoutMs?: number
   /** how long an unused connection stays open */
@@ -54,6 +56,7 @@ const poolOptions = (options: McpPluginOptions, onToolsChanged: (sourceId: strin
     allowStdio,
     fetch: options.fetch,
     spawnStdio: options.spawnStdio,
+    stdioUnavailableMessage: options.stdioUnavailableMessage,
     maxMessageBytes: options.maxUpstreamMessageBytes,
   }
   return { policy, connectTimeoutMs, idleTimeToLiveMs, onToolsChanged }

@@ -15,11 +15,10 @@ export const STDIO_DISABLED_MESSAGE =
 export const stdioDisabled = () =>
   new SourceRefusal({ code: SourceRefusalCodes.sourceDisabled, message: STDIO_DISABLED_MESSAGE })
 
-export const stdioUnavailable = () =>
-  new SourceRefusal({
-    code: SourceRefusalCodes.sourceDisabled,
-    message: "stdio sources run a command on the host, and this host cannot start processes",
-  })
+export const STDIO_UNAVAILABLE_MESSAGE = "stdio sources run a command on the host, and this host cannot start processes"
+
+export const stdioUnavailable = (message = STDIO_UNAVAILABLE_MESSAGE) =>
+  new SourceRefusal({ code: SourceRefusalCodes.sourceDisabled, message })
 
 /** A tag check rather than `instanceof` (STYLE §9): a host's fetch may throw it from another copy of this package. */
 export const isSourceRefusal = (value: unknown): value is SourceRefusal =>

@@ -37,6 +37,20 @@ describe("ConnectionPool", () => {
     }),
   )
 
+  it.effect("a host without a spawner says its own words, never the flag of a host that has one", () =>
+    Effect.gen(function* () {
+      const message = "stdio sources run a local command, and stdio sources cannot run on Cloudflare Workers"
+      const pool = yield* ConnectionPool.make({
+        ...options(true),
+        policy: { allowStdio: false, stdioUnavailableMessage: message },
+      })
+      const error = yield* Effect.flip(pool.withConnection("s0", contract, () => Effect.succeed(1)))
+      assert.strictEqual(error._tag === "ConnectFailed" && error.refused, "source_disabled")
+      assert.strictEqual(error.message, message)
+      assert.notMatch(error.message, /--allow-stdio/)
+    }),
+  )
+
   it.live("a request lost twice is a typed ConnectFailed, after one more try on a new connection", () =>
     Effect.gen(function* () {
       const pool = yield* ConnectionPool.make(options(true))
