@@ -35,7 +35,7 @@ export const readiness = ({ store, logger }: { store: Pick<CatalogStore, "checkR
       lastReason = reason
       return c.json({ ok: false, reason }, 503)
     } finally {
-      clearTimeout(timer)
+      if (timer !== undefined) clearTimeout(timer)
     }
   }
 }

@@ -126,7 +126,7 @@ const terminateSession = async (wire: StreamableHTTPClientTransport) => {
     timer = setTimeout(resolve, TERMINATE_SESSION_TIMEOUT_MS)
   })
   await Promise.race([wire.terminateSession().catch(() => undefined), timeout])
-  clearTimeout(timer)
+  if (timer !== undefined) clearTimeout(timer)
 }
 
 export const connect = async (

@@ -26,7 +26,7 @@ export interface QuickJsModuleOptions {
 }
 
 // lib ES2023 declares no WebAssembly; Node and workerd both provide the global.
-declare const WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => object }
+declare const WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => never }
 
 const pageBytes = 64 * 1024
 /** the variant's own initial size (Emscripten INITIAL_MEMORY): its 5 MB stack and data live there */

@@ -66,7 +66,7 @@ export const parseSecretKey = (
 }
 
 const utf8 = new TextEncoder()
-const fromUtf8 = new TextDecoder("utf-8", { fatal: true })
+const fromUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false })
 
 export const createSecretBox = async (raw: Uint8Array<ArrayBuffer>): Promise<SecretBox> => {
   if (raw.length !== SECRET_KEY_BYTES) throw new Error(`a secret key is ${SECRET_KEY_BYTES} bytes (got ${raw.length})`)

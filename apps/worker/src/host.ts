@@ -1,0 +1,81 @@
+/**
+ * The Worker host, as a merge of layers (the Node host's compose.ts, with a Worker's parts): the D1 catalog behind
+ * the secret box, the MCP plugin over streamable HTTP only, the isolate's QuickJS, core's services, and the hono
+ * app from @switchboard/api. It is built for each request and released when the request ends: a Worker may not
+ * use one request's I/O (an MCP connection) in another, so nothing that holds a connection outlives its request.
+ */
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { drizzle } from "drizzle-orm/d1"
+import { createApp } from "@switchboard/api"
+import { Services, createSqliteCatalogStore, createSealedCatalogStore, createSecretBox } from "@switchboard/core"
+// TEMPORARY until the D1 dialect lands (issue 16 §2): the SQLite dialect, whose transactions D1 runs non-atomically
+const createD1CatalogStore = (db: unknown) => createSqliteCatalogStore(db as never)
+import type { CodeRuntime, SecretBox } from "@switchboard/core"
+import { McpPlugin } from "@switchboard/plugin-mcp"
+import type { Env, WorkerConfig } from "./env.js"
+import { workerLimits } from "./limits.js"
+import { consoleLogger } from "./logger.js"
+
+export const STDIO_ON_WORKERS =
+  'stdio sources run a command on the host, and stdio sources cannot run on Cloudflare Workers: add the server over streamable HTTP (transport.type "http")'
+
+// the secret box holds a CryptoKey, not I/O: one per isolate and key
+const boxes = new Map<string, Promise<SecretBox>>()
+const secretBox = (raw: Uint8Array<ArrayBuffer>, text: string) => {
+  let box = boxes.get(text)
+  if (!box) {
+    box = createSecretBox(raw)
+    boxes.set(text, box)
+  }
+  return box
+}
+
+const catalogLayer = (env: Env, config: WorkerConfig, secretKeyText: string) =>
+  Layer.effect(
+    Services.CatalogStore,
+    Effect.gen(function* () {
+      const plugins = yield* Services.SourcePlugins
+      const box = yield* Effect.promise(() => secretBox(config.secretKey, secretKeyText))
+      return createSealedCatalogStore({ store: createD1CatalogStore(drizzle(env.DB)), box, plugins })
+    }),
+  )
+
+const pluginsLayer = Layer.effect(
+  Services.SourcePlugins,
+  Effect.map(McpPlugin, (mcp) => [mcp]),
+).pipe(Layer.provide(McpPlugin.layer({ allowStdio: false, stdioUnavailableMessage: STDIO_ON_WORKERS })))
+
+export const workerLayer = (env: Env, config: WorkerConfig, runtime: CodeRuntime) =>
+  Layer.mergeAll(Services.Executor.layer({ limits: workerLimits }), Services.ApiKeys.layer).pipe(
+    Layer.provideMerge(Services.Sources.layer()),
+    Layer.provideMerge(Services.TelemetrySink.fromStore),
+    Layer.provideMerge(catalogLayer(env, config, env.SWITCHBOARD_SECRET_KEY ?? "")),
+    Layer.provideMerge(pluginsLayer),
+    Layer.provideMerge(
+      Layer.mergeAll(
+        Layer.succeed(Services.CodeRuntime, runtime),
+        Layer.succeed(Services.Logger, consoleLogger),
+        Services.StaleSources.layer,
+      ),
+    ),
+  )
+
+const services = Effect.gen(function* () {
+  return {
+    keys: yield* Services.ApiKeys,
+    store: yield* Services.CatalogStore,
+    sources: yield* Services.Sources,
+    executor: yield* Services.Executor,
+    logger: yield* Services.Logger,
+  }
+})
+
+/** The host for one request: the app, and `close` to release its connections when the response is done. */
+export const buildRequestHost = async (env: Env, config: WorkerConfig, runtime: CodeRuntime) => {
+  const managed = ManagedRuntime.make(workerLayer(env, config, runtime))
+  const built = await managed.runPromise(services).catch(async (cause: unknown) => {
+    await managed.dispose()
+    throw cause
+  })
+  return { ...built, app: createApp(built), close: () => managed.dispose() }
+}

@@ -1,0 +1,40 @@
+/**
+ * The Cloudflare Worker: the same API, /mcp endpoint and result contract as the Node host, on D1. Each request
+ * builds its host (./host.ts), is answered by the hono app from @switchboard/api, and releases the host's
+ * connections once the response is made; QuickJS and the secret box are kept per isolate.
+ */
+import { internalError } from "@switchboard/core"
+import { ensureAdminKey } from "./admin-key.js"
+import { readConfig } from "./env.js"
+import type { Env } from "./env.js"
+import { buildRequestHost } from "./host.js"
+import { consoleLogger } from "./logger.js"
+import { isolateRuntime } from "./quickjs.js"
+
+export type { Env } from "./env.js"
+
+const errorResponse = (status: number, code: string, message: string) =>
+  Response.json({ error: { code, message } }, { status })
+
+export default {
+  async fetch(request: Request, env: Env, context: ExecutionContext): Promise<Response> {
+    const config = readConfig(env)
+    if (!config.ok) {
+      if (new URL(request.url).pathname === "/healthz") return Response.json({ ok: true })
+      consoleLogger.error(config.message)
+      return errorResponse(503, "not_configured", config.message)
+    }
+    let close: (() => Promise<void>) | undefined
+    try {
+      const host = await buildRequestHost(env, config.config, await isolateRuntime())
+      close = host.close
+      await ensureAdminKey(host.store, config.config.adminKey, Date.now())
+      return await host.app.fetch(request)
+    } catch (cause) {
+      const where = `${request.method} ${new URL(request.url).pathname}`
+      return errorResponse(500, "internal_error", internalError(consoleLogger, where, cause).message)
+    } finally {
+      if (close) context.waitUntil(close())
+    }
+  },
+} satisfies ExportedHandler<Env>

@@ -1,0 +1,11 @@
+/**
+ * The Worker's run limits. An isolate has 128 MB in all, so the QuickJS module's memory (shared by every run in
+ * the isolate) is capped at 64 MiB and one run may use 32 MiB of it; the rest are the Node host's defaults.
+ * `limits.cpu_ms` in wrangler.jsonc is the platform's hard stop behind the deadline (README: what a caller sees).
+ */
+import { defaultLimits } from "@switchboard/core"
+import type { RunLimits } from "@switchboard/core"
+
+export const WORKER_MODULE_MEMORY_BYTES = 64 * 1024 * 1024
+
+export const workerLimits: RunLimits = { ...defaultLimits, memoryBytes: 32 * 1024 * 1024 }
