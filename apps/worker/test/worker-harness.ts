@@ -5,6 +5,7 @@
  * README lists.
  */
 import { readFileSync, readdirSync } from "node:fs"
+import { dirname } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Miniflare } from "miniflare"
 
@@ -35,7 +36,7 @@ export const startWorker = async (options: WorkerOptions = {}) => {
   const mf = new Miniflare({
     modules: true,
     scriptPath: options.scriptPath ?? `${dist}index.js`,
-    modulesRoot: options.scriptPath ? undefined : dist,
+    modulesRoot: options.scriptPath ? dirname(options.scriptPath) : dist,
     modulesRules: [{ type: "CompiledWasm", include: ["**/*-wasm", "**/*.wasm"] }],
     compatibilityDate: "2026-04-26",
     d1Databases: { DB: "switchboard-test" },

@@ -1,0 +1,69 @@
+/**
+ * The Worker exactly as `wrangler deploy` would upload it (dist/, made by `pnpm build` with `wrangler deploy
+ * --dry-run`), in workerd, which refuses eval and WebAssembly compiled from bytes as production does: the bundle
+ * starts, and answers an execute that calls a tool of a real MCP server over streamable HTTP.
+ */
+import { fileURLToPath } from "node:url"
+import { afterAll, beforeAll, describe, expect, test } from "vitest"
+import { startContractHttpServer } from "@switchboard/fixtures"
+import { bundleTestWorker } from "./bundle-test-worker.js"
+import { TEST_ADMIN_KEY, startWorker } from "./worker-harness.js"
+import type { RunningWorker } from "./worker-harness.js"
+
+const auth = { authorization: `Bearer ${TEST_ADMIN_KEY}`, "content-type": "application/json" }
+
+describe("this workerd refuses what production refuses", () => {
+  test("new Function, eval and WebAssembly from bytes all throw", async () => {
+    const script = await bundleTestWorker(fileURLToPath(new URL("./workers/refusals.ts", import.meta.url)))
+    const worker = await startWorker({ scriptPath: script })
+    try {
+      const refused = (await (await fetch(worker.url)).json()) as Record<string, string>
+      expect(refused.newFunction).toMatch(/^EvalError/)
+      expect(refused.eval).toMatch(/^EvalError/)
+      expect(refused.wasmFromBytes).toMatch(/Wasm code generation disallowed/)
+    } finally {
+      await worker.close()
+    }
+  })
+})
+
+describe("the deploy bundle", () => {
+  let worker: RunningWorker
+  let upstream: Awaited<ReturnType<typeof startContractHttpServer>>
+  beforeAll(async () => {
+    upstream = await startContractHttpServer()
+    worker = await startWorker()
+  })
+  afterAll(async () => {
+    await worker?.close()
+    await upstream?.close()
+  })
+
+  test("starts, adds an http source, and answers an execute with a tool call", async () => {
+    const added = await fetch(`${worker.url}/v1/sources`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ namespace: "contract", kind: "mcp", transport: { type: "http", url: upstream.url } }),
+    })
+    expect(added.status).toBe(201)
+    const executed = await fetch(`${worker.url}/v1/execute`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ code: 'const r = await tools.contract.prose({ name: "Ann" })\nreturn r.data' }),
+    })
+    expect(await executed.json()).toMatchObject({ ok: true, text: "Hello, Ann! It is sunny.", stored: true })
+  })
+
+  test("without a key it answers 401; a stdio source is refused in Workers' words", async () => {
+    expect((await fetch(`${worker.url}/v1/tools`)).status).toBe(401)
+    const stdio = await fetch(`${worker.url}/v1/sources`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ namespace: "local", kind: "mcp", transport: { type: "stdio", command: "node" } }),
+    })
+    const body = (await stdio.json()) as { error: { code: string; message: string } }
+    expect(body.error.code).toBe("source_disabled")
+    expect(body.error.message).toContain("cannot run on Cloudflare Workers")
+    expect(body.error.message).not.toContain("--allow-stdio")
+  })
+})
