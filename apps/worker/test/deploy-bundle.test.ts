@@ -7,8 +7,8 @@ import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { startContractHttpServer } from "@switchboard/fixtures"
 import { bundleTestWorker } from "./bundle-test-worker.js"
-import { TEST_ADMIN_KEY, startWorker } from "./worker-harness.js"
-import type { RunningWorker } from "./worker-harness.js"
+import { TEST_ADMIN_KEY, startWorker } from "../local/miniflare-worker.js"
+import type { RunningWorker } from "../local/miniflare-worker.js"
 
 const auth = { authorization: `Bearer ${TEST_ADMIN_KEY}`, "content-type": "application/json" }
 

@@ -6,8 +6,8 @@
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { bundleTestWorker } from "./bundle-test-worker.js"
-import { startWorker } from "./worker-harness.js"
-import type { RunningWorker } from "./worker-harness.js"
+import { startWorker } from "../local/miniflare-worker.js"
+import type { RunningWorker } from "../local/miniflare-worker.js"
 
 let worker: RunningWorker
 beforeAll(async () => {
