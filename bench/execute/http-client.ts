@@ -1,7 +1,7 @@
 /** A keep-alive HTTP client for loopback round trips, as light as Node allows (no fetch machinery). */
 import http from "node:http"
 
-export const createClient = (url: string, maxSockets = 1) => {
+export const createClient = (url: string, maxSockets = 1, headers: Record<string, string> = {}) => {
   const { hostname, port } = new URL(url)
   const agent = new http.Agent({ keepAlive: true, maxSockets })
   const post = (path: string, body: string) =>
@@ -13,7 +13,7 @@ export const createClient = (url: string, maxSockets = 1) => {
           path,
           method: "POST",
           agent,
-          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+          headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
         },
         (response) => {
           const chunks: Buffer[] = []

@@ -8,8 +8,8 @@ import { fileURLToPath } from "node:url"
 import { performance } from "node:perf_hooks"
 import { createClient } from "./http-client.js"
 
-const runLoad = async (url: string, concurrent: number, total: number, code: string) => {
-  const client = createClient(url, concurrent)
+const runLoad = async (url: string, concurrent: number, total: number, code: string, authorization?: string) => {
+  const client = createClient(url, concurrent, authorization ? { authorization } : {})
   const body = JSON.stringify({ code })
   let next = 0
   let failed = 0
@@ -28,12 +28,19 @@ const runLoad = async (url: string, concurrent: number, total: number, code: str
 }
 
 /** Runs the load generator in a child process; resolves to its executions/s (rejects when any request failed). */
-export const spawnLoad = (url: string, concurrent: number, total: number, code = "return 1+1") =>
+export const spawnLoad = (
+  url: string,
+  concurrent: number,
+  total: number,
+  code = "return 1+1",
+  authorization?: string,
+) =>
   new Promise<number>((resolve, reject) => {
     const child = spawn(
       process.execPath,
       ["--import", "tsx", fileURLToPath(import.meta.url), url, String(concurrent), String(total), code],
-      { stdio: ["ignore", "pipe", "inherit"] },
+      // the key travels in the environment, not on a command line others can read
+      { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, BENCH_AUTHORIZATION: authorization ?? "" } },
     )
     let output = ""
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")))
@@ -52,5 +59,9 @@ export const spawnLoad = (url: string, concurrent: number, total: number, code =
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [url, concurrent = "32", total = "4000", code = "return 1+1"] = process.argv.slice(2)
   if (!url) throw new Error("usage: load-client.ts <url> [concurrent] [total] [code]")
-  process.stdout.write(JSON.stringify(await runLoad(url, Number(concurrent), Number(total), code)))
+  process.stdout.write(
+    JSON.stringify(
+      await runLoad(url, Number(concurrent), Number(total), code, process.env.BENCH_AUTHORIZATION || undefined),
+    ),
+  )
 }
