@@ -89,6 +89,6 @@ console.log(
 
 for (const host of hosts) host.client.close()
 await worker.close()
-await node.stop()
+await node.close()
 await upstream.close()
 rmSync(dir, { recursive: true, force: true })
