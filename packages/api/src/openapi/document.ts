@@ -414,7 +414,7 @@ export const openApiDocument = (kinds: readonly SourceKind[] = []) => ({
         description:
           "Needed on every route but /healthz and /readyz when the server requires keys, as one reachable beyond loopback does (a Node server listening beyond loopback, or run with --require-key). " +
           "An admin key creates others with POST /v1/keys; on a Node host, `switchboard keys create <name> --scope <scope>` makes one (the first one, too). " +
-          "Scopes, each including the one before: `read` (the catalog and the key's own executions), `execute` (also run scripts and describe tools), `admin` (also add, change, sync and remove sources, and read every execution). " +
+          "Scopes, each including the one before: `read` (the catalog and the key's own executions), `execute` (also run scripts and describe tools), `admin` (also add, change, sync and remove sources, manage API keys, and read every execution). " +
           "Each operation lists the scope it needs.",
       },
     },
