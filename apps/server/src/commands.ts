@@ -24,7 +24,8 @@ commands:
   tools   list the catalog's tools     --db --query TEXT --namespace NS
   mcp     serve MCP over stdio (execute, describe, read_output, grep_output)   --db --allow-stdio --sync-ttl 15m
   keys    API keys: keys create <name> --scope <scope> (prints the key once) | keys list | keys revoke <id>   --db
-          a server listening beyond loopback (--host 0.0.0.0), or started with --require-key, needs one on every route but /healthz
+          a server listening beyond loopback (--host 0.0.0.0), or started with --require-key, needs one on every route but /healthz;
+          there an admin key also manages keys over HTTP (POST /v1/keys, GET /v1/keys, DELETE /v1/keys/<id>)
           --scope (repeat it, or separate with commas; each includes the ones above it):
 ${SCOPES.map((s) => `            ${s.padEnd(8)} ${SCOPE_DESCRIPTIONS[s]}`).join("\n")}
 
@@ -96,7 +97,7 @@ const serveCommand = async (args: string[], demo: boolean) => {
   if (!isLoopback(values.host) || values["require-key"]) {
     const live = (await server.host.keys.list()).filter((k) => k.revokedAt === null)
     process.stderr.write(
-      `switchboard: every route but /healthz needs an API key (${live.length} live); create one with: pnpm switchboard keys create <name> --scope execute --db ${values.db}\n`,
+      `switchboard: every route but /healthz needs an API key (${live.length} live); create one with: pnpm switchboard keys create <name> --scope execute --db ${values.db} (an admin key also manages keys over HTTP: /v1/keys)\n`,
     )
   }
   if (!isLoopback(values.host)) {

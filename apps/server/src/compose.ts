@@ -109,6 +109,10 @@ const services = Effect.gen(function* () {
   }
 })
 
+/** The Node host's own way to manage keys, named by the 401 and by /v1/keys on a server without keys. */
+export const NODE_KEYS_HINT =
+  "On the host: `switchboard keys create <name> --scope <scope>` (also `keys list`, `keys revoke <id>`)."
+
 /**
  * Builds a host from its layer, for the server and the CLI, which speak promises: the layer's resources live in a
  * ManagedRuntime until `close`. A start that fails releases what it had acquired before it rethrows.
@@ -124,7 +128,7 @@ export const buildHost = async <E>(
   })
   const app = createApp(
     { ...built, keys: options.requireKey ? built.keys : undefined },
-    { allowedHosts: options.allowedHosts, maxBodyBytes: options.maxBodyBytes },
+    { allowedHosts: options.allowedHosts, maxBodyBytes: options.maxBodyBytes, keysHint: NODE_KEYS_HINT },
   )
   return { ...built, app, close: () => runtime.dispose() }
 }

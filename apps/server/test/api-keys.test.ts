@@ -20,7 +20,8 @@ it("health answers without a key; every other route is 401 until a live key is s
     expect(response.headers.get("www-authenticate")).toMatch(/Bearer/)
     expect(((await response.json()) as any).error).toMatchObject({
       code: "unauthorized",
-      message: expect.stringMatching(/keys create/),
+      // true on every host (an admin key over HTTP), then this host's own way: its command line
+      message: expect.stringMatching(/POST \/v1\/keys\. On the host: `switchboard keys create <name> --scope <scope>`/),
     })
   }
   expect((await fetch(`${server.url}/mcp`, { method: "POST", body: "{}" })).status).toBe(401)

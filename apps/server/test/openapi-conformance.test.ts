@@ -44,8 +44,10 @@ const recordingFetch = async (input: string | URL | Request, init?: RequestInit)
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ allowStdio: true })
-  const client = createClient(server.url, { fetch: recordingFetch })
+  // a server with keys, as one beyond loopback is: /v1/keys is served only there
+  server = await startTestServer({ allowStdio: true, requireKey: true })
+  const auth = { authorization: `Bearer ${(await server.host.keys.create("conformance", ["admin"])).key}` }
+  const client = createClient(server.url, { fetch: recordingFetch, headers: auth })
   const contract = {
     namespace: "contract",
     kind: "mcp",
@@ -104,8 +106,20 @@ beforeAll(async () => {
   await output.$get({ param: { id: executionId }, query: { grep: "^line 2\\d\\d$" } })
   await output.$get({ param: { id: executionId }, query: { limit: "0" } }) // 400
 
+  const made = await client.v1.keys.$post({ json: { name: "agent", scopes: ["execute"] } })
+  const { key, secret } = made.status === 201 ? await made.json() : { key: { id: "" }, secret: "" }
+  await client.v1.keys.$post({ json: { name: "agent", scopes: ["root" as "read"] } }) // 400
+  await client.v1.keys.$get()
+  await createClient(server.url, {
+    fetch: recordingFetch,
+    headers: { authorization: `Bearer ${secret}` },
+  }).v1.keys.$get() // 403
+  await client.v1.keys[":id"].$delete({ param: { id: key.id } })
+  await client.v1.keys[":id"].$delete({ param: { id: "nope" } }) // 404
+  await createClient(server.url, { fetch: recordingFetch }).v1.keys.$get() // 401
+
   // /mcp takes JSON-RPC, whose shapes the MCP SDK checks; the typed client has no body type for it
-  const mcp = { "content-type": "application/json", accept: "application/json, text/event-stream" }
+  const mcp = { ...auth, "content-type": "application/json", accept: "application/json, text/event-stream" }
   const rpc = (message: object) =>
     recordingFetch(`${server.url}/mcp`, { method: "POST", headers: mcp, body: JSON.stringify(message) })
   await rpc({
@@ -126,6 +140,16 @@ it("every captured request and answer fits the served document", () => {
   const { check } = createConformance(document)
   expect(exchanges.length).toBeGreaterThan(30)
   expect(exchanges.flatMap(check)).toEqual([])
+  // /v1/keys answered each status it was meant to, so each was checked
+  expect(exchanges.filter((e) => e.path.startsWith("/v1/keys")).map((e) => `${e.method} ${e.status}`)).toEqual([
+    "POST 201",
+    "POST 400",
+    "GET 200",
+    "GET 403",
+    "DELETE 204",
+    "DELETE 404",
+    "GET 401",
+  ])
 })
 
 it("every documented operation was called, and answered a success whose body was checked", () => {
@@ -151,9 +175,14 @@ it("a wrong body schema in the document fails the check, naming the route", () =
   wrong.components.schemas.Source.properties.toolCount = { type: "string" }
   wrong.components.schemas.ExecuteSuccess.required.push("elapsed")
   wrong.components.schemas.DescribeRequest.properties.limit.maximum = 1
+  wrong.components.schemas.Key.properties.createdAt = { type: "integer" }
+  wrong.components.schemas.CreateKeyRequest.properties.scopes.items = { enum: ["read"] }
   const problems = exchanges.flatMap(createConformance(wrong).check)
   expect(problems.some((p) => p.startsWith("POST /v1/sources → 201: answer does not fit"))).toBe(true)
   expect(problems.some((p) => p.startsWith("GET /v1/sources → 200: answer does not fit"))).toBe(true)
   expect(problems.some((p) => p.startsWith("POST /v1/execute → 200: answer does not fit"))).toBe(true)
   expect(problems.some((p) => p.startsWith("POST /v1/describe → 200: request body does not fit"))).toBe(true)
+  expect(problems.some((p) => p.startsWith("POST /v1/keys → 201: answer does not fit"))).toBe(true)
+  expect(problems.some((p) => p.startsWith("GET /v1/keys → 200: answer does not fit"))).toBe(true)
+  expect(problems.some((p) => p.startsWith("POST /v1/keys → 201: request body does not fit"))).toBe(true)
 })

@@ -54,6 +54,10 @@ const routes: RouteRow[] = [
     expect: admin(200),
   },
   { method: "DELETE", path: "/v1/sources/added", expect: admin(204) },
+  // keys: admin only (a key that could make keys could make itself admin)
+  { method: "POST", path: "/v1/keys", body: { name: "made", scopes: ["read"] }, expect: admin(201) },
+  { method: "GET", path: "/v1/keys", expect: admin(200) },
+  { method: "DELETE", path: "/v1/keys/no-such-key", expect: admin(404) },
   { method: "GET", path: "/v1/executions/no-such-id", expect: 404 },
   { method: "GET", path: "/v1/executions/no-such-id/output", expect: 404 },
   { method: "GET", path: "/mcp", expect: 405 },

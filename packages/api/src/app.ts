@@ -14,6 +14,7 @@ import { openApiDocument } from "./openapi/document.js"
 import type { OpenApiDocument } from "./openapi/document.js"
 import { executeRoutes } from "./routes/execute.js"
 import { executionRoutes } from "./routes/executions.js"
+import { keyRoutes } from "./routes/keys.js"
 import { sourceRoutes } from "./routes/sources.js"
 import { describeRoutes, toolRoutes } from "./routes/tools.js"
 
@@ -28,6 +29,12 @@ export interface AppOptions {
   allowedHosts?: readonly string[]
   /** The largest request body on /v1 and /mcp, in bytes (default 10 MiB); a larger one is 413 `body_too_large`. */
   maxBodyBytes?: number
+  /**
+   * One sentence on how this host's operator manages API keys besides /v1/keys, such as the Node host's command
+   * line (`On the host: switchboard keys create …`). It ends the 401's message and the refusal of /v1/keys on a
+   * server without keys. Without it they name only /v1/keys, which is true on every host.
+   */
+  keysHint?: string
 }
 
 /** A body read that failed because the client hung up (Node: `Error: aborted`, code ECONNRESET). */
@@ -44,7 +51,7 @@ export const createApp = (services: AppServices, options: AppOptions = {}) => {
   const app = new Hono<AppEnv>()
     // the key first: a caller without one learns only that it needs one, and no body of theirs is buffered;
     // then its scope, from the one table of what each route needs (./scopes.ts)
-    .use("*", authenticate(services.keys))
+    .use("*", authenticate(services.keys, options.keysHint))
     .use("*", checkScope)
     .use("*", requestGuard({ allowedHosts: options.allowedHosts }))
     .use("/v1/*", limitBody(maxBodyBytes))
@@ -57,6 +64,7 @@ export const createApp = (services: AppServices, options: AppOptions = {}) => {
     .route("/v1/describe", describeRoutes(services))
     .route("/v1", executeRoutes(services))
     .route("/v1/executions", executionRoutes(services))
+    .route("/v1/keys", keyRoutes(services, options.keysHint))
     .route("/mcp", mcpRoutes(services, { maxBodyBytes }))
   app.notFound((c) => c.json(errorOf("not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404))
   app.onError((cause, c) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { stubApp } from "../test/stub-app.js"
+import { memoryKeys, stubApp } from "../test/stub-app.js"
 
 const execute = (
   headers: Record<string, string>,
@@ -123,7 +123,7 @@ it("never guards /healthz", async () => {
 })
 
 it("checks the key before anything else, so a caller without one learns only that it needs one", async () => {
-  const app = stubApp({}, { keys: { verify: async () => null } })
+  const app = stubApp({}, { keys: memoryKeys() })
   const response = await app.request("http://127.0.0.1:4747/v1/execute", {
     method: "POST",
     headers: { "content-type": "text/plain", origin: "https://evil.example" },

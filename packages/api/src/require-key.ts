@@ -11,8 +11,16 @@ import type { AppEnv } from "./env.js"
 import { errorOf } from "./http-errors.js"
 import { PROBE_PATHS } from "./probes.js"
 
+/**
+ * The 401's text. True on every host: keys are made over HTTP with an admin key; `hint` is the host's own way
+ * besides (the Node host's command line), which is also how the first admin key is made.
+ */
+export const unauthorizedMessage = (hint?: string) =>
+  "this server needs an API key: send Authorization: Bearer <key>. An admin key creates keys with POST /v1/keys." +
+  (hint ? ` ${hint}` : "")
+
 export const authenticate =
-  (keys: Pick<ApiKeyService, "verify"> | undefined): MiddlewareHandler<AppEnv> =>
+  (keys: Pick<ApiKeyService, "verify"> | undefined, hint?: string): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     if (!keys) {
       c.set("caller", OPEN_CALLER)
@@ -24,13 +32,7 @@ export const authenticate =
     const key = token ? await keys.verify(token) : null
     if (!key) {
       c.header("WWW-Authenticate", 'Bearer realm="switchboard"')
-      return c.json(
-        errorOf(
-          "unauthorized",
-          "this server needs an API key: send Authorization: Bearer <key> (create one with `switchboard keys create <name> --scope <scope>`)",
-        ),
-        401,
-      )
+      return c.json(errorOf("unauthorized", unauthorizedMessage(hint)), 401)
     }
     c.set("caller", callerOf(key))
     return next()

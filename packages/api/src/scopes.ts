@@ -33,6 +33,9 @@ export const routeScopes: readonly RouteScope[] = [
   { method: "POST", path: "/v1/execute", scope: "execute" },
   // and only the key's own, unless admin (routes/executions.ts, through core's readExecutionAs)
   { method: "GET", path: "/v1/executions", scope: "read" },
+  // making, listing and revoking keys: a key that could make keys could make itself admin. Named, though the
+  // default would close it too, so that nobody has to reason from the default (routes/keys.ts)
+  { path: "/v1/keys", scope: "admin" },
   // each MCP tool checks its own scope (mcpToolScopes)
   { path: "/mcp", scope: null },
 ]

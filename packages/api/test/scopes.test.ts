@@ -2,8 +2,8 @@
 import { expect, it } from "vitest"
 import type { ApiKeyRow } from "@switchboard/core"
 import { openApiDocument } from "../src/index.js"
-import { DEFAULT_ROUTE_SCOPE, mcpToolScopes, requiredScope } from "../src/scopes.js"
-import { stubApp } from "./stub-app.js"
+import { DEFAULT_ROUTE_SCOPE, mcpToolScopes, requiredScope, routeScopes } from "../src/scopes.js"
+import { memoryKeys, stubApp } from "./stub-app.js"
 
 it("names the scope of every route, and of routes still to come: any change under /v1/sources is admin", () => {
   expect(requiredScope("GET", "/healthz")).toBeNull()
@@ -27,8 +27,18 @@ it("names the scope of every route, and of routes still to come: any change unde
   expect(requiredScope("GET", "/v1/executions/e1")).toBe("read")
   expect(requiredScope("GET", "/v1/executions/e1/output")).toBe("read")
   expect(requiredScope("POST", "/mcp")).toBeNull()
+  for (const [method, path] of [
+    ["POST", "/v1/keys"],
+    ["GET", "/v1/keys"],
+    ["HEAD", "/v1/keys"],
+    ["DELETE", "/v1/keys/k1"],
+  ]) {
+    expect(requiredScope(method!, path!), `${method} ${path}`).toBe("admin")
+  }
+  // named in the table, not left to the default
+  expect(routeScopes.filter((rule) => rule.path === "/v1/keys")).toEqual([{ path: "/v1/keys", scope: "admin" }])
   // a route nobody wrote a rule for is closed
-  expect(requiredScope("POST", "/v1/keys")).toBe(DEFAULT_ROUTE_SCOPE)
+  expect(requiredScope("POST", "/v1/not-written-yet")).toBe(DEFAULT_ROUTE_SCOPE)
   expect(requiredScope("GET", "/v1/sourcesx")).toBe("admin")
   expect(DEFAULT_ROUTE_SCOPE).toBe("admin")
   expect(Object.keys(mcpToolScopes).sort()).toEqual(["describe", "execute", "grep_output", "read_output"])
@@ -53,6 +63,7 @@ const keyRow = (id: string, scopes: string[]): ApiKeyRow => ({
   revokedAt: null,
 })
 const keys = {
+  ...memoryKeys(),
   verify: async (token: string) =>
     ({
       sb_read: keyRow("r", ["read"]),

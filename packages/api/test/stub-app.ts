@@ -1,5 +1,7 @@
 /** createApp over stand-in services: enough for the middleware and the route table, no database or sandbox. */
 import { Effect } from "effect"
+import { createApiKeyService } from "@switchboard/core"
+import type { ApiKeyRow } from "@switchboard/core"
 import type { AppOptions, AppServices } from "../src/app.js"
 import { createApp } from "../src/app.js"
 
@@ -42,3 +44,21 @@ export const stubServices = (): AppServices => {
 
 export const stubApp = (options: AppOptions = {}, services: Partial<AppServices> = {}) =>
   createApp({ ...stubServices(), ...services }, options)
+
+/** core's key service over a map instead of a catalog: real keys, hashes and scope checks, no database. */
+export const memoryKeys = (rows: ApiKeyRow[] = [], now = () => Date.now()) => {
+  const stored = new Map(rows.map((row) => [row.id, { ...row }]))
+  return createApiKeyService(
+    {
+      insertApiKey: async (row) => void stored.set(row.id, { ...row }),
+      findApiKey: async (hash) => [...stored.values()].find((row) => row.hash === hash) ?? null,
+      listApiKeys: async () => [...stored.values()].sort((a, b) => a.createdAt - b.createdAt),
+      revokeApiKey: async (id, at) => {
+        const row = stored.get(id)
+        if (row && row.revokedAt === null) row.revokedAt = at
+        return row !== undefined
+      },
+    },
+    now,
+  )
+}

@@ -320,9 +320,11 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
     })
 
     it("API keys: shown once, stored only as a hash, verified until revoked", async () => {
-      const keys = createApiKeyService(store, () => 42)
+      let now = 42
+      const keys = createApiKeyService(store, () => now)
       const created = await keys.create("ci", ["execute", "read", "execute"])
       expect(created.key).toMatch(/^sb_[A-Za-z0-9_-]{43}$/)
+      expect(created).toMatchObject({ name: "ci", scopes: ["execute", "read"], createdAt: 42 })
       const [row] = await keys.list()
       expect(row).toMatchObject({
         id: created.id,
@@ -335,8 +337,13 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
       expect(await keys.verify(created.key)).toMatchObject({ id: created.id })
       expect(await keys.verify(created.key + "x")).toBeNull()
       expect(await keys.verify("Bearer nonsense")).toBeNull()
+      now = 50
       expect(await keys.revoke(created.id)).toBe(true)
       expect(await keys.verify(created.key)).toBeNull()
+      // revoking again is no error, and keeps the first revocation's time (DELETE /v1/keys/:id relies on both)
+      now = 60
+      expect(await keys.revoke(created.id)).toBe(true)
+      expect((await keys.list())[0]).toMatchObject({ id: created.id, revokedAt: 50 })
       expect(await keys.revoke("nope")).toBe(false)
       await expect(keys.create("bad", ["root" as never])).rejects.toThrow(/unknown scope "root"/)
       await expect(keys.create("none", [])).rejects.toThrow(/at least one scope/)

@@ -17,6 +17,7 @@ import { errorBody } from "../wire/error-body.js"
 import { executeBody, executeFailure, executeSuccess, logEntry } from "../wire/execute.js"
 import { execution, executionBody, outputMatches, outputPage, toolCall } from "../wire/executions.js"
 import { jsonRpcMessage, jsonRpcRequest } from "../wire/json-rpc.js"
+import { createKeyRequest, keyCreatedBody, keyView, keysBody } from "../wire/keys.js"
 import { jsonSchemasOf } from "../wire/json-schema.js"
 import { healthBody, notReadyBody, readyBody } from "../wire/probes.js"
 import { sourceBody, sourceView, sourcesBody } from "../wire/sources.js"
@@ -29,6 +30,7 @@ export const requestSchemas = (kinds: readonly SourceKind[]) => ({
   SourceInput: addSourceRequest(kinds).describe("the fields every source has, and its kind's own"),
   SourcePatch: updateSourceRequest(kinds),
   JsonRpcRequest: jsonRpcRequest,
+  CreateKeyRequest: createKeyRequest,
 })
 
 export const responseSchemas = {
@@ -54,6 +56,9 @@ export const responseSchemas = {
   OutputPage: outputPage,
   OutputMatches: outputMatches,
   JsonRpcMessage: jsonRpcMessage,
+  Key: keyView,
+  KeyCreated: keyCreatedBody,
+  KeysBody: keysBody,
 }
 
 export type RequestSchemaName = keyof ReturnType<typeof requestSchemas>

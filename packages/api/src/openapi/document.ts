@@ -55,17 +55,20 @@ const responses = {
     "`invalid_json`: the body is not JSON; `invalid_request`: a field or parameter is missing or wrong (the message says which)",
   ),
   Unauthorized: {
-    ...errorJson("`unauthorized`: this server requires an API key, and none or a wrong one was sent"),
+    ...errorJson(
+      "`unauthorized`: this server requires an API key, and none or a wrong (unknown or revoked) one was sent",
+    ),
     headers: { "WWW-Authenticate": { schema: { type: "string" } } },
   },
   Forbidden: errorJson(
     "`forbidden_origin`: sent by a web page at another origin; `forbidden_host`: a Host header this server does not answer to (DNS rebinding); " +
-      '`forbidden`: the API key lacks the scope this route needs (the message names it: `this route needs the "admin" scope; this key has: execute`); ' +
+      '`forbidden`: the API key lacks the scope this route needs (the message names it: `this route needs the "admin" scope; this key has: execute`), ' +
+      "or /v1/keys on a server that checks no key; " +
       "`source_disabled`: a stdio source on a server started without --allow-stdio (adding or syncing it); " +
       "`private_address`: an http source whose address is loopback, private, link-local or metadata, on a server that listens beyond loopback without --allow-private-sources",
   ),
   NotFound: errorJson(
-    "`not_found`: no such source, tool or execution (another key's execution, for a key without `admin`, is answered the same)",
+    "`not_found`: no such source, tool, execution or key (another key's execution, for a key without `admin`, is answered the same)",
   ),
   Conflict: errorJson("`conflict`: a source with this namespace already exists"),
   PayloadTooLarge: errorJson(
@@ -98,6 +101,11 @@ const withBody = {
 }
 /** A POST or DELETE without a body still meets the content-type check when it names a content type. */
 const noBody = { ...guarded, "415": response("UnsupportedMediaType") }
+
+/** What every /v1/keys operation says of where it is served. */
+const keysDescription =
+  "Only on a server that requires keys; one that does not (a Node server on loopback without --require-key, where every caller is admin) " +
+  "answers 403 `forbidden`, since a key made there would not be checked there. Needs `admin`: a key that could make keys could make itself admin."
 
 const namespaceParam = pathParam("namespace", "the source's namespace")
 const executionParam = pathParam("id", "the execution id, as `executionId` in the execute response")
@@ -148,6 +156,7 @@ export const openApiDocument = (kinds: readonly SourceKind[] = []) => ({
     { name: "tools", description: "the catalog, and TypeScript declarations to write scripts against" },
     { name: "executions", description: "running scripts and reading what they returned" },
     { name: "mcp", description: "Switchboard as an MCP server (streamable HTTP, stateless)" },
+    { name: "keys", description: "API keys and their scopes (admin only)" },
     { name: "meta" },
   ],
   security: [{}, { apiKey: [] }],
@@ -340,6 +349,35 @@ export const openApiDocument = (kinds: readonly SourceKind[] = []) => ({
         },
       },
     },
+    "/v1/keys": {
+      post: {
+        tags: ["keys"],
+        operationId: "createKey",
+        summary: "Create an API key; its secret is in this answer and never again",
+        description: keysDescription,
+        requestBody: body("CreateKeyRequest"),
+        responses: { "201": json("KeyCreated", "created"), ...withBody },
+      },
+      get: {
+        tags: ["keys"],
+        operationId: "listKeys",
+        summary: "Every API key, revoked ones too, oldest first (never a secret or a hash)",
+        description: keysDescription,
+        responses: { "200": json("KeysBody", "the keys"), ...guarded },
+      },
+    },
+    "/v1/keys/{id}": {
+      delete: {
+        tags: ["keys"],
+        operationId: "revokeKey",
+        summary: "Revoke an API key: from now on it is answered 401",
+        description:
+          `${keysDescription} Revoking a revoked key is no error: 204 again, and the key keeps its first revocation's time. ` +
+          "Revoking the key that sends the request is allowed; keep another admin key.",
+        parameters: [pathParam("id", "the key's `id`, as created or listed")],
+        responses: { "204": { description: "revoked (or already revoked)" }, ...noBody, "404": response("NotFound") },
+      },
+    },
     "/mcp": {
       post: {
         tags: ["mcp"],
@@ -374,8 +412,9 @@ export const openApiDocument = (kinds: readonly SourceKind[] = []) => ({
         type: "http",
         scheme: "bearer",
         description:
-          "Needed on every route but /healthz and /readyz once the server listens beyond loopback or runs with --require-key. Create one with `switchboard keys create <name> --scope <scope>`. " +
-          "Scopes, each including the one before: `read` (the catalog and the key's own executions), `execute` (also run scripts and describe tools), `admin` (also add, change, sync and remove sources, and read every execution). " +
+          "Needed on every route but /healthz and /readyz when the server requires keys, as one reachable beyond loopback does (a Node server listening beyond loopback, or run with --require-key). " +
+          "An admin key creates others with POST /v1/keys; on a Node host, `switchboard keys create <name> --scope <scope>` makes one (the first one, too). " +
+          "Scopes, each including the one before: `read` (the catalog and the key's own executions), `execute` (also run scripts and describe tools), `admin` (also add, change, sync and remove sources, manage API keys, and read every execution). " +
           "Each operation lists the scope it needs.",
       },
     },

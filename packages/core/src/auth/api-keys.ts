@@ -30,20 +30,14 @@ export const createApiKeyService = (
   async create(
     name: string,
     scopes: readonly Scope[],
-  ): Promise<{ id: string; name: string; key: string; scopes: Scope[] }> {
+  ): Promise<{ id: string; name: string; key: string; scopes: Scope[]; createdAt: number }> {
     const parsed = parseScopes(scopes)
     if (!parsed.ok) throw new Error(parsed.error.message)
     const key = `sb_${base64url(crypto.getRandomValues(new Uint8Array(32)))}`
     const id = crypto.randomUUID()
-    await store.insertApiKey({
-      id,
-      name,
-      hash: await hashKey(key),
-      scopes: parsed.value,
-      createdAt: now(),
-      revokedAt: null,
-    })
-    return { id, name, key, scopes: parsed.value }
+    const createdAt = now()
+    await store.insertApiKey({ id, name, hash: await hashKey(key), scopes: parsed.value, createdAt, revokedAt: null })
+    return { id, name, key, scopes: parsed.value, createdAt }
   },
 
   /** The live key this bearer token names, or null (unknown, revoked, or not a key at all). */
@@ -53,7 +47,9 @@ export const createApiKeyService = (
     return row && row.revokedAt === null ? row : null
   },
 
+  /** Every key, revoked ones too, oldest first; each row holds the key's hash, which no answer may show. */
   list: () => store.listApiKeys(),
+  /** False when there is no such key. A revoked key stays revoked, and keeps the time of its first revocation. */
   revoke: (id: string) => store.revokeApiKey(id, now()),
 })
 

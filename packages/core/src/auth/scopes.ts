@@ -3,7 +3,7 @@
  *   read     the catalog (sources, tools) and the key's own executions
  *   execute  read, plus run scripts and describe tools (a script can already search and describe the catalog
  *            through `tools.$search` / `tools.$describe`, so execute without read would protect nothing)
- *   admin    everything: add, change, sync and remove sources, and every key's executions
+ *   admin    everything: add, change, sync and remove sources, manage API keys, and every key's executions
  * Keys stored before scopes were checked hold `["*"]`, which counts as admin, so an upgrade takes nothing away
  * and no row is rewritten. Any other value this build does not know grants nothing: a scope added by a later
  * build must not become admin when an older build reads it. New keys are created with known scopes only.
@@ -18,7 +18,7 @@ export type Scope = (typeof SCOPES)[number]
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   read: "the catalog (sources, tools) and this key's own executions",
   execute: "read, plus run scripts and describe tools",
-  admin: "everything: add, change, sync and remove sources, and every key's executions",
+  admin: "everything: add, change, sync and remove sources, manage API keys, and every key's executions",
 }
 
 const rank: Record<Scope, number> = { read: 0, execute: 1, admin: 2 }
