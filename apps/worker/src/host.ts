@@ -19,6 +19,9 @@ import { consoleLogger } from "./logger.js"
 export const STDIO_ON_WORKERS =
   'stdio sources run a command on the host, and stdio sources cannot run on Cloudflare Workers: add the server over streamable HTTP (transport.type "http")'
 
+export const WORKER_KEYS_HINT =
+  "The first admin key is this Worker's secret SWITCHBOARD_ADMIN_KEY (`wrangler secret put SWITCHBOARD_ADMIN_KEY`)."
+
 // the secret box holds a CryptoKey, not I/O: one per isolate and key
 const boxes = new Map<string, Promise<SecretBox>>()
 const secretBox = (raw: Uint8Array<ArrayBuffer>, text: string) => {
@@ -77,5 +80,5 @@ export const buildRequestHost = async (env: Env, config: WorkerConfig, runtime: 
     await managed.dispose()
     throw cause
   })
-  return { ...built, app: createApp(built), close: () => managed.dispose() }
+  return { ...built, app: createApp(built, { keysHint: WORKER_KEYS_HINT }), close: () => managed.dispose() }
 }
