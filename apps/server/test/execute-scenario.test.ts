@@ -1,9 +1,12 @@
 /**
  * The first whole path, end to end with every part real: a fixture MCP server of ours (stdio and
- * streamable HTTP), added over HTTP, called from QuickJS scripts through POST /v1/execute.
+ * streamable HTTP), added over HTTP, called from QuickJS scripts through POST /v1/execute. The result-contract
+ * cases are the HTTP scenario suite's table (@switchboard/fixtures/http-scenarios), run here over stdio and HTTP
+ * on SQLite and Postgres.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { contractToolNames, fixtureCommand, startContractHttpServer, tinyPngBase64 } from "@switchboard/fixtures"
+import { contractToolNames, fixtureCommand, startContractHttpServer } from "@switchboard/fixtures"
+import { resultContractCases } from "@switchboard/fixtures/http-scenarios"
 import { startTestServer } from "./helpers.js"
 import type { DatabaseKind, TestServer } from "./helpers.js"
 
@@ -73,68 +76,7 @@ describe.each(matrix)("execute against the contract server over %s, catalog on %
     expect(listed.body.sources[0].namespace).toBe("contract")
   })
 
-  const cases: [string, string, unknown][] = [
-    [
-      "prose text is a string",
-      `return await tools.contract.prose({ name: "Ann" })`,
-      { ok: true, data: "Hello, Ann! It is sunny." },
-    ],
-    [
-      "a lone JSON text block is the parsed value",
-      `return (await tools.contract.json_text()).data`,
-      {
-        items: [
-          { id: 1, name: "a" },
-          { id: 2, name: "b" },
-        ],
-        total: 2,
-      },
-    ],
-    [
-      "structuredContent is data; its duplicate text is dropped",
-      `return await tools.contract.structured({})`,
-      { ok: true, data: { temperature: 22.5, conditions: "Partly cloudy" } },
-    ],
-    [
-      "a prose summary beside structuredContent rides in content",
-      `return await tools.contract.structured_with_summary({})`,
-      { ok: true, data: { users: [{ name: "ann" }] }, content: [{ type: "text", text: "Found 1 user" }] },
-    ],
-    [
-      "isError is ok:false",
-      `return await tools.contract.fails({})`,
-      {
-        ok: false,
-        error: { code: "upstream_error", message: "disk is full", content: [{ type: "text", text: "disk is full" }] },
-      },
-    ],
-    [
-      "an image beside text is the block array",
-      `return (await tools.contract.image({})).data`,
-      [
-        { type: "image", data: tinyPngBase64, mimeType: "image/png" },
-        { type: "text", text: "a tiny image" },
-      ],
-    ],
-    [
-      "_meta becomes meta",
-      `return await tools.contract.with_meta({})`,
-      { ok: true, data: "ok", meta: { trace: "abc" } },
-    ],
-    [
-      "a non-identifier name is reached with brackets",
-      `const r = await tools.contract["get-sum"]({ a: 2, b: 3 }); return r.data`,
-      "5",
-    ],
-    ["case is kept", `return (await tools.contract.camelCaseTool({})).data`, "camel"],
-    [
-      "several calls in one script",
-      `const [a, b] = await Promise.all([tools.contract.echo({ message: "x" }), tools.contract.echo({ message: "y" })]); return a.data + b.data`,
-      "xy",
-    ],
-  ]
-
-  it.each(cases)("%s", async (_name, code, expected) => {
+  it.each(resultContractCases)("%s", async (_name, code, expected) => {
     const response = await server.execute(code)
     expect(response).toMatchObject({ ok: true })
     expect(response.result).toEqual(expected)

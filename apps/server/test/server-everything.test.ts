@@ -1,6 +1,7 @@
-/** A real third-party MCP server from npm, over stdio. */
+/** A real third-party MCP server from npm, over stdio (the HTTP scenario suite runs it over streamable HTTP). */
 import { createRequire } from "node:module"
 import { afterAll, beforeAll, expect, it } from "vitest"
+import { everythingCalls } from "@switchboard/fixtures/http-scenarios"
 import { startTestServer } from "./helpers.js"
 import type { TestServer } from "./helpers.js"
 
@@ -26,16 +27,7 @@ it("lists its tools, names kept as sent", async () => {
 })
 
 it("echo, get-sum and get-structured-content from one script", async () => {
-  const response = await server.execute(`
-    const echo = await tools.everything.echo({ message: "hi there" })
-    const sum = await tools.everything["get-sum"]({ a: 2, b: 40 })
-    const weather = await tools.everything["get-structured-content"]({ location: "Chicago" })
-    return { echo, sum, weather }
-  `)
+  const response = await server.execute(everythingCalls.code)
   expect(response.ok).toBe(true)
-  expect(response.result).toEqual({
-    echo: { ok: true, data: "Echo: hi there" },
-    sum: { ok: true, data: "The sum of 2 and 40 is 42." },
-    weather: { ok: true, data: { temperature: 36, conditions: "Light rain / drizzle", humidity: 82 } },
-  })
+  expect(response.result).toEqual(everythingCalls.result)
 }, 30_000)
