@@ -57,7 +57,9 @@ export const stdioTransport = z
     env: stringMap("env").default({}).describe("secret: values are never echoed"),
     cwd: z.string({ error: "transport.cwd must be a string" }).optional(),
   })
-  .describe("runs a command on the server's host: refused (403) unless the server was started with --allow-stdio")
+  .describe(
+    "runs a command on the server's host: refused (403 source_disabled) unless the host allows it (the Node host with --allow-stdio; never on Cloudflare Workers)",
+  )
 
 export const httpTransport = z.object({
   type: z.literal("http"),

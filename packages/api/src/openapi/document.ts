@@ -64,7 +64,7 @@ const responses = {
     "`forbidden_origin`: sent by a web page at another origin; `forbidden_host`: a Host header this server does not answer to (DNS rebinding); " +
       '`forbidden`: the API key lacks the scope this route needs (the message names it: `this route needs the "admin" scope; this key has: execute`), ' +
       "or /v1/keys on a server that checks no key; " +
-      "`source_disabled`: a stdio source on a server started without --allow-stdio (adding or syncing it); " +
+      "`source_disabled`: a stdio source on a host that does not allow them (a Node server started without --allow-stdio, or a Cloudflare Worker) when adding or syncing it; " +
       "`private_address`: an http source whose address is loopback, private, link-local or metadata, on a server that listens beyond loopback without --allow-private-sources",
   ),
   NotFound: errorJson(
