@@ -1,11 +1,11 @@
 /**
- * SQLite (better-sqlite3 through drizzle). The driver is synchronous and has one connection, so a transaction
- * is BEGIN IMMEDIATE … COMMIT on that connection while a lock keeps every other store call out until it
- * ends; otherwise a statement from a concurrent request would land inside (and roll back with) it.
+ * SQLite (better-sqlite3 through drizzle). The driver is synchronous, so a batch is BEGIN IMMEDIATE, its
+ * statements and COMMIT in one synchronous run: nothing else on the connection can land inside it. A lock still
+ * keeps each store operation (its reads, then its batch) to itself on the one connection.
  *
  * Being synchronous, the driver also waits synchronously: with SQLite's `busy_timeout` a write that finds the file
  * locked by another connection blocks the whole event loop for as long as it waits (issue 14 §7: 5 s per write).
- * The host opens the file with `busy_timeout = 0`, and a store call that meets SQLITE_BUSY is tried again here,
+ * The host opens the file with `busy_timeout = 0`, and an operation that meets SQLITE_BUSY is made again here,
  * after a pause that yields to the event loop, for at most `busyWaitMs` in all (see ./busy-retry.ts).
  */
 import { getTableColumns, sql } from "drizzle-orm"
@@ -14,9 +14,10 @@ import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core"
 import type { CatalogStore } from "./rows.js"
 import * as schema from "./schema-sqlite.js"
 import { createCatalogStore } from "./store.js"
-import type { CatalogDb } from "./store.js"
+import type { CatalogDb, WriteStatement } from "./dialect.js"
 import { DEFAULT_BUSY_WAIT_MS, retryWhileBusy } from "./busy-retry.js"
 import { DatabaseFault } from "./database-fault.js"
+import { createKeyLock } from "./key-lock.js"
 
 export interface SqliteStoreOptions {
   /** how long a store call may wait, in all, for another connection's lock on the file (default 5 s) */
@@ -27,24 +28,21 @@ export interface SqliteStoreOptions {
    * at the path (core has no file system), so it says here when they differ, and every store call then fails.
    */
   fileFault?: () => string | undefined
+  /** the most UTF-8 bytes of result text one row holds (default: no limit; SQLite's own is 1e9 bytes) */
+  resultPartBytes?: number
 }
 
 export type SqliteCatalogDb = BaseSQLiteDatabase<"sync", unknown, Record<string, unknown>>
-
-/** A FIFO lock: `run` waits for every earlier holder. */
-const createLock = () => {
-  let tail: Promise<unknown> = Promise.resolve()
-  return <T>(work: () => Promise<T>): Promise<T> => {
-    const result = tail.then(work, work)
-    tail = result.catch(() => undefined)
-    return result
-  }
-}
 
 /** What the drivers drizzle wraps here expose as `$client` (better-sqlite3): statements prepared once. */
 interface PreparingClient {
   prepare(text: string): { run(): unknown }
   inTransaction: boolean
+}
+
+/** A statement of a batch as this synchronous driver runs it: a drizzle builder, or the prepared insert below. */
+interface SyncStatement {
+  run(): { changes: number }
 }
 
 /**
@@ -60,11 +58,11 @@ const fixedStatement = (sqliteDb: SqliteCatalogDb, text: string): (() => unknown
 
 export const createSqliteCatalogStore = (
   sqliteDb: SqliteCatalogDb,
-  { busyWaitMs = DEFAULT_BUSY_WAIT_MS, fileFault }: SqliteStoreOptions = {},
+  { busyWaitMs = DEFAULT_BUSY_WAIT_MS, fileFault, resultPartBytes }: SqliteStoreOptions = {},
 ): CatalogStore => {
   const db = sqliteDb as unknown as CatalogDb
   const client = (sqliteDb as { $client?: Partial<PreparingClient> }).$client
-  const exclusive = createLock()
+  const exclusive = createKeyLock()
   const begin = fixedStatement(sqliteDb, "begin immediate")
   const commit = fixedStatement(sqliteDb, "commit")
   const rollback = fixedStatement(sqliteDb, "rollback")
@@ -83,6 +81,16 @@ export const createSqliteCatalogStore = (
     }
     throw cause
   }
+  const atomically = <T>(work: () => T): T => {
+    begin()
+    try {
+      const result = work()
+      commit()
+      return result
+    } catch (cause) {
+      return rollbackAfter(cause)
+    }
+  }
   // one placeholder per column of the schema's executions table; drizzle maps each value as the builder does
   const executionPlaceholders = Object.fromEntries(
     Object.keys(getTableColumns(schema.executions)).map((key) => [key, sql.placeholder(key)]),
@@ -90,46 +98,40 @@ export const createSqliteCatalogStore = (
     [column in keyof Required<typeof schema.executions.$inferInsert>]: Placeholder
   }
   const insertExecution = sqliteDb.insert(schema.executions).values(executionPlaceholders).prepare()
-  const store = createCatalogStore({
-    db,
-    tables: schema,
-    // the record's keys are the placeholders' names: it is the statement's parameters as it is
-    insertExecution: (row) => insertExecution.run(row as unknown as Record<string, unknown>),
-    transaction: async (work) => {
-      begin()
-      try {
-        const result = await work(db)
-        commit()
-        return result
-      } catch (cause) {
-        return rollbackAfter(cause)
-      }
-    },
-    // a committed write that changes nothing: page 1 is rewritten, so it reaches the WAL as every record does (a
-    // write rolled back before COMMIT never touches the file, and would not notice a file that cannot be written)
-    probeWrite: async () => {
-      const [[version] = [0]] = sqliteDb.values<[number]>(sql.raw("pragma user_version"))
-      sqliteDb.run(sql.raw(`pragma user_version = ${Number(version)}`))
-    },
-  })
   const checkFile = () => {
     const fault = fileFault?.()
     if (fault !== undefined) throw new DatabaseFault({ message: fault })
   }
-  // every call takes the lock, so nothing interleaves with an open transaction; a call that finds the file locked
-  // by another connection gives the lock back while it waits to try again
-  return Object.fromEntries(
-    Object.entries(store).map(([name, method]) => [
-      name,
-      (...args: unknown[]) =>
-        retryWhileBusy(
-          () =>
-            exclusive(async () => {
-              checkFile()
-              return (method as (...a: unknown[]) => Promise<unknown>)(...args)
-            }),
-          busyWaitMs,
-        ),
-    ]),
-  ) as unknown as CatalogStore
+  return createCatalogStore({
+    db,
+    tables: schema,
+    // SQLITE_MAX_VARIABLE_NUMBER's default since SQLite 3.32
+    maxParameters: 32_766,
+    resultPartBytes,
+    writeBatch: async (build) =>
+      atomically(() => build(db).map((statement) => (statement as unknown as SyncStatement).run().changes)),
+    // the record's keys are the placeholders' names: it is the statement's parameters as it is
+    insertExecution: (row) =>
+      ({
+        run: () => insertExecution.run(row as unknown as Record<string, unknown>) as { changes: number },
+      }) satisfies SyncStatement as unknown as WriteStatement,
+    // a committed write that changes nothing: page 1 is rewritten, so it reaches the WAL as every record does (a
+    // write rolled back before COMMIT never touches the file, and would not notice a file that cannot be written)
+    probeWrite: async () =>
+      atomically(() => {
+        const [[version] = [0]] = sqliteDb.values<[number]>(sql.raw("pragma user_version"))
+        sqliteDb.run(sql.raw(`pragma user_version = ${Number(version)}`))
+      }),
+    // one operation at a time on the connection; one that finds the file locked by another connection gives the
+    // lock back while it waits to try again
+    around: (operation) =>
+      retryWhileBusy(
+        () =>
+          exclusive(["connection"], async () => {
+            checkFile()
+            return operation()
+          }),
+        busyWaitMs,
+      ),
+  })
 }
