@@ -20,6 +20,7 @@ export type {
   ShapeObservation,
 } from "./catalog/rows.js"
 export { createCatalogStore } from "./catalog/store.js"
+export { MAX_MERGE_ROUNDS } from "./catalog/shape-merge.js"
 export type { StoreDialect, CatalogDb, CatalogTables, WriteStatement } from "./catalog/dialect.js"
 export { createSqliteCatalogStore } from "./catalog/dialect-sqlite.js"
 export type { SqliteCatalogDb, SqliteStoreOptions } from "./catalog/dialect-sqlite.js"
@@ -27,6 +28,8 @@ export { DatabaseFault, isDatabaseFault, driverMessage } from "./catalog/databas
 export { DEFAULT_BUSY_WAIT_MS } from "./catalog/busy-retry.js"
 export { createPgCatalogStore } from "./catalog/dialect-pg.js"
 export type { PgCatalogDb, PgStoreOptions } from "./catalog/dialect-pg.js"
+export { createD1CatalogStore, D1_MAX_PARAMETERS, D1_RESULT_PART_BYTES } from "./catalog/dialect-d1.js"
+export type { D1CatalogDb, D1StoreOptions } from "./catalog/dialect-d1.js"
 export * as sqliteSchema from "./catalog/schema-sqlite.js"
 export * as pgSchema from "./catalog/schema-pg.js"
 export { createSourcesService } from "./catalog/sources-service.js"

@@ -1,6 +1,7 @@
 /**
  * Postgres (postgres.js through drizzle). The shared query code runs on the Postgres builders and tables, cast
- * to the shape it is written against; a batch is a drizzle transaction, its advisory locks taken first.
+ * to the shape it is written against; a batch is a drizzle transaction, its advisory locks taken first, then the
+ * batch's reads (which so see every batch that held one of the locks before), then its statements.
  */
 import { sql } from "drizzle-orm"
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core"
@@ -33,7 +34,7 @@ export const createPgCatalogStore = (pgDb: PgCatalogDb, { resultPartBytes }: PgS
       pgDb.transaction(async (tx) => {
         for (const key of lockKeys) await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`)
         const changed: number[] = []
-        for (const statement of build(tx as unknown as CatalogDb))
+        for (const statement of await build(tx as unknown as CatalogDb))
           changed.push(rowsChanged(await (statement as unknown as PromiseLike<unknown>)))
         return changed
       }),

@@ -1,7 +1,8 @@
 /**
- * SQLite (better-sqlite3 through drizzle). The driver is synchronous, so a batch is BEGIN IMMEDIATE, its
- * statements and COMMIT in one synchronous run: nothing else on the connection can land inside it. A lock still
- * keeps each store operation (its reads, then its batch) to itself on the one connection.
+ * SQLite (better-sqlite3 through drizzle). A batch is BEGIN IMMEDIATE, the batch's reads and statements, COMMIT,
+ * on the one connection, while a lock keeps every other store operation out until it ends; otherwise a
+ * statement from a concurrent request would land inside (and roll back with) it. Holding the file's write lock,
+ * the reads see every other connection's last commit.
  *
  * Being synchronous, the driver also waits synchronously: with SQLite's `busy_timeout` a write that finds the file
  * locked by another connection blocks the whole event loop for as long as it waits (issue 14 §7: 5 s per write).
@@ -81,10 +82,11 @@ export const createSqliteCatalogStore = (
     }
     throw cause
   }
-  const atomically = <T>(work: () => T): T => {
+  // the store's lock (`around`) keeps every other operation off the connection while this transaction is open
+  const atomically = async <T>(work: () => T | Promise<T>): Promise<T> => {
     begin()
     try {
-      const result = work()
+      const result = await work()
       commit()
       return result
     } catch (cause) {
@@ -108,8 +110,10 @@ export const createSqliteCatalogStore = (
     // SQLITE_MAX_VARIABLE_NUMBER's default since SQLite 3.32
     maxParameters: 32_766,
     resultPartBytes,
-    writeBatch: async (build) =>
-      atomically(() => build(db).map((statement) => (statement as unknown as SyncStatement).run().changes)),
+    writeBatch: (build) =>
+      atomically(async () =>
+        (await build(db)).map((statement) => (statement as unknown as SyncStatement).run().changes),
+      ),
     // the record's keys are the placeholders' names: it is the statement's parameters as it is
     insertExecution: (row) =>
       ({

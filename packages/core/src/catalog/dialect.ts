@@ -27,13 +27,20 @@ export interface StoreDialect {
    */
   resultPartBytes?: number
   /**
-   * Runs the statements `build` makes, in order and atomically: every one commits or none does. `build` gets the
-   * handle to build them on (Postgres: the transaction's; a statement built on `db` would run on another
-   * connection). Resolves to the rows each statement changed. `lockKeys`: a dialect whose batches run side by
-   * side (Postgres) first waits until no other batch holds one of them, so two batches that write the same rows
-   * in different orders cannot deadlock.
+   * Runs the statements `build` makes, in order and atomically: every one commits or none does, and resolves to
+   * the rows each statement changed. `build` gets the handle to read and build on (Postgres: the transaction's; a
+   * statement built on `db` would run on another connection), and may read before it returns its statements. A
+   * dialect that holds a transaction open (SQLite, Postgres) runs those reads inside it, after `lockKeys` are
+   * held, so they see every batch that committed before; D1 has no such transaction and runs them before the
+   * batch, where another writer may come between. So what a batch writes must stay right whatever was read
+   * (compare-and-set, or statements that do not depend on it). `lockKeys`: a dialect whose batches run side by
+   * side (Postgres) first waits until no other batch holds one of them; a dialect that runs one batch at a
+   * time needs none.
    */
-  writeBatch(build: (db: CatalogDb) => WriteStatement[], options?: { lockKeys?: string[] }): Promise<number[]>
+  writeBatch(
+    build: (db: CatalogDb) => WriteStatement[] | Promise<WriteStatement[]>,
+    options?: { lockKeys?: string[] },
+  ): Promise<number[]>
   /**
    * One executions row, by a statement cheaper than the builder's multi-row insert (on SQLite a statement
    * prepared once and run per row costs a few µs, where the builder's insert cost about 45 µs to build and

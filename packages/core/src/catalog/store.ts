@@ -5,9 +5,10 @@
  * onConflictDoUpdate) behave the same on both.
  *
  * Every write that must be atomic is reads, then one batch of statements that commits whole or not at all
- * (`writeBatch`). D1 leaves no other way: it refuses BEGIN, and runs a batch atomically. Another writer may
- * change what was read before the batch runs, so the batch's statements hold up anyway: a sync also deletes every
- * tool its batch did not stamp, and a shape merge writes compare-and-set and tries again (./shape-merge.ts).
+ * (`writeBatch`). D1 leaves no other way: it refuses BEGIN, and runs a batch atomically. SQLite and Postgres run
+ * the reads inside the batch's transaction; on D1 another writer may change what was read before the batch
+ * runs, so the batch's statements hold up anyway: a sync also deletes every tool its batch did not stamp, and a
+ * shape merge writes compare-and-set and tries again (./shape-merge.ts).
  */
 import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm"
 import { chunks, rowsPerInsert } from "./chunks.js"
@@ -83,54 +84,58 @@ export const createCatalogStore = (dialect: StoreDialect): CatalogStore => {
     }),
 
     applySync: op(async (sourceId, discovered, encoding, syncedAt) => {
-      const source = first(
-        await db.select({ namespace: sources.namespace }).from(sources).where(eq(sources.id, sourceId)).limit(1),
-      )
-      if (!source) return
-      const existing = await db
-        .select({ id: tools.id, name: tools.name })
-        .from(tools)
-        .where(eq(tools.sourceId, sourceId))
-      const ids = new Map(existing.map((t) => [t.name, t.id]))
-      const seen = new Set<string>()
-      const rows: (typeof tools.$inferInsert)[] = []
-      for (const tool of discovered) {
-        if (seen.has(tool.name)) continue // a server that lists a name twice: the first listing wins
-        seen.add(tool.name)
-        rows.push({
-          id: ids.get(tool.name) ?? crypto.randomUUID(),
-          sourceId,
-          name: tool.name,
-          path: `${source.namespace}.${tool.name}`,
-          description: tool.description,
-          inputSchema: tool.inputSchema ?? null,
-          outputSchema: tool.outputSchema ?? null,
-          annotations: tool.annotations ?? null,
-          resultEncoding: encoding,
-          syncedAt,
-        })
-      }
-      const vanished = existing.filter((t) => !seen.has(t.name)).map((t) => t.id)
+      // two servers syncing one source: the second waits for the first's batch, then reads what it left
       await writeBatch(
-        (tx) => [
-          // multi-row upserts on (source, name): a concurrent sync on another server cannot duplicate a row, and a
-          // row is written whole in one statement, so it is never half-old and half-new
-          ...Array.from(chunks(rows, toolsPerInsert), (chunk) =>
+        async (tx) => {
+          const source = first(
+            await tx.select({ namespace: sources.namespace }).from(sources).where(eq(sources.id, sourceId)).limit(1),
+          )
+          if (!source) return []
+          const existing = await tx
+            .select({ id: tools.id, name: tools.name })
+            .from(tools)
+            .where(eq(tools.sourceId, sourceId))
+          const ids = new Map(existing.map((t) => [t.name, t.id]))
+          const seen = new Set<string>()
+          const rows: (typeof tools.$inferInsert)[] = []
+          for (const tool of discovered) {
+            if (seen.has(tool.name)) continue // a server that lists a name twice: the first listing wins
+            seen.add(tool.name)
+            rows.push({
+              id: ids.get(tool.name) ?? crypto.randomUUID(),
+              sourceId,
+              name: tool.name,
+              path: `${source.namespace}.${tool.name}`,
+              description: tool.description,
+              inputSchema: tool.inputSchema ?? null,
+              outputSchema: tool.outputSchema ?? null,
+              annotations: tool.annotations ?? null,
+              resultEncoding: encoding,
+              syncedAt,
+            })
+          }
+          const vanished = existing.filter((t) => !seen.has(t.name)).map((t) => t.id)
+          return [
+            // multi-row upserts on (source, name): a concurrent sync on another server cannot duplicate a row, and
+            // a row is written whole in one statement, so it is never half-old and half-new
+            ...Array.from(chunks(rows, toolsPerInsert), (chunk) =>
+              tx
+                .insert(tools)
+                .values(chunk)
+                .onConflictDoUpdate({ target: [tools.sourceId, tools.name], set: syncedColumns }),
+            ),
+            ...Array.from(chunks(vanished, maxParameters), (chunk) => tx.delete(tools).where(inArray(tools.id, chunk))),
+            // Where the read ran outside the batch (D1), a sync that committed in between may have added tools this
+            // one did not read: whatever this batch did not stamp goes too, so the last batch to commit leaves its
+            // own listing. (Two such syncs stamped with the same millisecond can leave both listings' tools, until
+            // the next sync.)
+            tx.delete(tools).where(and(eq(tools.sourceId, sourceId), ne(tools.syncedAt, syncedAt))),
             tx
-              .insert(tools)
-              .values(chunk)
-              .onConflictDoUpdate({ target: [tools.sourceId, tools.name], set: syncedColumns }),
-          ),
-          ...Array.from(chunks(vanished, maxParameters), (chunk) => tx.delete(tools).where(inArray(tools.id, chunk))),
-          // A sync that committed after this one's read may have added tools it did not read: whatever this batch
-          // did not stamp goes too, so the last batch to commit leaves exactly its own listing. (Two syncs stamped
-          // with the same millisecond can leave both listings' tools, until the next sync.)
-          tx.delete(tools).where(and(eq(tools.sourceId, sourceId), ne(tools.syncedAt, syncedAt))),
-          tx
-            .update(sources)
-            .set({ status: "ready", lastSyncedAt: syncedAt, syncError: null, updatedAt: syncedAt })
-            .where(eq(sources.id, sourceId)),
-        ],
+              .update(sources)
+              .set({ status: "ready", lastSyncedAt: syncedAt, syncError: null, updatedAt: syncedAt })
+              .where(eq(sources.id, sourceId)),
+          ]
+        },
         { lockKeys: [`sync:${sourceId}`] },
       )
     }),
