@@ -4,8 +4,8 @@
  */
 import { drizzle } from "drizzle-orm/d1"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { createD1CatalogStore } from "../src/index.js"
-import type { D1CatalogDb } from "../src/index.js"
+import { createD1CatalogStore, createSqliteCatalogStore } from "../src/index.js"
+import type { D1CatalogDb, SqliteCatalogDb } from "../src/index.js"
 import { catalogStoreContract } from "./catalog-store.contract.js"
 import { startD1 } from "./d1-database.js"
 
@@ -40,4 +40,13 @@ it("D1 refuses a row past its size limit and a statement past 100 parameters, wh
       .bind(...Array(101).fill(1))
       .all(),
   ).rejects.toThrow(/too many SQL variables/)
+})
+
+it("the SQLite dialect refuses D1 rather than write on it without a transaction", () => {
+  // it assumes a synchronous driver: on D1 its BEGIN (refused) and its statements were promises nobody awaited,
+  // so a failed batch resolved, half written (measured before this dialect existed: recordBatch([fresh, taken])
+  // with "taken" already stored resolved, and "fresh" was stored)
+  expect(() => createSqliteCatalogStore(drizzle(database.d1) as unknown as SqliteCatalogDb)).toThrow(
+    /synchronous driver.*createD1CatalogStore/,
+  )
 })
