@@ -61,6 +61,11 @@ export const createSqliteCatalogStore = (
   sqliteDb: SqliteCatalogDb,
   { busyWaitMs = DEFAULT_BUSY_WAIT_MS, fileFault, resultPartBytes }: SqliteStoreOptions = {},
 ): CatalogStore => {
+  // an async driver (D1) would take BEGIN, COMMIT and every statement as promises nobody awaits: nothing atomic
+  if ((sqliteDb as { resultKind?: unknown }).resultKind !== "sync")
+    throw new Error(
+      "the SQLite catalog store needs a synchronous driver (better-sqlite3); for D1 use createD1CatalogStore",
+    )
   const db = sqliteDb as unknown as CatalogDb
   const client = (sqliteDb as { $client?: Partial<PreparingClient> }).$client
   const exclusive = createKeyLock()
