@@ -18,7 +18,6 @@ import { createCatalogStore } from "./store.js"
 import type { CatalogDb, WriteStatement } from "./dialect.js"
 import { DEFAULT_BUSY_WAIT_MS, retryWhileBusy } from "./busy-retry.js"
 import { DatabaseFault } from "./database-fault.js"
-import { createKeyLock } from "./key-lock.js"
 
 export interface SqliteStoreOptions {
   /** how long a store call may wait, in all, for another connection's lock on the file (default 5 s) */
@@ -34,6 +33,16 @@ export interface SqliteStoreOptions {
 }
 
 export type SqliteCatalogDb = BaseSQLiteDatabase<"sync", unknown, Record<string, unknown>>
+
+/** A FIFO lock: `run` waits for every earlier holder. */
+const createLock = () => {
+  let tail: Promise<unknown> = Promise.resolve()
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const result = tail.then(work, work)
+    tail = result.catch(() => undefined)
+    return result
+  }
+}
 
 /** What the drivers drizzle wraps here expose as `$client` (better-sqlite3): statements prepared once. */
 interface PreparingClient {
@@ -62,13 +71,13 @@ export const createSqliteCatalogStore = (
   { busyWaitMs = DEFAULT_BUSY_WAIT_MS, fileFault, resultPartBytes }: SqliteStoreOptions = {},
 ): CatalogStore => {
   // an async driver (D1) would take BEGIN, COMMIT and every statement as promises nobody awaits: nothing atomic
-  if ((sqliteDb as { resultKind?: unknown }).resultKind !== "sync")
+  if ((sqliteDb as unknown as { resultKind?: unknown }).resultKind !== "sync")
     throw new Error(
       "the SQLite catalog store needs a synchronous driver (better-sqlite3); for D1 use createD1CatalogStore",
     )
   const db = sqliteDb as unknown as CatalogDb
   const client = (sqliteDb as { $client?: Partial<PreparingClient> }).$client
-  const exclusive = createKeyLock()
+  const exclusive = createLock()
   const begin = fixedStatement(sqliteDb, "begin immediate")
   const commit = fixedStatement(sqliteDb, "commit")
   const rollback = fixedStatement(sqliteDb, "rollback")
@@ -91,7 +100,8 @@ export const createSqliteCatalogStore = (
   const atomically = async <T>(work: () => T | Promise<T>): Promise<T> => {
     begin()
     try {
-      const result = await work()
+      const pending = work()
+      const result = pending instanceof Promise ? await pending : pending
       commit()
       return result
     } catch (cause) {
@@ -116,9 +126,13 @@ export const createSqliteCatalogStore = (
     maxParameters: 32_766,
     resultPartBytes,
     writeBatch: (build) =>
-      atomically(async () =>
-        (await build(db)).map((statement) => (statement as unknown as SyncStatement).run().changes),
-      ),
+      atomically(() => {
+        // a batch built without reads runs in one synchronous step, BEGIN to COMMIT
+        const built = build(db)
+        const run = (statements: WriteStatement[]) =>
+          statements.map((statement) => (statement as unknown as SyncStatement).run().changes)
+        return Array.isArray(built) ? run(built) : built.then(run)
+      }),
     // the record's keys are the placeholders' names: it is the statement's parameters as it is
     insertExecution: (row) =>
       ({
@@ -136,7 +150,7 @@ export const createSqliteCatalogStore = (
     around: (operation) =>
       retryWhileBusy(
         () =>
-          exclusive(["connection"], async () => {
+          exclusive(async () => {
             checkFile()
             return operation()
           }),

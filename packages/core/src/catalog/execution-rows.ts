@@ -78,7 +78,10 @@ export const executionRows = ({
       if (!row) return null
       const [calls, resultParts] = await Promise.all([
         db.select().from(toolCalls).where(eq(toolCalls.executionId, id)).orderBy(asc(toolCalls.startedAt)),
-        db.select({ text: parts.text }).from(parts).where(eq(parts.executionId, id)).orderBy(asc(parts.seq)),
+        // a text stored in parts leaves "" in its row
+        row.resultText === ""
+          ? db.select({ text: parts.text }).from(parts).where(eq(parts.executionId, id)).orderBy(asc(parts.seq))
+          : [],
       ])
       return {
         ...row,
