@@ -1,5 +1,5 @@
 /**
- * The CatalogStore contract: one suite, run by every implementation (SQLite file, Postgres).
+ * The CatalogStore contract: one suite, run by every implementation (a SQLite file, Postgres, D1 in workerd).
  * Each test gets a fresh, migrated, empty database from `open`.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
@@ -11,62 +11,10 @@ import {
   normalizeShape,
   shapeToTypeScript,
 } from "../src/index.js"
-import type { CatalogStore, DiscoveredTool, ExecutionRecord, SourceRow, ToolCallRecord } from "../src/index.js"
-
-export interface StoreUnderTest {
-  store: CatalogStore
-  close(): Promise<void>
-}
-
-const tool = (name: string, extra: Partial<DiscoveredTool> = {}): DiscoveredTool => ({
-  name,
-  description: `does ${name}`,
-  inputSchema: { type: "object", properties: { q: { type: "string" } } },
-  outputSchema: null,
-  annotations: null,
-  ...extra,
-})
-
-const source = (namespace: string, extra: Partial<SourceRow> = {}): SourceRow => ({
-  id: `id-${namespace}`,
-  namespace,
-  kind: "mcp",
-  config: {
-    transport: { type: "http", url: "http://127.0.0.1:1/mcp", headers: { "x-key": "s3cr\u00e9t \uD83D\uDE00" } },
-  },
-  status: "ready",
-  lastSyncedAt: null,
-  syncError: null,
-  createdAt: 1_700_000_000_000,
-  updatedAt: 1_700_000_000_000,
-  ...extra,
-})
-
-const run = (id: string): ExecutionRecord => ({
-  id,
-  code: "return 1",
-  status: "ok",
-  startedAt: 1_700_000_000_000,
-  durationMs: 1,
-  resultText: "1",
-  errorCode: null,
-  errorMessage: null,
-  logs: [],
-  toolCallCount: 0,
-  keyId: null,
-})
-
-const call = (executionId: string, i: number): ToolCallRecord => ({
-  executionId,
-  toolPath: "a.b",
-  encoding: "direct",
-  startedAt: 1_700_000_000_000 + i,
-  durationMs: 1,
-  ok: true,
-  errorCode: null,
-  dataBytes: i,
-  outputSchemaError: null,
-})
+import type { CatalogStore } from "../src/index.js"
+import { call, run, source, tool } from "./catalog-store.shared.js"
+import type { StoreUnderTest } from "./catalog-store.shared.js"
+import { catalogStoreWritesContract } from "./catalog-store-writes.contract.js"
 
 export const catalogStoreContract = (name: string, open: () => Promise<StoreUnderTest>) =>
   describe(`CatalogStore on ${name}`, () => {
@@ -428,4 +376,6 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
         expect((await store.getShape(toolId, "mcp-call-tool-result-v2"))?.sampleCount).toBe(6)
       })
     })
+
+    describe("atomic batches and statement limits", () => catalogStoreWritesContract(() => subject))
   })

@@ -21,8 +21,22 @@ beforeAll(async () => {
 })
 afterAll(() => database?.drop())
 
-catalogStoreContract("Postgres", async () => {
-  const client = postgres(database.url, { max: 4, onnotice: () => {} })
-  await client.unsafe("truncate sources, tools, tool_shapes, executions, tool_calls, api_keys cascade")
-  return { store: createPgCatalogStore(drizzle(client) as unknown as PgCatalogDb), close: () => client.end() }
+// results over 64 KiB of UTF-8 go in parts, as over D1's row allowance
+const options = { resultPartBytes: 64 * 1024 }
+
+catalogStoreContract("Postgres, results in 64 KiB parts", async () => {
+  const clients = [postgres(database.url, { max: 4, onnotice: () => {} })]
+  await clients[0]!.unsafe(
+    "truncate sources, tools, tool_shapes, executions, execution_result_parts, tool_calls, api_keys cascade",
+  )
+  const storeOn = (client: postgres.Sql) => createPgCatalogStore(drizzle(client) as unknown as PgCatalogDb, options)
+  return {
+    store: storeOn(clients[0]!),
+    second: () => {
+      const client = postgres(database.url, { max: 4, onnotice: () => {} })
+      clients.push(client)
+      return storeOn(client)
+    },
+    close: async () => void (await Promise.all(clients.map((client) => client.end()))),
+  }
 })

@@ -6,19 +6,36 @@ import Database from "better-sqlite3"
 import { drizzle } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator"
 import { createSqliteCatalogStore } from "../src/index.js"
+import type { SqliteStoreOptions } from "../src/index.js"
 import { catalogStoreContract } from "./catalog-store.contract.js"
 
-catalogStoreContract("a SQLite file", async () => {
+const openFile = (options: SqliteStoreOptions) => async () => {
   const dir = mkdtempSync(join(tmpdir(), "store-"))
-  const sqlite = new Database(join(dir, "catalog.db"))
-  sqlite.pragma("foreign_keys = ON")
-  const db = drizzle(sqlite)
-  migrate(db, { migrationsFolder: fileURLToPath(new URL("../../../drizzle/sqlite", import.meta.url)) })
+  const path = join(dir, "catalog.db")
+  const connect = () => {
+    const sqlite = new Database(path)
+    sqlite.pragma("foreign_keys = ON")
+    // as the host serves: a lock held by the other connection fails at once, and the store waits without blocking
+    sqlite.pragma("busy_timeout = 0")
+    return sqlite
+  }
+  const sqlite = connect()
+  migrate(drizzle(sqlite), { migrationsFolder: fileURLToPath(new URL("../../../drizzle/sqlite", import.meta.url)) })
+  const others: Database.Database[] = []
   return {
-    store: createSqliteCatalogStore(db),
+    store: createSqliteCatalogStore(drizzle(sqlite), options),
+    second: () => {
+      const other = connect()
+      others.push(other)
+      return createSqliteCatalogStore(drizzle(other), options)
+    },
     close: async () => {
-      sqlite.close()
+      for (const connection of [sqlite, ...others]) connection.close()
       rmSync(dir, { recursive: true, force: true })
     },
   }
-})
+}
+
+catalogStoreContract("a SQLite file", openFile({}))
+// results over 64 KiB of UTF-8 go in parts, as over D1's row allowance
+catalogStoreContract("a SQLite file, results in 64 KiB parts", openFile({ resultPartBytes: 64 * 1024 }))

@@ -1,26 +1,46 @@
 /**
- * Postgres (postgres.js through drizzle). The shared query code runs on the Postgres builders and tables,
- * cast to the shape it is written against; transactions are drizzle's own.
+ * Postgres (postgres.js through drizzle). The shared query code runs on the Postgres builders and tables, cast
+ * to the shape it is written against; a batch is a drizzle transaction, its advisory locks taken first, then the
+ * batch's reads (which so see every batch that held one of the locks before), then its statements.
  */
 import { sql } from "drizzle-orm"
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core"
 import type { CatalogStore } from "./rows.js"
 import * as pgSchema from "./schema-pg.js"
 import { createCatalogStore } from "./store.js"
-import type { CatalogDb, CatalogTables } from "./store.js"
+import type { CatalogDb, CatalogTables } from "./dialect.js"
 
 export type PgCatalogDb = PgDatabase<PgQueryResultHKT, Record<string, unknown>>
 
-export const createPgCatalogStore = (pgDb: PgCatalogDb): CatalogStore =>
+export interface PgStoreOptions {
+  /** the most UTF-8 bytes of result text one row holds (default: no limit; a text field holds up to 1 GB) */
+  resultPartBytes?: number
+}
+
+/** rows a statement changed: postgres.js answers with `count`, node-postgres with `rowCount` */
+const rowsChanged = (result: unknown) => {
+  const { count, rowCount } = result as { count?: number; rowCount?: number | null }
+  return count ?? rowCount ?? 0
+}
+
+export const createPgCatalogStore = (pgDb: PgCatalogDb, { resultPartBytes }: PgStoreOptions = {}): CatalogStore =>
   createCatalogStore({
     db: pgDb as unknown as CatalogDb,
     tables: pgSchema as unknown as CatalogTables,
-    transaction: (work) => pgDb.transaction((tx) => work(tx as unknown as CatalogDb)),
+    // the protocol counts a statement's parameters in 16 bits
+    maxParameters: 65_535,
+    resultPartBytes,
+    writeBatch: (build, { lockKeys = [] } = {}) =>
+      pgDb.transaction(async (tx) => {
+        for (const key of lockKeys) await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`)
+        const changed: number[] = []
+        for (const statement of await build(tx as unknown as CatalogDb))
+          changed.push(rowsChanged(await (statement as unknown as PromiseLike<unknown>)))
+        return changed
+      }),
     // assigning a transaction id is a write: a standby refuses it
-    probeWrite: async (tx) => {
-      await (tx as unknown as PgCatalogDb).execute(sql`select pg_current_xact_id()`)
-    },
-    lockKey: async (tx, key) => {
-      await (tx as unknown as PgCatalogDb).execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`)
-    },
+    probeWrite: () =>
+      pgDb.transaction(async (tx) => {
+        await tx.execute(sql`select pg_current_xact_id()`)
+      }),
   })

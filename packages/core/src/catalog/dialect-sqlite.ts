@@ -1,11 +1,12 @@
 /**
- * SQLite (better-sqlite3 through drizzle). The driver is synchronous and has one connection, so a transaction
- * is BEGIN IMMEDIATE … COMMIT on that connection while a lock keeps every other store call out until it
- * ends; otherwise a statement from a concurrent request would land inside (and roll back with) it.
+ * SQLite (better-sqlite3 through drizzle). A batch is BEGIN IMMEDIATE, the batch's reads and statements, COMMIT,
+ * on the one connection, while a lock keeps every other store operation out until it ends; otherwise a
+ * statement from a concurrent request would land inside (and roll back with) it. Holding the file's write lock,
+ * the reads see every other connection's last commit.
  *
  * Being synchronous, the driver also waits synchronously: with SQLite's `busy_timeout` a write that finds the file
  * locked by another connection blocks the whole event loop for as long as it waits (issue 14 §7: 5 s per write).
- * The host opens the file with `busy_timeout = 0`, and a store call that meets SQLITE_BUSY is tried again here,
+ * The host opens the file with `busy_timeout = 0`, and an operation that meets SQLITE_BUSY is made again here,
  * after a pause that yields to the event loop, for at most `busyWaitMs` in all (see ./busy-retry.ts).
  */
 import { getTableColumns, sql } from "drizzle-orm"
@@ -14,7 +15,7 @@ import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core"
 import type { CatalogStore } from "./rows.js"
 import * as schema from "./schema-sqlite.js"
 import { createCatalogStore } from "./store.js"
-import type { CatalogDb } from "./store.js"
+import type { CatalogDb, WriteStatement } from "./dialect.js"
 import { DEFAULT_BUSY_WAIT_MS, retryWhileBusy } from "./busy-retry.js"
 import { DatabaseFault } from "./database-fault.js"
 
@@ -27,6 +28,8 @@ export interface SqliteStoreOptions {
    * at the path (core has no file system), so it says here when they differ, and every store call then fails.
    */
   fileFault?: () => string | undefined
+  /** the most UTF-8 bytes of result text one row holds (default: no limit; SQLite's own is 1e9 bytes) */
+  resultPartBytes?: number
 }
 
 export type SqliteCatalogDb = BaseSQLiteDatabase<"sync", unknown, Record<string, unknown>>
@@ -47,6 +50,11 @@ interface PreparingClient {
   inTransaction: boolean
 }
 
+/** A statement of a batch as this synchronous driver runs it: a drizzle builder, or the prepared insert below. */
+interface SyncStatement {
+  run(): { changes: number }
+}
+
 /**
  * A statement without parameters, prepared once when the driver allows it: drizzle prepares a statement anew on
  * every call, which for BEGIN and COMMIT cost more than running them (about 5 µs each here).
@@ -60,8 +68,13 @@ const fixedStatement = (sqliteDb: SqliteCatalogDb, text: string): (() => unknown
 
 export const createSqliteCatalogStore = (
   sqliteDb: SqliteCatalogDb,
-  { busyWaitMs = DEFAULT_BUSY_WAIT_MS, fileFault }: SqliteStoreOptions = {},
+  { busyWaitMs = DEFAULT_BUSY_WAIT_MS, fileFault, resultPartBytes }: SqliteStoreOptions = {},
 ): CatalogStore => {
+  // an async driver (D1) would take BEGIN, COMMIT and every statement as promises nobody awaits: nothing atomic
+  if ((sqliteDb as unknown as { resultKind?: unknown }).resultKind !== "sync")
+    throw new Error(
+      "the SQLite catalog store needs a synchronous driver (better-sqlite3); for D1 use createD1CatalogStore",
+    )
   const db = sqliteDb as unknown as CatalogDb
   const client = (sqliteDb as { $client?: Partial<PreparingClient> }).$client
   const exclusive = createLock()
@@ -83,6 +96,18 @@ export const createSqliteCatalogStore = (
     }
     throw cause
   }
+  // the store's lock (`around`) keeps every other operation off the connection while this transaction is open
+  const atomically = async <T>(work: () => T | Promise<T>): Promise<T> => {
+    begin()
+    try {
+      const pending = work()
+      const result = pending instanceof Promise ? await pending : pending
+      commit()
+      return result
+    } catch (cause) {
+      return rollbackAfter(cause)
+    }
+  }
   // one placeholder per column of the schema's executions table; drizzle maps each value as the builder does
   const executionPlaceholders = Object.fromEntries(
     Object.keys(getTableColumns(schema.executions)).map((key) => [key, sql.placeholder(key)]),
@@ -90,46 +115,46 @@ export const createSqliteCatalogStore = (
     [column in keyof Required<typeof schema.executions.$inferInsert>]: Placeholder
   }
   const insertExecution = sqliteDb.insert(schema.executions).values(executionPlaceholders).prepare()
-  const store = createCatalogStore({
-    db,
-    tables: schema,
-    // the record's keys are the placeholders' names: it is the statement's parameters as it is
-    insertExecution: (row) => insertExecution.run(row as unknown as Record<string, unknown>),
-    transaction: async (work) => {
-      begin()
-      try {
-        const result = await work(db)
-        commit()
-        return result
-      } catch (cause) {
-        return rollbackAfter(cause)
-      }
-    },
-    // a committed write that changes nothing: page 1 is rewritten, so it reaches the WAL as every record does (a
-    // write rolled back before COMMIT never touches the file, and would not notice a file that cannot be written)
-    probeWrite: async () => {
-      const [[version] = [0]] = sqliteDb.values<[number]>(sql.raw("pragma user_version"))
-      sqliteDb.run(sql.raw(`pragma user_version = ${Number(version)}`))
-    },
-  })
   const checkFile = () => {
     const fault = fileFault?.()
     if (fault !== undefined) throw new DatabaseFault({ message: fault })
   }
-  // every call takes the lock, so nothing interleaves with an open transaction; a call that finds the file locked
-  // by another connection gives the lock back while it waits to try again
-  return Object.fromEntries(
-    Object.entries(store).map(([name, method]) => [
-      name,
-      (...args: unknown[]) =>
-        retryWhileBusy(
-          () =>
-            exclusive(async () => {
-              checkFile()
-              return (method as (...a: unknown[]) => Promise<unknown>)(...args)
-            }),
-          busyWaitMs,
-        ),
-    ]),
-  ) as unknown as CatalogStore
+  return createCatalogStore({
+    db,
+    tables: schema,
+    // SQLITE_MAX_VARIABLE_NUMBER's default since SQLite 3.32
+    maxParameters: 32_766,
+    resultPartBytes,
+    writeBatch: (build) =>
+      atomically(() => {
+        // a batch built without reads runs in one synchronous step, BEGIN to COMMIT
+        const built = build(db)
+        const run = (statements: WriteStatement[]) =>
+          statements.map((statement) => (statement as unknown as SyncStatement).run().changes)
+        return Array.isArray(built) ? run(built) : built.then(run)
+      }),
+    // the record's keys are the placeholders' names: it is the statement's parameters as it is
+    insertExecution: (row) =>
+      ({
+        run: () => insertExecution.run(row as unknown as Record<string, unknown>) as { changes: number },
+      }) satisfies SyncStatement as unknown as WriteStatement,
+    // a committed write that changes nothing: page 1 is rewritten, so it reaches the WAL as every record does (a
+    // write rolled back before COMMIT never touches the file, and would not notice a file that cannot be written)
+    probeWrite: async () =>
+      atomically(() => {
+        const [[version] = [0]] = sqliteDb.values<[number]>(sql.raw("pragma user_version"))
+        sqliteDb.run(sql.raw(`pragma user_version = ${Number(version)}`))
+      }),
+    // one operation at a time on the connection; one that finds the file locked by another connection gives the
+    // lock back while it waits to try again
+    around: (operation) =>
+      retryWhileBusy(
+        () =>
+          exclusive(async () => {
+            checkFile()
+            return operation()
+          }),
+        busyWaitMs,
+      ),
+  })
 }

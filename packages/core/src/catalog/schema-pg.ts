@@ -2,7 +2,7 @@
  * The catalog schema for Postgres: the same tables, columns and meaning as ./schema-sqlite.ts
  * (a test fails when they drift). Times are epoch milliseconds in bigint; JSON columns are jsonb.
  */
-import { bigint, boolean, index, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core"
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core"
 
 const millis = (name: string) => bigint(name, { mode: "number" })
 
@@ -66,6 +66,23 @@ export const executions = pgTable("executions", {
   /** the API key that made it (api_keys.id); NULL when made without one (loopback, `switchboard run`) or before keys were recorded */
   keyId: text("key_id"),
 })
+
+/**
+ * A stored result text too large for one row of the dialect (D1 caps a row at 2,000,000 bytes), in parts of at
+ * most the dialect's allowance, in order from `seq` 0; the executions row then holds "" as its result_text.
+ * The text is the parts joined (catalog/result-parts.ts).
+ */
+export const executionResultParts = pgTable(
+  "execution_result_parts",
+  {
+    executionId: text("execution_id")
+      .notNull()
+      .references(() => executions.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    text: text("text").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.executionId, t.seq] })],
+)
 
 export const toolCalls = pgTable(
   "tool_calls",

@@ -65,6 +65,23 @@ export const executions = sqliteTable("executions", {
   keyId: text("key_id"),
 })
 
+/**
+ * A stored result text too large for one row of the dialect (D1 caps a row at 2,000,000 bytes), in parts of at
+ * most the dialect's allowance, in order from `seq` 0; the executions row then holds "" as its result_text.
+ * The text is the parts joined (catalog/result-parts.ts).
+ */
+export const executionResultParts = sqliteTable(
+  "execution_result_parts",
+  {
+    executionId: text("execution_id")
+      .notNull()
+      .references(() => executions.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    text: text("text").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.executionId, t.seq] })],
+)
+
 export const toolCalls = sqliteTable(
   "tool_calls",
   {

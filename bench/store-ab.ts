@@ -1,0 +1,100 @@
+/**
+ * The SQLite catalog store against another tree's, in one process, interleaved: each on its own file, opened as
+ * the host opens it (WAL, synchronous NORMAL, foreign keys, busy_timeout 0) and migrated with its own tree's
+ * migrations. Timed: the record of one trivial execution (what every execute writes), a group-committed batch of
+ * 32 executions with 2 tool calls each, one shape merge onto a stored row, and reading a record back.
+ * `pnpm tsx bench/store-ab.ts <other tree>` (about 30 seconds).
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { pathToFileURL } from "node:url"
+import Database from "better-sqlite3"
+import { drizzle } from "drizzle-orm/better-sqlite3"
+import { migrate } from "drizzle-orm/better-sqlite3/migrator"
+import * as B from "@switchboard/core"
+import { timeInterleavedUs } from "./execute/measure.js"
+
+const [otherTree] = process.argv.slice(2)
+if (!otherTree) throw new Error("usage: store-ab.ts <other tree>")
+const A = (await import(pathToFileURL(resolve(otherTree, "packages/core/src/index.ts")).href)) as typeof B
+
+const dir = mkdtempSync(join(tmpdir(), "store-ab-"))
+const open = async (core: typeof B, tree: string, name: string) => {
+  const sqlite = new Database(join(dir, `${name}.db`))
+  for (const pragma of ["journal_mode = WAL", "synchronous = NORMAL", "foreign_keys = ON"]) sqlite.pragma(pragma)
+  const db = drizzle(sqlite)
+  migrate(db, { migrationsFolder: resolve(tree, "drizzle/sqlite") })
+  sqlite.pragma("busy_timeout = 0")
+  const store = core.createSqliteCatalogStore(db)
+  await store.insertSource({
+    id: "s1",
+    namespace: "svc",
+    kind: "mcp",
+    config: {},
+    status: "ready",
+    lastSyncedAt: null,
+    syncError: null,
+    createdAt: 0,
+    updatedAt: 0,
+  })
+  const tool = { name: "echo", description: null, inputSchema: {}, outputSchema: null, annotations: null }
+  await store.applySync("s1", [tool], "direct", 1)
+  const toolId = (await store.getTool("svc", "echo"))!.id
+  let n = 0
+  const execution = (): B.ExecutionRecord => ({
+    id: `${name}-${n++}`,
+    code: "return 1+1",
+    status: "ok",
+    startedAt: Date.now(),
+    durationMs: 1,
+    resultText: "2",
+    errorCode: null,
+    errorMessage: null,
+    logs: [],
+    toolCallCount: 2,
+    keyId: null,
+  })
+  const call = (executionId: string): B.ToolCallRecord => ({
+    executionId,
+    toolPath: "svc.echo",
+    encoding: "direct",
+    startedAt: Date.now(),
+    durationMs: 1,
+    ok: true,
+    errorCode: null,
+    dataBytes: 10,
+    outputSchemaError: null,
+  })
+  await store.recordBatch([{ execution: { ...execution(), id: `${name}-read` }, calls: [call(`${name}-read`)] }])
+  const shape = core.inferShape({ id: 1, name: "x", tags: ["a"] })
+  return {
+    close: () => sqlite.close(),
+    one: () => store.recordBatch([{ execution: execution(), calls: [] }]),
+    batch: () =>
+      store.recordBatch(
+        Array.from({ length: 32 }, () => {
+          const record = execution()
+          return { execution: record, calls: [call(record.id), call(record.id)] }
+        }),
+      ),
+    merge: () =>
+      store.mergeShapes([{ toolId, encoding: "direct", shape, samples: 1, at: Date.now() }], core.mergeStoredShapes),
+    read: () => store.getExecution(`${name}-read`),
+  }
+}
+
+const a = await open(A, otherTree, "a")
+const b = await open(B, resolve(import.meta.dirname, ".."), "b")
+for (const [what, task, runs] of [
+  ["recordBatch, one trivial execution", "one", 20_000],
+  ["recordBatch, 32 executions with 2 calls each", "batch", 2_000],
+  ["mergeShapes, one observation onto a stored row", "merge", 10_000],
+  ["getExecution", "read", 20_000],
+] as const) {
+  const [ta, tb] = await timeInterleavedUs(runs, [a[task], b[task]], Math.min(2_000, runs / 4), 50)
+  console.log(`${what}: A ${ta!.toFixed(1)} µs | B ${tb!.toFixed(1)} µs | B/A ${(tb! / ta!).toFixed(3)}`)
+}
+a.close()
+b.close()
+rmSync(dir, { recursive: true, force: true })

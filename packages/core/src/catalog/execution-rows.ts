@@ -1,0 +1,95 @@
+/**
+ * Execution records: each execution with its tool calls, written in one batch, and read back whole. A result text
+ * over the dialect's `resultPartBytes` is stored in parts (`execution_result_parts`, ./result-parts.ts) and the
+ * executions row holds "" for it: the record reads back as the parts joined, byte for byte.
+ */
+import { asc, eq } from "drizzle-orm"
+import type { ExecutionEntry, ExecutionRecord, LogEntry } from "../seams.js"
+import { timeOrderedId } from "../ids.js"
+import { chunks, rowsPerInsert } from "./chunks.js"
+import { splitUtf8 } from "./result-parts.js"
+import type { StoredExecution } from "./rows.js"
+import type { StoreDialect } from "./dialect.js"
+
+/**
+ * characters of text per insert statement: a stored result may be megabytes, and Postgres refuses a message over
+ * 1 GiB, so a batch of large results is split (a single larger row still goes alone)
+ */
+const STATEMENT_CHARS = 16 * 1024 * 1024
+
+const textSize = ({ code, resultText, errorMessage, logs }: ExecutionRecord) => {
+  let size = code.length + (resultText?.length ?? 0) + (errorMessage?.length ?? 0)
+  for (const entry of logs) size += entry.message.length
+  return size
+}
+
+export const executionRows = ({
+  db,
+  tables,
+  maxParameters,
+  resultPartBytes = Number.POSITIVE_INFINITY,
+  writeBatch,
+  insertExecution,
+}: StoreDialect) => {
+  const { executions, executionResultParts: parts, toolCalls } = tables
+  const perInsert = {
+    executions: rowsPerInsert(executions, maxParameters),
+    parts: rowsPerInsert(parts, maxParameters),
+    calls: rowsPerInsert(toolCalls, maxParameters),
+  }
+  const first = <T>(rows: T[]): T | null => rows[0] ?? null
+
+  return {
+    async recordBatch(entries: readonly ExecutionEntry[]): Promise<void> {
+      if (entries.length === 0) return
+      const rows: ExecutionRecord[] = []
+      const partRows: (typeof parts.$inferInsert)[] = []
+      for (const { execution } of entries) {
+        const cut = execution.resultText === null ? [] : splitUtf8(execution.resultText, resultPartBytes)
+        if (cut.length <= 1) rows.push(execution)
+        else {
+          rows.push({ ...execution, resultText: "" })
+          cut.forEach((text, seq) => partRows.push({ executionId: execution.id, seq, text }))
+        }
+      }
+      const calls = entries.flatMap((entry) =>
+        entry.calls.map((call) => ({
+          id: timeOrderedId(),
+          ...call,
+          outputSchemaError: call.outputSchemaError ?? null,
+        })),
+      )
+      await writeBatch((tx) => [
+        ...(insertExecution
+          ? rows.map(insertExecution)
+          : Array.from(chunks(rows, perInsert.executions, textSize, STATEMENT_CHARS), (chunk) =>
+              tx.insert(executions).values(chunk),
+            )),
+        ...Array.from(
+          chunks(partRows, perInsert.parts, (part) => part.text.length, STATEMENT_CHARS),
+          (chunk) => tx.insert(parts).values(chunk),
+        ),
+        ...Array.from(chunks(calls, perInsert.calls), (chunk) => tx.insert(toolCalls).values(chunk)),
+      ])
+    },
+
+    async getExecution(id: string): Promise<StoredExecution | null> {
+      const row = first(await db.select().from(executions).where(eq(executions.id, id)).limit(1))
+      if (!row) return null
+      const [calls, resultParts] = await Promise.all([
+        db.select().from(toolCalls).where(eq(toolCalls.executionId, id)).orderBy(asc(toolCalls.startedAt)),
+        // a text stored in parts leaves "" in its row
+        row.resultText === ""
+          ? db.select({ text: parts.text }).from(parts).where(eq(parts.executionId, id)).orderBy(asc(parts.seq))
+          : [],
+      ])
+      return {
+        ...row,
+        status: row.status as ExecutionRecord["status"],
+        resultText: resultParts.length === 0 ? row.resultText : resultParts.map((part) => part.text).join(""),
+        logs: (row.logs as LogEntry[] | null) ?? [],
+        calls: calls.map(({ id: _id, ...call }) => call),
+      }
+    },
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Shape merges where another writer comes between a round's read and its batch, as on D1 (which runs the reads
+ * outside the batch): a SQLite store whose batches let "the other writer" in first, at a chosen round.
+ */
+import Database from "better-sqlite3"
+import { drizzle } from "drizzle-orm/better-sqlite3"
+import { migrate } from "drizzle-orm/better-sqlite3/migrator"
+import { fileURLToPath } from "node:url"
+import { afterEach, expect, it } from "vitest"
+import { createCatalogStore, inferShape, MAX_MERGE_ROUNDS, mergeStoredShapes, sqliteSchema } from "../src/index.js"
+import type { CatalogDb } from "../src/index.js"
+import { source, tool } from "./catalog-store.shared.js"
+
+const opened: Database.Database[] = []
+afterEach(() => {
+  for (const sqlite of opened.splice(0)) sqlite.close()
+})
+
+/** a store whose every batch first runs `between(batch number)`: what another server wrote meanwhile */
+const racedStore = async (between: (sqlite: Database.Database, batch: number) => void) => {
+  const sqlite = new Database(":memory:")
+  opened.push(sqlite)
+  sqlite.pragma("foreign_keys = ON")
+  const db = drizzle(sqlite)
+  migrate(db, { migrationsFolder: fileURLToPath(new URL("../../../drizzle/sqlite", import.meta.url)) })
+  let batches = 0
+  const store = createCatalogStore({
+    db: db as unknown as CatalogDb,
+    tables: sqliteSchema,
+    maxParameters: 100,
+    writeBatch: async (build) => {
+      const statements = await build(db as unknown as CatalogDb)
+      between(sqlite, batches++)
+      return sqlite.transaction(() =>
+        statements.map((statement) => (statement as unknown as { run(): { changes: number } }).run().changes),
+      )()
+    },
+    probeWrite: async () => {},
+  })
+  await store.insertSource(source("s"))
+  await store.applySync("id-s", [tool("t")], "direct", 1)
+  const toolId = (await store.getTool("s", "t"))!.id
+  const observe = (at: number) =>
+    store.mergeShapes([{ toolId, encoding: "direct", shape: inferShape({ at }), samples: 1, at }], mergeStoredShapes)
+  return { store, toolId, observe, batches: () => batches }
+}
+
+const otherWriter = (sqlite: Database.Database, toolId: string) =>
+  sqlite
+    .prepare(
+      `insert into tool_shapes (tool_id, encoding, shape, sample_count, first_seen_at, last_seen_at)
+       values (?, 'direct', '{"kind":"unknown"}', 10, 5, 5)
+       on conflict do update set sample_count = sample_count + 10`,
+    )
+    .run(toolId)
+
+it("an observation raced by another writer is read again and merged onto what that writer left", async () => {
+  let toolId = ""
+  // batch 0 is the sync; the other writer inserts the row just before the first merge's batch, then updates it
+  // before the second merge's
+  const raced = await racedStore((sqlite, batch) => {
+    if (batch === 1 || batch === 3) otherWriter(sqlite, toolId)
+  })
+  toolId = raced.toolId
+  await raced.observe(100)
+  expect(raced.batches()).toBe(3) // the insert found the row taken, and the update of the next round applied
+  expect(await raced.store.getShape(toolId, "direct")).toMatchObject({
+    sampleCount: 11,
+    firstSeenAt: 5,
+    lastSeenAt: 100,
+  })
+  await raced.observe(200)
+  expect(raced.batches()).toBe(5)
+  expect((await raced.store.getShape(toolId, "direct"))?.sampleCount).toBe(22)
+})
+
+it(`a merge raced in each of ${MAX_MERGE_ROUNDS} rounds fails with an error that says so, and writes nothing`, async () => {
+  let toolId = ""
+  const raced = await racedStore((sqlite, batch) => {
+    if (batch > 0) otherWriter(sqlite, toolId)
+  })
+  toolId = raced.toolId
+  await expect(raced.observe(100)).rejects.toMatchObject({
+    _tag: "DatabaseFault",
+    message: expect.stringMatching(/shapes of 1 tool\(s\) were not merged: other writers changed the same rows/),
+  })
+  expect((await raced.store.getShape(toolId, "direct"))?.sampleCount).toBe(10 * MAX_MERGE_ROUNDS)
+})
