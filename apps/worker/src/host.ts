@@ -7,9 +7,7 @@
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { drizzle } from "drizzle-orm/d1"
 import { createApp } from "@switchboard/api"
-import { Services, createSqliteCatalogStore, createSealedCatalogStore, createSecretBox } from "@switchboard/core"
-// TEMPORARY until the D1 dialect lands (issue 16 §2): the SQLite dialect, whose transactions D1 runs non-atomically
-const createD1CatalogStore = (db: unknown) => createSqliteCatalogStore(db as never)
+import { Services, createD1CatalogStore, createSealedCatalogStore, createSecretBox } from "@switchboard/core"
 import type { CodeRuntime, SecretBox } from "@switchboard/core"
 import { McpPlugin } from "@switchboard/plugin-mcp"
 import type { Env, WorkerConfig } from "./env.js"

@@ -16,7 +16,7 @@ import * as schema from "./schema-sqlite.js"
 import { createCatalogStore } from "./store.js"
 
 export type D1CatalogDb = BaseSQLiteDatabase<"async", unknown, Record<string, unknown>> & {
-  batch(statements: readonly [WriteStatement, ...WriteStatement[]]): Promise<unknown[]>
+  batch(statements: readonly [WriteStatement, ...WriteStatement[]]): Promise<readonly unknown[]>
 }
 
 export interface D1StoreOptions {
