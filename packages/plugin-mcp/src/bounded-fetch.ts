@@ -25,31 +25,67 @@ export const boundedFetch = (
   maxBytes = DEFAULT_MAX_UPSTREAM_MESSAGE_BYTES,
 ): FetchLike => {
   return async (url, init) => {
-    const response = await fetchLike(url, init)
-    if (!response.body) return response
+    const { signal, release } = ownSignal(init?.signal)
+    let response: Response
+    try {
+      response = await fetchLike(url, signal ? { ...init, signal } : init)
+    } catch (cause) {
+      release()
+      throw cause
+    }
+    if (!response.body) {
+      release()
+      return response
+    }
     const type = response.headers.get("content-type") ?? ""
     const body = !response.ok
-      ? response.body.pipeThrough(keepFirst(ERROR_BODY_BYTES))
-      : type.includes("text/event-stream")
-        ? response.body.pipeThrough(failPast(maxBytes, true))
-        : response.body.pipeThrough(failPast(maxBytes, false))
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
+      ? response.body.pipeThrough(keepFirst(ERROR_BODY_BYTES, release))
+      : response.body.pipeThrough(failPast(maxBytes, type.includes("text/event-stream"), release))
+    return new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    })
   }
 }
 
+/**
+ * A signal for one request, aborted with the connection's: the SDK hands every request the connection's own
+ * signal, and Node's fetch keeps a listener on it per request until that request is garbage collected (thousands
+ * on a busy pooled connection). The connection's signal holds one listener per request in flight instead.
+ */
+const ownSignal = (connection: AbortSignal | null | undefined) => {
+  if (!connection || connection.aborted) return { signal: connection ?? undefined, release: () => {} }
+  const own = new AbortController()
+  const forward = () => own.abort(connection.reason)
+  connection.addEventListener("abort", forward, { once: true })
+  return { signal: own.signal, release: () => connection.removeEventListener("abort", forward) }
+}
+
+/** A stream running `transform` on each chunk, calling `done` once the body has ended or its reader cancelled it (the request is over). */
+const ending = (
+  transform: (chunk: Uint8Array, controller: TransformStreamDefaultController<Uint8Array>) => void,
+  done: () => void,
+) =>
+  // `cancel` (a reader that cancels) is newer than the types Node 20's declarations give the transformer
+  new TransformStream<Uint8Array, Uint8Array>({ transform, flush: done, cancel: done } as ConstructorParameters<
+    typeof TransformStream<Uint8Array, Uint8Array>
+  >[0])
+
 /** Passes the first `limit` bytes, then ends the body and cancels the rest of the upstream's. */
-const keepFirst = (limit: number) => {
+const keepFirst = (limit: number, done: () => void) => {
   let kept = 0
-  return new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      const room = limit - kept
-      if (room <= 0) return
-      const part = chunk.byteLength <= room ? chunk : chunk.subarray(0, room)
-      kept += part.byteLength
-      controller.enqueue(part)
-      if (kept >= limit) controller.terminate()
-    },
-  })
+  return ending((chunk, controller) => {
+    const room = limit - kept
+    if (room <= 0) return
+    const part = chunk.byteLength <= room ? chunk : chunk.subarray(0, room)
+    kept += part.byteLength
+    controller.enqueue(part)
+    if (kept >= limit) {
+      done()
+      controller.terminate()
+    }
+  }, done)
 }
 
 const LF = 0x0a
@@ -59,28 +95,28 @@ const CR = 0x0d
  * Fails the body once more than `limit` bytes pass: in all, or (`perEvent`) since the last blank line (`\n\n` or
  * `\r\n\r\n`), which ends a server-sent event. Only line feeds are looked at, with the engine's own search.
  */
-const failPast = (limit: number, perEvent: boolean) => {
+const failPast = (limit: number, perEvent: boolean, done: () => void) => {
   let count = 0
   // the last two bytes of the previous chunk, for a blank line split across chunks
   let last = -1
   let beforeLast = -1
-  return new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      if (!perEvent) count += chunk.byteLength
-      else {
-        let eventStart = -1
-        const at = (k: number) => (k >= 0 ? (chunk[k] as number) : k === -1 ? last : beforeLast)
-        for (let i = chunk.indexOf(LF); i !== -1; i = chunk.indexOf(LF, i + 1)) {
-          const before = at(i - 1)
-          if (before === LF || (before === CR && at(i - 2) === LF)) eventStart = i + 1
-        }
-        count = eventStart >= 0 ? chunk.byteLength - eventStart : count + chunk.byteLength
-        if (chunk.byteLength >= 2)
-          [beforeLast, last] = [chunk[chunk.byteLength - 2] as number, chunk[chunk.byteLength - 1] as number]
-        else if (chunk.byteLength === 1) [beforeLast, last] = [last, chunk[0] as number]
+  return ending((chunk, controller) => {
+    if (!perEvent) count += chunk.byteLength
+    else {
+      let eventStart = -1
+      const at = (k: number) => (k >= 0 ? (chunk[k] as number) : k === -1 ? last : beforeLast)
+      for (let i = chunk.indexOf(LF); i !== -1; i = chunk.indexOf(LF, i + 1)) {
+        const before = at(i - 1)
+        if (before === LF || (before === CR && at(i - 2) === LF)) eventStart = i + 1
       }
-      if (count > limit) controller.error(new UpstreamMessageTooLarge(limit))
-      else controller.enqueue(chunk)
-    },
-  })
+      count = eventStart >= 0 ? chunk.byteLength - eventStart : count + chunk.byteLength
+      if (chunk.byteLength >= 2)
+        [beforeLast, last] = [chunk[chunk.byteLength - 2] as number, chunk[chunk.byteLength - 1] as number]
+      else if (chunk.byteLength === 1) [beforeLast, last] = [last, chunk[0] as number]
+    }
+    if (count > limit) {
+      done()
+      controller.error(new UpstreamMessageTooLarge(limit))
+    } else controller.enqueue(chunk)
+  }, done)
 }
