@@ -28,7 +28,7 @@ export { DatabaseFault, isDatabaseFault, driverMessage } from "./catalog/databas
 export { DEFAULT_BUSY_WAIT_MS } from "./catalog/busy-retry.js"
 export { createPgCatalogStore } from "./catalog/dialect-pg.js"
 export type { PgCatalogDb, PgStoreOptions } from "./catalog/dialect-pg.js"
-export { createD1CatalogStore, D1_MAX_PARAMETERS, D1_RESULT_PART_BYTES } from "./catalog/dialect-d1.js"
+export { createD1CatalogStore } from "./catalog/dialect-d1.js"
 export type { D1CatalogDb, D1StoreOptions } from "./catalog/dialect-d1.js"
 export * as sqliteSchema from "./catalog/schema-sqlite.js"
 export * as pgSchema from "./catalog/schema-pg.js"

@@ -209,7 +209,7 @@ export interface ExecutionEntry {
 
 /**
  * Where execution records go. `recordBatch` writes every entry it is given, each execution with all of its
- * tool calls, in one transaction: all of them commit or none does, and it resolves only once they have
+ * tool calls, in one atomic batch: all of them commit or none does, and it resolves only once they have
  * committed. The executor does not call it once per execution: `createGroupCommit`
  * (executor/group-commit.ts) gathers the records of executions that finish together into one call, and each
  * execute answers only after the batch holding its own record has committed, so a response never names a

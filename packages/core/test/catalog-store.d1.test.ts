@@ -5,7 +5,7 @@
 import { drizzle } from "drizzle-orm/d1"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { createD1CatalogStore, createSqliteCatalogStore } from "../src/index.js"
-import type { D1CatalogDb, SqliteCatalogDb } from "../src/index.js"
+import type { SqliteCatalogDb } from "../src/index.js"
 import { catalogStoreContract } from "./catalog-store.contract.js"
 import { startD1 } from "./d1-database.js"
 
@@ -17,7 +17,7 @@ afterAll(() => database?.dispose())
 
 const tables = ["tool_calls", "execution_result_parts", "executions", "tool_shapes", "tools", "sources", "api_keys"]
 
-const storeOn = () => createD1CatalogStore(drizzle(database.d1) as unknown as D1CatalogDb)
+const storeOn = () => createD1CatalogStore(drizzle(database.d1))
 
 catalogStoreContract("D1 (workerd)", async () => {
   await database.d1.batch(tables.map((table) => database.d1.prepare(`delete from ${table}`)))

@@ -4,9 +4,9 @@
  * file is opened with `busy_timeout = 0`, a statement that finds it locked fails at once with SQLITE_BUSY, and
  * the call is made again after a pause (1, 2, 4 … 50 ms) until it succeeds or `waitMs` has passed in all.
  *
- * Making the whole call again is safe because SQLITE_BUSY means the statement did nothing: every store call is
- * either one transaction (BEGIN IMMEDIATE is what waits, before any write), one statement, or reads followed by
- * one write.
+ * Making the whole operation again is safe because SQLITE_BUSY means the statement did nothing: every store
+ * operation is one statement, or reads and one batch (BEGIN IMMEDIATE is what waits, before any write). A shape
+ * merge of several rounds makes each round an operation of its own (./shape-merge.ts).
  */
 import { DatabaseFault, driverCode } from "./database-fault.js"
 

@@ -25,9 +25,9 @@ export interface D1StoreOptions {
 }
 
 /** bound parameters per statement: D1's limit */
-export const D1_MAX_PARAMETERS = 100
+const D1_MAX_PARAMETERS = 100
 
-export const D1_RESULT_PART_BYTES = 1_000_000
+const D1_RESULT_PART_BYTES = 1_000_000
 
 export const createD1CatalogStore = (d1Db: D1CatalogDb, { resultPartBytes }: D1StoreOptions = {}): CatalogStore => {
   const db = d1Db as unknown as CatalogDb

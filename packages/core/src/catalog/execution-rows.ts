@@ -44,33 +44,27 @@ export const executionRows = ({
       if (entries.length === 0) return
       const rows: ExecutionRecord[] = []
       const partRows: (typeof parts.$inferInsert)[] = []
-      for (const { execution } of entries) {
+      const calls: (typeof toolCalls.$inferInsert)[] = []
+      for (const { execution, calls: own } of entries) {
         const cut = execution.resultText === null ? [] : splitUtf8(execution.resultText, resultPartBytes)
         if (cut.length <= 1) rows.push(execution)
         else {
           rows.push({ ...execution, resultText: "" })
           cut.forEach((text, seq) => partRows.push({ executionId: execution.id, seq, text }))
         }
+        for (const call of own)
+          calls.push({ id: timeOrderedId(), ...call, outputSchemaError: call.outputSchemaError ?? null })
       }
-      const calls = entries.flatMap((entry) =>
-        entry.calls.map((call) => ({
-          id: timeOrderedId(),
-          ...call,
-          outputSchemaError: call.outputSchemaError ?? null,
-        })),
-      )
-      await writeBatch((tx) => [
-        ...(insertExecution
-          ? rows.map(insertExecution)
-          : Array.from(chunks(rows, perInsert.executions, textSize, STATEMENT_CHARS), (chunk) =>
-              tx.insert(executions).values(chunk),
-            )),
-        ...Array.from(
-          chunks(partRows, perInsert.parts, (part) => part.text.length, STATEMENT_CHARS),
-          (chunk) => tx.insert(parts).values(chunk),
-        ),
-        ...Array.from(chunks(calls, perInsert.calls), (chunk) => tx.insert(toolCalls).values(chunk)),
-      ])
+      await writeBatch((tx) => {
+        const statements = insertExecution ? rows.map(insertExecution) : []
+        if (!insertExecution)
+          for (const chunk of chunks(rows, perInsert.executions, textSize, STATEMENT_CHARS))
+            statements.push(tx.insert(executions).values(chunk))
+        for (const chunk of chunks(partRows, perInsert.parts, (part) => part.text.length, STATEMENT_CHARS))
+          statements.push(tx.insert(parts).values(chunk))
+        for (const chunk of chunks(calls, perInsert.calls)) statements.push(tx.insert(toolCalls).values(chunk))
+        return statements
+      })
     },
 
     async getExecution(id: string): Promise<StoredExecution | null> {

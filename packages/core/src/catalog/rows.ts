@@ -93,8 +93,9 @@ export interface CatalogStore extends TelemetrySink {
   ): Promise<void>
   deleteSource(id: string): Promise<void>
   /**
-   * Replaces a source's tools in one transaction: inserts new ones, updates changed ones and stamps their
-   * encoding, deletes vanished ones, sets last_synced_at and clears sync_error. A row is never half-written.
+   * Replaces a source's tools in one atomic batch: inserts new ones, updates changed ones and stamps their
+   * encoding, deletes vanished ones, sets last_synced_at and clears sync_error. A row is never half-written, and a
+   * sync that fails changes nothing.
    */
   applySync(sourceId: string, tools: DiscoveredTool[], encoding: string, syncedAt: number): Promise<void>
   /** A failed sync changes nothing but sync_error (and the status it implies). */
@@ -113,14 +114,16 @@ export interface CatalogStore extends TelemetrySink {
   /** The shape stored for (tool, encoding). Describe asks with the tool's current effective encoding only. */
   getShape(toolId: string, encoding: string): Promise<StoredShape | null>
   /**
-   * Merges a batch of observations in one transaction: for each, reads the stored row, merges with `merge`
-   * (stored first), upserts; sample_count grows by `samples`, first_seen_at keeps the earliest time,
-   * last_seen_at the latest. An observation for a tool that no longer exists is skipped.
+   * Merges a batch of observations: for each, reads the stored row, merges with `merge` (stored first), and
+   * writes it back unless another writer changed it meanwhile, in which case it is merged again onto what that
+   * writer left (catalog/shape-merge.ts); sample_count grows by `samples`, first_seen_at keeps the earliest time,
+   * last_seen_at the latest. A merge that throws writes nothing. An observation for a tool that no longer exists
+   * is skipped; one raced in every one of MAX_MERGE_ROUNDS rounds fails the call (DatabaseFault), never dropped.
    */
   mergeShapes(observations: ShapeObservation[], merge: (stored: unknown, incoming: unknown) => unknown): Promise<void>
   /**
    * Reads the catalog and commits a write that changes nothing; rejects with the database's own error when either
-   * fails (what `GET /readyz` asks). It costs one small transaction.
+   * fails (what `GET /readyz` asks). It costs one read and one small write.
    */
   checkReadiness(): Promise<void>
 }

@@ -1,7 +1,7 @@
 /**
  * Group commit for execution records. A commit costs more than the rows in it (SQLite WAL here: 50–90 µs a
  * commit, 10–25 µs a record when 32 share one), so the records of executions that finish together are
- * written with one `recordBatch`, one transaction. Each caller's promise settles when its own batch has
+ * written with one `recordBatch`, one atomic batch. Each caller's promise settles when its own batch has
  * committed, or rejects with that batch's failure; the next batch is written regardless.
  *
  * A batch closes at the end of the current event-loop turn (or, while other executions still run, up to

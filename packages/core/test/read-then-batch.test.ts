@@ -1,6 +1,7 @@
 /**
- * Shape merges where another writer comes between a round's read and its batch, as on D1 (which runs the reads
- * outside the batch): a SQLite store whose batches let "the other writer" in first, at a chosen round.
+ * Another writer between a write's reads and its batch, as on D1 (which runs the reads outside the batch): a
+ * SQLite store whose batches let "the other writer" in first, at a chosen batch. Shape merges are raced, and so are
+ * syncs.
  */
 import Database from "better-sqlite3"
 import { drizzle } from "drizzle-orm/better-sqlite3"
@@ -85,4 +86,26 @@ it(`a merge raced in each of ${MAX_MERGE_ROUNDS} rounds fails with an error that
     message: expect.stringMatching(/shapes of 1 tool\(s\) were not merged: other writers changed the same rows/),
   })
   expect((await raced.store.getShape(toolId, "direct"))?.sampleCount).toBe(10 * MAX_MERGE_ROUNDS)
+})
+
+it("a sync raced by another sync leaves its own listing: tools it never read are deleted by their stamp", async () => {
+  const raced = await racedStore((sqlite, batch) => {
+    if (batch === 1)
+      sqlite
+        .prepare(
+          `insert into tools (id, source_id, name, path, input_schema, synced_at) values ('o', 'id-s', 'other', 's.other', '{}', 7)`,
+        )
+        .run()
+  })
+  await raced.store.applySync("id-s", [tool("t"), tool("u")], "direct", 8)
+  expect((await raced.store.listTools({})).map((t) => t.name)).toEqual(["t", "u"])
+})
+
+it("a sync whose source is deleted between its read and its batch fails and writes nothing", async () => {
+  const raced = await racedStore((sqlite, batch) => {
+    if (batch === 1) sqlite.prepare("delete from sources where id = 'id-s'").run()
+  })
+  await expect(raced.store.applySync("id-s", [tool("t"), tool("u")], "direct", 8)).rejects.toThrow(/FOREIGN KEY/)
+  expect(await raced.store.listTools({})).toEqual([])
+  expect(await raced.store.listSources()).toEqual([])
 })
