@@ -11,7 +11,7 @@ import { Services, createD1CatalogStore, createSealedCatalogStore, createSecretB
 import type { CodeRuntime, SecretBox } from "@switchboard/core"
 import { McpPlugin } from "@switchboard/plugin-mcp"
 import type { Env, WorkerConfig } from "./env.js"
-import { workerLimits } from "./limits.js"
+import { WORKER_MAX_BODY_BYTES, workerLimits } from "./limits.js"
 import { consoleLogger } from "./logger.js"
 
 export const STDIO_ON_WORKERS =
@@ -78,5 +78,9 @@ export const buildRequestHost = async (env: Env, config: WorkerConfig, runtime: 
     await managed.dispose()
     throw cause
   })
-  return { ...built, app: createApp(built, { keysHint: WORKER_KEYS_HINT }), close: () => managed.dispose() }
+  return {
+    ...built,
+    app: createApp(built, { keysHint: WORKER_KEYS_HINT, maxBodyBytes: WORKER_MAX_BODY_BYTES }),
+    close: () => managed.dispose(),
+  }
 }

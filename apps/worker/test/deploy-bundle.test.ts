@@ -66,4 +66,48 @@ describe("the deploy bundle", () => {
     expect(body.error.message).toContain("cannot run on Cloudflare Workers")
     expect(body.error.message).not.toContain("--allow-stdio")
   })
+
+  test("a record at the Worker's largest code and logs fits one D1 row; a larger body is refused up front", async () => {
+    // 900 KB of code (a comment) and logs up to the 512 KiB limit: together under D1's ~2 MB row
+    const code = `// ${"x".repeat(900_000)}\nfor (let i = 0; i < 600; i++) console.log("${"y".repeat(1_000)}")\nreturn "done"`
+    const executed = await fetch(`${worker.url}/v1/execute`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ code }),
+    })
+    const body = (await executed.json()) as { ok: boolean; stored: boolean; executionId: string }
+    expect(body).toMatchObject({ ok: true, stored: true })
+    const record = await fetch(`${worker.url}/v1/executions/${body.executionId}`, { headers: auth })
+    expect(((await record.json()) as { execution: { code: string } }).execution.code).toBe(code)
+    const tooLarge = await fetch(`${worker.url}/v1/execute`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ code: `// ${"x".repeat(1_100_000)}` }),
+    })
+    expect(tooLarge.status).toBe(413)
+    expect(((await tooLarge.json()) as { error: { code: string } }).error.code).toBe("body_too_large")
+  })
+
+  test("a result larger than a D1 row is stored across rows and read back byte for byte", async () => {
+    // about 3.3 MB of UTF-8: past D1's ~2 MB row, with astral characters across every part boundary
+    const code =
+      'return Array.from({ length: 40000 }, (_, i) => "line " + i + " \u{1F600} caf\u00e9 \u2603 " + "z".repeat(50)).join("\\n")'
+    const executed = await fetch(`${worker.url}/v1/execute`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ code }),
+    })
+    const body = (await executed.json()) as { ok: boolean; stored: boolean; executionId: string; result: string }
+    expect(body).toMatchObject({ ok: true, stored: true })
+    expect(new TextEncoder().encode(body.result).byteLength).toBeGreaterThan(3_000_000)
+    const output = await fetch(`${worker.url}/v1/executions/${body.executionId}/output`, { headers: auth })
+    expect(output.status).toBe(200)
+    expect(await output.text()).toBe(body.result)
+    const page = await fetch(`${worker.url}/v1/executions/${body.executionId}/output?offset=39999&limit=1`, {
+      headers: auth,
+    })
+    expect(((await page.json()) as { lines: string[] }).lines).toEqual([
+      `line 39999 \u{1F600} caf\u00e9 \u2603 ${"z".repeat(50)}`,
+    ])
+  })
 })
