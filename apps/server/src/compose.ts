@@ -5,7 +5,7 @@
  * in reverse order of acquisition when the host closes, and also when a later step of its start fails.
  */
 import { Clock, Effect, Layer, ManagedRuntime } from "effect"
-import { createApp } from "@switchboard/api"
+import { appServices, createApp } from "@switchboard/api"
 import { Services } from "@switchboard/core"
 import type { CodeRuntime, Logger, RunLimits } from "@switchboard/core"
 import type { StdioAllowance } from "@switchboard/plugin-mcp"
@@ -98,15 +98,7 @@ export const hostLayer = (options: HostOptions) =>
 export type HostServices = Layer.Success<ReturnType<typeof hostLayer>>
 
 const services = Effect.gen(function* () {
-  return {
-    keys: yield* Services.ApiKeys,
-    store: yield* Services.CatalogStore,
-    sources: yield* Services.Sources,
-    executor: yield* Services.Executor,
-    logger: yield* Services.Logger,
-    runtime: yield* Services.CodeRuntime,
-    grep: yield* GrepRunner,
-  }
+  return { ...(yield* appServices), runtime: yield* Services.CodeRuntime, grep: yield* GrepRunner }
 })
 
 /** The Node host's own way to manage keys, named by the 401 and by /v1/keys on a server without keys. */

@@ -6,7 +6,7 @@
  */
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { drizzle } from "drizzle-orm/d1"
-import { createApp } from "@switchboard/api"
+import { appServices, createApp } from "@switchboard/api"
 import { Services, createD1CatalogStore, createSealedCatalogStore, createSecretBox } from "@switchboard/core"
 import type { CodeRuntime, SecretBox } from "@switchboard/core"
 import { McpPlugin } from "@switchboard/plugin-mcp"
@@ -61,20 +61,10 @@ export const workerLayer = (env: Env, config: WorkerConfig, runtime: CodeRuntime
     ),
   )
 
-const services = Effect.gen(function* () {
-  return {
-    keys: yield* Services.ApiKeys,
-    store: yield* Services.CatalogStore,
-    sources: yield* Services.Sources,
-    executor: yield* Services.Executor,
-    logger: yield* Services.Logger,
-  }
-})
-
 /** The host for one request: the app, and `close` to release its connections when the response is done. */
 export const buildRequestHost = async (env: Env, config: WorkerConfig, runtime: CodeRuntime) => {
   const managed = ManagedRuntime.make(workerLayer(env, config, runtime))
-  const built = await managed.runPromise(services).catch(async (cause: unknown) => {
+  const built = await managed.runPromise(appServices).catch(async (cause: unknown) => {
     await managed.dispose()
     throw cause
   })

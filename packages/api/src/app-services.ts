@@ -1,4 +1,6 @@
 /** What a host hands the app: the services every route is built from. */
+import { Effect } from "effect"
+import { Services } from "@switchboard/core"
 import type { ApiKeyService, CatalogStore, Executor, GrepRunner, Logger, SourcesService } from "@switchboard/core"
 
 export interface AppServices {
@@ -15,3 +17,14 @@ export interface AppServices {
   /** where searches of stored output run (default: in place; the Node host gives a worker thread it can stop) */
   grep?: GrepRunner
 }
+
+/** The app's services from a host's layer: core's service tags, read once when the host is built. */
+export const appServices = Effect.gen(function* () {
+  return {
+    keys: yield* Services.ApiKeys,
+    store: yield* Services.CatalogStore,
+    sources: yield* Services.Sources,
+    executor: yield* Services.Executor,
+    logger: yield* Services.Logger,
+  }
+})
