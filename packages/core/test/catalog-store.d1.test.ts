@@ -3,11 +3,14 @@
  * from empty tables.
  */
 import { drizzle } from "drizzle-orm/d1"
-import { afterAll, beforeAll, expect, it } from "vitest"
+import { afterAll, beforeAll, expect, it, vi } from "vitest"
 import { createD1CatalogStore, createSqliteCatalogStore } from "../src/index.js"
 import type { SqliteCatalogDb } from "../src/index.js"
 import { catalogStoreContract } from "./catalog-store.contract.js"
 import { startD1 } from "./d1-database.js"
+
+// every statement crosses from Node to workerd: a case of thousands of rows takes seconds on a loaded machine
+vi.setConfig({ testTimeout: 30_000 })
 
 let database: Awaited<ReturnType<typeof startD1>>
 beforeAll(async () => {
