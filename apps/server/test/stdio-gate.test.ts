@@ -136,30 +136,26 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("the stdio gate holds when a
     expect(existsSync(marker)).toBe(false)
   }, 60_000)
 
-  it.runIf(kind === "sqlite")(
-    "switchboard mcp refuses it too: the execute tool's result carries source_disabled",
-    async () => {
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: ["--import", tsxLoader, cli, "mcp", "--db", dbPath],
-        stderr: "pipe",
-        env: { ...(process.env as Record<string, string>), SWITCHBOARD_SECRET_KEY: TEST_SECRET_KEY },
+  it("switchboard mcp refuses it too: the execute tool's result carries source_disabled", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", tsxLoader, cli, "mcp", "--db", dbPath],
+      stderr: "pipe",
+      env: { ...(process.env as Record<string, string>), SWITCHBOARD_SECRET_KEY: TEST_SECRET_KEY },
+    })
+    const client = new Client({ name: "stdio-gate-test", version: "1" })
+    await client.connect(transport)
+    try {
+      const result = await client.callTool({
+        name: "execute",
+        arguments: { code: "const r = await tools.marked.hello({}); return r.ok ? 'ran' : r.error.code" },
       })
-      const client = new Client({ name: "stdio-gate-test", version: "1" })
-      await client.connect(transport)
-      try {
-        const result = await client.callTool({
-          name: "execute",
-          arguments: { code: "const r = await tools.marked.hello({}); return r.ok ? 'ran' : r.error.code" },
-        })
-        expect(result.content).toEqual([{ type: "text", text: "source_disabled" }])
-      } finally {
-        await client.close()
-      }
-      expect(existsSync(marker)).toBe(false)
-    },
-    60_000,
-  )
+      expect(result.content).toEqual([{ type: "text", text: "source_disabled" }])
+    } finally {
+      await client.close()
+    }
+    expect(existsSync(marker)).toBe(false)
+  }, 60_000)
 })
 
 it("switchboard demo runs its own stdio source and no other (it allowed every stdio command)", async () => {
