@@ -12,6 +12,10 @@ import { serveMcpStdio } from "./mcp-stdio.js"
 import { runtimeFlagOptions, runtimeFlagsUsage, runtimeTuning } from "./runtime-flags.js"
 import type { RuntimeFlagValues } from "./runtime-flags.js"
 import { isLoopback, startServer } from "./serve.js"
+import { applyConfigSources, describeReport } from "./config/apply-config.js"
+import { configCommand, configUsage } from "./config/config-command.js"
+import { configPathFor, givenFlags, readServeConfig, withFileLimits, withFileSettings } from "./config/serve-config.js"
+import { createStderrLogger } from "./logger.js"
 
 const DEFAULT_DB = "./.switchboard/switchboard.db"
 
@@ -23,6 +27,7 @@ commands:
   run     run a script file (or - for stdin) against the catalog and print its result   --db
   tools   list the catalog's tools     --db --query TEXT --namespace NS
   mcp     serve MCP over stdio (execute, describe, read_output, grep_output)   --db --allow-stdio --sync-ttl 15m
+  config  ${configUsage.replaceAll("\n", "\n          ")}
   keys    API keys: keys create <name> --scope <scope> (prints the key once) | keys list | keys revoke <id>   --db
           a server listening beyond loopback (--host 0.0.0.0), or started with --require-key, needs one on every route but /healthz;
           there an admin key also manages keys over HTTP (POST /v1/keys, GET /v1/keys, DELETE /v1/keys/<id>)
@@ -36,6 +41,10 @@ sources:
   --allow-stdio            stdio sources run a command on this host: without it none is started (add, sync or call), whoever added it
   --allow-private-sources  a server listening beyond loopback refuses http sources at loopback, private, link-local and metadata
                            addresses (after DNS resolution and on every redirect); this allows them. run and mcp listen nowhere: no check
+
+config file (serve, demo): --config PATH (default ./switchboard.config.json when it exists) declares sources, limits and
+  server settings; a flag given on the command line wins over the file. At boot its sources are applied: added,
+  updated and re-synced when changed, kept when unchanged; a catalog source not in the file is kept, or removed with --prune
 
 limits and sandbox workers (serve, demo, mcp, run; a request may lower a limit, never raise it):
   ${runtimeFlagsUsage}
@@ -51,6 +60,8 @@ const serveOptions = {
   "allow-private-sources": { type: "boolean", default: false },
   "sync-ttl": { type: "string", default: "15m" },
   "require-key": { type: "boolean", default: false },
+  config: { type: "string" },
+  prune: { type: "boolean", default: false },
   help: { type: "boolean", default: false },
   ...runtimeFlagOptions,
 } as const
@@ -81,8 +92,17 @@ const parseDuration = (text: string) => {
 }
 
 const serveCommand = async (args: string[], demo: boolean) => {
-  const { values } = parseArgs({ args, options: serveOptions, strict: true })
-  if (values.help) return void process.stdout.write(usage)
+  const { values: flags, tokens } = parseArgs({ args, options: serveOptions, strict: true, tokens: true })
+  if (flags.help) return void process.stdout.write(usage)
+  // a bad config file stops the boot before anything is opened
+  const file = readServeConfig(configPathFor(flags.config))
+  if (file && !file.ok) {
+    for (const problem of file.problems) process.stderr.write(`switchboard: ${problem}\n`)
+    process.stderr.write(`switchboard: the config file ${file.path} is not valid; nothing was started\n`)
+    process.exit(1)
+  }
+  const config = file?.ok ? file.config : undefined
+  const values = withFileSettings(flags, givenFlags(tokens), config)
   const server = await startServer({
     db: values.db,
     port: parsePort(values.port),
@@ -92,7 +112,16 @@ const serveCommand = async (args: string[], demo: boolean) => {
     allowPrivateSources: values["allow-private-sources"],
     syncTtlMs: parseDuration(values["sync-ttl"]),
     requireKey: values["require-key"],
-    ...tuning(values),
+    ...withFileLimits(tuning(values), config),
+    beforeListen: config
+      ? async (host) => {
+          const report = await applyConfigSources(host, config.sources ?? [], {
+            prune: flags.prune,
+            logger: createStderrLogger(),
+          })
+          process.stderr.write(`switchboard: config ${file!.path}: ${describeReport(report)}\n`)
+        }
+      : undefined,
   })
   if (!isLoopback(values.host) || values["require-key"]) {
     const live = (await server.host.keys.list()).filter((k) => k.revokedAt === null)
@@ -248,6 +277,7 @@ try {
   else if (command === "tools") await toolsCommand(rest)
   else if (command === "keys") await keysCommand(rest)
   else if (command === "mcp") await mcpCommand(rest)
+  else if (command === "config") process.exit(configCommand(rest))
   else {
     process.stdout.write(usage)
     process.exit(command === undefined || command === "help" || command === "--help" ? 0 : 2)

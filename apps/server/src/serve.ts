@@ -2,7 +2,7 @@
 import { serve } from "@hono/node-server"
 import type { AddressInfo } from "node:net"
 import { createHost } from "./compose.js"
-import type { HostOptions } from "./compose.js"
+import type { Host, HostOptions } from "./compose.js"
 
 export interface ServeOptions extends HostOptions {
   port?: number
@@ -15,6 +15,8 @@ export interface ServeOptions extends HostOptions {
   requestTimeoutMs?: number
   /** --allow-private-sources: a server beyond loopback lets http sources reach private addresses after all */
   allowPrivateSources?: boolean
+  /** runs once the host is built, before the port is opened (the config file's sources); a throw stops the start */
+  beforeListen?: (host: Host) => Promise<void>
 }
 
 /**
@@ -42,6 +44,10 @@ export const startServer = async (options: ServeOptions) => {
   // DESIGN §8: beyond loopback, http sources may not reach loopback, private, link-local or metadata addresses
   const refusePrivateSources = options.refusePrivateSources ?? (!isLoopback(hostname) && !options.allowPrivateSources)
   const host = await createHost({ ...options, requireKey, allowedHosts, refusePrivateSources })
+  await options.beforeListen?.(host).catch(async (cause: unknown) => {
+    await host.close()
+    throw cause
+  })
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve(
       { fetch: host.app.fetch, port: options.port ?? 4747, hostname, serverOptions: connectionBounds(options) },
