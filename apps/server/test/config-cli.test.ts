@@ -39,7 +39,7 @@ it("config check: exit 0 for a good file, 1 for a bad one or a missing variable,
   } finally {
     dir.remove()
   }
-}, 60_000)
+}, 120_000)
 
 it("serve with a bad config file does not start: it names the field and line, and opens no database", () => {
   const dir = tempDir()
