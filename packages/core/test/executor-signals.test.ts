@@ -16,30 +16,13 @@ import type {
   SourcePlugin,
   SourcesService,
 } from "../src/index.js"
-import { openSqliteStore } from "./sqlite-store.js"
+import { openStoreWithFakeSource } from "./sqlite-store.js"
 
-let opened: ReturnType<typeof openSqliteStore>
+let opened: Awaited<ReturnType<typeof openStoreWithFakeSource>>
 let store: CatalogStore
 beforeEach(async () => {
-  opened = openSqliteStore()
+  opened = await openStoreWithFakeSource("slow")
   store = opened.store
-  await store.insertSource({
-    id: "s1",
-    namespace: "fake",
-    kind: "fake",
-    config: {},
-    status: "ready",
-    lastSyncedAt: 1,
-    syncError: null,
-    createdAt: 1,
-    updatedAt: 1,
-  })
-  await store.applySync(
-    "s1",
-    [{ name: "slow", description: null, inputSchema: {}, outputSchema: null, annotations: null }],
-    "direct",
-    1,
-  )
 })
 afterEach(() => opened.close())
 

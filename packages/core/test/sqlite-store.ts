@@ -24,3 +24,26 @@ export const openSqliteStore = () => {
     },
   }
 }
+
+/** The store above with one source, namespace and kind "fake" (id "s1"), whose catalog holds the tools named (`direct`). */
+export const openStoreWithFakeSource = async (...tools: string[]) => {
+  const opened = openSqliteStore()
+  await opened.store.insertSource({
+    id: "s1",
+    namespace: "fake",
+    kind: "fake",
+    config: {},
+    status: "ready",
+    lastSyncedAt: 1,
+    syncError: null,
+    createdAt: 1,
+    updatedAt: 1,
+  })
+  await opened.store.applySync(
+    "s1",
+    tools.map((name) => ({ name, description: null, inputSchema: {}, outputSchema: null, annotations: null })),
+    "direct",
+    1,
+  )
+  return opened
+}

@@ -17,7 +17,8 @@ import {
   isServiceError,
 } from "../errors.js"
 import type { Internal, Logger, ServiceError } from "../errors.js"
-import type { DiscoveryFailure, SourcePlugin } from "../seams.js"
+import { noopMetrics } from "../seams.js"
+import type { DiscoveryFailure, MetricsSink, SourcePlugin } from "../seams.js"
 import type { CatalogStore, SourceRow } from "./rows.js"
 import { UNREADABLE_SECRET } from "../secrets/sealed-store.js"
 import { parseRequest, sourceFields } from "../request-schemas.js"
@@ -33,6 +34,8 @@ export interface SourcesServiceOptions {
   now?: () => number
   /** sources marked stale out of band, shared with the plugins that mark them (services/seams.ts, StaleSources) */
   stale?: Set<string>
+  /** counts each sync's result for the host's metrics (default: none) */
+  metrics?: MetricsSink
 }
 
 export { DEFAULT_SYNC_TTL_MS, handleOf } from "./source-view.js"
@@ -58,6 +61,7 @@ export const createSourcesService = ({
   syncTtlMs = DEFAULT_SYNC_TTL_MS,
   now = Date.now,
   stale = new Set<string>(),
+  metrics = noopMetrics,
 }: SourcesServiceOptions) => {
   const pluginFor = (kind: string) => plugins.find((p) => p.kind === kind)
   const sourceRequest = sourceFields(plugins.map((p) => p.kind))
@@ -109,6 +113,7 @@ export const createSourcesService = ({
     if (running) return running
     const started = runSync(row)
       .catch((cause) => internalError(logger, "source sync", cause))
+      .then((result) => (metrics.syncEnded(row.namespace, !isServiceError(result)), result))
       .finally(() => inflight.delete(row.id))
     inflight.set(row.id, started)
     return started
