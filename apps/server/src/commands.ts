@@ -9,13 +9,13 @@ import { readFileSync } from "node:fs"
 import { fixtureCommand } from "@switchboard/fixtures"
 import { createHost } from "./compose.js"
 import { serveMcpStdio } from "./mcp-stdio.js"
+import { logFlagOptions, logFlagsUsage, logSettings } from "./log-flags.js"
 import { runtimeFlagOptions, runtimeFlagsUsage, runtimeTuning } from "./runtime-flags.js"
 import type { RuntimeFlagValues } from "./runtime-flags.js"
 import { isLoopback, startServer } from "./serve.js"
 import { applyConfigSources, describeReport } from "./config/apply-config.js"
 import { configCommand, configUsage } from "./config/config-command.js"
 import { configPathFor, givenFlags, readServeConfig, withFileLimits, withFileSettings } from "./config/serve-config.js"
-import { createStderrLogger } from "./logger.js"
 
 const DEFAULT_DB = "./.switchboard/switchboard.db"
 
@@ -46,6 +46,10 @@ config file (serve, demo): --config PATH (default ./switchboard.config.json when
   server settings; a flag given on the command line wins over the file. At boot its sources are applied: added,
   updated and re-synced when changed, kept when unchanged; a catalog source not in the file is kept, or removed with --prune
 
+logs (serve, demo): request lines and events on stderr; metrics at GET /metrics (admin scope when keys are on);
+  traces to an OTLP/HTTP collector when OTEL_EXPORTER_OTLP_ENDPOINT is set
+  ${logFlagsUsage}
+
 limits and sandbox workers (serve, demo, mcp, run; a request may lower a limit, never raise it):
   ${runtimeFlagsUsage}
   Scripts run in a pool of worker threads (--workers, default: the CPU count, at least 2); up to --queue
@@ -64,6 +68,7 @@ const serveOptions = {
   prune: { type: "boolean", default: false },
   help: { type: "boolean", default: false },
   ...runtimeFlagOptions,
+  ...logFlagOptions,
 } as const
 
 const tuning = (values: RuntimeFlagValues) => {
@@ -117,11 +122,12 @@ const serveCommand = async (args: string[], demo: boolean) => {
       ? async (host) => {
           const report = await applyConfigSources(host, config.sources ?? [], {
             prune: flags.prune,
-            logger: createStderrLogger(),
+            logger: host.logger,
           })
           process.stderr.write(`switchboard: config ${file!.path}: ${describeReport(report)}\n`)
         }
       : undefined,
+    ...logSettings(values, fail),
   })
   if (!isLoopback(values.host) || values["require-key"]) {
     const live = (await server.host.keys.list()).filter((k) => k.revokedAt === null)

@@ -9,7 +9,8 @@ import type { Context, MiddlewareHandler } from "hono"
 import { matchedRoutes } from "hono/route"
 import type { AppEnv } from "./env.js"
 
-export interface RequestLogEntry {
+/** A type, not an interface: a logger takes it as a record of fields. */
+export type RequestLogEntry = {
   method: string
   /** the matched route's pattern (`/v1/executions/:id`); null when no route matched (404 `not_found`) */
   route: string | null
