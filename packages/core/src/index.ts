@@ -35,7 +35,7 @@ export * as pgSchema from "./catalog/schema-pg.js"
 export { createSourcesService } from "./catalog/sources-service.js"
 export type { SourcesService, SourceView } from "./catalog/sources-service.js"
 export { createExecutor } from "./executor/executor.js"
-export type { Executor, ExecuteResponse } from "./executor/executor.js"
+export type { Executor, ExecuteResponse, ExecutorOptions } from "./executor/executor.js"
 export { defaultLimits, minimumLimits } from "./executor/limits.js"
 export {
   NAMESPACE_PATTERN,

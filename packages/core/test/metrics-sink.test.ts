@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, expect, it } from "vitest"
 import { Effect } from "effect"
-import { createExecutor, createSourcesService } from "../src/index.js"
+import { createSourcesService } from "../src/index.js"
 import type {
   CatalogStore,
   CodeRuntime,
@@ -12,10 +12,9 @@ import type {
   MetricsSink,
   RunOutcome,
   SourcePlugin,
-  SourcesService,
   ToolCallMetric,
 } from "../src/index.js"
-import { openStoreWithFakeSource } from "./sqlite-store.js"
+import { executorOver, openStoreWithFakeSource } from "./sqlite-store.js"
 
 let opened: Awaited<ReturnType<typeof openStoreWithFakeSource>>
 let store: CatalogStore
@@ -47,17 +46,7 @@ const plugin = {
 
 const executorWith = (metrics: MetricsSink, run: (invoke: InvokeTool) => Promise<RunOutcome>) => {
   const runtime: CodeRuntime = { run: (_code, options) => run(options.invoke) }
-  return createExecutor({
-    store,
-    sources: { ensureFresh: async (row) => row, markStale: () => {} } as Pick<
-      SourcesService,
-      "ensureFresh" | "markStale"
-    >,
-    runtime,
-    plugins: [plugin],
-    logger: { error: () => {}, warn: () => {}, info: () => {} },
-    metrics,
-  })
+  return executorOver(store, runtime, plugin, { metrics })
 }
 
 it("counts an execution's end with its status and code, and each tool call with the source it reached", async () => {

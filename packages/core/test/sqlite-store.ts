@@ -6,7 +6,8 @@ import { fileURLToPath } from "node:url"
 import Database from "better-sqlite3"
 import { drizzle } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator"
-import { createSqliteCatalogStore } from "../src/index.js"
+import { createExecutor, createSqliteCatalogStore } from "../src/index.js"
+import type { CatalogStore, CodeRuntime, ExecutorOptions, SourcePlugin } from "../src/index.js"
 
 export const openSqliteStore = () => {
   const dir = mkdtempSync(join(tmpdir(), "store-"))
@@ -47,3 +48,19 @@ export const openStoreWithFakeSource = async (...tools: string[]) => {
   )
   return opened
 }
+
+/** An executor over `store` whose sources are always fresh, with one plugin and a silent logger. */
+export const executorOver = (
+  store: CatalogStore,
+  runtime: CodeRuntime,
+  plugin: SourcePlugin,
+  options: Partial<ExecutorOptions> = {},
+) =>
+  createExecutor({
+    store,
+    sources: { ensureFresh: async (row) => row, markStale: () => {} },
+    runtime,
+    plugins: [plugin],
+    logger: { error: () => {}, warn: () => {}, info: () => {} },
+    ...options,
+  })
