@@ -16,6 +16,9 @@ export interface Tracing {
   shutdown(): Promise<void>
 }
 
+/** the longest a shutdown waits for the last spans to be sent */
+export const SHUTDOWN_WAIT_MS = 2_000
+
 export const tracingWanted = (env: NodeJS.ProcessEnv = process.env) =>
   Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) && env.OTEL_SDK_DISABLED !== "true"
 
@@ -53,7 +56,11 @@ export const startTracing = async (logger: Logger, env: NodeJS.ProcessEnv = proc
   trace.setGlobalTracerProvider(provider)
   return {
     async shutdown() {
-      await provider.shutdown()
+      // a collector that is down is retried for up to its timeout (10 s): the exit waits SHUTDOWN_WAIT_MS at most
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_WAIT_MS)))
+      await Promise.race([provider.shutdown().catch(() => undefined), waited])
+      clearTimeout(timer)
       trace.disable()
       diag.disable()
     },
