@@ -5,7 +5,6 @@
 import { Context, Effect, Layer } from "effect"
 import { Services, noopMetrics } from "@switchboard/core"
 import type { WorkerPoolStats } from "@switchboard/runtime-quickjs/node"
-import { createPrometheusMetrics } from "../metrics.js"
 import type { PrometheusMetrics } from "../metrics.js"
 
 /** the worker pool's `stats`, when the runtime is the pool */
@@ -21,9 +20,13 @@ export const HostMetrics = Context.Reference<PrometheusMetrics | null>("@switchb
 
 export const metricsLayer = (enabled: boolean): Layer.Layer<never, never, Services.CodeRuntime> => {
   if (!enabled) return Layer.empty
+  // loaded only here: prom-client takes about 100 ms to import on this VM, which a CLI command that keeps no
+  // metrics should not pay
   const metrics = Layer.effect(
     HostMetrics,
-    Effect.map(Services.CodeRuntime, (runtime) => createPrometheusMetrics(statsOf(runtime))),
+    Effect.flatMap(Services.CodeRuntime, (runtime) =>
+      Effect.promise(async () => (await import("../metrics.js")).createPrometheusMetrics(statsOf(runtime))),
+    ),
   )
   return Layer.effect(
     Services.MetricsSink,
