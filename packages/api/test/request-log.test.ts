@@ -57,6 +57,30 @@ it("logs each request once: method, route pattern, status, duration, key id and 
   expect(JSON.stringify(entries)).not.toContain("sb_secret")
 })
 
+it("names the execution an MCP execute ran", async () => {
+  const { entries } = logged()
+  const app = stubApp({ requestLog: (entry) => void entries.push(entry) }, { keys })
+  const response = await app.request("http://127.0.0.1/mcp", {
+    method: "POST",
+    headers: {
+      authorization: "Bearer sb_secret_exec",
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "execute", arguments: { code: "return 1" } },
+    }),
+  })
+  expect(response.status).toBe(200)
+  expect(await response.json()).toMatchObject({ result: { _meta: { "switchboard/execution": { executionId: "e1" } } } })
+  expect(entries).toEqual([
+    { method: "POST", route: "/mcp", status: 200, durationMs: expect.any(Number), executionId: "e1", keyId: "key-x" },
+  ])
+})
+
 it("names the error code of every error answer, from middleware and from routes alike", async () => {
   const { ask } = logged()
   expect(await ask("GET", "/v1/sources")).toMatchObject({
