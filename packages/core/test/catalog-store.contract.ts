@@ -145,6 +145,7 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
         logs: [{ level: "log" as const, message: "hi" }],
         toolCallCount: 2,
         keyId: "key-1",
+        keepUntil: 1_700_000_360_000,
       }
       const calls = [
         {
@@ -246,6 +247,7 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
             logs: [],
             toolCallCount: 5_000,
             keyId: null,
+            keepUntil: null,
           },
           calls,
         },
