@@ -21,6 +21,8 @@ export type {
 } from "./catalog/rows.js"
 export { createCatalogStore } from "./catalog/store.js"
 export { MAX_MERGE_ROUNDS } from "./catalog/shape-merge.js"
+export { PRUNE_BATCH, PRUNE_PAUSE_MS } from "./catalog/prune.js"
+export type { PruneOptions, PruneReport } from "./catalog/prune.js"
 export { POINTED_OUTPUT_HOLD_MS, describeRetention, parseRetention } from "./catalog/retention.js"
 export type { RetentionPolicy, RetentionText } from "./catalog/retention.js"
 export type { StoreDialect, CatalogDb, CatalogTables, WriteStatement } from "./catalog/dialect.js"

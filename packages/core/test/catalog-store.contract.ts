@@ -15,6 +15,7 @@ import type { CatalogStore } from "../src/index.js"
 import { call, run, source, tool } from "./catalog-store.shared.js"
 import type { StoreUnderTest } from "./catalog-store.shared.js"
 import { catalogStoreWritesContract } from "./catalog-store-writes.contract.js"
+import { catalogStoreRetentionContract } from "./catalog-store-retention.contract.js"
 
 export const catalogStoreContract = (name: string, open: () => Promise<StoreUnderTest>) =>
   describe(`CatalogStore on ${name}`, () => {
@@ -380,4 +381,5 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
     })
 
     describe("atomic batches and statement limits", () => catalogStoreWritesContract(() => subject))
+    describe("retention", () => catalogStoreRetentionContract(() => subject))
   })
