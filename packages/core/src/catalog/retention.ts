@@ -57,7 +57,8 @@ export const describeRetention = (policy: RetentionPolicy | undefined): string =
   return `executions are kept while ${bounds.join(" and ")} (one whose output a model was told to read: an hour at least)`
 }
 
+/** in the largest unit up to days that divides it: "7d" stays "7d", not "1w" */
 const ageText = (ms: number) => {
-  for (const [unit, size] of Object.entries(UNITS).reverse()) if (ms % size === 0) return `${ms / size}${unit}`
+  for (const unit of ["d", "h", "m", "s"] as const) if (ms % UNITS[unit] === 0) return `${ms / UNITS[unit]}${unit}`
   return `${ms} ms`
 }
