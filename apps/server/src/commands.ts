@@ -12,6 +12,7 @@ import { serveMcpStdio } from "./mcp-stdio.js"
 import { runtimeFlagOptions, runtimeFlagsUsage, runtimeTuning } from "./runtime-flags.js"
 import type { RuntimeFlagValues } from "./runtime-flags.js"
 import { isLoopback, startServer } from "./serve.js"
+import { retentionFlagOptions, retentionFlagsUsage, retentionFromFlags } from "./retention-flags.js"
 
 const DEFAULT_DB = "./.switchboard/switchboard.db"
 
@@ -37,6 +38,9 @@ sources:
   --allow-private-sources  a server listening beyond loopback refuses http sources at loopback, private, link-local and metadata
                            addresses (after DNS resolution and on every redirect); this allows them. run and mcp listen nowhere: no check
 
+retention (serve, demo):
+  ${retentionFlagsUsage}
+
 limits and sandbox workers (serve, demo, mcp, run; a request may lower a limit, never raise it):
   ${runtimeFlagsUsage}
   Scripts run in a pool of worker threads (--workers, default: the CPU count, at least 2); up to --queue
@@ -53,6 +57,7 @@ const serveOptions = {
   "require-key": { type: "boolean", default: false },
   help: { type: "boolean", default: false },
   ...runtimeFlagOptions,
+  ...retentionFlagOptions,
 } as const
 
 const tuning = (values: RuntimeFlagValues) => {
@@ -83,6 +88,8 @@ const parseDuration = (text: string) => {
 const serveCommand = async (args: string[], demo: boolean) => {
   const { values } = parseArgs({ args, options: serveOptions, strict: true })
   if (values.help) return void process.stdout.write(usage)
+  const retention = retentionFromFlags(values)
+  if (!retention.ok) return fail(retention.message)
   const server = await startServer({
     db: values.db,
     port: parsePort(values.port),
@@ -92,6 +99,7 @@ const serveCommand = async (args: string[], demo: boolean) => {
     allowPrivateSources: values["allow-private-sources"],
     syncTtlMs: parseDuration(values["sync-ttl"]),
     requireKey: values["require-key"],
+    retain: retention.retain,
     ...tuning(values),
   })
   if (!isLoopback(values.host) || values["require-key"]) {
@@ -119,6 +127,7 @@ const serveCommand = async (args: string[], demo: boolean) => {
       ),
     )
   }
+  if (retention.retain) process.stderr.write(`switchboard: ${retention.notice}\n`)
   process.stdout.write(`switchboard listening on ${server.url} (catalog: ${values.db})\n`)
   if (demo) {
     process.stdout.write(
