@@ -23,17 +23,20 @@ export interface RetentionText {
   retainExecutions?: string
 }
 
-/** The policy the flags (or a Worker's variables) name; `undefined` when neither is given: everything is kept. */
-export const parseRetention = ({
-  retain,
-  retainExecutions,
-}: RetentionText): { ok: true; policy: RetentionPolicy | undefined } | { ok: false; message: string } => {
+/**
+ * The policy the flags (or a Worker's variables) name; `undefined` when neither is given: everything is kept.
+ * `names`: what a message calls each setting.
+ */
+export const parseRetention = (
+  { retain, retainExecutions }: RetentionText,
+  names: Record<keyof RetentionText, string> = { retain: "--retain", retainExecutions: "--retain-executions" },
+): { ok: true; policy: RetentionPolicy | undefined } | { ok: false; message: string } => {
   const policy: RetentionPolicy = {}
   if (retain !== undefined && retain.trim() !== "") {
     const match = /^(\d+)(s|m|h|d|w)$/.exec(retain.trim())
     const ms = match ? Number(match[1]) * UNITS[match[2] as keyof typeof UNITS] : Number.NaN
     if (!(Number.isSafeInteger(ms) && ms > 0))
-      return { ok: false, message: `--retain must be an age such as 7d, 12h or 90m (got "${retain}")` }
+      return { ok: false, message: `${names.retain} must be an age such as 7d, 12h or 90m (got "${retain}")` }
     policy.maxAgeMs = ms
   }
   if (retainExecutions !== undefined && retainExecutions.trim() !== "") {
@@ -41,7 +44,7 @@ export const parseRetention = ({
     if (!Number.isSafeInteger(count))
       return {
         ok: false,
-        message: `--retain-executions must be a whole number of executions, such as 100000 (got "${retainExecutions}")`,
+        message: `${names.retainExecutions} must be a whole number of executions, such as 100000 (got "${retainExecutions}")`,
       }
     policy.maxExecutions = count
   }
