@@ -54,6 +54,7 @@ const open = async (core: typeof B, tree: string, name: string) => {
     logs: [],
     toolCallCount: 2,
     keyId: null,
+    keepUntil: null,
   })
   const call = (executionId: string): B.ToolCallRecord => ({
     executionId,

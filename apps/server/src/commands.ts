@@ -16,6 +16,7 @@ import { isLoopback, startServer } from "./serve.js"
 import { applyConfigSources, describeReport } from "./config/apply-config.js"
 import { configCommand, configUsage } from "./config/config-command.js"
 import { configPathFor, givenFlags, readServeConfig, withFileLimits, withFileSettings } from "./config/serve-config.js"
+import { retentionFlagOptions, retentionFlagsUsage, retentionFromFlags } from "./retention-flags.js"
 
 const DEFAULT_DB = "./.switchboard/switchboard.db"
 
@@ -49,6 +50,8 @@ config file (serve, demo): --config PATH (default ./switchboard.config.json when
 logs (serve, demo): request lines and events on stderr; metrics at GET /metrics (admin scope when keys are on);
   traces to an OTLP/HTTP collector when OTEL_EXPORTER_OTLP_ENDPOINT is set
   ${logFlagsUsage}
+retention (serve, demo):
+  ${retentionFlagsUsage}
 
 limits and sandbox workers (serve, demo, mcp, run; a request may lower a limit, never raise it):
   ${runtimeFlagsUsage}
@@ -69,6 +72,7 @@ const serveOptions = {
   help: { type: "boolean", default: false },
   ...runtimeFlagOptions,
   ...logFlagOptions,
+  ...retentionFlagOptions,
 } as const
 
 const tuning = (values: RuntimeFlagValues) => {
@@ -108,6 +112,8 @@ const serveCommand = async (args: string[], demo: boolean) => {
   }
   const config = file?.ok ? file.config : undefined
   const values = withFileSettings(flags, givenFlags(tokens), config)
+  const retention = retentionFromFlags(values)
+  if (!retention.ok) return fail(retention.message)
   const server = await startServer({
     db: values.db,
     port: parsePort(values.port),
@@ -128,6 +134,7 @@ const serveCommand = async (args: string[], demo: boolean) => {
         }
       : undefined,
     ...logSettings(values, fail),
+    retain: retention.retain,
   })
   if (!isLoopback(values.host) || values["require-key"]) {
     const live = (await server.host.keys.list()).filter((k) => k.revokedAt === null)
@@ -154,6 +161,7 @@ const serveCommand = async (args: string[], demo: boolean) => {
       ),
     )
   }
+  if (retention.retain) process.stderr.write(`switchboard: ${retention.notice}\n`)
   process.stdout.write(`switchboard listening on ${server.url} (catalog: ${values.db})\n`)
   if (demo) {
     process.stdout.write(

@@ -17,6 +17,8 @@ import { CatalogDatabase } from "./layers/database.js"
 import { GrepRunner } from "./layers/grep.js"
 import { HostMetrics, metricsLayer } from "./layers/metrics.js"
 import { pluginsLayer } from "./layers/plugins.js"
+import { retentionLayer } from "./layers/retention.js"
+import type { RetentionOptions } from "./layers/retention.js"
 import { runtimeLayer } from "./layers/runtime.js"
 import { SecretBox, sealedCatalogLayer } from "./layers/secrets.js"
 import { startFailure } from "./layers/start-failed.js"
@@ -75,6 +77,12 @@ export interface HostOptions {
    * on; the CLI's commands leave it off.
    */
   metrics?: boolean
+  /**
+   * Execution records past an age and/or beyond the newest N are pruned in the background, a minute after start
+   * and every 10 minutes (`everyMs`); one whose output a model was told to read stays an hour at least (layers/retention.ts).
+   * Default: none, every execution is kept.
+   */
+  retain?: RetentionOptions
   /** the host's time (Effect's Clock): catalog TTLs, records and timings; tests pass a `TestClock` */
   clock?: Clock.Clock
 }
@@ -89,6 +97,7 @@ export const hostLayer = (options: HostOptions) =>
     Services.Executor.layer({ limits: options.limits }),
     Services.ApiKeys.layer,
     GrepRunner.layer(options.grepTimeoutMs),
+    retentionLayer(options.retain),
   ).pipe(
     Layer.provideMerge(Services.Sources.layer({ syncTtlMs: options.syncTtlMs })),
     Layer.provideMerge(metricsLayer(options.metrics ?? false)),

@@ -8,6 +8,10 @@ export interface Env {
   SWITCHBOARD_ADMIN_KEY?: string
   /** 32 random bytes in base64: encrypts source secrets at rest, the same scheme as the Node host */
   SWITCHBOARD_SECRET_KEY?: string
+  /** retention (a var): executions that started longer ago than this age ("7d", "12h") are pruned by the cron trigger */
+  SWITCHBOARD_RETAIN?: string
+  /** retention (a var): only the newest this many executions are kept */
+  SWITCHBOARD_RETAIN_EXECUTIONS?: string
 }
 
 export interface WorkerConfig {

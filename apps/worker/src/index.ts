@@ -10,6 +10,7 @@ import type { Env } from "./env.js"
 import { buildRequestHost } from "./host.js"
 import { consoleLogger } from "./logger.js"
 import { isolateRuntime } from "./quickjs.js"
+import { pruneOnSchedule } from "./retention.js"
 
 export type { Env } from "./env.js"
 
@@ -36,5 +37,10 @@ export default {
     } finally {
       if (close) context.waitUntil(close())
     }
+  },
+
+  /** the cron trigger (wrangler.jsonc): retention, when SWITCHBOARD_RETAIN or SWITCHBOARD_RETAIN_EXECUTIONS is set */
+  async scheduled(controller: ScheduledController, env: Env): Promise<void> {
+    await pruneOnSchedule(env, controller.scheduledTime, consoleLogger)
   },
 } satisfies ExportedHandler<Env>

@@ -199,6 +199,11 @@ export interface ExecutionRecord {
   toolCallCount: number
   /** the API key that made it; null without one (a server without keys, `switchboard run`). Only admin reads another key's. */
   keyId: string | null
+  /**
+   * The store keeps it at least until then (epoch ms), past any retention: set when the answer cut the result and
+   * pointed the model at read_output (executor.ts). Null: no hold.
+   */
+  keepUntil: number | null
 }
 
 /** One execution and all of its tool calls: what one execute writes. */

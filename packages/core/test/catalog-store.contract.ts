@@ -15,6 +15,7 @@ import type { CatalogStore } from "../src/index.js"
 import { call, run, source, tool } from "./catalog-store.shared.js"
 import type { StoreUnderTest } from "./catalog-store.shared.js"
 import { catalogStoreWritesContract } from "./catalog-store-writes.contract.js"
+import { catalogStoreRetentionContract } from "./catalog-store-retention.contract.js"
 
 export const catalogStoreContract = (name: string, open: () => Promise<StoreUnderTest>) =>
   describe(`CatalogStore on ${name}`, () => {
@@ -145,6 +146,7 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
         logs: [{ level: "log" as const, message: "hi" }],
         toolCallCount: 2,
         keyId: "key-1",
+        keepUntil: 1_700_000_360_000,
       }
       const calls = [
         {
@@ -246,6 +248,7 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
             logs: [],
             toolCallCount: 5_000,
             keyId: null,
+            keepUntil: null,
           },
           calls,
         },
@@ -378,4 +381,5 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
     })
 
     describe("atomic batches and statement limits", () => catalogStoreWritesContract(() => subject))
+    describe("retention", () => catalogStoreRetentionContract(() => subject))
   })

@@ -44,6 +44,7 @@ export const run = (id: string): ExecutionRecord => ({
   logs: [],
   toolCallCount: 0,
   keyId: null,
+  keepUntil: null,
 })
 
 export const call = (executionId: string, i: number): ToolCallRecord => ({

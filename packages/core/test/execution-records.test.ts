@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, expect, it } from "vitest"
 import { Effect } from "effect"
-import { createExecutor } from "../src/index.js"
+import { DEFAULT_INLINE_CAP, POINTED_OUTPUT_HOLD_MS, createExecutor } from "../src/index.js"
 import type {
   Caller,
   CatalogStore,
@@ -123,6 +123,22 @@ it("an execution records the key that asked for it, and none without a key", asy
   ])
   expect(await store.getExecution(keyed.executionId!)).toMatchObject({ code: "a", keyId: "key-1" })
   expect(await store.getExecution(unkeyed.executionId!)).toMatchObject({ code: "b", keyId: null })
+})
+
+it("an answer cut at the inline cap holds its record an hour past any retention; one answered whole holds none", async () => {
+  const executor = executorWith(store)
+  const before = Date.now()
+  // the echo runtime answers the code as the result
+  const [cut, whole] = await Promise.all([
+    executor.execute({ code: "x".repeat(DEFAULT_INLINE_CAP + 1) }),
+    executor.execute({ code: "x".repeat(DEFAULT_INLINE_CAP) }),
+  ])
+  const after = Date.now()
+  expect(cut.ok && cut.text).toContain("read_output")
+  const held = (await store.getExecution(cut.executionId!))!.keepUntil!
+  expect(held).toBeGreaterThanOrEqual(before + POINTED_OUTPUT_HOLD_MS)
+  expect(held).toBeLessThanOrEqual(after + POINTED_OUTPUT_HOLD_MS)
+  expect((await store.getExecution(whole.executionId!))?.keepUntil).toBeNull()
 })
 
 it("execution ids are unique UUID v7 strings, in the order the executions started", async () => {

@@ -24,6 +24,7 @@ const entry = (id: string): ExecutionEntry => ({
     logs: [],
     toolCallCount: 0,
     keyId: null,
+    keepUntil: null,
   },
   calls: [],
 })

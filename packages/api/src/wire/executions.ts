@@ -63,6 +63,13 @@ export const execution = z.object({
     .describe(
       "the id of the API key that made it (`switchboard keys list`); null when made without a key. A key without `admin` reads only its own.",
     ),
+  keepUntil: z
+    .int()
+    .nullable()
+    .optional()
+    .describe(
+      "milliseconds since the epoch: kept at least until then whatever the server's retention, because the answer cut the result and pointed at read_output (an hour); null: no hold",
+    ),
   calls: z.array(toolCall),
 })
 

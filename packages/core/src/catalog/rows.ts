@@ -1,5 +1,7 @@
 /** Catalog rows as the rest of core sees them, whatever the dialect underneath. */
 import type { DiscoveredTool, ExecutionRecord, TelemetrySink, ToolCallRecord } from "../seams.js"
+import type { PruneOptions, PruneReport } from "./prune.js"
+import type { RetentionPolicy } from "./retention.js"
 
 export type SourceStatus = "ready" | "error"
 
@@ -121,6 +123,13 @@ export interface CatalogStore extends TelemetrySink {
    * is skipped; one raced in every one of MAX_MERGE_ROUNDS rounds fails the call (DatabaseFault), never dropped.
    */
   mergeShapes(observations: ShapeObservation[], merge: (stored: unknown, incoming: unknown) => unknown): Promise<void>
+  /**
+   * Deletes the executions past `policy` (older than its age, or beyond its newest N), with their tool calls and
+   * result parts, oldest first, in small batches that are each one operation, yielding between them; an execution
+   * whose `keepUntil` is after `now` stays. Resolves when none is left due, or when `signal` or `maxBatches` stops it
+   * (catalog/prune.ts).
+   */
+  pruneExecutions(policy: RetentionPolicy, options: PruneOptions): Promise<PruneReport>
   /**
    * Reads the catalog and commits a write that changes nothing; rejects with the database's own error when either
    * fails (what `GET /readyz` asks). It costs one read and one small write.

@@ -52,20 +52,26 @@ export const toolShapes = pgTable(
   (t) => [primaryKey({ columns: [t.toolId, t.encoding] })],
 )
 
-export const executions = pgTable("executions", {
-  id: text("id").primaryKey(),
-  code: text("code").notNull(),
-  status: text("status").notNull(),
-  startedAt: millis("started_at").notNull(),
-  durationMs: bigint("duration_ms", { mode: "number" }).notNull(),
-  resultText: text("result_text"),
-  errorCode: text("error_code"),
-  errorMessage: text("error_message"),
-  logs: jsonb("logs"),
-  toolCallCount: bigint("tool_call_count", { mode: "number" }).notNull(),
-  /** the API key that made it (api_keys.id); NULL when made without one (loopback, `switchboard run`) or before keys were recorded */
-  keyId: text("key_id"),
-})
+export const executions = pgTable(
+  "executions",
+  {
+    id: text("id").primaryKey(),
+    code: text("code").notNull(),
+    status: text("status").notNull(),
+    startedAt: millis("started_at").notNull(),
+    durationMs: bigint("duration_ms", { mode: "number" }).notNull(),
+    resultText: text("result_text"),
+    errorCode: text("error_code"),
+    errorMessage: text("error_message"),
+    logs: jsonb("logs"),
+    toolCallCount: bigint("tool_call_count", { mode: "number" }).notNull(),
+    /** the API key that made it (api_keys.id); NULL when made without one (loopback, `switchboard run`) or before keys were recorded */
+    keyId: text("key_id"),
+    /** kept at least until then, whatever the retention (see schema-sqlite.ts) */
+    keepUntil: millis("keep_until"),
+  },
+  (t) => [index("executions_started_at_idx").on(t.startedAt, t.id)],
+)
 
 /**
  * A stored result text too large for one row of the dialect (D1 caps a row at 2,000,000 bytes), in parts of at

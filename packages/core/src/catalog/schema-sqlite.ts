@@ -50,20 +50,30 @@ export const toolShapes = sqliteTable(
   (t) => [primaryKey({ columns: [t.toolId, t.encoding] })],
 )
 
-export const executions = sqliteTable("executions", {
-  id: text("id").primaryKey(),
-  code: text("code").notNull(),
-  status: text("status").notNull(),
-  startedAt: integer("started_at").notNull(),
-  durationMs: integer("duration_ms").notNull(),
-  resultText: text("result_text"),
-  errorCode: text("error_code"),
-  errorMessage: text("error_message"),
-  logs: text("logs", { mode: "json" }),
-  toolCallCount: integer("tool_call_count").notNull(),
-  /** the API key that made it (api_keys.id); NULL when made without one (loopback, `switchboard run`) or before keys were recorded */
-  keyId: text("key_id"),
-})
+export const executions = sqliteTable(
+  "executions",
+  {
+    id: text("id").primaryKey(),
+    code: text("code").notNull(),
+    status: text("status").notNull(),
+    startedAt: integer("started_at").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    resultText: text("result_text"),
+    errorCode: text("error_code"),
+    errorMessage: text("error_message"),
+    logs: text("logs", { mode: "json" }),
+    toolCallCount: integer("tool_call_count").notNull(),
+    /** the API key that made it (api_keys.id); NULL when made without one (loopback, `switchboard run`) or before keys were recorded */
+    keyId: text("key_id"),
+    /**
+     * Kept at least until then (epoch ms), whatever the retention: set when the answer cut the result and told the
+     * model to read the rest with read_output. NULL: no hold.
+     */
+    keepUntil: integer("keep_until"),
+  },
+  // retention reads the oldest first, and finds the newest N's edge, in this order (catalog/prune.ts)
+  (t) => [index("executions_started_at_idx").on(t.startedAt, t.id)],
+)
 
 /**
  * A stored result text too large for one row of the dialect (D1 caps a row at 2,000,000 bytes), in parts of at

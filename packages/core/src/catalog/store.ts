@@ -16,6 +16,7 @@ import { executionRows } from "./execution-rows.js"
 import type { ApiKeyRow, CatalogStore, SourceRow, SourceStatus, ToolListQuery, ToolRow } from "./rows.js"
 import type { StoreDialect } from "./dialect.js"
 import { shapeMerger } from "./shape-merge.js"
+import { executionPruner } from "./prune.js"
 
 /** what a re-sync rewrites on a kept tool: everything the server reports, and the encoding stamp */
 const syncedColumns = Object.fromEntries(
@@ -200,6 +201,9 @@ export const createCatalogStore = (dialect: StoreDialect): CatalogStore => {
 
     // each round of it is one operation: it may take several (./shape-merge.ts)
     mergeShapes: shapeMerger(dialect, around),
+
+    // each batch of it is one operation (./prune.ts)
+    pruneExecutions: executionPruner(dialect, around),
 
     checkReadiness: op(async () => {
       await db.select({ id: sources.id }).from(sources).limit(1)

@@ -6,7 +6,8 @@
 import { Effect } from "effect"
 import { Overloaded, internalError } from "../errors.js"
 import type { Logger, Outcome } from "../errors.js"
-import { DEFAULT_INLINE_CAP, inlineText } from "../render/render-for-model.js"
+import { DEFAULT_INLINE_CAP, fitsInline, inlineText } from "../render/render-for-model.js"
+import { POINTED_OUTPUT_HOLD_MS } from "../catalog/retention.js"
 import { renderResult } from "../render/render-result.js"
 import type { ContentBlock } from "../result.js"
 import { RunErrorCodes, noopMetrics } from "../seams.js"
@@ -186,6 +187,8 @@ export const createExecutor = ({
             logs: outcome.logs,
             toolCallCount: execution.calls.length,
             keyId: execution.keyId,
+            // an answer cut at the inline cap tells the model to read the rest: retention keeps it that long at least
+            keepUntil: fullText !== null && !fitsInline(fullText, inlineCap) ? now() + POINTED_OUTPUT_HOLD_MS : null,
           },
           execution.calls,
         )

@@ -14,6 +14,7 @@ const run = (id: string): ExecutionRecord => ({
   logs: [],
   toolCallCount: 0,
   keyId: null,
+  keepUntil: null,
 })
 
 /** the next event-loop turn: records issued after it belong to another turn than those before */

@@ -47,9 +47,13 @@ const countLines = (text: string) => {
   return lines
 }
 
+/** Whether `inlineText` answers the whole text; past the cap it cuts it and points at read_output. */
+export const fitsInline = (full: string, cap = DEFAULT_INLINE_CAP) => full.length <= cap
+
 /** `executionId` null: the record was not stored, so the note says the rest is gone instead of where to read it. */
 export const inlineText = (full: string, executionId: string | null, cap = DEFAULT_INLINE_CAP): InlineText => {
-  if (full.length <= cap) return { text: full, truncated: false, totalLines: countLines(full), totalChars: full.length }
+  if (fitsInline(full, cap))
+    return { text: full, truncated: false, totalLines: countLines(full), totalChars: full.length }
   const lines = splitLines(full)
   const head: string[] = []
   let used = 0

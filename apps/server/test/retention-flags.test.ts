@@ -1,0 +1,57 @@
+/** `switchboard serve --retain … --retain-executions …`: a malformed value stops the start, a good one is announced. */
+import { spawnSync } from "node:child_process"
+import { createRequire } from "node:module"
+import { join } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import { afterEach, expect, it } from "vitest"
+import { tempDir } from "./helpers.js"
+import { spawnServe } from "./process-harness.js"
+import type { ServeProcess } from "./process-harness.js"
+
+const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url))
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm")).href
+
+let cleanups: (() => Promise<void> | void)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup()
+  cleanups = []
+})
+
+it("a malformed --retain or --retain-executions exits 2 naming the flag, before any database is opened", () => {
+  const dir = tempDir()
+  cleanups.push(dir.remove)
+  const db = join(dir.dir, "never.db")
+  for (const [flag, value] of [
+    ["--retain", "7"],
+    ["--retain", "0d"],
+    ["--retain-executions", "1e5"],
+  ] as const) {
+    const run = spawnSync(process.execPath, ["--import", tsxLoader, cli, "serve", "--db", db, flag, value], {
+      encoding: "utf8",
+      timeout: 60_000,
+    })
+    expect(run.status).toBe(2)
+    expect(run.stderr).toContain(`${flag} must be`)
+  }
+  expect(spawnSync("ls", [dir.dir], { encoding: "utf8" }).stdout).toBe("")
+}, 60_000)
+
+it("serve --retain 7d --retain-executions 100000 says what it keeps", async () => {
+  const dir = tempDir()
+  cleanups.push(dir.remove)
+  const server: ServeProcess = await spawnServe([
+    "--db",
+    join(dir.dir, "catalog.db"),
+    "--retain",
+    "7d",
+    "--retain-executions",
+    "100000",
+  ])
+  cleanups.push(() => server.stop())
+  // stderr is a pipe of its own: what was written before the listening line may arrive after it
+  for (let i = 0; i < 100 && !server.stderr().includes("executions are kept"); i++)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  expect(server.stderr()).toContain(
+    "switchboard: executions are kept while started in the last 7d and among the newest 100000 (one whose output a model was told to read: an hour at least)",
+  )
+}, 60_000)
