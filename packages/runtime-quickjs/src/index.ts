@@ -5,7 +5,8 @@
  */
 export { createQuickJsRuntime } from "./create-quickjs-runtime.js"
 export type { QuickJsRuntime, QuickJsRuntimeOptions } from "./create-quickjs-runtime.js"
-export { maxStackBytes, runScript } from "./run-script.js"
+export { runScript } from "./run-script.js"
+export { maxStackBytes } from "./stack-limit.js"
 export type { ScriptRun, ScriptRunOptions } from "./run-script.js"
 export type { InvokeJson } from "./host-bridge.js"
 export type { LogSink } from "./log-buffer.js"

@@ -11,6 +11,7 @@ import { executePendingJobs } from "./quickjs-internals/index.js"
 import { prepareCode, scriptFilename } from "./prepare-code.js"
 import type { PreparedCode } from "./prepare-code.js"
 import { runErrors } from "./run-errors.js"
+import { maxStackBytes } from "./stack-limit.js"
 import { createSandbox, disposeSandbox } from "./sandbox.js"
 import type { Sandbox } from "./sandbox.js"
 import { utf8Length } from "./utf8-length.js"
@@ -61,13 +62,6 @@ export interface SandboxRun {
 }
 
 type Settled = { ok: true; value: unknown } | { ok: false; error: RunError }
-
-/**
- * The deepest stack a script may have. The module's C stack is 5 MiB (its layout, sandbox-snapshot.ts); past
- * about that, QuickJS's limit falls below the stack's end and every script, even its compilation, fails with
- * "stack overflow". A host that asks for more gets this much (the server refuses such a setting outright).
- */
-export const maxStackBytes = 4 << 20
 
 /** Reading an error is the host's own work, so it gets a fresh slice of time even after the deadline. */
 const readThrownBudgetMs = 50

@@ -14,5 +14,5 @@ test("the package entry exports exactly its named surface", () => {
 })
 
 test("the Node entry exports exactly its named surface", () => {
-  expect(Object.keys(nodeEntry).sort()).toEqual(["createWorkerPoolRuntime"])
+  expect(Object.keys(nodeEntry).sort()).toEqual(["createWorkerPoolRuntime", "maxStackBytes", "startWorkerPoolRuntime"])
 })

@@ -3,6 +3,7 @@ import type { ResourceLimits } from "node:worker_threads"
 import { defaultLimits } from "@switchboard/core"
 import type { CodeRuntime, RunLimits } from "@switchboard/core"
 import { logMirrorBytes } from "./log-mirror.js"
+import { poolWorkerFile } from "./pool-slot.js"
 
 export interface WorkerPoolOptions {
   /** worker threads, each running one execution at a time (default: the CPU count, at least 2) */
@@ -47,6 +48,11 @@ export interface WorkerPoolOptions {
    * sandbox back (or disposing it) had failed. No script can cause that, so nothing else reaches the path.
    */
   failAfterAnswer?: boolean
+  /**
+   * The worker's bundle (default: this package's dist/pool-worker.mjs). A host bundled into one file of its own
+   * (apps/server's built CLI) carries a copy beside itself and names it here.
+   */
+  workerFile?: URL
 }
 
 export interface WorkerPoolStats {
@@ -76,6 +82,7 @@ export interface WorkerConfig {
   clearMemory: boolean
   failAfterAnswer: boolean
   logMirrorBytes: number
+  workerFile: URL
 }
 
 /** The options with their defaults filled in. */
@@ -89,6 +96,7 @@ export const resolvePoolOptions = (options: WorkerPoolOptions) => {
     clearMemory: options.clearMemory ?? true,
     failAfterAnswer: options.failAfterAnswer ?? false,
     logMirrorBytes: logMirrorBytes(options.logLimits ?? defaultLimits),
+    workerFile: options.workerFile ?? poolWorkerFile,
   }
   return {
     size,

@@ -37,15 +37,15 @@ export class PoolSlot {
     data: Pick<
       PoolWorkerData,
       "memoryCapBytes" | "recycleAboveBytes" | "snapshots" | "clearMemory" | "failAfterAnswer"
-    > & { logMirrorBytes: number },
+    > & { logMirrorBytes: number; workerFile: URL },
     resourceLimits: ResourceLimits | undefined,
     events: SlotEvents,
   ) {
     const { port1, port2 } = new MessageChannel()
     const signals = new SharedArrayBuffer(signalsBytes)
-    const { logMirrorBytes, ...shared } = data
+    const { logMirrorBytes, workerFile, ...shared } = data
     this.logs = new SharedArrayBuffer(logMirrorBytes)
-    this.worker = new Worker(poolWorkerFile, {
+    this.worker = new Worker(workerFile, {
       workerData: { ...shared, port: port2, signals, logs: this.logs } satisfies PoolWorkerData,
       transferList: [port2],
       ...(resourceLimits ? { resourceLimits } : {}),

@@ -6,7 +6,6 @@ import { failed } from "./pool-job.js"
 import type { Job } from "./pool-job.js"
 import { resolvePoolOptions } from "./pool-options.js"
 import type { WorkerPoolOptions, WorkerPoolRuntime, WorkerPoolStats } from "./pool-options.js"
-import { poolWorkerFile } from "./pool-slot.js"
 import type { PoolSlot } from "./pool-slot.js"
 import { PollingPolicy } from "./polling-policy.js"
 import type { FromWorker } from "./protocol.js"
@@ -36,9 +35,25 @@ const answerJson = async (invoke: RunOptions["invoke"], path: string, argsJson: 
  * when this resolves (every worker has loaded its QuickJS module).
  */
 export const createWorkerPoolRuntime = async (options: WorkerPoolOptions = {}): Promise<WorkerPoolRuntime> => {
-  const pool = new WorkerPool(options)
-  await pool.start()
+  const pool = startWorkerPoolRuntime(options)
+  await pool.started
   return pool
+}
+
+/**
+ * The same pool at once, while its workers load (a few hundred ms each): a run meanwhile waits in the queue for
+ * the first worker, its deadline counting the wait. `started` settles as createWorkerPoolRuntime does: when every
+ * worker has loaded, or with why one could not, the pool closed then (runs waiting end as `aborted`). A server
+ * listens meanwhile, so that its process answers `/healthz` before its sandboxes are warm.
+ */
+export const startWorkerPoolRuntime = (
+  options: WorkerPoolOptions = {},
+): WorkerPoolRuntime & { started: Promise<void> } => {
+  const pool = new WorkerPool(options)
+  const started = pool.start()
+  // the caller awaits it, maybe later: a failure meanwhile is not an unhandled rejection
+  started.catch(() => {})
+  return Object.assign(pool, { started })
 }
 
 /**
@@ -49,6 +64,7 @@ export const createWorkerPoolRuntime = async (options: WorkerPoolOptions = {}): 
 class WorkerPool implements WorkerPoolRuntime {
   private readonly size: number
   private readonly killGraceMs: number
+  private readonly workerFile: URL
   private readonly runs: RunQueue
   private readonly workers: WorkerLifecycle
   private readonly idle: PoolSlot[] = []
@@ -64,6 +80,7 @@ class WorkerPool implements WorkerPoolRuntime {
     const config = resolvePoolOptions(options)
     this.size = config.size
     this.killGraceMs = config.killGraceMs
+    this.workerFile = config.worker.workerFile
     this.runs = new RunQueue(config.queueLimit, config.size)
     this.workers = new WorkerLifecycle(config.worker, config.resourceLimits, {
       ready: (slot) => this.release(slot),
@@ -74,11 +91,14 @@ class WorkerPool implements WorkerPoolRuntime {
   }
 
   async start(): Promise<void> {
-    if (!existsSync(poolWorkerFile))
+    if (!existsSync(this.workerFile)) {
+      // runs may be waiting already (startWorkerPoolRuntime): they end now, not at their deadlines
+      await this.close()
       throw new Error(
-        `the QuickJS worker pool cannot start: its worker bundle ${fileURLToPath(poolWorkerFile)} is missing. ` +
+        `the QuickJS worker pool cannot start: its worker bundle ${fileURLToPath(this.workerFile)} is missing. ` +
           "Build it with `pnpm build` at the repository root (bash scripts/setup does)",
       )
+    }
     const starting = Array.from({ length: this.size }, () => this.workers.spawn(false))
     const results = await Promise.allSettled(starting)
     const failure = results.find((result) => result.status === "rejected")
