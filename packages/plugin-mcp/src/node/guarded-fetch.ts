@@ -12,7 +12,7 @@
  */
 import { lookup as dnsLookup } from "node:dns/promises"
 import type { LookupFunction } from "node:net"
-import { Agent, fetch as undiciFetch } from "undici"
+import type { Agent, fetch as undiciFetch } from "undici"
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { SourceRefusalCodes } from "@switchboard/core"
 import { classifyAddress, ipLiteral } from "../egress/address-class.js"
@@ -83,7 +83,10 @@ export const createGuardedFetch = (options: GuardedFetchOptions = {}): GuardedFe
     )
   }) as unknown as LookupFunction
 
-  const agent = new Agent({ connect: { lookup } })
+  // undici is a megabyte of JavaScript: loaded at the first request through the guard, not when the host starts
+  let undici: Promise<{ agent: Agent; fetch: typeof undiciFetch }> | undefined
+  const loadUndici = () =>
+    (undici ??= import("undici").then(({ Agent, fetch }) => ({ agent: new Agent({ connect: { lookup } }), fetch })))
 
   const checkHost = (url: URL) => {
     // RFC 6761: `localhost` and every name under it are loopback, whatever a resolver says (some answer ENOTFOUND)
@@ -100,7 +103,8 @@ export const createGuardedFetch = (options: GuardedFetchOptions = {}): GuardedFe
     let hopInit: RequestInit = { ...init }
     for (let hop = 0; ; hop++) {
       checkHost(url)
-      const response = (await undiciFetch(url, {
+      const { agent, fetch } = await loadUndici()
+      const response = (await fetch(url, {
         ...(hopInit as object),
         redirect: follow ? "manual" : init.redirect,
         dispatcher: agent,
@@ -138,5 +142,5 @@ export const createGuardedFetch = (options: GuardedFetchOptions = {}): GuardedFe
   }
 
   // destroy, not close: a host shutting down does not wait on a source's open stream
-  return Object.assign(guarded, { close: () => agent.destroy() })
+  return Object.assign(guarded, { close: async () => (undici ? (await undici).agent.destroy() : undefined) })
 }
