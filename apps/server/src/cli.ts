@@ -1,24 +1,51 @@
 /**
- * `switchboard` — the command line (its commands are in commands.ts). The server loads build outputs: the
- * sandbox's prelude and the bundles its worker threads run, in the packages' dist/ folders. Without them Node
- * stops at the first import with a bare ERR_MODULE_NOT_FOUND, so the commands load behind this check, which says
- * what to run instead.
+ * `switchboard` — the command line; each command is a module in commands/, loaded only when it runs, so `tools`
+ * never loads the HTTP app, the sandbox or the MCP SDK. Built, this is dist/switchboard.mjs (src/bin.ts); from the
+ * sources (tsx) it loads build outputs as well: the sandbox's prelude and the bundles its worker threads run, in
+ * the packages' dist/ folders. Without them Node stops at the first import with a bare ERR_MODULE_NOT_FOUND, so
+ * the commands load behind this check, which says what to run instead.
  */
+import * as nodeModule from "node:module"
+
+// Node 22.1+ keeps what it compiled in a cache on disk (under the OS temp folder), so a second start compiles
+// little; Node 20 has no such API, and this does nothing there. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+;(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.()
+
 const missingBuildOutput = (error: unknown): string | undefined => {
   const { code, url } = (error ?? {}) as { code?: unknown; url?: unknown }
   const where = typeof url === "string" ? url : error instanceof Error ? error.message : ""
   return code === "ERR_MODULE_NOT_FOUND" && where.includes("/dist/") ? where : undefined
 }
 
+const commands: Record<string, (args: string[]) => Promise<unknown>> = {
+  serve: async (args) => (await import("./commands/serve.js")).serveCommand(args, false),
+  demo: async (args) => (await import("./commands/serve.js")).serveCommand(args, true),
+  run: async (args) => (await import("./commands/run.js")).runCommand(args),
+  tools: async (args) => (await import("./commands/tools.js")).toolsCommand(args),
+  keys: async (args) => (await import("./commands/keys.js")).keysCommand(args),
+  mcp: async (args) => (await import("./commands/mcp.js")).mcpCommand(args),
+  config: async (args) => (await import("./commands/config.js")).configCliCommand(args),
+}
+
+const [command, ...rest] = process.argv.slice(2)
+const fail = (message: string): never => {
+  process.stderr.write(`switchboard: ${message}\n`)
+  process.exit(2)
+}
 try {
-  await import("./commands.js")
+  const run = command !== undefined && Object.hasOwn(commands, command) ? commands[command] : undefined
+  if (run) await run(rest)
+  else {
+    process.stdout.write((await import("./commands/usage.js")).usage())
+    process.exit(command === undefined || command === "help" || command === "--help" ? 0 : 2)
+  }
 } catch (error) {
   const missing = missingBuildOutput(error)
-  if (!missing) throw error
-  process.stderr.write(
-    `switchboard: a build output is missing (${missing}). Build the packages with \`pnpm build\` at the repository root (bash scripts/setup does).\n`,
-  )
-  process.exit(1)
+  if (missing)
+    fail(
+      `a build output is missing (${missing}). Build the packages with \`pnpm build\` at the repository root (bash scripts/setup does).`,
+    )
+  fail(error instanceof Error ? error.message : String(error))
 }
 
 // a module (top-level await), though it exports nothing

@@ -53,6 +53,12 @@ export interface HostOptions {
   workers?: number
   /** executions waiting for a worker before the pool answers `overloaded` (default 64, at least 8 per worker) */
   queue?: number
+  /**
+   * The host is built while the pool's threads load (a run waits in the pool's queue for the first);
+   * `runtimeStarted(host.runtime)` settles when they have, or rejects with why they could not (default false:
+   * the host is built with its pool warm). `startServer` sets it, to listen meanwhile.
+   */
+  workersInBackground?: boolean
   /** every route but /healthz needs an API key (set by the server once it listens beyond loopback) */
   requireKey?: boolean
   /** Host header values the API answers to (DNS rebinding); the server sets it for a loopback listener without keys */

@@ -3,24 +3,24 @@
  * servers may boot at once against one database: migrations run under a session advisory lock, so one
  * server migrates while the others wait and then find nothing left to do.
  */
-import { fileURLToPath } from "node:url"
 import postgres from "postgres"
 import { drizzle } from "drizzle-orm/postgres-js"
 import { migrate } from "drizzle-orm/postgres-js/migrator"
+import { createPgCatalogStore } from "@switchboard/core"
+import { migrationsFolder } from "./build-outputs.js"
+import type { CatalogDatabase } from "./database-shape.js"
 
-export const postgresMigrationsFolder = fileURLToPath(new URL("../../../drizzle/postgres", import.meta.url))
+export const postgresMigrationsFolder = migrationsFolder("postgres")
 
 /** An arbitrary constant that names "switchboard migrations" among advisory locks. */
 const MIGRATION_LOCK_KEY = 0x5b0a_2d01
 
-export const isPostgresUrl = (db: string) => /^postgres(ql)?:\/\//.test(db)
-
-export const migratePostgres = async (url: string, migrationsFolder = postgresMigrationsFolder) => {
+export const migratePostgres = async (url: string, folder = migrationsFolder("postgres")) => {
   const lock = postgres(url, { max: 1, onnotice: () => {} })
   try {
     await lock`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`
     try {
-      await migrate(drizzle(lock), { migrationsFolder })
+      await migrate(drizzle(lock), { migrationsFolder: folder })
     } finally {
       await lock`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`
     }
@@ -54,4 +54,10 @@ export const openPostgres = async (url: string, options: PostgresOptions = {}) =
   })
   const db = drizzle(client)
   return { db, client, close: () => client.end({ timeout: 5 }) }
+}
+
+/** The catalog on Postgres (catalog-database.ts loads this module only for a postgres:// URL). */
+export const openPostgresCatalog = async (url: string, options: PostgresOptions = {}): Promise<CatalogDatabase> => {
+  const postgres = await openPostgres(url, options)
+  return { store: createPgCatalogStore(postgres.db), dialect: "postgres", close: postgres.close }
 }

@@ -4,7 +4,8 @@
  */
 import type { RunLimits } from "@switchboard/core"
 import { minimumLimits } from "@switchboard/core"
-import { maxStackBytes } from "@switchboard/runtime-quickjs"
+import { maxStackBytes } from "@switchboard/runtime-quickjs/node"
+import { fail } from "./commands/common.js"
 import type { HostOptions } from "./compose.js"
 
 export const runtimeFlagOptions = {
@@ -25,6 +26,12 @@ export const runtimeFlagsUsage =
   "--timeout-ms 30000 --memory-mb 64 --stack-kb 512 --max-tool-calls 1000 --max-result-mb 8 --max-log-lines 1000 --max-log-kb 1024 --max-tool-arg-kb 1024 --max-tool-args-in-flight-mb 8 --workers N --queue N"
 
 export type RuntimeFlagValues = Partial<Record<keyof typeof runtimeFlagOptions, string>>
+
+/** The host options the flags set; a bad value stops the command with its message (exit 2). */
+export const tuning = (values: RuntimeFlagValues): Pick<HostOptions, "limits" | "workers" | "queue"> => {
+  const parsed = runtimeTuning(values)
+  return parsed.ok ? parsed.options : fail(parsed.message)
+}
 
 /** flag -> the limit it sets, and the unit the flag is written in */
 const limitFlags: [keyof typeof runtimeFlagOptions, keyof RunLimits, number][] = [

@@ -8,7 +8,7 @@
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import { encodeSecretKey, generateSecretKey, parseSecretKey } from "@switchboard/core"
-import { isPostgresUrl } from "./postgres-database.js"
+import { isPostgresUrl } from "./database-shape.js"
 
 export const SECRET_KEY_ENV = "SWITCHBOARD_SECRET_KEY"
 

@@ -3,6 +3,7 @@ import { serve } from "@hono/node-server"
 import type { AddressInfo } from "node:net"
 import { createHost } from "./compose.js"
 import type { Host, HostOptions } from "./compose.js"
+import { runtimeStarted } from "./layers/runtime.js"
 import { startTracing } from "./otlp-tracing.js"
 
 export interface ServeOptions extends HostOptions {
@@ -44,13 +45,15 @@ export const startServer = async (options: ServeOptions) => {
   const allowedHosts = requireKey ? undefined : [hostname, "localhost", "127.0.0.1", "::1"]
   // DESIGN §8: beyond loopback, http sources may not reach loopback, private, link-local or metadata addresses
   const refusePrivateSources = options.refusePrivateSources ?? (!isLoopback(hostname) && !options.allowPrivateSources)
-  // a server keeps metrics unless told not to (GET /metrics)
+  // a server keeps metrics unless told not to (GET /metrics); the sandbox's threads load while it starts
+  // listening, so /healthz answers before they are warm
   const host = await createHost({
     ...options,
     metrics: options.metrics ?? true,
     requireKey,
     allowedHosts,
     refusePrivateSources,
+    workersInBackground: true,
   })
   await options.beforeListen?.(host).catch(async (cause: unknown) => {
     await host.close()
@@ -67,19 +70,21 @@ export const startServer = async (options: ServeOptions) => {
   // OTEL_EXPORTER_OTLP_ENDPOINT: spans go to that collector from here on
   const tracing = await startTracing(host.logger)
   const { port } = server.address() as AddressInfo
-  return {
-    host,
-    url: `http://${hostname}:${port}`,
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        ;(server as { closeAllConnections?: () => void }).closeAllConnections?.()
-      })
-      await host.close()
-      // after the host: executions cut off by the close end their spans first, and those are sent too
-      await tracing?.shutdown()
-    },
+  const close = async () => {
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      ;(server as { closeAllConnections?: () => void }).closeAllConnections?.()
+    })
+    await host.close()
+    // after the host: executions cut off by the close end their spans first, and those are sent too
+    await tracing?.shutdown()
   }
+  // resolves as before, with every worker loaded; a pool that cannot start stops the server as it always did
+  await runtimeStarted(host.runtime).catch(async (cause: unknown) => {
+    await close()
+    throw cause
+  })
+  return { host, url: `http://${hostname}:${port}`, close }
 }
 
 export type RunningServer = Awaited<ReturnType<typeof startServer>>

@@ -4,15 +4,15 @@
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync, watch } from "node:fs"
 import { dirname } from "node:path"
-import { fileURLToPath } from "node:url"
 import Database from "better-sqlite3"
 import { getTableConfig } from "drizzle-orm/sqlite-core"
 import type { SQLiteTable } from "drizzle-orm/sqlite-core"
 import { drizzle } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator"
 import { sqliteSchema } from "@switchboard/core"
+import { migrationsFolder } from "./build-outputs.js"
 
-export const sqliteMigrationsFolder = fileURLToPath(new URL("../../../drizzle/sqlite", import.meta.url))
+export const sqliteMigrationsFolder = migrationsFolder("sqlite")
 
 /**
  * The database holds source configs, scripts and their results: only its owner may read it. A new file is
@@ -53,7 +53,7 @@ export const openSqlite = (path: string) => {
   // at boot nothing else is waiting on this thread: migrations may wait for another server's lock
   sqlite.pragma("busy_timeout = 5000")
   const db = drizzle(sqlite)
-  migrate(db, { migrationsFolder: sqliteMigrationsFolder })
+  migrate(db, { migrationsFolder: migrationsFolder("sqlite") })
   addMissingNullableColumns(sqlite)
   // serving, a wait inside SQLite would block the event loop (better-sqlite3 is synchronous): a locked file
   // fails at once, and the store tries again later without blocking (core's catalog/busy-retry.ts)

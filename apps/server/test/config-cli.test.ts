@@ -1,17 +1,16 @@
 /** `switchboard config check` and `switchboard serve --config`, through the real command line. */
 import { spawn, spawnSync } from "node:child_process"
 import { existsSync, writeFileSync } from "node:fs"
-import { createRequire } from "node:module"
 import { join } from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
 import { startContractHttpServer } from "@switchboard/fixtures"
 import { expect, it } from "vitest"
+import { cliArgs } from "./built-cli.js"
 import { tempDir } from "./helpers.js"
 
-const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url))
 const example = fileURLToPath(new URL("../examples/switchboard.config.json", import.meta.url))
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm")).href
-const node = (args: string[]) => [process.execPath, ["--import", tsxLoader, cli, ...args]] as const
+// the built CLI, as an operator runs it
+const node = (args: string[]) => [process.execPath, cliArgs(args)] as const
 const run = (args: string[], env: Record<string, string> = {}) =>
   spawnSync(...node(args), { encoding: "utf8", timeout: 60_000, env: { ...process.env, ...env } })
 

@@ -3,14 +3,13 @@
  * HTTP (a real server on a loopback port) or over stdio (`switchboard mcp` as a child process).
  */
 import { Cause, Effect } from "effect"
-import { createRequire } from "node:module"
 import { join } from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { fixtureCommand } from "@switchboard/fixtures"
 import { createHost } from "../src/compose.js"
+import { cliArgs } from "./built-cli.js"
 import { memoryLogger, startTestServer, tempDir } from "./helpers.js"
 
 export interface ConnectedClient {
@@ -46,10 +45,6 @@ export const connectOverHttp = async (): Promise<ConnectedClient> => {
   }
 }
 
-// Absolute paths, as fixtures/src/fixture-command.ts does: StdioClientTransport passes neither NODE_OPTIONS nor a cwd.
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href
-const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url))
-
 /** `switchboard mcp` over a catalog that already has the contract fixture registered. */
 export const connectOverStdio = async (): Promise<ConnectedClient> => {
   const dir = tempDir()
@@ -61,7 +56,8 @@ export const connectOverStdio = async (): Promise<ConnectedClient> => {
 
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", tsxLoader, cli, "mcp", "--db", db, "--allow-stdio"],
+    // the built CLI, by absolute path: StdioClientTransport passes neither NODE_OPTIONS nor a cwd
+    args: cliArgs(["mcp", "--db", db, "--allow-stdio"]),
     stderr: "pipe",
   })
   let stderr = ""

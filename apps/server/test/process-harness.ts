@@ -6,22 +6,20 @@
 import { spawn } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
 import { readFileSync } from "node:fs"
-import { createRequire } from "node:module"
-import { fileURLToPath, pathToFileURL } from "node:url"
-
-const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url))
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm")).href
+import { cliArgs } from "./built-cli.js"
 
 export interface ServeProcess {
   url: string
   child: ChildProcess
+  /** everything the child wrote to stdout so far */
+  stdout(): string
   /** everything the child wrote to stderr so far */
   stderr(): string
   stop(): Promise<void>
 }
 
 /**
- * `switchboard serve --port 0 …` (or `demo`) in its own process (a SQLite catalog makes its own key file); its URL
+ * `switchboard serve --port 0 …` (or `demo`), the built CLI, in its own process (a SQLite catalog makes its own key file); its URL
  * is read from the line it prints when listening.
  */
 export const spawnServe = (
@@ -29,7 +27,7 @@ export const spawnServe = (
   { command = "serve", env }: { command?: "serve" | "demo"; env?: Record<string, string> } = {},
 ): Promise<ServeProcess> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", tsxLoader, cli, command, "--port", "0", ...args], {
+    const child = spawn(process.execPath, cliArgs([command, "--port", "0", ...args]), {
       stdio: ["ignore", "pipe", "pipe"],
       ...(env ? { env: { ...process.env, ...env } } : {}),
     })
@@ -43,6 +41,7 @@ export const spawnServe = (
         resolve({
           url: match[1]!,
           child,
+          stdout: () => out,
           stderr: () => err,
           stop: () =>
             new Promise<void>((done) => {

@@ -4,11 +4,10 @@
  * code; `--log-format pretty` for people; a wrong flag value stops the start.
  */
 import { spawnSync } from "node:child_process"
-import { createRequire } from "node:module"
 import { join } from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { createHost } from "../src/compose.js"
+import { cliArgs } from "./built-cli.js"
 import { memoryLogger, tempDir } from "./helpers.js"
 import { spawnServe } from "./process-harness.js"
 
@@ -128,9 +127,7 @@ it("--log-format pretty writes a line for people", async () => {
 })
 
 it("refuses a log level or format it does not know, naming the choices", () => {
-  const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url))
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm")).href
-  const run = spawnSync(process.execPath, ["--import", tsx, cli, "serve", "--db", db, "--log-level", "loud"], {
+  const run = spawnSync(process.execPath, cliArgs(["serve", "--db", db, "--log-level", "loud"]), {
     encoding: "utf8",
   })
   expect(run.status).toBe(2)

@@ -1,15 +1,11 @@
 /** `switchboard serve --retain … --retain-executions …`: a malformed value stops the start, a good one is announced. */
 import { spawnSync } from "node:child_process"
-import { createRequire } from "node:module"
 import { join } from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
 import { afterEach, expect, it } from "vitest"
+import { cliArgs } from "./built-cli.js"
 import { tempDir } from "./helpers.js"
 import { spawnServe } from "./process-harness.js"
 import type { ServeProcess } from "./process-harness.js"
-
-const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url))
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm")).href
 
 let cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -26,7 +22,7 @@ it("a malformed --retain or --retain-executions exits 2 naming the flag, before 
     ["--retain", "0d"],
     ["--retain-executions", "1e5"],
   ] as const) {
-    const run = spawnSync(process.execPath, ["--import", tsxLoader, cli, "serve", "--db", db, flag, value], {
+    const run = spawnSync(process.execPath, cliArgs(["serve", "--db", db, flag, value]), {
       encoding: "utf8",
       timeout: 60_000,
     })

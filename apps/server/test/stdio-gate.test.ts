@@ -7,19 +7,15 @@
  */
 import { spawnSync } from "node:child_process"
 import { existsSync, readFileSync, rmSync } from "node:fs"
-import { createRequire } from "node:module"
 import { join } from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createTestDatabase } from "@switchboard/fixtures"
 import { TEST_SECRET_KEY, startTestServer, tempDir } from "./helpers.js"
 import { spawnServe } from "./process-harness.js"
+import { cliArgs } from "./built-cli.js"
 import type { DatabaseKind, TestServer } from "./helpers.js"
-
-const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url))
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm")).href
 
 /** A stdio MCP server with one tool, `hello`, that appends its pid to $MARKER_FILE the moment it starts. */
 const MARKED_SERVER = `
@@ -125,7 +121,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("the stdio gate holds when a
   })
 
   it("switchboard run refuses it too", () => {
-    const run = spawnSync(process.execPath, ["--import", tsxLoader, cli, "run", "-", "--db", dbPath], {
+    const run = spawnSync(process.execPath, cliArgs(["run", "-", "--db", dbPath]), {
       input: "const r = await tools.marked.hello({}); return r.ok ? 'ran' : r.error.code",
       encoding: "utf8",
       // the key servers A and B used (a Postgres catalog needs one; a SQLite one would make a key file)
@@ -139,7 +135,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("the stdio gate holds when a
   it("switchboard mcp refuses it too: the execute tool's result carries source_disabled", async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ["--import", tsxLoader, cli, "mcp", "--db", dbPath],
+      args: cliArgs(["mcp", "--db", dbPath]),
       stderr: "pipe",
       env: { ...(process.env as Record<string, string>), SWITCHBOARD_SECRET_KEY: TEST_SECRET_KEY },
     })

@@ -11,6 +11,7 @@ import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
 import type { GrepOutcome, GrepRunner } from "@switchboard/core"
+import { grepWorkerFile } from "../build-outputs.js"
 import type { GrepJob } from "./grep-worker.js"
 
 export interface GrepRunnerOptions {
@@ -26,10 +27,9 @@ interface Pending extends GrepJob {
   resolve: (outcome: GrepOutcome) => void
 }
 
-/** the bundled search thread, a build output (a worker thread loads plain JavaScript only) */
-const workerUrl = new URL("../../dist/grep-worker.mjs", import.meta.url)
-
 export const createGrepRunner = (options: GrepRunnerOptions = {}): { grep: GrepRunner; close: () => Promise<void> } => {
+  // the bundled search thread, a build output (a worker thread loads plain JavaScript only)
+  const workerUrl = grepWorkerFile()
   if (!existsSync(workerUrl))
     throw new Error(
       `the search thread's bundle ${fileURLToPath(workerUrl)} is missing. ` +

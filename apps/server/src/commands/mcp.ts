@@ -1,0 +1,35 @@
+/** `switchboard mcp`: the MCP server over stdio, on the catalog in --db. */
+import { parseArgs } from "node:util"
+import { serveMcpStdio } from "../mcp-stdio.js"
+import { runtimeFlagOptions, tuning } from "../runtime-flags.js"
+import { dbOption, existingCatalog, parseDuration } from "./common.js"
+import { usage } from "./usage.js"
+
+export const mcpCommand = async (args: string[]) => {
+  const { values } = parseArgs({
+    args,
+    options: {
+      ...dbOption,
+      "allow-stdio": { type: "boolean", default: false },
+      "sync-ttl": { type: "string", default: "15m" },
+      help: { type: "boolean", default: false },
+      ...runtimeFlagOptions,
+    },
+  })
+  // stdout is the protocol stream: help goes to stderr here
+  if (values.help) return void process.stderr.write(usage())
+  const mcp = await serveMcpStdio({
+    db: existingCatalog(values.db),
+    allowStdio: values["allow-stdio"],
+    syncTtlMs: parseDuration(values["sync-ttl"]),
+    ...tuning(values),
+  })
+  const stop = async () => {
+    await mcp.close()
+    process.exit(0)
+  }
+  process.once("SIGINT", stop)
+  process.once("SIGTERM", stop)
+  await mcp.ended
+  process.exit(0)
+}

@@ -1,0 +1,50 @@
+/** `switchboard --help`. */
+import { SCOPES, SCOPE_DESCRIPTIONS } from "@switchboard/core"
+import { configUsage } from "../config/config-command.js"
+import { logFlagsUsage } from "../log-flags.js"
+import { retentionFlagsUsage } from "../retention-flags.js"
+import { runtimeFlagsUsage } from "../runtime-flags.js"
+import { DEFAULT_DB } from "./common.js"
+
+export const usage = () => `switchboard <command> [options]
+
+commands:
+  serve   start the HTTP server        --port 4747 --host 127.0.0.1 --db ${DEFAULT_DB} --allow-stdio --sync-ttl 15m --allow-private-sources
+          (creates the database when it is not there, and says so)
+  demo    serve with the demo MCP source registered (namespace "demo")   same options as serve
+  run     run a script file (or - for stdin) against the catalog and print its result   --db
+  tools   list the catalog's tools     --db --query TEXT --namespace NS
+  mcp     serve MCP over stdio (execute, describe, read_output, grep_output)   --db --allow-stdio --sync-ttl 15m
+  config  ${configUsage.replaceAll("\n", "\n          ")}
+  keys    API keys: keys create <name> --scope <scope> (prints the key once) | keys list | keys revoke <id>   --db
+          a server listening beyond loopback (--host 0.0.0.0), or started with --require-key, needs one on every route but /healthz;
+          there an admin key also manages keys over HTTP (POST /v1/keys, GET /v1/keys, DELETE /v1/keys/<id>)
+          --scope (repeat it, or separate with commas; each includes the ones above it):
+${SCOPES.map((s) => `            ${s.padEnd(8)} ${SCOPE_DESCRIPTIONS[s]}`).join("\n")}
+
+--db is a SQLite file or a postgres:// URL (default: $SWITCHBOARD_DB, $DATABASE_URL, ${DEFAULT_DB}). Only serve and
+  demo create a database; run, tools, mcp and keys given a file that does not exist say so and exit 2.
+
+source secrets are encrypted in the catalog with SWITCHBOARD_SECRET_KEY (32 bytes, base64: openssl rand -base64 32);
+  without it a SQLite catalog makes a 0600 key file beside its database (x.db -> x.key); Postgres requires it
+
+sources:
+  --allow-stdio            stdio sources run a command on this host: without it none is started (add, sync or call), whoever added it
+  --allow-private-sources  a server listening beyond loopback refuses http sources at loopback, private, link-local and metadata
+                           addresses (after DNS resolution and on every redirect); this allows them. run and mcp listen nowhere: no check
+
+config file (serve, demo): --config PATH (default ./switchboard.config.json when it exists) declares sources, limits and
+  server settings; a flag given on the command line wins over the file. At boot its sources are applied: added,
+  updated and re-synced when changed, kept when unchanged; a catalog source not in the file is kept, or removed with --prune
+
+logs (serve, demo): request lines and events on stderr; metrics at GET /metrics (admin scope when keys are on);
+  traces to an OTLP/HTTP collector when OTEL_EXPORTER_OTLP_ENDPOINT is set
+  ${logFlagsUsage}
+retention (serve, demo):
+  ${retentionFlagsUsage}
+
+limits and sandbox workers (serve, demo, mcp, run; a request may lower a limit, never raise it):
+  ${runtimeFlagsUsage}
+  Scripts run in a pool of worker threads (--workers, default: the CPU count, at least 2); up to --queue
+  executions wait for a worker (default 64, at least 8 per worker), past that an execution is refused at once (429).
+`
