@@ -1,1 +1,1 @@
-export declare function buildCli(): Promise<void>
+export declare function buildCli(): Promise<import("esbuild").Metafile[]>

@@ -55,9 +55,10 @@ const commandsInLib = {
   },
 }
 
+/** Builds dist/; returns each esbuild build's metafile (test/built-cli.test.ts reads what each command loads). */
 export async function buildCli() {
   await rm(`${dist}lib`, { recursive: true, force: true })
-  await Promise.all([
+  const builds = await Promise.all([
     build({
       ...options,
       entryPoints: [here("../src/cli.ts")],
@@ -75,6 +76,7 @@ export async function buildCli() {
         outExtension: { ".js": ".mjs" },
         chunkNames: `${group}-[hash]`,
         define: { SWITCHBOARD_BUILT: "true" },
+        metafile: true,
       }),
     ),
   ])
@@ -101,6 +103,7 @@ export async function buildCli() {
   for (const dialect of ["sqlite", "postgres"])
     await cp(here(`../../../drizzle/${dialect}`), `${dist}drizzle/${dialect}`, { recursive: true })
   await writeOutput(`${dist}package.json`, `${JSON.stringify(await manifest(), null, 2)}\n`)
+  return builds.flatMap((result) => (result.metafile ? [result.metafile] : []))
 }
 
 /** The package `npm pack apps/server/dist` makes: its run-time dependencies at the versions this repository locks. */

@@ -7,7 +7,8 @@
 import { z } from "zod"
 import { addSourceRequest, runLimitsRequest, wholeNumber } from "@switchboard/core"
 import { mcpSourceConfig, mcpSourcePatch } from "@switchboard/plugin-mcp"
-import { maxStackBytes } from "@switchboard/runtime-quickjs"
+// the /node entry, whose index does not load QuickJS: serve reads this file at boot
+import { maxStackBytes } from "@switchboard/runtime-quickjs/node"
 
 /** The kinds of source the Node host's plugins take (layers/plugins.ts): MCP only. */
 export const configSource = addSourceRequest([
