@@ -1,6 +1,7 @@
 // `pnpm build`: the CLI as built JavaScript in dist/, from the current sources, laid out as an npm package:
-//   switchboard.mjs   the entry (src/cli.ts): it loads the one command it runs from lib/
-//   lib/<command>.mjs each command (src/commands/*.ts) with everything it uses, our packages and npm's
+//   switchboard.mjs   the entry (src/cli.ts): it loads the bundle of the one command it runs from lib/
+//   lib/<group>.cjs   a group of commands (src/commands/*.ts) with everything they use, our packages and npm's, and
+//                     beside it V8's code cache of it (src/load-built.ts: CommonJS, so that Node 20 can use one)
 //   pool-worker.mjs   the sandbox's worker thread (runtime-quickjs's src/node/pool-worker.ts)
 //   grep-worker.mjs   the output search's worker thread (scripts/build-grep-worker.mjs writes it)
 //   demo-server.mjs   `switchboard demo`'s MCP server (fixtures/src/bin/demo-server.ts)
@@ -8,49 +9,65 @@
 //   package.json      name, bin, and the two packages it loads from node_modules at run time
 // Not one split bundle of every command: esbuild assigns a file to the chunks of every entry that reaches it, and
 // every command reaches all of @switchboard/core through its index, so `tools` loaded zod, the MCP SDK and the
-// Postgres dialect it never runs. Built alone, a command is tree-shaken to what it uses (the packages declare
-// "sideEffects": false). better-sqlite3 is native and the QuickJS variant finds its .wasm beside its own module, so
+// Postgres dialect it never runs. Built alone, a group is tree-shaken to what it uses (the packages declare
+// "sideEffects": false); what it needs only sometimes (a database driver, the in-thread runtime, undici) sits behind
+// a dynamic import, which esbuild turns into code that runs only when it is reached. better-sqlite3 is native and the QuickJS variant finds its .wasm beside its own module, so
 // both stay external. Tests run it first too (test/global-setup.ts), so they never see a stale build.
 import { build } from "esbuild"
-import { cp, readFile, rm } from "node:fs/promises"
+import { spawnSync } from "node:child_process"
+import { chmod, cp, readFile, rm } from "node:fs/promises"
 import { fileURLToPath } from "node:url"
 import { bundleWorker, writeOutput } from "../../../scripts/bundle-worker.mjs"
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url))
 const dist = here("../dist/")
 const external = ["better-sqlite3", "@jitl/quickjs-wasmfile-release-sync"]
-// each group is one esbuild build with its own chunks: the commands that build a whole host share nearly all their
-// code; the ones that only read the catalog are built alone, so that none carries another's code
-const groups = { host: ["serve", "run", "mcp"], tools: ["tools"], keys: ["keys"], config: ["config"], usage: ["usage"] }
+// each group is one bundle: the commands that build a whole host share nearly all their code; the ones that only
+// read the catalog are built alone, so that none carries another's code. With each, a harmless run of one of its
+// commands: it loads the bundle, which writes its code cache.
+const groups = {
+  host: { commands: ["serve", "run", "mcp"], warm: ["serve", "--help"] },
+  tools: { commands: ["tools"], warm: ["tools", "--db", "/nonexistent/switchboard.db"] },
+  keys: { commands: ["keys"], warm: ["keys"] },
+  config: { commands: ["config"], warm: ["config"] },
+  usage: { commands: ["usage"], warm: ["help"] },
+}
+const groupOf = Object.fromEntries(
+  Object.entries(groups).flatMap(([group, { commands }]) => commands.map((name) => [name, group])),
+)
 
 const options = {
   bundle: true,
-  format: "esm",
   platform: "node",
   target: "node20",
   // the ES module builds first: jsonc-parser's "main" is a UMD file whose require() calls esbuild cannot follow
   mainFields: ["module", "main"],
   external,
-  // CommonJS packages inside an ES module call require() for Node's own modules
-  banner: {
-    js: 'import { createRequire as __createRequire } from "node:module";const require = __createRequire(import.meta.url);',
-  },
   legalComments: "none",
-  // minified, a command loads 11–17% faster (Node compiles less text); NODE_OPTIONS=--enable-source-maps reads
-  // a stack trace through the maps beside each file
-  minify: true,
+  // Minified but for names. With the code cache, serve to /healthz (bench/startup.ts --compare, medians of 10): 571
+  // ms minified against 715 not minified in one run (Node still reads and hashes the text, and compiles a function
+  // the cache lacks from it), 628 with names minified against 631 without in another; kept, a stack trace names its
+  // functions. Node applies no source map to code compiled as a vm.Script (src/load-built.ts): the maps beside
+  // each file are for reading a position by hand.
+  minifyWhitespace: true,
+  minifySyntax: true,
   sourcemap: "linked",
   sourcesContent: false,
   logLevel: "warning",
 }
 
-/** src/cli.ts imports ./commands/<name>.js: in the build, lib/<name>.mjs beside it */
+/** src/cli.ts imports ./commands/<name>.js: in the build, the exports of lib/<group>.cjs, loaded by src/load-built.ts */
 const commandsInLib = {
   name: "commands-in-lib",
   setup(b) {
     b.onResolve({ filter: /^\.\/commands\/[a-z-]+\.js$/ }, (args) => ({
-      path: args.path.replace(/^\.\/commands\/(.+)\.js$/, "./lib/$1.mjs"),
-      external: true,
+      path: /^\.\/commands\/(.+)\.js$/.exec(args.path)[1],
+      namespace: "built-command",
+    }))
+    b.onLoad({ filter: /.*/, namespace: "built-command" }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(here("../src/load-built.ts"))}).loadBuilt(${JSON.stringify(groupOf[args.path])})`,
+      loader: "js",
+      resolveDir: here("../src"),
     }))
   },
 }
@@ -61,21 +78,26 @@ export async function buildCli() {
   const builds = await Promise.all([
     build({
       ...options,
+      format: "esm",
       entryPoints: [here("../src/cli.ts")],
       outfile: `${dist}switchboard.mjs`,
       banner: { js: "#!/usr/bin/env node" },
       plugins: [commandsInLib],
     }),
-    ...Object.entries(groups).map(([group, names]) =>
+    ...Object.entries(groups).map(([group, { commands }]) =>
       build({
         ...options,
-        entryPoints: Object.fromEntries(names.map((name) => [name, here(`../src/commands/${name}.ts`)])),
-        // what a command loads only when it needs it (the database driver it opens) in files of its own
-        splitting: true,
-        outdir: `${dist}lib`,
-        outExtension: { ".js": ".mjs" },
-        chunkNames: `${group}-[hash]`,
-        define: { SWITCHBOARD_BUILT: "true" },
+        format: "cjs",
+        stdin: {
+          contents: commands.map((name) => `export * from "./${name}.js"`).join("\n"),
+          resolveDir: here("../src/commands"),
+          sourcefile: `${group}-bundle-entry.ts`,
+          loader: "ts",
+        },
+        outfile: `${dist}lib/${group}.cjs`,
+        // ES modules' import.meta.url, in CommonJS
+        define: { SWITCHBOARD_BUILT: "true", "import.meta.url": "__importMetaUrl" },
+        banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
         metafile: true,
       }),
     ),
@@ -103,6 +125,10 @@ export async function buildCli() {
   for (const dialect of ["sqlite", "postgres"])
     await cp(here(`../../../drizzle/${dialect}`), `${dist}drizzle/${dialect}`, { recursive: true })
   await writeOutput(`${dist}package.json`, `${JSON.stringify(await manifest(), null, 2)}\n`)
+  // runnable as ./apps/server/dist/switchboard.mjs (npm sets the bit on an installed bin itself)
+  await chmod(`${dist}switchboard.mjs`, 0o755)
+  for (const { warm } of Object.values(groups))
+    spawnSync(process.execPath, [`${dist}switchboard.mjs`, ...warm], { stdio: "ignore" })
   return builds.flatMap((result) => (result.metafile ? [result.metafile] : []))
 }
 

@@ -1,16 +1,11 @@
 /**
  * `switchboard` — the command line; each command is a module in commands/, loaded only when it runs, so `tools`
- * never loads the HTTP app, the sandbox or the MCP SDK. Built, this is dist/switchboard.mjs (src/bin.ts); from the
- * sources (tsx) it loads build outputs as well: the sandbox's prelude and the bundles its worker threads run, in
- * the packages' dist/ folders. Without them Node stops at the first import with a bare ERR_MODULE_NOT_FOUND, so
- * the commands load behind this check, which says what to run instead.
+ * never loads the HTTP app, the sandbox or the MCP SDK. Built (scripts/build-cli.mjs), this is dist/switchboard.mjs,
+ * and each of those imports loads the bundle of the command's group through V8's code cache (src/load-built.ts).
+ * From the sources (tsx) it loads build outputs as well: the sandbox's prelude and the bundles its worker threads
+ * run, in the packages' dist/ folders. Without them Node stops at the first import with a bare
+ * ERR_MODULE_NOT_FOUND, so the commands load behind this check, which says what to run instead.
  */
-import * as nodeModule from "node:module"
-
-// Node 22.1+ keeps what it compiled in a cache on disk (under the OS temp folder), so a second start compiles
-// little; Node 20 has no such API, and this does nothing there. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
-;(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.()
-
 const missingBuildOutput = (error: unknown): string | undefined => {
   const { code, url } = (error ?? {}) as { code?: unknown; url?: unknown }
   const where = typeof url === "string" ? url : error instanceof Error ? error.message : ""

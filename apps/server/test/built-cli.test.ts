@@ -1,6 +1,5 @@
 /**
- * What each built command loads before it runs (issue 17 §2): the files it imports statically, from the build's
- * own metafiles. A command that runs no script loads no QuickJS, a SQLite host no Postgres driver, a loopback
+ * What each built command runs when its bundle loads (issue 17 §2), from the build's own metafiles. A command that runs no script loads no QuickJS, a SQLite host no Postgres driver, a loopback
  * server no undici; `tools` loads no zod and no MCP SDK. A static import of a package's index in the wrong place
  * (the runtime's index reaches its TypeScript stripper) puts them back, and this says which.
  */
@@ -13,19 +12,26 @@ beforeAll(async () => {
   metafiles = await buildCli()
 }, 120_000)
 
-/** every input in the files `lib/<command>.mjs` imports statically, as package names or source paths */
-const loadedBy = (command: string): string[] => {
-  const meta = metafiles.find((m) => Object.keys(m.outputs).some((out) => out.endsWith(`lib/${command}.mjs`)))!
-  const outputs = meta.outputs
-  const entry = Object.keys(outputs).find((out) => out.endsWith(`lib/${command}.mjs`))!
+/**
+ * every input the bundle of `group` runs when it loads, as package names or source paths: those it reaches from
+ * its entry by static imports and require() calls, not through a dynamic import (code esbuild runs only when that
+ * import is reached), and that tree-shaking left in the bundle
+ */
+const loadedBy = (group: string): string[] => {
+  const meta = metafiles.find((m) => Object.keys(m.outputs).some((out) => out.endsWith(`lib/${group}.cjs`)))!
+  const output = Object.entries(meta.outputs).find(([out]) => out.endsWith(`lib/${group}.cjs`))![1]
+  const inBundle = new Set(
+    Object.entries(output.inputs).flatMap(([input, { bytesInOutput }]) => (bytesInOutput > 0 ? [input] : [])),
+  )
+  const entry = Object.keys(meta.inputs).find((input) => input.endsWith(`${group}-bundle-entry.ts`))!
   const seen = new Set<string>()
-  const visit = (out: string) => {
-    if (seen.has(out)) return
-    seen.add(out)
-    for (const i of outputs[out]!.imports) if (i.kind === "import-statement" && outputs[i.path]) visit(i.path)
+  const visit = (input: string) => {
+    if (seen.has(input)) return
+    seen.add(input)
+    for (const i of meta.inputs[input]?.imports ?? []) if (i.kind !== "dynamic-import") visit(i.path)
   }
   visit(entry)
-  const inputs = [...seen].flatMap((out) => Object.keys(outputs[out]!.inputs))
+  const inputs = [...seen].filter((input) => inBundle.has(input))
   return [
     ...new Set(inputs.map((input) => /node_modules\/\.pnpm\/[^/]+\/node_modules\/(.+)$/.exec(input)?.[1] ?? input)),
   ]
@@ -34,13 +40,13 @@ const loadedBy = (command: string): string[] => {
 const packagesIn = (inputs: string[]) =>
   new Set(inputs.map((input) => /^(@[^/]+\/[^/]+|[^/.][^/]*)\//.exec(input)?.[1]).filter((name) => name !== undefined))
 
-it("serve loads neither QuickJS's JavaScript, its TypeScript stripper, undici nor postgres.js on its main thread", () => {
-  const packages = packagesIn(loadedBy("serve"))
+it("serve (the host bundle, with run and mcp) loads neither QuickJS's JavaScript, its TypeScript stripper, undici nor postgres.js on its main thread", () => {
+  const packages = packagesIn(loadedBy("host"))
   for (const absent of ["sucrase", "acorn", "quickjs-emscripten-core", "undici", "postgres"])
     expect(packages, absent).not.toContain(absent)
   // what it does load: the app, the pool that starts the workers, the SQLite dialect
   for (const present of ["hono", "zod", "effect", "drizzle-orm"]) expect(packages, present).toContain(present)
-  expect(loadedBy("serve")).toContain("../../packages/runtime-quickjs/src/node/worker-pool.ts")
+  expect(loadedBy("host")).toContain("../../packages/runtime-quickjs/src/node/worker-pool.ts")
 })
 
 it("tools and keys load the catalog's store alone: no zod, MCP SDK, hono, QuickJS or Postgres driver", () => {

@@ -1,0 +1,36 @@
+/**
+ * How the built CLI (dist/switchboard.mjs) loads a command's bundle, dist/lib/<group>.cjs: through V8's code cache,
+ * lib/<group>.cjs.cache. Node compiles a 2.4 MB bundle in about 150 ms on every start, and Node 20 has no API
+ * that caches what it compiled for an ES module (Node 22's module.enableCompileCache does; cli.ts turns it on
+ * there too), so the bundle is CommonJS, compiled here as a vm.Script with the cache. A cache that is missing or
+ * that V8 rejects (another Node version, other V8 flags) is written again after the bundle has run its top level,
+ * when the folder is writable; the build writes the first (scripts/build-cli.mjs). Only the build uses this module.
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { dirname } from "node:path"
+import { fileURLToPath } from "node:url"
+import { Script, constants } from "node:vm"
+
+export const loadBuilt = (group: string): Record<string, unknown> => {
+  const file = fileURLToPath(new URL(`./lib/${group}.cjs`, import.meta.url))
+  const cacheFile = `${file}.cache`
+  const cachedData = existsSync(cacheFile) ? readFileSync(cacheFile) : undefined
+  // CommonJS's own wrapper, so that the bundle's require and import() (of its two external packages) work as a file's
+  const script = new Script(
+    `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, "utf8")}\n})`,
+    { filename: file, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER },
+  )
+  const module = { exports: {} as Record<string, unknown> }
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file))
+  if (cachedData === undefined || script.cachedDataRejected) {
+    try {
+      // after the top level ran, the cache holds the functions it compiled as well
+      writeFileSync(`${cacheFile}.${process.pid}`, script.createCachedData())
+      renameSync(`${cacheFile}.${process.pid}`, cacheFile)
+    } catch {
+      // an install this user cannot write to: every start compiles, as without a cache
+    }
+  }
+  return module.exports
+}
