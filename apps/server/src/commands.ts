@@ -13,6 +13,7 @@ import { runtimeFlagOptions, runtimeFlagsUsage, runtimeTuning } from "./runtime-
 import type { RuntimeFlagValues } from "./runtime-flags.js"
 import { isLoopback, startServer } from "./serve.js"
 import { retentionFlagOptions, retentionFlagsUsage, retentionFromFlags } from "./retention-flags.js"
+import { syncProgressLine } from "./sync-progress-line.js"
 
 const DEFAULT_DB = "./.switchboard/switchboard.db"
 
@@ -116,11 +117,13 @@ const serveCommand = async (args: string[], demo: boolean) => {
     )
   }
   if (demo && !(await server.host.store.getSource("demo"))) {
-    const added = server.host.sources.add({
-      namespace: "demo",
-      kind: "mcp",
-      transport: { type: "stdio", ...fixtureCommand("demo-server") },
-    })
+    const progress = syncProgressLine("demo")
+    const added = server.host.sources
+      .add(
+        { namespace: "demo", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("demo-server") } },
+        { onProgress: progress.onProgress },
+      )
+      .pipe(Effect.ensuring(Effect.sync(progress.end)))
     await Effect.runPromise(
       Effect.catch(added, (error) =>
         Effect.sync(() => process.stderr.write(`switchboard: could not register the demo source: ${error.message}\n`)),
