@@ -6,7 +6,7 @@
  * Then 32 callers at once through each app, rounds alternating: the main thread's own ceiling.
  * `pnpm tsx bench/host-ab.ts <other tree>` (about a minute).
  */
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, openSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
@@ -21,9 +21,14 @@ const A = (await import(pathToFileURL(resolve(otherTree, "apps/server/src/index.
 const instant: CodeRuntime = { run: async () => ({ ok: true, value: 2, logs: [] }) }
 const silent = { error() {}, warn() {}, info() {} }
 const dir = mkdtempSync(join(tmpdir(), "host-ab-"))
+// HOST_AB_LOG=<file>: each host logs with this tree's logger (pino, JSON lines written synchronously) into that file,
+// a line per request where the tree has a request log; unset, both are silent. Both keep metrics, as a server does
+// (a tree from before metrics ignores the option).
+const logTo = process.env.HOST_AB_LOG
+const logger = logTo ? B.createStderrLogger({ destination: openSync(logTo, "a") }) : silent
 const hosts = {
-  A: await A.createHost({ db: join(dir, "a.db"), runtime: instant, logger: silent }),
-  B: await B.createHost({ db: join(dir, "b.db"), runtime: instant, logger: silent }),
+  A: await A.createHost({ db: join(dir, "a.db"), runtime: instant, logger, metrics: true }),
+  B: await B.createHost({ db: join(dir, "b.db"), runtime: instant, logger, metrics: true }),
 }
 const body = JSON.stringify({ code: "return 1+1" })
 const post = async (which: "A" | "B") => {

@@ -9,9 +9,13 @@ import { readFileSync } from "node:fs"
 import { fixtureCommand } from "@switchboard/fixtures"
 import { createHost } from "./compose.js"
 import { serveMcpStdio } from "./mcp-stdio.js"
+import { logFlagOptions, logFlagsUsage, logSettings } from "./log-flags.js"
 import { runtimeFlagOptions, runtimeFlagsUsage, runtimeTuning } from "./runtime-flags.js"
 import type { RuntimeFlagValues } from "./runtime-flags.js"
 import { isLoopback, startServer } from "./serve.js"
+import { applyConfigSources, describeReport } from "./config/apply-config.js"
+import { configCommand, configUsage } from "./config/config-command.js"
+import { configPathFor, givenFlags, readServeConfig, withFileLimits, withFileSettings } from "./config/serve-config.js"
 import { retentionFlagOptions, retentionFlagsUsage, retentionFromFlags } from "./retention-flags.js"
 import { syncProgressLine } from "./sync-progress-line.js"
 
@@ -25,6 +29,7 @@ commands:
   run     run a script file (or - for stdin) against the catalog and print its result   --db
   tools   list the catalog's tools     --db --query TEXT --namespace NS
   mcp     serve MCP over stdio (execute, describe, read_output, grep_output)   --db --allow-stdio --sync-ttl 15m
+  config  ${configUsage.replaceAll("\n", "\n          ")}
   keys    API keys: keys create <name> --scope <scope> (prints the key once) | keys list | keys revoke <id>   --db
           a server listening beyond loopback (--host 0.0.0.0), or started with --require-key, needs one on every route but /healthz;
           there an admin key also manages keys over HTTP (POST /v1/keys, GET /v1/keys, DELETE /v1/keys/<id>)
@@ -39,6 +44,13 @@ sources:
   --allow-private-sources  a server listening beyond loopback refuses http sources at loopback, private, link-local and metadata
                            addresses (after DNS resolution and on every redirect); this allows them. run and mcp listen nowhere: no check
 
+config file (serve, demo): --config PATH (default ./switchboard.config.json when it exists) declares sources, limits and
+  server settings; a flag given on the command line wins over the file. At boot its sources are applied: added,
+  updated and re-synced when changed, kept when unchanged; a catalog source not in the file is kept, or removed with --prune
+
+logs (serve, demo): request lines and events on stderr; metrics at GET /metrics (admin scope when keys are on);
+  traces to an OTLP/HTTP collector when OTEL_EXPORTER_OTLP_ENDPOINT is set
+  ${logFlagsUsage}
 retention (serve, demo):
   ${retentionFlagsUsage}
 
@@ -56,8 +68,11 @@ const serveOptions = {
   "allow-private-sources": { type: "boolean", default: false },
   "sync-ttl": { type: "string", default: "15m" },
   "require-key": { type: "boolean", default: false },
+  config: { type: "string" },
+  prune: { type: "boolean", default: false },
   help: { type: "boolean", default: false },
   ...runtimeFlagOptions,
+  ...logFlagOptions,
   ...retentionFlagOptions,
 } as const
 
@@ -87,8 +102,17 @@ const parseDuration = (text: string) => {
 }
 
 const serveCommand = async (args: string[], demo: boolean) => {
-  const { values } = parseArgs({ args, options: serveOptions, strict: true })
-  if (values.help) return void process.stdout.write(usage)
+  const { values: flags, tokens } = parseArgs({ args, options: serveOptions, strict: true, tokens: true })
+  if (flags.help) return void process.stdout.write(usage)
+  // a bad config file stops the boot before anything is opened
+  const file = readServeConfig(configPathFor(flags.config))
+  if (file && !file.ok) {
+    for (const problem of file.problems) process.stderr.write(`switchboard: ${problem}\n`)
+    process.stderr.write(`switchboard: the config file ${file.path} is not valid; nothing was started\n`)
+    process.exit(1)
+  }
+  const config = file?.ok ? file.config : undefined
+  const values = withFileSettings(flags, givenFlags(tokens), config)
   const retention = retentionFromFlags(values)
   if (!retention.ok) return fail(retention.message)
   const server = await startServer({
@@ -100,8 +124,18 @@ const serveCommand = async (args: string[], demo: boolean) => {
     allowPrivateSources: values["allow-private-sources"],
     syncTtlMs: parseDuration(values["sync-ttl"]),
     requireKey: values["require-key"],
+    ...withFileLimits(tuning(values), config),
+    beforeListen: config
+      ? async (host) => {
+          const report = await applyConfigSources(host, config.sources ?? [], {
+            prune: flags.prune,
+            logger: host.logger,
+          })
+          process.stderr.write(`switchboard: config ${file!.path}: ${describeReport(report)}\n`)
+        }
+      : undefined,
+    ...logSettings(values, fail),
     retain: retention.retain,
-    ...tuning(values),
   })
   if (!isLoopback(values.host) || values["require-key"]) {
     const live = (await server.host.keys.list()).filter((k) => k.revokedAt === null)
@@ -260,6 +294,7 @@ try {
   else if (command === "tools") await toolsCommand(rest)
   else if (command === "keys") await keysCommand(rest)
   else if (command === "mcp") await mcpCommand(rest)
+  else if (command === "config") process.exit(configCommand(rest))
   else {
     process.stdout.write(usage)
     process.exit(command === undefined || command === "help" || command === "--help" ? 0 : 2)

@@ -12,8 +12,10 @@ import type { StdioAllowance } from "@switchboard/plugin-mcp"
 import { nodeStdioLayer } from "@switchboard/plugin-mcp/node"
 import type { GuardedFetchOptions } from "@switchboard/plugin-mcp/node"
 import { createStderrLogger } from "./logger.js"
+import type { LogFormat, LogLevel } from "./logger.js"
 import { CatalogDatabase } from "./layers/database.js"
 import { GrepRunner } from "./layers/grep.js"
+import { HostMetrics, metricsLayer } from "./layers/metrics.js"
 import { pluginsLayer } from "./layers/plugins.js"
 import { retentionLayer } from "./layers/retention.js"
 import type { RetentionOptions } from "./layers/retention.js"
@@ -64,7 +66,17 @@ export interface HostOptions {
    * without it, a key file beside a SQLite database, made 0600 on first start; a Postgres catalog requires one).
    */
   secretKey?: string
+  /** where log lines go (default: pino on stderr at `logLevel` in `logFormat`, logger.ts); request lines too */
   logger?: Logger
+  /** the least level logged (default `info`, which has a line per request); ignored with `logger` */
+  logLevel?: LogLevel
+  /** `json` (default) or `pretty`; ignored with `logger` */
+  logFormat?: LogFormat
+  /**
+   * Keep Prometheus metrics and serve them at GET /metrics (admin scope when keys are on). `startServer` turns it
+   * on; the CLI's commands leave it off.
+   */
+  metrics?: boolean
   /**
    * Execution records past an age and/or beyond the newest N are pruned in the background, a minute after start
    * and every 10 minutes (`everyMs`); one whose output a model was told to read stays an hour at least (layers/retention.ts).
@@ -88,6 +100,7 @@ export const hostLayer = (options: HostOptions) =>
     retentionLayer(options.retain),
   ).pipe(
     Layer.provideMerge(Services.Sources.layer({ syncTtlMs: options.syncTtlMs })),
+    Layer.provideMerge(metricsLayer(options.metrics ?? false)),
     Layer.provideMerge(Services.TelemetrySink.fromStore),
     Layer.provideMerge(runtimeLayer(options)),
     Layer.provideMerge(sealedCatalogLayer),
@@ -97,7 +110,10 @@ export const hostLayer = (options: HostOptions) =>
     Layer.provideMerge(SecretBox.layer(options.db, options.secretKey)),
     Layer.provideMerge(
       Layer.mergeAll(
-        Layer.succeed(Services.Logger, options.logger ?? createStderrLogger()),
+        Layer.succeed(
+          Services.Logger,
+          options.logger ?? createStderrLogger({ level: options.logLevel, format: options.logFormat }),
+        ),
         Services.StaleSources.layer,
         options.clock ? Layer.succeed(Clock.Clock, options.clock) : Layer.empty,
       ),
@@ -107,7 +123,12 @@ export const hostLayer = (options: HostOptions) =>
 export type HostServices = Layer.Success<ReturnType<typeof hostLayer>>
 
 const services = Effect.gen(function* () {
-  return { ...(yield* appServices), runtime: yield* Services.CodeRuntime, grep: yield* GrepRunner }
+  return {
+    ...(yield* appServices),
+    runtime: yield* Services.CodeRuntime,
+    grep: yield* GrepRunner,
+    metrics: yield* HostMetrics,
+  }
 })
 
 /** The Node host's own way to manage keys, named by the 401 and by /v1/keys on a server without keys. */
@@ -127,9 +148,22 @@ export const buildHost = async <E>(
     await runtime.dispose()
     throw startFailure(cause)
   })
+  const { logger, metrics } = built
   const app = createApp(
     { ...built, keys: options.requireKey ? built.keys : undefined },
-    { allowedHosts: options.allowedHosts, maxBodyBytes: options.maxBodyBytes, keysHint: NODE_KEYS_HINT },
+    {
+      allowedHosts: options.allowedHosts,
+      maxBodyBytes: options.maxBodyBytes,
+      keysHint: NODE_KEYS_HINT,
+      // a line per request, at info; and each counted by route and status
+      requestLog: metrics
+        ? (entry) => {
+            logger.info("request", entry)
+            metrics.request(entry)
+          }
+        : (entry) => logger.info("request", entry),
+      metrics: metrics?.render,
+    },
   )
   return { ...built, app, close: () => runtime.dispose() }
 }

@@ -4,6 +4,8 @@
 export { buildHost, createHost, hostLayer } from "./compose.js"
 export type { Host, HostOptions, HostServices } from "./compose.js"
 export { startServer } from "./serve.js"
+export { createStderrLogger } from "./logger.js"
+export type { LogFormat, LogLevel, LogOptions } from "./logger.js"
 export type { RunningServer, ServeOptions } from "./serve.js"
 export { openSqlite, addMissingNullableColumns, sqliteMigrationsFolder } from "./sqlite-database.js"
 export { openPostgres, migratePostgres, isPostgresUrl, postgresMigrationsFolder } from "./postgres-database.js"

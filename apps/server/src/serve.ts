@@ -2,7 +2,8 @@
 import { serve } from "@hono/node-server"
 import type { AddressInfo } from "node:net"
 import { createHost } from "./compose.js"
-import type { HostOptions } from "./compose.js"
+import type { Host, HostOptions } from "./compose.js"
+import { startTracing } from "./otlp-tracing.js"
 
 export interface ServeOptions extends HostOptions {
   port?: number
@@ -15,6 +16,8 @@ export interface ServeOptions extends HostOptions {
   requestTimeoutMs?: number
   /** --allow-private-sources: a server beyond loopback lets http sources reach private addresses after all */
   allowPrivateSources?: boolean
+  /** runs once the host is built, before the port is opened (the config file's sources); a throw stops the start */
+  beforeListen?: (host: Host) => Promise<void>
 }
 
 /**
@@ -41,7 +44,18 @@ export const startServer = async (options: ServeOptions) => {
   const allowedHosts = requireKey ? undefined : [hostname, "localhost", "127.0.0.1", "::1"]
   // DESIGN §8: beyond loopback, http sources may not reach loopback, private, link-local or metadata addresses
   const refusePrivateSources = options.refusePrivateSources ?? (!isLoopback(hostname) && !options.allowPrivateSources)
-  const host = await createHost({ ...options, requireKey, allowedHosts, refusePrivateSources })
+  // a server keeps metrics unless told not to (GET /metrics)
+  const host = await createHost({
+    ...options,
+    metrics: options.metrics ?? true,
+    requireKey,
+    allowedHosts,
+    refusePrivateSources,
+  })
+  await options.beforeListen?.(host).catch(async (cause: unknown) => {
+    await host.close()
+    throw cause
+  })
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve(
       { fetch: host.app.fetch, port: options.port ?? 4747, hostname, serverOptions: connectionBounds(options) },
@@ -50,6 +64,8 @@ export const startServer = async (options: ServeOptions) => {
     s.once("error", reject)
   })
   server.maxConnections = options.maxConnections ?? 1_000
+  // OTEL_EXPORTER_OTLP_ENDPOINT: spans go to that collector from here on
+  const tracing = await startTracing(host.logger)
   const { port } = server.address() as AddressInfo
   return {
     host,
@@ -60,6 +76,8 @@ export const startServer = async (options: ServeOptions) => {
         ;(server as { closeAllConnections?: () => void }).closeAllConnections?.()
       })
       await host.close()
+      // after the host: executions cut off by the close end their spans first, and those are sent too
+      await tracing?.shutdown()
     },
   }
 }

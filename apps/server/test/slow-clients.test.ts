@@ -77,8 +77,14 @@ it("a body abandoned halfway is one info line, not an internal error", async () 
   await new Promise((resolve) => setTimeout(resolve, 300))
   const lines = log.lines.slice(before)
   expect(lines.filter((line) => line.level === "error")).toEqual([])
-  expect(lines.map((line) => [line.level, line.message])).toEqual([
-    ["info", "request aborted by the client before its body arrived"],
-    ["info", "request aborted by the client before its body arrived"],
-  ])
+  const aborted = ["info", "request aborted by the client before its body arrived"]
+  // and each request's own line in the request log, with the code of the answer nobody reads
+  const request = ["info", "request", 400, "client_closed_request"]
+  expect(
+    lines.map((line) =>
+      line.message === "request"
+        ? [line.level, line.message, line.details?.status, line.details?.errorCode]
+        : [line.level, line.message],
+    ),
+  ).toEqual([aborted, request, aborted, request])
 })

@@ -2,9 +2,11 @@
 import { Hono } from "hono"
 import { internalError } from "@switchboard/core"
 import { DEFAULT_MAX_BODY_BYTES, checkMaxBodyBytes, limitBody } from "./body-limit.js"
-import { errorOf } from "./http-errors.js"
+import { errorResponse } from "./http-errors.js"
 import { readiness } from "./probes.js"
 import { requestGuard } from "./request-guard.js"
+import { logRequests } from "./request-log.js"
+import type { RequestLog } from "./request-log.js"
 import { authenticate } from "./require-key.js"
 import { checkScope } from "./scopes.js"
 import type { AppEnv } from "./env.js"
@@ -35,6 +37,14 @@ export interface AppOptions {
    * server without keys. Without it they name only /v1/keys, which is true on every host.
    */
   keysHint?: string
+  /** Called once per request, after its answer is made, with what a request log line holds (./request-log.ts). */
+  requestLog?: RequestLog
+  /**
+   * `GET /metrics` answers with what this returns (the Node host: Prometheus text). Admin only when keys are on
+   * (./scopes.ts). Unset: no such route. It is not in the OpenAPI document, which describes the JSON API every host
+   * serves.
+   */
+  metrics?: () => Promise<{ contentType: string; body: string }>
 }
 
 /** A body read that failed because the client hung up (Node: `Error: aborted`, code ECONNRESET). */
@@ -48,7 +58,10 @@ export const createApp = (services: AppServices, options: AppOptions = {}) => {
   const maxBodyBytes = checkMaxBodyBytes(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)
   // built at its first request: a host that never serves it never pays for the JSON Schema conversion
   let document: OpenApiDocument | undefined
-  const app = new Hono<AppEnv>()
+  const base = new Hono<AppEnv>()
+  // first: it times the whole request and sees every answer, a refused key's too
+  if (options.requestLog) base.use("*", logRequests(options.requestLog))
+  const app = base
     // the key first: a caller without one learns only that it needs one, and no body of theirs is buffered;
     // then its scope, from the one table of what each route needs (./scopes.ts)
     .use("*", authenticate(services.keys, options.keysHint))
@@ -66,16 +79,22 @@ export const createApp = (services: AppServices, options: AppOptions = {}) => {
     .route("/v1/executions", executionRoutes(services))
     .route("/v1/keys", keyRoutes(services, options.keysHint))
     .route("/mcp", mcpRoutes(services, { maxBodyBytes }))
-  app.notFound((c) => c.json(errorOf("not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404))
+  const { metrics } = options
+  if (metrics)
+    app.get("/metrics", async (c) => {
+      const { contentType, body } = await metrics()
+      return c.body(body, 200, { "content-type": contentType })
+    })
+  app.notFound((c) => errorResponse(c, "not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`, 404))
   app.onError((cause, c) => {
     const where = `${c.req.method} ${new URL(c.req.url).pathname}`
     if (clientWentAway(cause, c.req.raw)) {
       // the caller's mistake or its network's, never our defect: one line, and nobody is left to answer
       services.logger.info("request aborted by the client before its body arrived", { request: where })
-      return c.json(errorOf("client_closed_request", "the connection closed before the request body arrived"), 400)
+      return errorResponse(c, "client_closed_request", "the connection closed before the request body arrived", 400)
     }
     const error = internalError(services.logger, where, cause)
-    return c.json(errorOf("internal_error", error.message), 500)
+    return errorResponse(c, "internal_error", error.message, 500)
   })
   return app
 }

@@ -9,7 +9,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono"
 import { bodyLimit } from "hono/body-limit"
-import { errorOf } from "./http-errors.js"
+import { errorResponse } from "./http-errors.js"
 
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024
 
@@ -29,8 +29,10 @@ const CONTENT_LENGTH = /^\d+$/
 
 export const limitBody = (maxBytes: number): MiddlewareHandler => {
   const tooLarge = (c: Context) =>
-    c.json(
-      errorOf("body_too_large", `the request body is larger than this server's limit of ${bytesText(maxBytes)}`),
+    errorResponse(
+      c,
+      "body_too_large",
+      `the request body is larger than this server's limit of ${bytesText(maxBytes)}`,
       413,
     )
   const counted = bodyLimit({ maxSize: maxBytes, onError: tooLarge })

@@ -4,6 +4,7 @@
  */
 import { Cause, Effect, Exit, Option } from "effect"
 import type { Context } from "hono"
+import type { ContentfulStatusCode } from "hono/utils/http-status"
 import type { ServiceError } from "@switchboard/core"
 import type { ErrorBody } from "./wire/error-body.js"
 
@@ -25,6 +26,12 @@ const statusOf: Record<ServiceError["_tag"], { status: ErrorStatus; code: string
 
 export const errorOf = (code: string, message: string): ErrorBody => ({ error: { code, message } })
 
+/** Answers `{"error":{"code","message"}}` with `status`, and keeps the code for the request log (./request-log.ts). */
+export const errorResponse = <S extends ContentfulStatusCode>(c: Context, code: string, message: string, status: S) => {
+  c.set("errorCode", code)
+  return c.json(errorOf(code, message), status)
+}
+
 /** The wire code of a service error: the table's, or a refusal's own. */
 export const errorCode = (error: ServiceError): string =>
   error._tag === "SourceRefused"
@@ -38,14 +45,13 @@ export const mcpErrorText = (error: ServiceError): string => `error (${errorCode
 
 export const sendError = (c: Context, error: ServiceError) => {
   const { status } = statusOf[error._tag]
-  const code = errorCode(error)
   if (error._tag === "Overloaded") c.header("Retry-After", String(error.retryAfterSeconds))
-  return c.json(errorOf(code, error.message), status)
+  return errorResponse(c, errorCode(error), error.message, status)
 }
 
 /** What a client that hung up is answered; nobody reads it (nginx's 499 "client closed request"). */
 const clientClosed = (c: Context) =>
-  c.json(errorOf("client_closed_request", "the client closed the connection before the answer"), 499 as 400)
+  errorResponse(c, "client_closed_request", "the client closed the connection before the answer", 499 as 400)
 
 /**
  * Runs a service's Effect for one request: the request's signal interrupts it when the client hangs up, and a

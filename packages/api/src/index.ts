@@ -5,5 +5,6 @@
 export { createApp } from "./app.js"
 export type { AppOptions, AppServices } from "./app.js"
 export { appServices } from "./app-services.js"
+export type { RequestLog, RequestLogEntry } from "./request-log.js"
 export { DEFAULT_MAX_BODY_BYTES } from "./body-limit.js"
 export { openApiDocument } from "./openapi/document.js"

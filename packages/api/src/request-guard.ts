@@ -13,7 +13,7 @@
  *   preflight, and this server never approves one.
  */
 import type { Context, MiddlewareHandler } from "hono"
-import { errorOf } from "./http-errors.js"
+import { errorResponse } from "./http-errors.js"
 import { PROBE_PATHS } from "./probes.js"
 
 interface HostPort {
@@ -109,22 +109,20 @@ export const requestGuard = ({ allowedHosts }: RequestGuardOptions = {}): Middle
 
     const host = requestHost(c)
     if (allowed && !hostAllowed(host)) {
-      return c.json(
-        errorOf(
-          "forbidden_host",
-          `this server does not answer to Host ${JSON.stringify(host)} (it answers to ${allowedText}); a DNS name pointed at a loopback address is refused, to stop DNS rebinding`,
-        ),
+      return errorResponse(
+        c,
+        "forbidden_host",
+        `this server does not answer to Host ${JSON.stringify(host)} (it answers to ${allowedText}); a DNS name pointed at a loopback address is refused, to stop DNS rebinding`,
         403,
       )
     }
 
     const origin = c.req.header("origin")
     if (origin !== undefined && !sameAuthority(origin, host)) {
-      return c.json(
-        errorOf(
-          "forbidden_origin",
-          `requests from web pages at other origins are refused (Origin ${JSON.stringify(origin)}, this server is ${JSON.stringify(host)}); clients that are not browsers send no Origin`,
-        ),
+      return errorResponse(
+        c,
+        "forbidden_origin",
+        `requests from web pages at other origins are refused (Origin ${JSON.stringify(origin)}, this server is ${JSON.stringify(host)}); clients that are not browsers send no Origin`,
         403,
       )
     }
@@ -133,8 +131,10 @@ export const requestGuard = ({ allowedHosts }: RequestGuardOptions = {}): Middle
     const declared = contentType !== undefined && !SAFE_METHODS.has(c.req.method)
     if ((hasBody(c) || declared) && !isJson(contentType ?? "")) {
       const got = contentType === undefined ? "no content-type" : `content-type ${JSON.stringify(contentType)}`
-      return c.json(
-        errorOf("unsupported_media_type", `send the body as JSON with "content-type: application/json" (got ${got})`),
+      return errorResponse(
+        c,
+        "unsupported_media_type",
+        `send the body as JSON with "content-type: application/json" (got ${got})`,
         415,
       )
     }

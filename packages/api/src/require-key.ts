@@ -8,7 +8,7 @@ import type { MiddlewareHandler } from "hono"
 import { OPEN_CALLER, callerOf } from "@switchboard/core"
 import type { ApiKeyService } from "@switchboard/core"
 import type { AppEnv } from "./env.js"
-import { errorOf } from "./http-errors.js"
+import { errorResponse } from "./http-errors.js"
 import { PROBE_PATHS } from "./probes.js"
 
 /**
@@ -32,7 +32,7 @@ export const authenticate =
     const key = token ? await keys.verify(token) : null
     if (!key) {
       c.header("WWW-Authenticate", 'Bearer realm="switchboard"')
-      return c.json(errorOf("unauthorized", unauthorizedMessage(hint)), 401)
+      return errorResponse(c, "unauthorized", unauthorizedMessage(hint), 401)
     }
     c.set("caller", callerOf(key))
     return next()

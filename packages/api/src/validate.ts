@@ -11,7 +11,7 @@ import type { Context, MiddlewareHandler } from "hono"
 import type { z } from "zod"
 import { parseRequest } from "@switchboard/core"
 import type { AppEnv } from "./env.js"
-import { errorOf, sendError } from "./http-errors.js"
+import { errorResponse, sendError } from "./http-errors.js"
 
 /** Reads a JSON body; a body that is not JSON is the caller's mistake, answered with 400. */
 export const readJson = async (
@@ -22,7 +22,7 @@ export const readJson = async (
     return { ok: true, body: JSON.parse(text) }
   } catch (cause) {
     const detail = text.length === 0 ? "the body is empty" : (cause as Error).message
-    return { ok: false, response: c.json(errorOf("invalid_json", `the body must be JSON: ${detail}`), 400) }
+    return { ok: false, response: errorResponse(c, "invalid_json", `the body must be JSON: ${detail}`, 400) }
   }
 }
 

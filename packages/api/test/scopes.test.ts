@@ -1,9 +1,8 @@
 /** The one table of what each route needs (src/scopes.ts), and the middleware that applies it, over stand-in services. */
 import { expect, it } from "vitest"
-import type { ApiKeyRow } from "@switchboard/core"
 import { openApiDocument } from "../src/index.js"
 import { DEFAULT_ROUTE_SCOPE, mcpToolScopes, requiredScope, routeScopes } from "../src/scopes.js"
-import { memoryKeys, stubApp } from "./stub-app.js"
+import { keyRow, memoryKeys, stubApp } from "./stub-app.js"
 
 it("names the scope of every route, and of routes still to come: any change under /v1/sources is admin", () => {
   expect(requiredScope("GET", "/healthz")).toBeNull()
@@ -37,6 +36,9 @@ it("names the scope of every route, and of routes still to come: any change unde
   }
   // named in the table, not left to the default
   expect(routeScopes.filter((rule) => rule.path === "/v1/keys")).toEqual([{ path: "/v1/keys", scope: "admin" }])
+  expect(routeScopes.filter((rule) => rule.path === "/metrics")).toEqual([
+    { method: "GET", path: "/metrics", scope: "admin" },
+  ])
   // a route nobody wrote a rule for is closed
   expect(requiredScope("POST", "/v1/not-written-yet")).toBe(DEFAULT_ROUTE_SCOPE)
   expect(requiredScope("GET", "/v1/sourcesx")).toBe("admin")
@@ -54,14 +56,6 @@ it("every operation in the OpenAPI document states the scope the table gives its
   }
 })
 
-const keyRow = (id: string, scopes: string[]): ApiKeyRow => ({
-  id,
-  name: id,
-  hash: id,
-  scopes,
-  createdAt: 0,
-  revokedAt: null,
-})
 const keys = {
   ...memoryKeys(),
   verify: async (token: string) =>

@@ -62,3 +62,13 @@ export const memoryKeys = (rows: ApiKeyRow[] = [], now = () => Date.now()) => {
     now,
   )
 }
+
+/** A live key row whose hash is its id, with the scopes given. */
+export const keyRow = (id: string, scopes: string[]): ApiKeyRow => ({
+  id,
+  name: id,
+  hash: id,
+  scopes,
+  createdAt: 0,
+  revokedAt: null,
+})

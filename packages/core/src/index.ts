@@ -41,7 +41,7 @@ export type { SourcesService, SourceView, SyncOptions } from "./catalog/sources-
 export { SYNC_PROGRESS_LOG_MS } from "./catalog/sync-progress.js"
 export type { ProgressListener } from "./catalog/sync-progress.js"
 export { createExecutor } from "./executor/executor.js"
-export type { Executor, ExecuteResponse } from "./executor/executor.js"
+export type { Executor, ExecuteResponse, ExecutorOptions } from "./executor/executor.js"
 export { defaultLimits, minimumLimits } from "./executor/limits.js"
 export {
   NAMESPACE_PATTERN,

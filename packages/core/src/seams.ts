@@ -238,3 +238,36 @@ export interface ExecutionEntry {
 export interface TelemetrySink {
   recordBatch(entries: readonly ExecutionEntry[]): Promise<void>
 }
+
+/** One tool call, as a host's metrics count it. */
+export interface ToolCallMetric {
+  /** the namespace of the catalog source the call resolved to; null when it resolved to none (an unknown tool, `$describe`) */
+  source: string | null
+  ok: boolean
+  errorCode: string | null
+  /** milliseconds spent in the source's plugin, that is upstream; null when the call never reached one */
+  upstreamMs: number | null
+}
+
+/**
+ * Counts of what the server did, for a host's metrics (the Node host serves them at /metrics). Called on the
+ * path it counts, synchronously, once per event: an implementation must be cheap and must not throw. The default,
+ * `noopMetrics`, counts nothing (the Worker host, the CLI).
+ */
+export interface MetricsSink {
+  /** an execution ran to its end (`errorCode`: the run's, when it failed), before its record is written */
+  executionEnded(status: "ok" | "error", errorCode: string | null, durationMs: number): void
+  /** an execution was refused before it started: every sandbox busy and the queue full (HTTP 429, MCP `overloaded`) */
+  executionRejected(): void
+  /** a tool call returned to its script, or ended after its execution did */
+  toolCallEnded(call: ToolCallMetric): void
+  /** a sync of a stored source (asked for, lazy or after a PATCH) ended */
+  syncEnded(namespace: string, ok: boolean): void
+}
+
+export const noopMetrics: MetricsSink = {
+  executionEnded() {},
+  executionRejected() {},
+  toolCallEnded() {},
+  syncEnded() {},
+}

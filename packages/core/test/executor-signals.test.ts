@@ -5,41 +5,16 @@
  */
 import { afterEach, beforeEach, expect, it } from "vitest"
 import { Effect, Exit, Fiber } from "effect"
-import { createExecutor, defaultLimits, okResult } from "../src/index.js"
+import { defaultLimits, okResult } from "../src/index.js"
 import { Execution } from "../src/executor/execution.js"
-import type {
-  CatalogStore,
-  CodeRuntime,
-  ExecutionEntry,
-  InvokeTool,
-  RunOptions,
-  SourcePlugin,
-  SourcesService,
-} from "../src/index.js"
-import { openSqliteStore } from "./sqlite-store.js"
+import type { CatalogStore, CodeRuntime, ExecutionEntry, InvokeTool, RunOptions, SourcePlugin } from "../src/index.js"
+import { executorOver, openStoreWithFakeSource } from "./sqlite-store.js"
 
-let opened: ReturnType<typeof openSqliteStore>
+let opened: Awaited<ReturnType<typeof openStoreWithFakeSource>>
 let store: CatalogStore
 beforeEach(async () => {
-  opened = openSqliteStore()
+  opened = await openStoreWithFakeSource("slow")
   store = opened.store
-  await store.insertSource({
-    id: "s1",
-    namespace: "fake",
-    kind: "fake",
-    config: {},
-    status: "ready",
-    lastSyncedAt: 1,
-    syncError: null,
-    createdAt: 1,
-    updatedAt: 1,
-  })
-  await store.applySync(
-    "s1",
-    [{ name: "slow", description: null, inputSchema: {}, outputSchema: null, annotations: null }],
-    "direct",
-    1,
-  )
 })
 afterEach(() => opened.close())
 
@@ -74,21 +49,13 @@ beforeEach(() => {
 })
 
 const executorWith = (runtime: CodeRuntime, plugin: SourcePlugin) =>
-  createExecutor({
-    store,
+  executorOver(store, runtime, plugin, {
     telemetry: {
       recordBatch: async (entries) => {
         recorded.push(...entries)
         await store.recordBatch(entries)
       },
     },
-    sources: { ensureFresh: async (row) => row, markStale: () => {} } as Pick<
-      SourcesService,
-      "ensureFresh" | "markStale"
-    >,
-    runtime,
-    plugins: [plugin],
-    logger: { error: () => {}, warn: () => {}, info: () => {} },
   })
 
 it("a caller hanging up interrupts the execution: the run and the tool call in flight are aborted, and the execution is still recorded", async () => {

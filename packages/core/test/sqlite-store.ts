@@ -6,7 +6,8 @@ import { fileURLToPath } from "node:url"
 import Database from "better-sqlite3"
 import { drizzle } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator"
-import { createSqliteCatalogStore } from "../src/index.js"
+import { createExecutor, createSqliteCatalogStore } from "../src/index.js"
+import type { CatalogStore, CodeRuntime, ExecutorOptions, SourcePlugin } from "../src/index.js"
 
 export const openSqliteStore = () => {
   const dir = mkdtempSync(join(tmpdir(), "store-"))
@@ -24,3 +25,42 @@ export const openSqliteStore = () => {
     },
   }
 }
+
+/** The store above with one source, namespace and kind "fake" (id "s1"), whose catalog holds the tools named (`direct`). */
+export const openStoreWithFakeSource = async (...tools: string[]) => {
+  const opened = openSqliteStore()
+  await opened.store.insertSource({
+    id: "s1",
+    namespace: "fake",
+    kind: "fake",
+    config: {},
+    status: "ready",
+    lastSyncedAt: 1,
+    syncError: null,
+    createdAt: 1,
+    updatedAt: 1,
+  })
+  await opened.store.applySync(
+    "s1",
+    tools.map((name) => ({ name, description: null, inputSchema: {}, outputSchema: null, annotations: null })),
+    "direct",
+    1,
+  )
+  return opened
+}
+
+/** An executor over `store` whose sources are always fresh, with one plugin and a silent logger. */
+export const executorOver = (
+  store: CatalogStore,
+  runtime: CodeRuntime,
+  plugin: SourcePlugin,
+  options: Partial<ExecutorOptions> = {},
+) =>
+  createExecutor({
+    store,
+    sources: { ensureFresh: async (row) => row, markStale: () => {} },
+    runtime,
+    plugins: [plugin],
+    logger: { error: () => {}, warn: () => {}, info: () => {} },
+    ...options,
+  })

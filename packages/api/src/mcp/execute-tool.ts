@@ -51,7 +51,7 @@ const refusedResult = (cause: Cause.Cause<ServiceError>): CallToolResult => {
 }
 
 export const callExecute = async (
-  { executor }: McpServices,
+  { executor, executed }: McpServices,
   args: unknown,
   signal: AbortSignal,
   caller: Caller,
@@ -63,6 +63,7 @@ export const callExecute = async (
   const exit = await Effect.runPromiseExit(executor.execute(request.value, caller), { signal })
   if (Exit.isFailure(exit)) return refusedResult(exit.cause)
   const response = exit.value
+  if (response.executionId !== undefined) executed?.(response.executionId)
   const logs = response.logs.length > 0 ? [logsText(response.logs)] : []
   // a record that could not be stored is said in the text a model reads, after the result and its logs
   const warning = response.warning === undefined ? [] : [`warning: ${response.warning}`]

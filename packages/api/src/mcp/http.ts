@@ -39,7 +39,8 @@ export const mcpRoutes = (services: McpServices, { maxBodyBytes = DEFAULT_MAX_BO
   new Hono<AppEnv>()
     .post("/", async (c) => {
       // the request's key decides which tools it sees and may call
-      const server = createMcpServer(services, c.get("caller"))
+      const executed = (executionId: string) => c.set("executionId", executionId)
+      const server = createMcpServer({ ...services, executed }, c.get("caller"))
       // JSON responses rather than an SSE stream: every answer is complete when handleRequest resolves,
       // so the server can be closed at once.
       const transport = new WebStandardStreamableHTTPServerTransport({

@@ -8,4 +8,6 @@ export interface McpServices {
   logger: Logger
   /** where searches of stored output run (default: in place; the Node host gives a worker thread) */
   grep?: GrepRunner
+  /** told each execution the `execute` tool ran and recorded (over HTTP: the request log's execution id) */
+  executed?: (executionId: string) => void
 }

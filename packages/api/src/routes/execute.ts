@@ -11,5 +11,9 @@ export const executeRoutes = ({ executor }: AppServices) =>
     // the plain path (no fiber: it is the hot one); the request's signal aborts the run when the client hangs up,
     // and Overloaded, the typed admission error, is 429 with Retry-After
     const response = await executor.run(c.req.valid("json"), c.req.raw.signal, c.get("caller"))
-    return isServiceError(response) ? sendError(c, response) : c.json(response satisfies ExecuteBody)
+    if (isServiceError(response)) return sendError(c, response)
+    // for the request log
+    c.set("executionId", response.executionId)
+    if (!response.ok) c.set("errorCode", response.error.code)
+    return c.json(response satisfies ExecuteBody)
   })

@@ -2,7 +2,7 @@ import { Hono } from "hono"
 import { InvalidInput, NotFound, Overloaded, grepInPlace, readExecutionAs, readOutputLines } from "@switchboard/core"
 import type { AppServices } from "../app-services.js"
 import type { AppEnv } from "../env.js"
-import { errorOf, sendError } from "../http-errors.js"
+import { errorResponse, sendError } from "../http-errors.js"
 import { query } from "../validate.js"
 import { DEFAULT_PAGE_LINES, outputQuery } from "../wire/executions.js"
 import type { ExecutionBody, OutputMatchesBody, OutputPageBody } from "../wire/executions.js"
@@ -10,6 +10,7 @@ import type { ExecutionBody, OutputMatchesBody, OutputPageBody } from "../wire/e
 export const executionRoutes = ({ store, grep = grepInPlace }: AppServices) =>
   new Hono<AppEnv>()
     .get("/:id", async (c) => {
+      c.set("executionId", c.req.param("id"))
       const execution = await readExecutionAs(store, c.get("caller"), c.req.param("id"))
       return execution
         ? c.json({ execution } satisfies ExecutionBody)
@@ -17,6 +18,7 @@ export const executionRoutes = ({ store, grep = grepInPlace }: AppServices) =>
     })
     .get("/:id/output", query(outputQuery), async (c) => {
       const id = c.req.param("id")
+      c.set("executionId", id)
       // another key's execution is "no execution", word for word: a key cannot probe for others' ids
       const execution = await readExecutionAs(store, c.get("caller"), id)
       if (!execution) return sendError(c, new NotFound({ message: `no execution "${id}"` }))
@@ -32,7 +34,7 @@ export const executionRoutes = ({ store, grep = grepInPlace }: AppServices) =>
         if (found.code === "overloaded")
           return sendError(c, new Overloaded({ message: found.message, retryAfterSeconds: 1 }))
         return found.code === "pattern_too_costly"
-          ? c.json(errorOf(found.code, found.message), 400)
+          ? errorResponse(c, found.code, found.message, 400)
           : sendError(c, new InvalidInput({ message: found.message }))
       }
       if (offset === undefined && limit === undefined && charOffset === undefined) {

@@ -17,7 +17,8 @@ import {
   isServiceError,
 } from "../errors.js"
 import type { Internal, Logger, ServiceError } from "../errors.js"
-import type { DiscoveryFailure, SourcePlugin } from "../seams.js"
+import { noopMetrics } from "../seams.js"
+import type { DiscoveryFailure, MetricsSink, SourcePlugin } from "../seams.js"
 import { SYNC_PROGRESS_LOG_MS, syncProgress } from "./sync-progress.js"
 import type { ProgressListener } from "./sync-progress.js"
 import type { CatalogStore, SourceRow } from "./rows.js"
@@ -35,6 +36,8 @@ export interface SourcesServiceOptions {
   now?: () => number
   /** sources marked stale out of band, shared with the plugins that mark them (services/seams.ts, StaleSources) */
   stale?: Set<string>
+  /** counts each sync's result for the host's metrics (default: none) */
+  metrics?: MetricsSink
   /** a sync still listing after this long logs its progress, then again each time as long (default 1 s) */
   progressLogMs?: number
 }
@@ -67,6 +70,7 @@ export const createSourcesService = ({
   syncTtlMs = DEFAULT_SYNC_TTL_MS,
   now = Date.now,
   stale = new Set<string>(),
+  metrics = noopMetrics,
   progressLogMs = SYNC_PROGRESS_LOG_MS,
 }: SourcesServiceOptions) => {
   const pluginFor = (kind: string) => plugins.find((p) => p.kind === kind)
@@ -135,6 +139,7 @@ export const createSourcesService = ({
     if (!running) {
       const started = runSync(row)
         .catch((cause) => internalError(logger, "source sync", cause))
+        .then((result) => (metrics.syncEnded(row.namespace, !isServiceError(result)), result))
         .finally(() => inflight.delete(row.id))
       inflight.set(row.id, started)
       running = started

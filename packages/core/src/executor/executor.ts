@@ -10,8 +10,17 @@ import { DEFAULT_INLINE_CAP, fitsInline, inlineText } from "../render/render-for
 import { POINTED_OUTPUT_HOLD_MS } from "../catalog/retention.js"
 import { renderResult } from "../render/render-result.js"
 import type { ContentBlock } from "../result.js"
-import { RunErrorCodes } from "../seams.js"
-import type { CodeRuntime, LogEntry, RunError, RunLimits, RunOutcome, SourcePlugin, TelemetrySink } from "../seams.js"
+import { RunErrorCodes, noopMetrics } from "../seams.js"
+import type {
+  CodeRuntime,
+  LogEntry,
+  MetricsSink,
+  RunError,
+  RunLimits,
+  RunOutcome,
+  SourcePlugin,
+  TelemetrySink,
+} from "../seams.js"
 import type { CatalogStore } from "../catalog/rows.js"
 import type { SourcesService } from "../catalog/sources-service.js"
 import { OPEN_CALLER } from "../auth/scopes.js"
@@ -57,6 +66,8 @@ export interface ExecutorOptions {
   logger: Logger
   /** where execution records are written (default: the store), in batches of executions that finish together */
   telemetry?: TelemetrySink
+  /** counts executions, refusals and tool calls for the host's metrics (default: none) */
+  metrics?: MetricsSink
   /** the server's limits; a request may lower any of them, never raise one */
   limits?: Partial<RunLimits>
   /** characters of result text returned inline; the whole text is always stored with the execution */
@@ -82,6 +93,7 @@ export const createExecutor = ({
   plugins,
   logger,
   telemetry = store,
+  metrics = noopMetrics,
   limits,
   inlineCap = DEFAULT_INLINE_CAP,
   now = Date.now,
@@ -90,7 +102,7 @@ export const createExecutor = ({
   /** executions started and not yet recording: a batch of records may wait briefly for them (group-commit.ts) */
   let running = 0
   const records = createGroupCommit(telemetry, { running: () => running })
-  const callTool = createToolInvoker({ store, sources, plugins, logger, now })
+  const callTool = createToolInvoker({ store, sources, plugins, logger, metrics, now })
 
   /** The execute request's one definition checks it, for HTTP and MCP alike (../request-schemas.ts). */
   const parse = (body: unknown): Outcome<ExecuteRequest> => parseRequest(executeRequest, body)
@@ -132,6 +144,7 @@ export const createExecutor = ({
     running--
     execution.end()
     if (!outcome.ok && outcome.error.code === RunErrorCodes.overloaded) {
+      metrics.executionRejected()
       endSpan(execution.span, outcome.error)
       return new Overloaded({
         message: outcome.error.message,
@@ -149,7 +162,14 @@ export const createExecutor = ({
   ): Promise<ExecuteResponse> => {
     const rendered = outcome.ok ? (outcome.rendered ?? renderResult(outcome.value, render)) : null
     const fullText = rendered ? rendered.text : null
-    endSpan(execution.span, outcome.ok ? null : outcome.error, { "switchboard.tool_calls": execution.calls.length })
+    const durationMs = now() - execution.startedAt
+    const error = outcome.ok ? null : outcome.error
+    metrics.executionEnded(error ? "error" : "ok", error && error.code, durationMs)
+    endSpan(execution.span, error, {
+      "switchboard.tool_calls": execution.calls.length,
+      // a size, never the text
+      "switchboard.result.chars": fullText?.length ?? 0,
+    })
     // written in one transaction with the records of executions that finished alongside
     let notStored: string | undefined
     await Promise.all([
@@ -160,7 +180,7 @@ export const createExecutor = ({
             code: execution.code,
             status: outcome.ok ? "ok" : "error",
             startedAt: execution.startedAt,
-            durationMs: now() - execution.startedAt,
+            durationMs,
             resultText: fullText,
             errorCode: outcome.ok ? null : outcome.error.code,
             errorMessage: outcome.ok ? null : outcome.error.message,

@@ -11,7 +11,8 @@ import { isRecord } from "../is-record.js"
 import type { Logger, Outcome } from "../errors.js"
 import { ToolErrorCodes, errResult, okResult } from "../result.js"
 import type { ToolResult } from "../result.js"
-import type { RawInvokeResult, SourcePlugin } from "../seams.js"
+import { noopMetrics } from "../seams.js"
+import type { MetricsSink, RawInvokeResult, SourcePlugin } from "../seams.js"
 import type { CatalogStore, SourceRow, ToolRow } from "../catalog/rows.js"
 import { splitToolPath } from "../catalog/tool-path.js"
 import { handleOf } from "../catalog/sources-service.js"
@@ -28,7 +29,21 @@ export interface ToolInvokerOptions {
   sources: Pick<SourcesService, "ensureFresh" | "markStale">
   plugins: readonly SourcePlugin[]
   logger: Logger
+  metrics?: MetricsSink
   now?: () => number
+}
+
+/**
+ * What one call came to: the result and, for telemetry, the encoding it was decoded under, the source the path
+ * resolved to and the time that source's plugin took (upstream).
+ */
+interface CallOutcome {
+  result: ToolResult
+  encoding: string
+  outputSchemaError?: string | null
+  dataBytes?: number | null
+  source?: string
+  upstreamMs?: number
 }
 
 /** UTF-8 bytes of the data's JSON, counted without encoding a copy. */
@@ -43,6 +58,15 @@ const byteLength = (value: unknown): number | null => {
   return bytes
 }
 
+/** A tool call span's attributes: sizes and encodings, never the arguments or the data. */
+const spanAttributes = ({ encoding, source, dataBytes, upstreamMs }: CallOutcome) => {
+  const attributes: Record<string, string | number> = { "switchboard.tool.encoding": encoding }
+  if (source !== undefined) attributes["switchboard.tool.source"] = source
+  if (dataBytes !== undefined && dataBytes !== null) attributes["switchboard.tool.data_bytes"] = dataBytes
+  if (upstreamMs !== undefined) attributes["switchboard.tool.upstream_ms"] = upstreamMs
+  return attributes
+}
+
 const isPlainArgs = (args: unknown) => args === undefined || isRecord(args)
 
 const discoveryExamples = {
@@ -54,7 +78,14 @@ const discoveryExamples = {
 const discoveryUsage = (path: "$describe" | "$search", input: Outcome<unknown>) =>
   input.ok ? discoveryExamples[path] : `${discoveryExamples[path]} (${input.error.message})`
 
-export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.now }: ToolInvokerOptions) => {
+export const createToolInvoker = ({
+  store,
+  sources,
+  plugins,
+  logger,
+  metrics = noopMetrics,
+  now = Date.now,
+}: ToolInvokerOptions) => {
   const describe = createDescribeService(store)
 
   /**
@@ -97,13 +128,6 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
     })
   }
 
-  /** Resolves, calls and decodes; returns the encoding the result was decoded under, for telemetry. */
-  type CallOutcome = {
-    result: ToolResult
-    encoding: string
-    outputSchemaError?: string | null
-    dataBytes?: number | null
-  }
   const resolveAndCall = async (path: string, args: unknown, ctx: Execution): Promise<CallOutcome> => {
     if (path.startsWith("$")) {
       const discovered = await discover(path, args)
@@ -126,14 +150,17 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
       return {
         result: errResult(ToolErrorCodes.sourceSecretsUnreadable, source.secretsError),
         encoding: effectiveEncoding(tool.resultEncoding),
+        source: source.namespace,
       }
     if (!isPlainArgs(args)) {
       const got = Array.isArray(args) ? "an array" : args === null ? "null" : typeof args
       return {
         result: errResult(ToolErrorCodes.invalidArguments, `arguments to "${path}" must be an object, got ${got}`),
         encoding: effectiveEncoding(tool.resultEncoding),
+        source: source.namespace,
       }
     }
+    let upstreamStarted = performance.now()
     let raw = await invokeRaw(source, tool, args ?? {}, ctx)
     if (!raw.ok && raw.unknownTool) {
       // The server no longer knows a tool our catalog lists: re-sync once, then retry if it is still listed.
@@ -144,10 +171,13 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
       if (!relisted) return { result: await notFound(path, parts.namespace), encoding: "direct" }
       tool = relisted
       ctx.resolved.set(path, { source, tool })
+      upstreamStarted = performance.now()
       raw = await invokeRaw(source, tool, args ?? {}, ctx)
     }
+    const upstreamMs = performance.now() - upstreamStarted
     const encoding = effectiveEncoding(tool.resultEncoding)
-    if (!raw.ok) return { result: errResult(raw.code, raw.message), encoding }
+    const reached = { encoding, source: source.namespace, upstreamMs }
+    if (!raw.ok) return { result: errResult(raw.code, raw.message), ...reached }
     const result = decodeToolResult(tool.resultEncoding, raw.raw)
     // for a v2-stamped row the declared schema types `data`; a `direct` row's data is the raw envelope
     if (result.ok) ctx.observe(tool.id, encoding, result.data)
@@ -156,7 +186,7 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
       result.ok && tool.outputSchema && encoding !== "direct"
         ? outputSchemaMismatch(`${tool.id}@${tool.syncedAt}`, tool.outputSchema, result.data, dataBytes)
         : null
-    return { result, encoding, outputSchemaError, dataBytes }
+    return { result, outputSchemaError, dataBytes, ...reached }
   }
 
   return async (path: string, args: unknown, ctx: Execution): Promise<ToolResult> => {
@@ -172,8 +202,10 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
         encoding: "direct",
       }
     }
-    const { result, encoding, outputSchemaError = null, dataBytes = null } = outcome
-    endSpan(span, result.ok ? null : result.error, { "switchboard.tool.encoding": encoding })
+    const { result, encoding, outputSchemaError = null, dataBytes = null, source = null, upstreamMs = null } = outcome
+    const errorCode = result.ok ? null : result.error.code
+    metrics.toolCallEnded({ source, ok: result.ok, errorCode, upstreamMs })
+    endSpan(span, result.ok ? null : result.error, span.isRecording() ? spanAttributes(outcome) : undefined)
     ctx.callEnded(callId, {
       executionId: ctx.id,
       toolPath: path,
@@ -181,7 +213,7 @@ export const createToolInvoker = ({ store, sources, plugins, logger, now = Date.
       startedAt,
       durationMs: now() - startedAt,
       ok: result.ok,
-      errorCode: result.ok ? null : result.error.code,
+      errorCode,
       dataBytes,
       outputSchemaError,
     })

@@ -1,6 +1,8 @@
 /**
  * OpenTelemetry spans per execution and per tool call, through @opentelemetry/api: a no-op unless the host
- * registers a tracer provider with an exporter. Attributes carry names and codes, never arguments or data.
+ * registers a tracer provider with an exporter. Attributes carry names, codes, sizes and encodings, never
+ * arguments or data; a failed span's status names only the error's code, because its message can quote a
+ * script's thrown value or an upstream's error text (which may hold a secret the source was configured with).
  */
 import { SpanStatusCode, context, trace } from "@opentelemetry/api"
 import type { Span } from "@opentelemetry/api"
@@ -12,11 +14,14 @@ export const startExecutionSpan = (executionId: string): Span =>
 
 export const endSpan = (
   span: Span,
-  error: { code: string; message: string } | null,
+  error: { code: string } | null,
   attributes: Record<string, string | number | boolean> = {},
 ) => {
   span.setAttributes(attributes)
-  if (error) span.setStatus({ code: SpanStatusCode.ERROR, message: `${error.code}: ${error.message}` })
+  if (error) {
+    span.setAttribute("switchboard.error_code", error.code)
+    span.setStatus({ code: SpanStatusCode.ERROR, message: error.code })
+  }
   span.end()
 }
 

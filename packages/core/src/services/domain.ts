@@ -10,7 +10,16 @@ import { createSourcesService } from "../catalog/sources-service.js"
 import type { SourcesService } from "../catalog/sources-service.js"
 import { createExecutor } from "../executor/executor.js"
 import type { Executor as ExecutorShape, ExecutorOptions } from "../executor/executor.js"
-import { CatalogStore, CodeRuntime, Logger, SourcePlugins, StaleSources, TelemetrySink, nowFrom } from "./seams.js"
+import {
+  CatalogStore,
+  CodeRuntime,
+  Logger,
+  MetricsSink,
+  SourcePlugins,
+  StaleSources,
+  TelemetrySink,
+  nowFrom,
+} from "./seams.js"
 
 export interface SourcesOptions {
   /** a source synced longer ago than this is re-synced before its tools are next used or listed */
@@ -27,6 +36,7 @@ export class Sources extends Context.Service<Sources, SourcesService>()("@switch
         plugins: yield* SourcePlugins,
         logger: yield* Logger,
         stale: yield* StaleSources,
+        metrics: yield* MetricsSink,
         now: yield* nowFrom,
         syncTtlMs: options.syncTtlMs,
         progressLogMs: options.progressLogMs,
@@ -47,6 +57,7 @@ export class Executor extends Context.Service<Executor, ExecutorShape>()("@switc
         plugins: yield* SourcePlugins,
         logger: yield* Logger,
         telemetry: yield* TelemetrySink,
+        metrics: yield* MetricsSink,
         now: yield* nowFrom,
         ...options,
       })

@@ -1,12 +1,18 @@
 /**
  * The tags of the seams a host provides: the catalog store, the source plugins, the code runtime, the telemetry
- * sink, the logger, and the set of sources marked stale out of band. core declares them and never provides one; a host's layers do (apps/server's compose.ts).
+ * sink, the metrics sink (optional), the logger, and the set of sources marked stale out of band. core declares them and never provides one; a host's layers do (apps/server's compose.ts).
  * Time is Effect's own `Clock` service, read through `nowFrom` below.
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import type { CatalogStore as CatalogStoreShape } from "../catalog/rows.js"
 import type { Logger as LoggerShape } from "../errors.js"
-import type { CodeRuntime as CodeRuntimeShape, SourcePlugin, TelemetrySink as TelemetrySinkShape } from "../seams.js"
+import { noopMetrics } from "../seams.js"
+import type {
+  CodeRuntime as CodeRuntimeShape,
+  MetricsSink as MetricsSinkShape,
+  SourcePlugin,
+  TelemetrySink as TelemetrySinkShape,
+} from "../seams.js"
 
 /** The catalog every part of a host reads and writes through (on the Node host, the sealed store). */
 export class CatalogStore extends Context.Service<CatalogStore, CatalogStoreShape>()(
@@ -28,6 +34,11 @@ export class TelemetrySink extends Context.Service<TelemetrySink, TelemetrySinkS
   /** The records go to the catalog's own database. */
   static readonly fromStore: Layer.Layer<TelemetrySink, never, CatalogStore> = Layer.effect(TelemetrySink, CatalogStore)
 }
+
+/** Counts for a host's metrics; a host that keeps none provides nothing and gets the no-op. */
+export const MetricsSink: Context.Reference<MetricsSinkShape> = Context.Reference("@switchboard/core/MetricsSink", {
+  defaultValue: () => noopMetrics,
+})
 
 /** The host's logger; core never writes to a console of its own. */
 export class Logger extends Context.Service<Logger, LoggerShape>()("@switchboard/core/Logger") {}

@@ -1,0 +1,146 @@
+/**
+ * Applies a config file's sources to a host's catalog at boot, idempotently, through the sources service (the
+ * same Effects as the API): a source not in the catalog is added; one whose config is unchanged is kept as it is
+ * (no re-sync); one whose only changes are fields a PATCH replaces (http `url`/`headers`, stdio `env`/`args`) is
+ * updated, which re-syncs it; any other change (kind, transport type, command, cwd) is a remove and an add. A
+ * catalog source the file does not name is removed only with `prune`, else kept and logged.
+ *
+ * An upstream that cannot be reached is not a bad file: its source is reported (logged, and in `failed`) and the
+ * boot goes on. A failed add leaves nothing behind, so the next boot tries again; a failed re-sync keeps the
+ * new config with its `syncError`, as a PATCH does.
+ */
+import { Effect } from "effect"
+import type { Logger, SourceRow } from "@switchboard/core"
+import type { Host } from "../compose.js"
+import type { ConfigSource } from "./config-schema.js"
+
+export interface ApplyReport {
+  added: string[]
+  updated: string[]
+  /** removed and added again: a change a PATCH cannot make */
+  replaced: string[]
+  unchanged: string[]
+  removed: string[]
+  /** in the catalog, not in the file, and no prune */
+  kept: string[]
+  failed: { namespace: string; message: string }[]
+}
+
+/** The fields a PATCH of each transport replaces (plugin-mcp config-schema.ts); any other change is remove + add. */
+const PATCHABLE: Record<string, readonly string[]> = { stdio: ["env", "args"], http: ["headers", "url"] }
+
+/** JSON with its object keys sorted, so two configs compare by content. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_, v) =>
+    v !== null && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, v[k]]),
+        )
+      : v,
+  )
+
+const run = <A>(effect: Effect.Effect<A, { message: string }>) =>
+  Effect.runPromise(
+    effect.pipe(
+      Effect.map((value) => ({ ok: true as const, value })),
+      Effect.catch((error) => Effect.succeed({ ok: false as const, message: error.message })),
+    ),
+  )
+
+type Plan = { action: "add" | "unchanged" | "replace" } | { action: "update"; patch: Record<string, unknown> }
+
+/** What to do with a file's source given the catalog's row for its namespace. */
+const plan = (host: Host, source: ConfigSource, row: SourceRow | null): Plan => {
+  if (!row) return { action: "add" }
+  if (row.kind !== source.kind) return { action: "replace" }
+  const { namespace: _, kind: __, ...config } = source
+  // the file's config as the service stores it (defaults filled in, the URL in its normal form)
+  const schema = host.sources.kinds.find((k) => k.kind === source.kind)?.configSchema
+  const wanted = (schema?.parse(config) ?? config) as { transport: Record<string, unknown> }
+  // a row whose secrets do not decrypt holds placeholders: send the file's values again
+  if (!row.secretsError && canonical(row.config) === canonical(wanted)) return { action: "unchanged" }
+  const stored = (row.config as { transport?: Record<string, unknown> } | null)?.transport ?? {}
+  const patchable = PATCHABLE[String(wanted.transport.type)] ?? []
+  const keys = new Set([...Object.keys(stored), ...Object.keys(wanted.transport)])
+  const changed = [...keys].filter((key) => canonical(stored[key]) !== canonical(wanted.transport[key]))
+  if (stored.type !== wanted.transport.type || changed.some((key) => !patchable.includes(key)))
+    return { action: "replace" }
+  const fields = row.secretsError ? patchable : changed
+  return { action: "update", patch: { transport: Object.fromEntries(fields.map((k) => [k, wanted.transport[k]])) } }
+}
+
+export const applyConfigSources = async (
+  host: Host,
+  sources: readonly ConfigSource[],
+  options: { prune?: boolean; logger: Logger },
+): Promise<ApplyReport> => {
+  const { logger } = options
+  const report: ApplyReport = { added: [], updated: [], replaced: [], unchanged: [], removed: [], kept: [], failed: [] }
+  const failed = (namespace: string, message: string) => {
+    report.failed.push({ namespace, message })
+    logger.error("config: source not applied; the server starts without it", { namespace, error: message })
+  }
+  for (const source of sources) {
+    const { namespace } = source
+    const step = plan(host, source, await host.store.getSource(namespace))
+    if (step.action === "unchanged") {
+      report.unchanged.push(namespace)
+      logger.info("config: source unchanged, kept (no re-sync)", { namespace })
+      continue
+    }
+    if (step.action === "update") {
+      const updated = await run(host.sources.update(namespace, step.patch))
+      if (!updated.ok) failed(namespace, updated.message)
+      else {
+        report.updated.push(namespace)
+        logger.info("config: source updated and re-synced", { namespace, fields: Object.keys(step.patch.transport!) })
+        // a failed re-sync keeps the new config, as a PATCH does
+        if (updated.value.syncError) failed(namespace, updated.value.syncError)
+      }
+      continue
+    }
+    if (step.action === "replace") {
+      const removed = await run(host.sources.remove(namespace))
+      if (!removed.ok) {
+        failed(namespace, removed.message)
+        continue
+      }
+    }
+    const added = await run(host.sources.add(source))
+    if (!added.ok) failed(namespace, added.message)
+    else {
+      ;(step.action === "replace" ? report.replaced : report.added).push(namespace)
+      logger.info(step.action === "replace" ? "config: source replaced (removed and added)" : "config: source added", {
+        namespace,
+        tools: added.value.toolCount,
+      })
+    }
+  }
+  const named = new Set(sources.map((s) => s.namespace))
+  for (const row of await host.store.listSources()) {
+    if (named.has(row.namespace)) continue
+    if (!options.prune) {
+      report.kept.push(row.namespace)
+      logger.warn("config: source not in the file, kept (start with --prune to remove it)", {
+        namespace: row.namespace,
+      })
+      continue
+    }
+    const removed = await run(host.sources.remove(row.namespace))
+    if (removed.ok) {
+      report.removed.push(row.namespace)
+      logger.info("config: source not in the file, removed (--prune)", { namespace: row.namespace })
+    } else failed(row.namespace, removed.message)
+  }
+  return report
+}
+
+/** One line for the operator: what the boot did with the file. */
+export const describeReport = (report: ApplyReport) =>
+  (["added", "updated", "replaced", "unchanged", "removed", "kept"] as const)
+    .filter((key) => report[key].length > 0)
+    .map((key) => `${key} ${report[key].join(", ")}`)
+    .concat(report.failed.map((f) => `FAILED ${f.namespace}: ${f.message}`))
+    .join("; ") || "no sources"

@@ -1,0 +1,90 @@
+import { readFileSync } from "node:fs"
+import { Ajv2020 } from "ajv/dist/2020.js"
+import { describe, expect, it } from "vitest"
+import { readConfigText } from "./config-file.js"
+import { configJsonSchema } from "./config-schema.js"
+
+const example = readFileSync(new URL("../../examples/switchboard.config.json", import.meta.url), "utf8")
+const exampleEnv = { CONTRACT_PORT: "8931", CONTRACT_TOKEN: "s3cret-token-value" }
+
+const problemsOf = (text: string, env: Record<string, string> = {}) => {
+  const loaded = readConfigText("switchboard.config.json", text, env)
+  return loaded.ok ? [] : loaded.problems
+}
+
+describe("switchboard.config.json", () => {
+  it("reads the README's example, with ${NAME} taken from the environment anywhere in a string", () => {
+    const loaded = readConfigText("example.json", example, exampleEnv)
+    if (!loaded.ok) throw new Error(loaded.problems.join("\n"))
+    expect(loaded.config.server).toEqual({ port: 4747, db: "./.switchboard/config-example.db", allowStdio: true })
+    expect(loaded.config.limits).toEqual({ timeoutMs: 20000, maxToolCalls: 200 })
+    expect((loaded.config.sources?.[1] as { transport?: unknown } | undefined)?.transport).toEqual({
+      type: "http",
+      url: "http://127.0.0.1:8931/mcp",
+      headers: { authorization: "Bearer s3cret-token-value" },
+    })
+  })
+
+  it("names a missing variable and the field and line that use it, and never prints a value", () => {
+    const problems = problemsOf(example, { CONTRACT_TOKEN: "s3cret-token-value" })
+    expect(problems).toEqual([
+      "switchboard.config.json:16:9: sources[1].transport.url: environment variable CONTRACT_PORT is not set",
+    ])
+    expect(problems.join("")).not.toContain("s3cret")
+  })
+
+  it("names the line and column of a syntax error", () => {
+    const problems = problemsOf('{\n  "sources": [\n    { "namespace": "a", }\n  ]\n}\n')
+    expect(problems[0]).toMatch(/^switchboard\.config\.json:3:25: syntax: PropertyNameExpected/)
+  })
+
+  it("names an unknown field, top-level, in server settings, and in a source (which a POST would ignore)", () => {
+    const source =
+      '{ "namespace": "a", "kind": "mcp", "transport": { "type": "http", "url": "http://x/mcp", "header": {} } }'
+    expect(problemsOf(`{\n  "source": []\n}`)).toEqual(['switchboard.config.json:2:3: source: unknown field "source"'])
+    expect(problemsOf(`{\n  "server": { "prot": 1 }\n}`)).toEqual([
+      'switchboard.config.json:2:15: server.prot: unknown field "prot"',
+    ])
+    expect(problemsOf(`{\n  "sources": [\n    ${source}\n  ]\n}`)).toEqual([
+      'switchboard.config.json:3:94: sources[0].transport.header: unknown field "header"',
+    ])
+  })
+
+  it("names a field of the wrong type or value, a missing one, and a namespace declared twice, each with its line", () => {
+    const text = `{
+  "server": { "port": "http" },
+  "limits": { "timeoutMs": "5s" },
+  "sources": [
+    { "namespace": "a", "kind": "mcp", "transport": { "type": "http", "url": "not a url" } },
+    { "namespace": "b", "kind": "mcp" }
+  ]
+}`
+    const problems = problemsOf(text)
+    expect(problems).toContain(
+      'switchboard.config.json:2:15: server.port: server.port must be a whole number from 0 to 65535 (got "http")',
+    )
+    expect(problems).toContain(
+      'switchboard.config.json:3:15: limits.timeoutMs: limit "timeoutMs" must be a positive whole number',
+    )
+    expect(problems).toContain(
+      'switchboard.config.json:5:71: sources[0].transport.url: transport.url is not a URL: "not a url"',
+    )
+    expect(problems.find((p) => p.includes("sources[1]"))).toMatch(
+      /^switchboard\.config\.json:6:5: sources\[1\]\.transport: /,
+    )
+    const twice = '{ "namespace": "a", "kind": "mcp", "transport": { "type": "stdio", "command": "x" } }'
+    expect(problemsOf(`{\n  "sources": [\n    ${twice},\n    ${twice}\n  ]\n}`)).toEqual([
+      'switchboard.config.json:4:7: sources[1].namespace: namespace "a" is declared twice',
+    ])
+  })
+
+  it("has a JSON Schema, generated from the same definitions, that takes the example and refuses an unknown field", () => {
+    const ajv = new Ajv2020({ strict: false, validateFormats: false })
+    const validate = ajv.compile(configJsonSchema())
+    expect(validate(JSON.parse(example)), JSON.stringify(validate.errors)).toBe(true)
+    const typo = JSON.parse(example)
+    typo.sources[1].transport.header = {}
+    expect(validate(typo)).toBe(false)
+    expect(validate({ server: { port: "x" } })).toBe(false)
+  })
+})

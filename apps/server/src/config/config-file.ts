@@ -1,0 +1,127 @@
+/**
+ * Reads `switchboard.config.json`: plain JSON (no comments, no trailing commas: editors read a .json file so),
+ * `${NAME}` in any string replaced from the environment, then checked against config-schema.ts. Every problem is
+ * one line naming the file, the line and column, and the field. A variable's value is never printed: a message
+ * names the variable only.
+ */
+import { readFileSync } from "node:fs"
+import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode } from "jsonc-parser"
+import type { Node, ParseError } from "jsonc-parser"
+import type { z } from "zod"
+import { configFile } from "./config-schema.js"
+import type { ConfigFile } from "./config-schema.js"
+
+export const DEFAULT_CONFIG_PATH = "./switchboard.config.json"
+
+export type ConfigLoad = { ok: true; config: ConfigFile } | { ok: false; problems: string[] }
+
+type Path = (string | number)[]
+
+const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g
+
+/** `sources[0].transport.url` */
+const fieldName = (path: readonly PropertyKey[]) =>
+  path.reduce<string>(
+    (name, key) => (typeof key === "number" ? `${name}[${key}]` : name ? `${name}.${String(key)}` : String(key)),
+    "",
+  ) || "(the file)"
+
+const lineAndColumn = (text: string, offset: number) => {
+  const before = text.slice(0, offset).split("\n")
+  return { line: before.length, column: before[before.length - 1]!.length + 1 }
+}
+
+export const readConfigText = (file: string, text: string, env: NodeJS.ProcessEnv = process.env): ConfigLoad => {
+  const at = (offset: number, field: string, message: string) => {
+    const { line, column } = lineAndColumn(text, offset)
+    return `${file}:${line}:${column}: ${field}: ${message}`
+  }
+  const syntax: ParseError[] = []
+  const root = parseTree(text, syntax, { disallowComments: true, allowTrailingComma: false })
+  if (syntax.length > 0 || !root)
+    return {
+      ok: false,
+      problems: syntax.length
+        ? syntax.map((e) => at(e.offset, "syntax", `${printParseErrorCode(e.error)} (the file must be plain JSON)`))
+        : [at(0, "syntax", "the file is empty")],
+    }
+
+  /** The node of a field, or of the nearest enclosing one that exists (a missing field is reported at its object). */
+  const nodeOf = (path: readonly PropertyKey[]): Node => {
+    for (let n = path.length; n > 0; n--) {
+      const node = findNodeAtLocation(root, path.slice(0, n) as Path)
+      // a property's key, rather than its value, is where a person looks for the field
+      if (node) return node.parent?.type === "property" ? node.parent : node
+    }
+    return root
+  }
+
+  const problems: string[] = []
+  const substitute = (value: unknown, path: Path): unknown => {
+    if (typeof value === "string")
+      return value.replace(VARIABLE, (whole, name: string) => {
+        const found = env[name]
+        if (found !== undefined) return found
+        problems.push(at(nodeOf(path).offset, fieldName(path), `environment variable ${name} is not set`))
+        return whole
+      })
+    if (Array.isArray(value)) return value.map((item, index) => substitute(item, [...path, index]))
+    if (value !== null && typeof value === "object")
+      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substitute(item, [...path, key])]))
+    return value
+  }
+  const input = substitute(getNodeValue(root), [])
+  if (problems.length > 0) return { ok: false, problems }
+
+  const parsed = configFile.safeParse(input)
+  if (!parsed.success) return { ok: false, problems: parsed.error.issues.flatMap((issue) => explain(issue)) }
+  // a source is a POST body, which ignores fields it does not know; in a file they are a typo, so they are errors
+  const extra = unknownFields(input, parsed.data, [])
+  if (extra.length > 0) return { ok: false, problems: extra.flatMap((path) => explain(unknown(path))) }
+  return { ok: true, config: parsed.data }
+
+  function explain(issue: z.core.$ZodIssue): string[] {
+    if (issue.code === "unrecognized_keys")
+      return issue.keys.map((key) => {
+        const path = [...issue.path, key]
+        return at(nodeOf(path).offset, fieldName(path), `unknown field "${key}"`)
+      })
+    return [at(nodeOf(issue.path).offset, fieldName(issue.path), issue.message)]
+  }
+}
+
+const unknown = (path: Path): z.core.$ZodIssue => ({
+  code: "unrecognized_keys",
+  keys: [String(path[path.length - 1])],
+  path: path.slice(0, -1),
+  message: "",
+  input: undefined,
+})
+
+/**
+ * Fields of the input that the parse dropped: an object schema strips what it does not know, so a key present in
+ * the input and absent from the output is unknown. Records (env, headers) keep every key, so they never count.
+ */
+const unknownFields = (input: unknown, output: unknown, path: Path): Path[] => {
+  if (Array.isArray(input) && Array.isArray(output))
+    return input.flatMap((item, index) => unknownFields(item, output[index], [...path, index]))
+  if (!isObject(input) || !isObject(output)) return []
+  return Object.keys(input).flatMap((key) =>
+    key in output ? unknownFields(input[key], output[key], [...path, key]) : [[...path, key]],
+  )
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value)
+
+/** Reads and checks a file; a file that cannot be read is a problem like any other. */
+export const loadConfigFile = (file: string, env: NodeJS.ProcessEnv = process.env): ConfigLoad => {
+  let text: string
+  try {
+    text = readFileSync(file, "utf8")
+  } catch (cause) {
+    const code = (cause as { code?: string }).code
+    return { ok: false, problems: [`${file}: ${code === "ENOENT" ? "no such file" : String(cause)}`] }
+  }
+  return readConfigText(file, text, env)
+}

@@ -1,0 +1,88 @@
+/**
+ * The shape of `switchboard.config.json`, in zod, built from the definitions it shares: each source is a
+ * `POST /v1/sources` body (core's `addSourceRequest` with the MCP plugin's `mcpSourceConfig`), `limits` are the
+ * RunLimits a request may send (core's `runLimitsRequest`), and `server` holds a few of `serve`'s flags. The JSON
+ * Schema editors complete the file with is generated from this (`switchboard config schema`, and `pnpm build`).
+ */
+import { z } from "zod"
+import { addSourceRequest, runLimitsRequest, wholeNumber } from "@switchboard/core"
+import { mcpSourceConfig, mcpSourcePatch } from "@switchboard/plugin-mcp"
+import { maxStackBytes } from "@switchboard/runtime-quickjs"
+
+/** The kinds of source the Node host's plugins take (layers/plugins.ts): MCP only. */
+export const configSource = addSourceRequest([
+  { kind: "mcp", configSchema: mcpSourceConfig, patchSchema: mcpSourcePatch.http },
+])
+
+export type ConfigSource = z.output<typeof configSource>
+
+export const DURATION_PATTERN = /^(\d+)(ms|s|m|h)?$/
+
+/** The serve flags a file may set; a flag given on the command line wins over the file. */
+const serverSettings = z
+  .strictObject({
+    db: z.string().min(1).optional().describe("--db: a SQLite file or a postgres:// URL"),
+    host: z.string().min(1).optional().describe("--host (default 127.0.0.1)"),
+    port: wholeNumber("server.port", { min: 0, max: 65535 }).optional().describe("--port (default 4747)"),
+    allowStdio: z.boolean().optional().describe("--allow-stdio: stdio sources run a command on this host"),
+    allowPrivateSources: z.boolean().optional().describe("--allow-private-sources"),
+    requireKey: z.boolean().optional().describe("--require-key"),
+    syncTtl: z
+      .string()
+      .regex(DURATION_PATTERN, { error: "server.syncTtl must be a duration such as 900, 90s, 15m or 1h" })
+      .optional()
+      .describe("--sync-ttl (default 15m)"),
+  })
+  .describe("settings of `switchboard serve`; a flag given on the command line wins over the file")
+
+const serverLimits = runLimitsRequest
+  .refine((limits) => limits.stackBytes === undefined || limits.stackBytes <= maxStackBytes, {
+    error: `limit "stackBytes" must be at most ${maxStackBytes}: the QuickJS build's C stack is 5 MiB`,
+    path: ["stackBytes"],
+  })
+  .describe("the server's limits (a request may lower them, never raise them); a limit flag wins over the file")
+
+const uniqueNamespaces = (sources: readonly { namespace: string }[], ctx: z.core.$RefinementCtx) => {
+  const seen = new Set<string>()
+  sources.forEach((source, index) => {
+    if (seen.has(source.namespace))
+      ctx.issues.push({
+        code: "custom",
+        input: source.namespace,
+        path: [index, "namespace"],
+        message: `namespace "${source.namespace}" is declared twice`,
+      })
+    seen.add(source.namespace)
+  })
+}
+
+export const configFile = z
+  .strictObject({
+    $schema: z.string().optional().describe("where editors find this schema"),
+    server: serverSettings.optional(),
+    limits: serverLimits.optional(),
+    sources: z
+      .array(configSource)
+      .superRefine(uniqueNamespaces)
+      .optional()
+      .describe("each exactly a POST /v1/sources body; applied at boot: added, updated, or kept when unchanged"),
+  })
+  .describe(
+    "switchboard.config.json: sources, limits and serve settings; ${NAME} in a string is read from the environment",
+  )
+
+export type ConfigFile = z.output<typeof configFile>
+
+/**
+ * zod writes the safe-integer range on every int; it tells an editor nothing. An object with named fields takes
+ * no others, as the loader checks (config-file.ts); a record (env, headers) keeps its own rule.
+ */
+const editorSchema = ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+  if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum
+  if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum
+  if (jsonSchema.properties && jsonSchema.additionalProperties === undefined) jsonSchema.additionalProperties = false
+}
+
+/** The file as a JSON Schema (draft 2020-12), as a person writes it (`io: "input"`: defaults may be left out). */
+export const configJsonSchema = () =>
+  z.toJSONSchema(configFile, { io: "input", unrepresentable: "any", override: editorSchema })
