@@ -130,6 +130,7 @@ const serveCommand = async (args: string[], demo: boolean) => {
           const report = await applyConfigSources(host, config.sources ?? [], {
             prune: flags.prune,
             logger: host.logger,
+            progress: (namespace) => syncProgressLine(namespace),
           })
           process.stderr.write(`switchboard: config ${file!.path}: ${describeReport(report)}\n`)
         }

@@ -291,7 +291,7 @@ export const createSourcesService = ({
      * answer's `syncError`, as a failed lazy re-sync does: the old secrets may be the very thing that stopped
      * working.
      */
-    update: Effect.fnUntraced(function* (namespace: string, body: unknown) {
+    update: Effect.fnUntraced(function* (namespace: string, body: unknown, options: SyncOptions = {}) {
       const row = yield* found(namespace)
       const plugin = pluginFor(row.kind)
       if (!plugin?.mergeConfig)
@@ -327,7 +327,7 @@ export const createSourcesService = ({
       // a sync already running uses the old config: let it end, then sync with the new one
       yield* Effect.promise(async () => inflight.get(row.id))
       // a failed re-sync keeps the new config; the answer's syncError says why
-      yield* synced(updated).pipe(Effect.catchTag("UpstreamFailed", () => Effect.void))
+      yield* synced(updated, options.onProgress).pipe(Effect.catchTag("UpstreamFailed", () => Effect.void))
       const current = yield* attempt("read source", () => store.getSource(namespace))
       return current ? yield* viewOf(current) : yield* gone()
     }, Effect.uninterruptible),
