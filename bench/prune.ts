@@ -80,7 +80,10 @@ for (const executions of [25, 50, 100, 200]) {
   const times: number[] = []
   for (let i = 0; i < 9; i++) {
     const started = process.hrtime.bigint()
-    await store.pruneExecutions({ maxAgeMs: 86_400_000 }, { now: Date.now(), maxBatches: 1, batch: { executions } })
+    await store.pruneExecutions(
+      { maxAgeMs: 86_400_000 },
+      { now: Date.now(), maxBatches: 1, batch: { executions, toolCalls: executions * 10 } },
+    )
     times.push(Number(process.hrtime.bigint() - started) / 1e6)
   }
   batchMs.push(

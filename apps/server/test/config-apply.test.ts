@@ -8,7 +8,9 @@ import type { ContractHttpServer } from "@switchboard/fixtures"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { applyConfigSources } from "../src/config/apply-config.js"
 import type { ApplyReport } from "../src/config/apply-config.js"
+import type { ApplyOptions } from "../src/config/apply-config.js"
 import { readConfigText } from "../src/config/config-file.js"
+import { syncProgressLine } from "../src/sync-progress-line.js"
 import { memoryLogger, startTestServer, tempDir } from "./helpers.js"
 
 const env = { SB_TEST_TOKEN: "tok-1234567890" }
@@ -48,7 +50,10 @@ describe("switchboard.config.json applied at boot", () => {
   }
 
   /** Boots a server on the shared file with this file's sources, reads its catalog, and stops it. */
-  const boot = async (sources: FileSource[], options: { prune?: boolean; call?: string } = {}) => {
+  const boot = async (
+    sources: FileSource[],
+    options: { prune?: boolean; call?: string; progress?: ApplyOptions["progress"] } = {},
+  ) => {
     const loaded = readConfigText("switchboard.config.json", JSON.stringify({ sources }, null, 2), env)
     if (!loaded.ok) throw new Error(loaded.problems.join("\n"))
     const log = memoryLogger()
@@ -63,6 +68,7 @@ describe("switchboard.config.json applied at boot", () => {
         report = await applyConfigSources(host, loaded.config.sources ?? [], {
           prune: options.prune,
           logger: log.logger,
+          progress: options.progress,
         })
       },
     })
@@ -149,4 +155,23 @@ describe("switchboard.config.json applied at boot", () => {
     // the server answered (this listing came from it), without the source
     expect(Object.keys(sources)).toEqual(["web"])
   }, 60_000)
+
+  it("follows each sync it makes with a progress line: an add, and an update's re-sync", async () => {
+    const many = (count: number): FileSource => ({
+      namespace: "many",
+      kind: "mcp",
+      transport: { type: "stdio", ...fixtureCommand("many-tools"), env: { TOOL_COUNT: String(count) } },
+    })
+    const lines: string[] = []
+    // a pipe, not a terminal: one line a sync
+    const progress = (namespace: string) =>
+      syncProgressLine(namespace, { isTTY: false, write: (text: string) => (lines.push(text), true) })
+    expect((await boot([many(1_200)], { prune: true, progress })).report.added).toEqual(["many"])
+    expect((await boot([many(1_250)], { prune: true, progress })).report.updated).toEqual(["many"])
+    expect((await boot([many(1_250)], { prune: true, progress })).report.unchanged).toEqual(["many"])
+    expect(lines).toEqual([
+      "syncing many: 12 pages of tools/list read, 1200 tools\n",
+      "syncing many: 13 pages of tools/list read, 1250 tools\n",
+    ])
+  }, 90_000)
 })

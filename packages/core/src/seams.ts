@@ -101,6 +101,17 @@ export interface Discovery {
   encoding: string
 }
 
+/** How far a discovery has got: pages of the server's listing read, and the tools found in them so far. */
+export interface DiscoveryProgress {
+  pages: number
+  tools: number
+}
+
+export interface DiscoverOptions {
+  /** called after each page of the listing is read; a listing sent again (a lost session) starts from page 1 */
+  onProgress?: (progress: DiscoveryProgress) => void
+}
+
 /** What a source row gives a plugin: its namespace and its stored config (secrets included; never echoed). */
 export interface SourceHandle {
   id: string
@@ -165,7 +176,10 @@ export interface SourcePlugin {
    * next), or why the patch is not allowed. A plugin without it has no fields that can be replaced.
    */
   mergeConfig?(current: unknown, patch: unknown): { ok: true; config: unknown } | { ok: false; message: string }
-  discover(source: SourceHandle): Promise<{ ok: true; discovery: Discovery } | DiscoveryFailure>
+  discover(
+    source: SourceHandle,
+    options?: DiscoverOptions,
+  ): Promise<{ ok: true; discovery: Discovery } | DiscoveryFailure>
   invoke(source: SourceHandle, tool: string, args: unknown, ctx: InvokeContext): Promise<RawInvokeResult>
   /** Called when a source changes or goes away, so pooled connections are dropped. */
   release(sourceId: string): Promise<void>

@@ -5,7 +5,7 @@
  */
 import { z } from "zod"
 import { isRecord } from "@switchboard/core"
-import type { DiscoveredTool } from "@switchboard/core"
+import type { DiscoveredTool, DiscoveryProgress } from "@switchboard/core"
 import type { McpConnection } from "./connection.js"
 
 const ListPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() })
@@ -37,7 +37,11 @@ export const toDiscoveredTool = (entry: unknown): DiscoveredTool | null => {
   }
 }
 
-export const listAllTools = async (connection: McpConnection, timeoutMs: number): Promise<DiscoveredTool[]> => {
+export const listAllTools = async (
+  connection: McpConnection,
+  timeoutMs: number,
+  onProgress?: (progress: DiscoveryProgress) => void,
+): Promise<DiscoveredTool[]> => {
   const tools: DiscoveredTool[] = []
   let cursor: string | undefined
   for (let page = 0; page < MAX_PAGES; page++) {
@@ -50,6 +54,7 @@ export const listAllTools = async (connection: McpConnection, timeoutMs: number)
       const tool = toDiscoveredTool(entry)
       if (tool) tools.push(tool)
     }
+    onProgress?.({ pages: page + 1, tools: tools.length })
     if (!result.nextCursor) return tools
     cursor = result.nextCursor
   }

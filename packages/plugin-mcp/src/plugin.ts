@@ -98,11 +98,11 @@ const make = Effect.fnUntraced(function* (options: McpPluginOptions) {
     secretFields,
     mergeConfig,
 
-    discover(source) {
+    discover(source, options) {
       const config = configOf(source)
       const listed = pool.withConnection(source.id, config, (connection) =>
         request(() =>
-          listAllTools(connection, listTimeoutMs).then(
+          listAllTools(connection, listTimeoutMs, options?.onProgress).then(
             (tools) => ({ ok: true as const, tools }),
             (cause) => {
               const refusal = findRefusal(cause)

@@ -27,6 +27,17 @@ describe("createMcpPlugin", () => {
     expect(discovered.discovery.tools.map((t) => t.name)).toEqual([...contractToolNames])
   }, 30_000)
 
+  it("reports each page of a long listing as it is read", async () => {
+    const heard: { pages: number; tools: number }[] = []
+    const many = { type: "stdio", ...fixtureCommand("many-tools"), env: { TOOL_COUNT: "1050" } }
+    const discovered = await plugin.discover(source("many", many), { onProgress: (p) => void heard.push(p) })
+    expect(discovered.ok && discovered.discovery.tools).toHaveLength(1050)
+    // 100 to a page
+    expect(heard).toEqual(
+      Array.from({ length: 11 }, (_, i) => ({ pages: i + 1, tools: Math.min(1050, 100 * (i + 1)) })),
+    )
+  }, 30_000)
+
   it("reuses one connection for many calls, and reconnects after the server dies", async () => {
     const handle = source("reuse", stdio())
     const ctx = { timeoutMs: 10_000 }

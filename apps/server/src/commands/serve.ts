@@ -9,6 +9,7 @@ import { logFlagOptions, logSettings } from "../log-flags.js"
 import { retentionFlagOptions, retentionFromFlags } from "../retention-flags.js"
 import { runtimeFlagOptions, tuning } from "../runtime-flags.js"
 import { isLoopback, startServer } from "../serve.js"
+import { syncProgressLine } from "../sync-progress-line.js"
 import type { RunningServer } from "../serve.js"
 import { dbOption, fail, isMissingFile, parseDuration } from "./common.js"
 import { usage } from "./usage.js"
@@ -52,7 +53,13 @@ const registerDemoSource = async (server: RunningServer, demo: { command: string
   if (stored && sameCommand(stored.config, demo)) return
   const register = Effect.gen(function* () {
     if (stored) yield* sources.remove("demo")
-    yield* sources.add({ namespace: "demo", kind: "mcp", transport: { type: "stdio", ...demo } })
+    const progress = syncProgressLine("demo")
+    yield* sources
+      .add(
+        { namespace: "demo", kind: "mcp", transport: { type: "stdio", ...demo } },
+        { onProgress: progress.onProgress },
+      )
+      .pipe(Effect.ensuring(Effect.sync(progress.end)))
   })
   await Effect.runPromise(
     Effect.catch(register, (error) =>
@@ -92,6 +99,7 @@ export const serveCommand = async (args: string[], demo: boolean) => {
           const report = await applyConfigSources(host, config.sources ?? [], {
             prune: flags.prune,
             logger: host.logger,
+            progress: (namespace) => syncProgressLine(namespace),
           })
           process.stderr.write(`switchboard: config ${file!.path}: ${describeReport(report)}\n`)
         }

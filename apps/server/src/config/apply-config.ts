@@ -10,7 +10,7 @@
  * new config with its `syncError`, as a PATCH does.
  */
 import { Effect } from "effect"
-import type { Logger, SourceRow } from "@switchboard/core"
+import type { Logger, ProgressListener, SourceRow } from "@switchboard/core"
 import type { Host } from "../compose.js"
 import type { ConfigSource } from "./config-schema.js"
 
@@ -71,12 +71,27 @@ const plan = (host: Host, source: ConfigSource, row: SourceRow | null): Plan => 
   return { action: "update", patch: { transport: Object.fromEntries(fields.map((k) => [k, wanted.transport[k]])) } }
 }
 
+export interface ApplyOptions {
+  prune?: boolean
+  logger: Logger
+  /** follows each sync the apply makes (an add, an update's re-sync): a CLI's progress line (sync-progress-line.ts) */
+  progress?: (namespace: string) => { onProgress: ProgressListener; end(): void }
+}
+
 export const applyConfigSources = async (
   host: Host,
   sources: readonly ConfigSource[],
-  options: { prune?: boolean; logger: Logger },
+  options: ApplyOptions,
 ): Promise<ApplyReport> => {
   const { logger } = options
+  /** the effect of a sync, followed by the progress line, which ends whatever the outcome */
+  const followed = <A>(
+    namespace: string,
+    sync: (onProgress?: ProgressListener) => Effect.Effect<A, { message: string }>,
+  ) => {
+    const progress = options.progress?.(namespace)
+    return sync(progress?.onProgress).pipe(Effect.ensuring(Effect.sync(() => progress?.end())))
+  }
   const report: ApplyReport = { added: [], updated: [], replaced: [], unchanged: [], removed: [], kept: [], failed: [] }
   const failed = (namespace: string, message: string) => {
     report.failed.push({ namespace, message })
@@ -91,7 +106,9 @@ export const applyConfigSources = async (
       continue
     }
     if (step.action === "update") {
-      const updated = await run(host.sources.update(namespace, step.patch))
+      const updated = await run(
+        followed(namespace, (onProgress) => host.sources.update(namespace, step.patch, { onProgress })),
+      )
       if (!updated.ok) failed(namespace, updated.message)
       else {
         report.updated.push(namespace)
@@ -108,7 +125,7 @@ export const applyConfigSources = async (
         continue
       }
     }
-    const added = await run(host.sources.add(source))
+    const added = await run(followed(namespace, (onProgress) => host.sources.add(source, { onProgress })))
     if (!added.ok) failed(namespace, added.message)
     else {
       ;(step.action === "replace" ? report.replaced : report.added).push(namespace)

@@ -78,6 +78,15 @@ describe("switchboard.config.json", () => {
     ])
   })
 
+  it("takes retention in server settings, and names a malformed age or count with its line", () => {
+    const loaded = readConfigText("f.json", '{ "server": { "retain": "7d", "retainExecutions": 100000 } }')
+    expect(loaded.ok && loaded.config.server).toEqual({ retain: "7d", retainExecutions: 100_000 })
+    expect(problemsOf('{\n  "server": { "retain": "7 days", "retainExecutions": -1 }\n}')).toEqual([
+      "switchboard.config.json:2:15: server.retain: server.retain must be an age such as 7d, 12h or 90m",
+      "switchboard.config.json:2:35: server.retainExecutions: server.retainExecutions must be a whole number from 0 to 9007199254740991 (got -1)",
+    ])
+  })
+
   it("has a JSON Schema, generated from the same definitions, that takes the example and refuses an unknown field", () => {
     const ajv = new Ajv2020({ strict: false, validateFormats: false })
     const validate = ajv.compile(configJsonSchema())

@@ -5,7 +5,7 @@
  * Schema editors complete the file with is generated from this (`switchboard config schema`, and `pnpm build`).
  */
 import { z } from "zod"
-import { addSourceRequest, runLimitsRequest, wholeNumber } from "@switchboard/core"
+import { addSourceRequest, parseRetention, runLimitsRequest, wholeNumber } from "@switchboard/core"
 import { mcpSourceConfig, mcpSourcePatch } from "@switchboard/plugin-mcp"
 // the /node entry, whose index does not load QuickJS: serve reads this file at boot
 import { maxStackBytes } from "@switchboard/runtime-quickjs/node"
@@ -33,6 +33,16 @@ const serverSettings = z
       .regex(DURATION_PATTERN, { error: "server.syncTtl must be a duration such as 900, 90s, 15m or 1h" })
       .optional()
       .describe("--sync-ttl (default 15m)"),
+    retain: z
+      .string()
+      .refine((text) => parseRetention({ retain: text }).ok, {
+        error: "server.retain must be an age such as 7d, 12h or 90m",
+      })
+      .optional()
+      .describe("--retain: executions that started longer ago are pruned (default: every execution is kept)"),
+    retainExecutions: wholeNumber("server.retainExecutions", { min: 0, max: Number.MAX_SAFE_INTEGER })
+      .optional()
+      .describe("--retain-executions: only the newest this many executions are kept"),
   })
   .describe("settings of `switchboard serve`; a flag given on the command line wins over the file")
 

@@ -11,19 +11,25 @@ const options = {
   "allow-private-sources": { type: "boolean", default: false },
   "require-key": { type: "boolean", default: false },
   "sync-ttl": { type: "string", default: "15m" },
+  retain: { type: "string" },
+  "retain-executions": { type: "string" },
 } as const
 
 const file = readConfigText(
   "f.json",
   JSON.stringify({
-    server: { db: "./file.db", port: 9000, allowStdio: true, syncTtl: "1h" },
+    server: { db: "./file.db", port: 9000, allowStdio: true, syncTtl: "1h", retain: "30d", retainExecutions: 5000 },
     limits: { timeoutMs: 5000, maxToolCalls: 10 },
   }),
 )
 
 it("takes the file's settings and limits, under the flags given on the command line", () => {
   if (!file.ok) throw new Error(file.problems.join("\n"))
-  const { values, tokens } = parseArgs({ args: ["--port", "4747", "--host", "::1"], options, tokens: true })
+  const { values, tokens } = parseArgs({
+    args: ["--port", "4747", "--host", "::1", "--retain", "7d"],
+    options,
+    tokens: true,
+  })
   expect(withFileSettings(values, givenFlags(tokens), file.config)).toEqual({
     db: "./file.db",
     host: "::1",
@@ -33,6 +39,8 @@ it("takes the file's settings and limits, under the flags given on the command l
     "allow-private-sources": false,
     "require-key": false,
     "sync-ttl": "1h",
+    retain: "7d",
+    "retain-executions": "5000",
   })
   expect(withFileLimits({ limits: { timeoutMs: 1000 }, workers: 2 }, file.config)).toEqual({
     limits: { timeoutMs: 1000, maxToolCalls: 10 },

@@ -19,6 +19,8 @@ const SETTING_FLAGS = {
   allowPrivateSources: "allow-private-sources",
   requireKey: "require-key",
   syncTtl: "sync-ttl",
+  retain: "retain",
+  retainExecutions: "retain-executions",
 } as const
 
 export interface ServeFlags {
@@ -29,6 +31,8 @@ export interface ServeFlags {
   "allow-private-sources": boolean
   "require-key": boolean
   "sync-ttl": string
+  retain?: string
+  "retain-executions"?: string
 }
 
 /** `--config <path>`; without it `./switchboard.config.json` when that file exists; else no file. */

@@ -19,6 +19,8 @@ import {
 import type { Internal, Logger, ServiceError } from "../errors.js"
 import { noopMetrics } from "../seams.js"
 import type { DiscoveryFailure, MetricsSink, SourcePlugin } from "../seams.js"
+import { SYNC_PROGRESS_LOG_MS, syncProgress } from "./sync-progress.js"
+import type { ProgressListener } from "./sync-progress.js"
 import type { CatalogStore, SourceRow } from "./rows.js"
 import { UNREADABLE_SECRET } from "../secrets/sealed-store.js"
 import { parseRequest, sourceFields } from "../request-schemas.js"
@@ -36,6 +38,13 @@ export interface SourcesServiceOptions {
   stale?: Set<string>
   /** counts each sync's result for the host's metrics (default: none) */
   metrics?: MetricsSink
+  /** a sync still listing after this long logs its progress, then again each time as long (default 1 s) */
+  progressLogMs?: number
+}
+
+/** What a caller of `add` or `sync` may follow: each page of the source's listing as it is read (a CLI's progress line). */
+export interface SyncOptions {
+  onProgress?: ProgressListener
 }
 
 export { DEFAULT_SYNC_TTL_MS, handleOf } from "./source-view.js"
@@ -62,10 +71,24 @@ export const createSourcesService = ({
   now = Date.now,
   stale = new Set<string>(),
   metrics = noopMetrics,
+  progressLogMs = SYNC_PROGRESS_LOG_MS,
 }: SourcesServiceOptions) => {
   const pluginFor = (kind: string) => plugins.find((p) => p.kind === kind)
   const sourceRequest = sourceFields(plugins.map((p) => p.kind))
   const inflight = new Map<string, Promise<SourceRow | ServiceError>>()
+  /** who follows the sync of each source: a caller that joins a running sync hears its pages from then on */
+  const followers = new Map<string, Set<ProgressListener>>()
+  const progressOf = (namespace: string, listeners: ReadonlySet<ProgressListener>) =>
+    syncProgress({ logger, now, everyMs: progressLogMs }, namespace, listeners)
+  const follow = (sourceId: string, listener: ProgressListener | undefined) => {
+    if (!listener) return () => {}
+    const set = followers.get(sourceId) ?? new Set()
+    followers.set(sourceId, set.add(listener))
+    return () => {
+      set.delete(listener)
+      if (set.size === 0 && followers.get(sourceId) === set) followers.delete(sourceId)
+    }
+  }
 
   /** after a failed lazy sync, calls use the old catalog for a while instead of each waiting on a dead server */
   const failedAt = new Map<string, number>()
@@ -95,28 +118,33 @@ export const createSourcesService = ({
     if (row.secretsError) return new SecretsUnreadable({ message: row.secretsError })
     const plugin = pluginFor(row.kind)
     if (!plugin) return new InvalidInput({ message: `no plugin handles sources of kind "${row.kind}"` })
-    const discovered = await plugin.discover(handleOf(row))
+    const progress = progressOf(row.namespace, followers.get(row.id) ?? new Set())
+    const discovered = await plugin.discover(handleOf(row), { onProgress: progress.onProgress })
     const at = now()
     if (!discovered.ok) {
       // a refusal is this server's configuration, not the source's state: another server sharing the catalog may run it
       if (!discovered.refused) await store.recordSyncError(row.id, discovered.message, at)
       return discoveryError(discovered, `sync of "${row.namespace}" failed`)
     }
+    progress.end()
     await store.applySync(row.id, discovered.discovery.tools, discovered.discovery.encoding, at)
     const fresh = await store.getSource(row.namespace)
     return fresh ?? new NotFound({ message: `source "${row.namespace}" was removed during its sync` })
   }
 
-  /** One sync per source at a time; later callers share the running one. */
-  const sync = (row: SourceRow): Promise<SourceRow | ServiceError> => {
-    const running = inflight.get(row.id)
-    if (running) return running
-    const started = runSync(row)
-      .catch((cause) => internalError(logger, "source sync", cause))
-      .then((result) => (metrics.syncEnded(row.namespace, !isServiceError(result)), result))
-      .finally(() => inflight.delete(row.id))
-    inflight.set(row.id, started)
-    return started
+  /** One sync per source at a time; later callers share the running one (and follow its progress from then on). */
+  const sync = (row: SourceRow, onProgress?: ProgressListener): Promise<SourceRow | ServiceError> => {
+    const unfollow = follow(row.id, onProgress)
+    let running = inflight.get(row.id)
+    if (!running) {
+      const started = runSync(row)
+        .catch((cause) => internalError(logger, "source sync", cause))
+        .then((result) => (metrics.syncEnded(row.namespace, !isServiceError(result)), result))
+        .finally(() => inflight.delete(row.id))
+      inflight.set(row.id, started)
+      running = started
+    }
+    return onProgress ? running.finally(unfollow) : running
   }
 
   /** Re-syncs a stale source first; a failed lazy sync keeps the old catalog (and records sync_error). */
@@ -145,9 +173,9 @@ export const createSourcesService = ({
   })
 
   /** A sync's failure value into the error channel. */
-  const synced = (row: SourceRow) =>
+  const synced = (row: SourceRow, onProgress?: ProgressListener) =>
     Effect.flatMap(
-      Effect.promise(() => sync(row)),
+      Effect.promise(() => sync(row, onProgress)),
       (result): Effect.Effect<SourceRow, ServiceError> =>
         isServiceError(result) ? Effect.fail(result) : Effect.succeed(result),
     )
@@ -170,8 +198,11 @@ export const createSourcesService = ({
       stale.add(sourceId)
     },
 
-    /** `POST /v1/sources`: checks the config, discovers before storing, and stores the source with its tools. */
-    add: Effect.fnUntraced(function* (body: unknown) {
+    /**
+     * `POST /v1/sources`: checks the config, discovers before storing, and stores the source with its tools.
+     * `onProgress` hears each page of the listing.
+     */
+    add: Effect.fnUntraced(function* (body: unknown, options: SyncOptions = {}) {
       const fields = parseRequest(sourceRequest, body)
       if (!fields.ok) return yield* fields.error
       const { namespace, kind, ...config } = fields.value
@@ -199,8 +230,9 @@ export const createSourcesService = ({
       }
       const release = Effect.promise(() => plugin.release(row.id))
       // Discover before storing: a source that cannot be reached is not kept, so a failed add leaves nothing behind.
+      const progress = progressOf(namespace, new Set(options.onProgress ? [options.onProgress] : []))
       const discovered = yield* Effect.promise(() =>
-        plugin.discover(handleOf(row)).catch(
+        plugin.discover(handleOf(row), { onProgress: progress.onProgress }).catch(
           (cause): DiscoveryFailure => ({
             ok: false,
             message: internalError(logger, "source discovery", cause).message,
@@ -211,6 +243,7 @@ export const createSourcesService = ({
         yield* release
         return yield* discoveryError(discovered, `could not add "${namespace}"`)
       }
+      progress.end()
       yield* Effect.tryPromise({ try: () => store.insertSource(row), catch: (cause) => cause }).pipe(
         Effect.catch((cause) =>
           Effect.andThen(release, () =>
@@ -243,9 +276,12 @@ export const createSourcesService = ({
       return Promise.all((await store.listSources()).map(view))
     },
 
-    /** `POST /v1/sources/:namespace/sync`: re-syncs now, sharing a sync already running. */
-    sync: Effect.fnUntraced(function* (namespace: string) {
-      return yield* viewOf(yield* synced(yield* found(namespace)))
+    /**
+     * `POST /v1/sources/:namespace/sync`: re-syncs now, sharing a sync already running. `onProgress` hears each page
+     * of the listing (of a running sync, the pages after it joined).
+     */
+    sync: Effect.fnUntraced(function* (namespace: string, options: SyncOptions = {}) {
+      return yield* viewOf(yield* synced(yield* found(namespace), options.onProgress))
     }, Effect.uninterruptible),
 
     /**
@@ -255,7 +291,7 @@ export const createSourcesService = ({
      * answer's `syncError`, as a failed lazy re-sync does: the old secrets may be the very thing that stopped
      * working.
      */
-    update: Effect.fnUntraced(function* (namespace: string, body: unknown) {
+    update: Effect.fnUntraced(function* (namespace: string, body: unknown, options: SyncOptions = {}) {
       const row = yield* found(namespace)
       const plugin = pluginFor(row.kind)
       if (!plugin?.mergeConfig)
@@ -291,7 +327,7 @@ export const createSourcesService = ({
       // a sync already running uses the old config: let it end, then sync with the new one
       yield* Effect.promise(async () => inflight.get(row.id))
       // a failed re-sync keeps the new config; the answer's syncError says why
-      yield* synced(updated).pipe(Effect.catchTag("UpstreamFailed", () => Effect.void))
+      yield* synced(updated, options.onProgress).pipe(Effect.catchTag("UpstreamFailed", () => Effect.void))
       const current = yield* attempt("read source", () => store.getSource(namespace))
       return current ? yield* viewOf(current) : yield* gone()
     }, Effect.uninterruptible),

@@ -24,6 +24,8 @@ import {
 export interface SourcesOptions {
   /** a source synced longer ago than this is re-synced before its tools are next used or listed */
   syncTtlMs?: number
+  /** a sync still listing after this long logs its progress, then again each time as long (default 1 s) */
+  progressLogMs?: number
 }
 
 export class Sources extends Context.Service<Sources, SourcesService>()("@switchboard/core/Sources") {
@@ -37,6 +39,7 @@ export class Sources extends Context.Service<Sources, SourcesService>()("@switch
         metrics: yield* MetricsSink,
         now: yield* nowFrom,
         syncTtlMs: options.syncTtlMs,
+        progressLogMs: options.progressLogMs,
       })
     })
   static readonly layer = (options: SourcesOptions = {}) => Layer.effect(Sources, Sources.make(options))
