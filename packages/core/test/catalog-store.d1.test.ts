@@ -8,6 +8,7 @@ import { createD1CatalogStore, createSqliteCatalogStore } from "../src/index.js"
 import type { SqliteCatalogDb } from "../src/index.js"
 import { catalogStoreContract } from "./catalog-store.contract.js"
 import { startD1 } from "./d1-database.js"
+import { run } from "./catalog-store.shared.js"
 
 // every statement crosses from Node to workerd: a case of thousands of rows takes seconds on a loaded machine
 vi.setConfig({ testTimeout: 30_000 })
@@ -52,4 +53,19 @@ it("the SQLite dialect refuses D1 rather than write on it without a transaction"
   expect(() => createSqliteCatalogStore(drizzle(database.d1) as unknown as SqliteCatalogDb)).toThrow(
     /synchronous driver.*createD1CatalogStore/,
   )
+})
+
+it("a result that fits a part but not the row beside large code and logs is stored in parts", async () => {
+  // each alone is under D1's ~2.2 MB row; together (1.3 MB of code, 0.95 MB of result) they are not
+  const store = storeOn()
+  const execution = {
+    ...run("row-full"),
+    code: `// ${"c".repeat(1_300_000)}`,
+    logs: [{ level: "log" as const, message: "l".repeat(100_000) }],
+    resultText: "r".repeat(950_000),
+  }
+  await store.recordBatch([{ execution, calls: [] }])
+  const stored = await store.getExecution("row-full")
+  expect(stored?.resultText).toBe(execution.resultText)
+  expect(stored?.code).toBe(execution.code)
 })

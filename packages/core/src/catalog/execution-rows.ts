@@ -1,7 +1,9 @@
 /**
- * Execution records: each execution with its tool calls, written in one batch, and read back whole. A result text
- * over the dialect's `resultPartBytes` is stored in parts (`execution_result_parts`, ./result-parts.ts) and the
- * executions row holds "" for it: the record reads back as the parts joined, byte for byte.
+ * Execution records: each execution with its tool calls, written in one batch, and read back whole. A dialect with a
+ * row allowance (`resultPartBytes`: D1) keeps a result in its row only when the row's text surely fits it: the
+ * code, logs and error share the row. Otherwise the result is stored in parts of at most that many bytes
+ * (`execution_result_parts`, ./result-parts.ts) and the row holds "" for it: the record reads back as the parts
+ * joined, byte for byte.
  */
 import { asc, eq } from "drizzle-orm"
 import type { ExecutionEntry, ExecutionRecord, LogEntry } from "../seams.js"
@@ -38,6 +40,10 @@ export const executionRows = ({
     calls: rowsPerInsert(toolCalls, maxParameters),
   }
   const first = <T>(rows: T[]): T | null => rows[0] ?? null
+  const cutting = Number.isFinite(resultPartBytes)
+  // every UTF-16 unit is at most 3 bytes of UTF-8: a bound, so the exact size is never counted on this path
+  const inline = (execution: ExecutionRecord) =>
+    !cutting || !execution.resultText || textSize(execution) * 3 <= resultPartBytes
 
   return {
     async recordBatch(entries: readonly ExecutionEntry[]): Promise<void> {
@@ -46,11 +52,12 @@ export const executionRows = ({
       const partRows: (typeof parts.$inferInsert)[] = []
       const calls: (typeof toolCalls.$inferInsert)[] = []
       for (const { execution, calls: own } of entries) {
-        const cut = execution.resultText === null ? [] : splitUtf8(execution.resultText, resultPartBytes)
-        if (cut.length <= 1) rows.push(execution)
+        if (inline(execution)) rows.push(execution)
         else {
           rows.push({ ...execution, resultText: "" })
-          cut.forEach((text, seq) => partRows.push({ executionId: execution.id, seq, text }))
+          splitUtf8(execution.resultText!, resultPartBytes).forEach((text, seq) =>
+            partRows.push({ executionId: execution.id, seq, text }),
+          )
         }
         for (const call of own)
           calls.push({ id: timeOrderedId(), ...call, outputSchemaError: call.outputSchemaError ?? null })
