@@ -129,3 +129,22 @@ it("sync hands its pages to each follower: one that joins a running sync hears t
   expect(first.heard.map((p) => p.pages)).toEqual([1, 2, 3, 4, 5])
   expect(late.heard.map((p) => p.pages)).toEqual([3, 4, 5])
 })
+
+it("a caller joining a sync started with no follower hears the pages after it joined", async () => {
+  let held: Promise<void> | undefined
+  let release = () => {}
+  let waiting = false
+  const { sources, reads } = setup({ pages: 5, msPerPage: 0, hold: () => ((waiting = held !== undefined), held) })
+  await Effect.runPromise(sources.add({ namespace: "q", kind: "paged" }))
+  held = new Promise<void>((resolve) => (release = resolve))
+  const late = follower()
+  // a sync nobody follows (as a lazy re-sync is), waiting at page 3
+  const unfollowed = Effect.runPromise(sources.sync("q"))
+  await until(() => waiting)
+  const before = reads.sources
+  const joined = Effect.runPromise(sources.sync("q", { onProgress: late.onProgress }))
+  await until(() => reads.sources === before + 1)
+  release()
+  for (const view of await Promise.all([unfollowed, joined])) expect(view.toolCount).toBe(50)
+  expect(late.heard.map((p) => p.pages)).toEqual([3, 4, 5])
+})

@@ -78,7 +78,7 @@ export const createSourcesService = ({
   const inflight = new Map<string, Promise<SourceRow | ServiceError>>()
   /** who follows the sync of each source: a caller that joins a running sync hears its pages from then on */
   const followers = new Map<string, Set<ProgressListener>>()
-  const progressOf = (namespace: string, listeners: ReadonlySet<ProgressListener>) =>
+  const progressOf = (namespace: string, listeners: () => Iterable<ProgressListener>) =>
     syncProgress({ logger, now, everyMs: progressLogMs }, namespace, listeners)
   const follow = (sourceId: string, listener: ProgressListener | undefined) => {
     if (!listener) return () => {}
@@ -118,7 +118,8 @@ export const createSourcesService = ({
     if (row.secretsError) return new SecretsUnreadable({ message: row.secretsError })
     const plugin = pluginFor(row.kind)
     if (!plugin) return new InvalidInput({ message: `no plugin handles sources of kind "${row.kind}"` })
-    const progress = progressOf(row.namespace, followers.get(row.id) ?? new Set())
+    // read at each page: a caller that joins later (even a sync started with no follower) hears the pages after
+    const progress = progressOf(row.namespace, () => followers.get(row.id) ?? [])
     const discovered = await plugin.discover(handleOf(row), { onProgress: progress.onProgress })
     const at = now()
     if (!discovered.ok) {
@@ -230,7 +231,8 @@ export const createSourcesService = ({
       }
       const release = Effect.promise(() => plugin.release(row.id))
       // Discover before storing: a source that cannot be reached is not kept, so a failed add leaves nothing behind.
-      const progress = progressOf(namespace, new Set(options.onProgress ? [options.onProgress] : []))
+      const listeners = options.onProgress ? [options.onProgress] : []
+      const progress = progressOf(namespace, () => listeners)
       const discovered = yield* Effect.promise(() =>
         plugin.discover(handleOf(row), { onProgress: progress.onProgress }).catch(
           (cause): DiscoveryFailure => ({

@@ -18,11 +18,11 @@ export interface SyncProgressOptions {
   everyMs: number
 }
 
-/** `listeners` is read at every page: one added while the sync runs hears the pages after. */
+/** `listeners` is asked at every page: one added while the sync runs hears the pages after. */
 export const syncProgress = (
   { logger, now, everyMs }: SyncProgressOptions,
   namespace: string,
-  listeners: ReadonlySet<ProgressListener>,
+  listeners: () => Iterable<ProgressListener>,
 ) => {
   const started = now()
   let loggedAt = started
@@ -31,7 +31,7 @@ export const syncProgress = (
   return {
     onProgress(progress: DiscoveryProgress) {
       last = progress
-      for (const listener of listeners) {
+      for (const listener of listeners()) {
         try {
           listener(progress)
         } catch {
