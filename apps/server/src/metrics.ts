@@ -99,7 +99,7 @@ export const createPrometheusMetrics = (pool?: () => WorkerPoolStats) => {
     executionRejected() {
       rejected.inc()
     },
-    toolCallEnded({ source, ok, errorCode, upstreamMs }) {
+    toolCallEnded(source, ok, errorCode, upstreamMs) {
       toolCalls.inc(source ?? "", ok ? "ok" : bounded(toolCodes, errorCode ?? ""))
       if (upstreamMs !== null && source !== null) upstreamSeconds.observe(upstreamMs / 1000, source)
     },

@@ -239,16 +239,6 @@ export interface TelemetrySink {
   recordBatch(entries: readonly ExecutionEntry[]): Promise<void>
 }
 
-/** One tool call, as a host's metrics count it. */
-export interface ToolCallMetric {
-  /** the namespace of the catalog source the call resolved to; null when it resolved to none (an unknown tool, `$describe`) */
-  source: string | null
-  ok: boolean
-  errorCode: string | null
-  /** milliseconds spent in the source's plugin, that is upstream; null when the call never reached one */
-  upstreamMs: number | null
-}
-
 /**
  * Counts of what the server did, for a host's metrics (the Node host serves them at /metrics). Called on the
  * path it counts, synchronously, once per event: an implementation must be cheap and must not throw. The default,
@@ -259,8 +249,13 @@ export interface MetricsSink {
   executionEnded(status: "ok" | "error", errorCode: string | null, durationMs: number): void
   /** an execution was refused before it started: every sandbox busy and the queue full (HTTP 429, MCP `overloaded`) */
   executionRejected(): void
-  /** a tool call returned to its script, or ended after its execution did */
-  toolCallEnded(call: ToolCallMetric): void
+  /**
+   * a tool call returned to its script, or ended after its execution did. Positional, as `executionEnded` is: one
+   * call per tool call allocates nothing. `source`: the namespace of the catalog source the call resolved to, null
+   * when it resolved to none (an unknown tool, `$describe`); `upstreamMs`: milliseconds spent in the source's
+   * plugin, null when the call never reached one.
+   */
+  toolCallEnded(source: string | null, ok: boolean, errorCode: string | null, upstreamMs: number | null): void
   /** a sync of a stored source (asked for, lazy or after a PATCH) ended */
   syncEnded(namespace: string, ok: boolean): void
 }

@@ -5,15 +5,7 @@
 import { afterEach, beforeEach, expect, it } from "vitest"
 import { Effect } from "effect"
 import { createSourcesService } from "../src/index.js"
-import type {
-  CatalogStore,
-  CodeRuntime,
-  InvokeTool,
-  MetricsSink,
-  RunOutcome,
-  SourcePlugin,
-  ToolCallMetric,
-} from "../src/index.js"
+import type { CatalogStore, CodeRuntime, InvokeTool, MetricsSink, RunOutcome, SourcePlugin } from "../src/index.js"
 import { executorOver, openStoreWithFakeSource } from "./sqlite-store.js"
 
 let opened: Awaited<ReturnType<typeof openStoreWithFakeSource>>
@@ -29,7 +21,8 @@ const counted = () => {
   const sink: MetricsSink = {
     executionEnded: (...args) => void events.push(["executionEnded", ...args]),
     executionRejected: () => void events.push(["executionRejected"]),
-    toolCallEnded: (call: ToolCallMetric) => void events.push(["toolCallEnded", call]),
+    toolCallEnded: (source, ok, errorCode, upstreamMs) =>
+      void events.push(["toolCallEnded", { source, ok, errorCode, upstreamMs }]),
     syncEnded: (...args) => void events.push(["syncEnded", ...args]),
   }
   return { sink, events }

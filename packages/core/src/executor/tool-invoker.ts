@@ -176,8 +176,7 @@ export const createToolInvoker = ({
     }
     const upstreamMs = performance.now() - upstreamStarted
     const encoding = effectiveEncoding(tool.resultEncoding)
-    const reached = { encoding, source: source.namespace, upstreamMs }
-    if (!raw.ok) return { result: errResult(raw.code, raw.message), ...reached }
+    if (!raw.ok) return { result: errResult(raw.code, raw.message), encoding, source: source.namespace, upstreamMs }
     const result = decodeToolResult(tool.resultEncoding, raw.raw)
     // for a v2-stamped row the declared schema types `data`; a `direct` row's data is the raw envelope
     if (result.ok) ctx.observe(tool.id, encoding, result.data)
@@ -186,7 +185,7 @@ export const createToolInvoker = ({
       result.ok && tool.outputSchema && encoding !== "direct"
         ? outputSchemaMismatch(`${tool.id}@${tool.syncedAt}`, tool.outputSchema, result.data, dataBytes)
         : null
-    return { result, outputSchemaError, dataBytes, ...reached }
+    return { result, outputSchemaError, dataBytes, encoding, source: source.namespace, upstreamMs }
   }
 
   return async (path: string, args: unknown, ctx: Execution): Promise<ToolResult> => {
@@ -204,7 +203,7 @@ export const createToolInvoker = ({
     }
     const { result, encoding, outputSchemaError = null, dataBytes = null, source = null, upstreamMs = null } = outcome
     const errorCode = result.ok ? null : result.error.code
-    metrics.toolCallEnded({ source, ok: result.ok, errorCode, upstreamMs })
+    metrics.toolCallEnded(source, result.ok, errorCode, upstreamMs)
     endSpan(span, result.ok ? null : result.error, span.isRecording() ? spanAttributes(outcome) : undefined)
     ctx.callEnded(callId, {
       executionId: ctx.id,
