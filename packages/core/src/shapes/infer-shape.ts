@@ -25,12 +25,14 @@ interface Budget {
   by: string[] | undefined
 }
 
-/** `caller`: whose result this is (`callerTag`); every key found is marked as held by it. */
-export const inferShape = (value: unknown, caller?: CallerTag): Shape => {
+/**
+ * `caller`: whose result this is (`callerTag`); every key found is marked as held by it. A caller's array
+ * (`callersOf`) may be passed instead, built once per execution, so that merging its results finds the same array.
+ */
+export const inferShape = (value: unknown, caller?: CallerTag | string[]): Shape => {
   try {
-    return capShapeSize(
-      infer(value, 1, { left: ShapeBounds.maxVisited, by: caller === undefined ? undefined : [caller] }),
-    )
+    const by = typeof caller === "string" ? [caller] : caller
+    return capShapeSize(infer(value, 1, { left: ShapeBounds.maxVisited, by }))
   } catch {
     return UNKNOWN // a host object whose getter throws; decoded JSON never does
   }

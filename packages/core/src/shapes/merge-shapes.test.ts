@@ -4,7 +4,7 @@ import { inferShape } from "./infer-shape.js"
 import { merge, mergeShapes } from "./merge-shapes.js"
 import { callerTag } from "./map-like.js"
 import { mergeStoredShapes, normalizeShape } from "./normalize-shape.js"
-import { type Shape, ShapeBounds } from "./shape.js"
+import { type Shape, ShapeBounds, callersOf, mergeCallers } from "./shape.js"
 import { shapeToTypeScript } from "./shape-to-typescript.js"
 
 /** The shape of several calls' data, folded left as the store does, call after call. */
@@ -228,6 +228,24 @@ describe("which callers' results held a key", () => {
     expect(shapeToTypeScript(normalizeShape(stored))).toBe("Record<string, unknown>")
     stored.fields.total.by = [alice, bob]
     expect(shapeToTypeScript(normalizeShape(stored))).toBe("{\n  total: number\n}")
+  })
+
+  it("a merge that adds no caller keeps the array it had; one that does adds it, once", () => {
+    const callers = callersOf(alice)!
+    expect(mergeCallers(callers, callers)).toBe(callers)
+    expect(mergeCallers(callers, [alice!])).toBe(callers)
+    expect(mergeCallers(callers, [bob!, alice!, bob!])).toEqual([alice, bob])
+    expect(mergeCallers(callers, undefined)).toBeUndefined()
+    expect(callersOf(undefined)).toBeUndefined()
+  })
+
+  it("one execution's results, inferred with its callers array, share it when merged", () => {
+    const callers = callersOf(alice)
+    const merged = mergeShapes(inferShape({ total: 1, n: 2 }, callers), inferShape({ total: 2, n: 3 }, callers))
+    expect(merged.kind === "object" && merged.fields.total?.by).toBe(callers)
+    expect(shapeToTypeScript(merged)).toBe(
+      rendered(inferShape({ total: 1, n: 2 }, alice), inferShape({ total: 2, n: 3 }, alice)),
+    )
   })
 
   it("an object with shared and hidden keys names the shared ones and says there are more", () => {

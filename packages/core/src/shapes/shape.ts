@@ -84,14 +84,24 @@ export type CallerTag = string | undefined
 /** Two callers are enough to show a key; more are not counted. */
 export const MAX_CALLER_TAGS = 2
 
-/** The `by` of a merged field: absent if either side was observed with keys off, else both sides' callers. */
+/**
+ * The `by` of a merged field: absent if either side was observed with keys off, else both sides' callers. `a`
+ * itself when `b` adds no caller to it (the one execution's array on both sides, or tags `a` already holds).
+ */
 export const mergeCallers = (a: string[] | undefined, b: string[] | undefined): string[] | undefined => {
   if (a === undefined || b === undefined) return undefined
   if (a.length >= MAX_CALLER_TAGS || a === b) return a
-  const out = [...a]
-  for (const tag of b) if (out.length < MAX_CALLER_TAGS && !out.includes(tag)) out.push(tag)
-  return out
+  let out: string[] | undefined
+  for (const tag of b) {
+    if (a.includes(tag) || out?.includes(tag)) continue
+    out ??= [...a]
+    if (out.length < MAX_CALLER_TAGS) out.push(tag)
+  }
+  return out ?? a
 }
+
+/** The callers of one observation: `[caller]`, or absent with keys off. Built once and shared by its fields. */
+export const callersOf = (caller: CallerTag): string[] | undefined => (caller === undefined ? undefined : [caller])
 
 /** A field is named to every caller once results of two callers held it, or keys were off. */
 export const isSharedField = (field: FieldShape): boolean =>
