@@ -15,6 +15,7 @@ import {
   UNKNOWN,
   emptyFields,
   fieldEntries,
+  fieldShape,
   scalarShape,
   setField,
 } from "./shape.js"
@@ -85,7 +86,7 @@ const inferObject = (object: object, level: number, budget: Budget): Shape => {
     count++
     if (count > ShapeBounds.maxKeys) break // one key past the bound is enough to know it is map-like
     const shape = infer((object as Record<string, unknown>)[key], level + 1, budget)
-    setField(fields, key, budget.by === undefined ? { shape, seen: 1 } : { shape, seen: 1, by: budget.by })
+    setField(fields, key, fieldShape(shape, 1, budget.by))
   }
   if (count > ShapeBounds.maxKeys) {
     let values: Shape | null = null

@@ -13,6 +13,7 @@ import {
   UNKNOWN,
   emptyFields,
   fieldEntries,
+  fieldShape,
   getField,
   mergeCallers,
   setField,
@@ -71,7 +72,7 @@ const mergeObjects = (a: ObjectShape, b: ObjectShape): Shape => {
     const by = mergeCallers(field.by, other.by)
     const shape = merge(field.shape, other.shape)
     const seen = field.seen + other.seen
-    setField(fields, key, by === undefined ? { shape, seen } : { shape, seen, by })
+    setField(fields, key, fieldShape(shape, seen, by))
   }
   for (const [key, field] of fieldEntries(b.fields)) if (!getField(a.fields, key)) setField(fields, key, field)
   return objectOrRecord(fields, a.samples + b.samples, a.rare && b.rare ? [...a.rare, ...b.rare] : (a.rare ?? b.rare))

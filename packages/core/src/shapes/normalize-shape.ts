@@ -6,7 +6,16 @@
 import { capShapeSize } from "./cap-shape-size.js"
 import { isRecord, own } from "../is-record.js"
 import { merge, mergeShapes, objectOrRecord } from "./merge-shapes.js"
-import { MAX_CALLER_TAGS, type Shape, ShapeBounds, UNKNOWN, emptyFields, scalarShape, setField } from "./shape.js"
+import {
+  MAX_CALLER_TAGS,
+  type Shape,
+  ShapeBounds,
+  UNKNOWN,
+  emptyFields,
+  fieldShape,
+  scalarShape,
+  setField,
+} from "./shape.js"
 
 interface Budget {
   left: number
@@ -87,7 +96,7 @@ const normalize = (value: unknown, level: number, budget: Budget): Shape => {
         const shape = normalize(own(field, "shape"), level + 1, budget)
         const seen = Math.min(samples, count(own(field, "seen"), 1))
         const by = callerTags(own(field, "by"))
-        setField(fields, key, by === undefined ? { shape, seen } : { shape, seen, by })
+        setField(fields, key, fieldShape(shape, seen, by))
       }
       const rare = own(value, "rare")
       const hashes = Array.isArray(rare)

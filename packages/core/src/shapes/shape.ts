@@ -107,9 +107,13 @@ export const callersOf = (caller: CallerTag): string[] | undefined => (caller ==
 export const isSharedField = (field: FieldShape): boolean =>
   field.by === undefined || field.by.length >= MAX_CALLER_TAGS
 
+/** A field, with `by` only when there are callers to name (no `by: undefined` key in stored JSON). */
+export const fieldShape = (shape: Shape, seen: number, by?: string[]): FieldShape =>
+  by === undefined ? { shape, seen } : { shape, seen, by }
+
 /** A field with its `by` (when it has one) carried to a new shape or count. */
 export const withCallers = (field: FieldShape, shape: Shape, seen: number): FieldShape =>
-  field.by === undefined ? { shape, seen } : { shape, seen, by: field.by }
+  fieldShape(shape, seen, field.by)
 
 const scalars: Record<ScalarKind, Shape> = {
   unknown: { kind: "unknown" },
