@@ -17,7 +17,8 @@ const MAX_PAUSE_MS = 50
 
 const isBusy = (error: unknown) => /^SQLITE_(BUSY|LOCKED)/.test(driverCode(error) ?? "")
 
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+/** a wait of `ms` that leaves the event loop free */
+export const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 export const retryWhileBusy = async <T>(call: () => Promise<T>, waitMs: number): Promise<T> => {
   const started = Date.now()

@@ -10,6 +10,7 @@
  */
 import { and, asc, desc, inArray, isNull, lt, lte, or, sql } from "drizzle-orm"
 import type { SQL } from "drizzle-orm"
+import { pause } from "./busy-retry.js"
 import { chunks } from "./chunks.js"
 import type { StoreDialect, WriteStatement } from "./dialect.js"
 import type { RetentionPolicy } from "./retention.js"
@@ -61,8 +62,6 @@ interface Edge {
   startedAt: number
   id?: string
 }
-
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 export const executionPruner = (
   { db, tables, maxParameters, writeBatch }: StoreDialect,
