@@ -12,6 +12,9 @@ const MAX_ROWS = 200
 export const rowsPerInsert = (table: Table, maxParameters: number) =>
   Math.max(1, Math.min(MAX_ROWS, Math.floor(maxParameters / Object.keys(getTableColumns(table)).length)))
 
+/** the first row a query read, or null */
+export const first = <T>(rows: T[]): T | null => rows[0] ?? null
+
 /**
  * `items` in order, in chunks of at most `maxItems`, and of at most `maxSize` by `size` in all (an item larger
  * than that goes alone)

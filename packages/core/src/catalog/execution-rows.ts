@@ -8,7 +8,7 @@
 import { asc, eq } from "drizzle-orm"
 import type { ExecutionEntry, ExecutionRecord, LogEntry } from "../seams.js"
 import { timeOrderedId } from "../ids.js"
-import { chunks, rowsPerInsert } from "./chunks.js"
+import { chunks, first, rowsPerInsert } from "./chunks.js"
 import { splitUtf8 } from "./result-parts.js"
 import type { StoredExecution } from "./rows.js"
 import type { StoreDialect } from "./dialect.js"
@@ -39,7 +39,6 @@ export const executionRows = ({
     parts: rowsPerInsert(parts, maxParameters),
     calls: rowsPerInsert(toolCalls, maxParameters),
   }
-  const first = <T>(rows: T[]): T | null => rows[0] ?? null
   const cutting = Number.isFinite(resultPartBytes)
   // every UTF-16 unit is at most 3 bytes of UTF-8: a bound, so the exact size is never counted on this path
   const inline = (execution: ExecutionRecord) =>

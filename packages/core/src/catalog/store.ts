@@ -11,7 +11,7 @@
  * shape merge writes compare-and-set and tries again (./shape-merge.ts).
  */
 import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm"
-import { chunks, rowsPerInsert } from "./chunks.js"
+import { chunks, first, rowsPerInsert } from "./chunks.js"
 import { executionRows } from "./execution-rows.js"
 import type { ApiKeyRow, CatalogStore, SourceRow, SourceStatus, ToolListQuery, ToolRow } from "./rows.js"
 import type { StoreDialect } from "./dialect.js"
@@ -55,7 +55,6 @@ export const createCatalogStore = (dialect: StoreDialect): CatalogStore => {
     syncedAt: tools.syncedAt,
   }
   const toSourceRow = (row: typeof sources.$inferSelect): SourceRow => ({ ...row, status: row.status as SourceStatus })
-  const first = <T>(rows: T[]): T | null => rows[0] ?? null
 
   return {
     listSources: op(async () => (await db.select().from(sources).orderBy(asc(sources.namespace))).map(toSourceRow)),
