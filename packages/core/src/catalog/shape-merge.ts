@@ -23,7 +23,11 @@ export const MAX_MERGE_ROUNDS = 16
 type Merge = (stored: unknown, incoming: unknown) => unknown
 type Pending = Map<string, ShapeObservation[]>
 
-const keyOf = (row: { toolId: string; encoding: string }) => `${row.toolId}\u0000${row.encoding}`
+/** a (tool, encoding)'s key in memory: one shape row, and the observations merged into it */
+export const keyOf = (toolId: string, encoding: string) => `${toolId}\u0000${encoding}`
+
+/** its lock's key across stores: the same with ":" for NUL, which Postgres text cannot hold */
+const lockKeyOf = (key: string) => `tool_shapes:${key.replace("\u0000", ":")}`
 
 export const shapeMerger = (
   { tables, maxParameters, writeBatch }: StoreDialect,
@@ -38,7 +42,7 @@ export const shapeMerger = (
     const stored = new Map<string, typeof toolShapes.$inferSelect>()
     for (const ids of chunks(toolIds, maxParameters))
       for (const row of await tx.select().from(toolShapes).where(inArray(toolShapes.toolId, ids)))
-        stored.set(keyOf(row), row)
+        stored.set(keyOf(row.toolId, row.encoding), row)
     const unstored = [...new Set([...pending].filter(([key]) => !stored.has(key)).map(([, [o]]) => o!.toolId))]
     const existing = new Set<string>()
     for (const ids of chunks(unstored, maxParameters))
@@ -85,7 +89,7 @@ export const shapeMerger = (
   /** One round, one batch. Removes from `pending` what it wrote. */
   const round = async (pending: Pending, merge: Merge) => {
     let keys: string[] = []
-    const lockKeys = [...pending.values()].map(([o]) => `tool_shapes:${o!.toolId}:${o!.encoding}`).sort()
+    const lockKeys = [...pending.keys()].map(lockKeyOf).sort()
     const changed = await writeBatch(
       async (tx) => {
         const statements = await mergeStatements(tx, pending, merge)
@@ -104,7 +108,7 @@ export const shapeMerger = (
     // observations of one (tool, encoding), in the order given: merged onto the stored row one after another
     const pending: Pending = new Map()
     for (const o of observations) {
-      const key = keyOf(o)
+      const key = keyOf(o.toolId, o.encoding)
       const same = pending.get(key)
       if (same) same.push(o)
       else pending.set(key, [o])

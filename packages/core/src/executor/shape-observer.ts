@@ -3,6 +3,7 @@
  * Inference is bounded per call (see shapes/shape.ts), so a huge result costs about what a small one does.
  */
 import type { CatalogStore, ShapeObservation } from "../catalog/rows.js"
+import { keyOf } from "../catalog/shape-merge.js"
 import { inferShape } from "../shapes/infer-shape.js"
 import { mergeShapes } from "../shapes/merge-shapes.js"
 import { mergeStoredShapes } from "../shapes/normalize-shape.js"
@@ -16,7 +17,7 @@ export const createShapeObserver = (now: () => number, caller: CallerTag) => {
   const pending = new Map<string, { toolId: string; encoding: string; shape: Shape; samples: number; at: number }>()
   return {
     observe(toolId: string, encoding: string, data: unknown) {
-      const key = `${toolId}\u0000${encoding}`
+      const key = keyOf(toolId, encoding)
       const shape = inferShape(data, callers)
       const seen = pending.get(key)
       if (seen) Object.assign(seen, { shape: mergeShapes(seen.shape, shape), samples: seen.samples + 1, at: now() })
