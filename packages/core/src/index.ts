@@ -21,7 +21,7 @@ export type {
 } from "./catalog/rows.js"
 export { createCatalogStore } from "./catalog/store.js"
 export { MAX_MERGE_ROUNDS } from "./catalog/shape-merge.js"
-export { PRUNE_BATCH, PRUNE_PAUSE_MS } from "./catalog/prune.js"
+export { PRUNE_BATCH } from "./catalog/prune.js"
 export type { PruneOptions, PruneReport } from "./catalog/prune.js"
 export { POINTED_OUTPUT_HOLD_MS, describeRetention, parseRetention } from "./catalog/retention.js"
 export type { RetentionPolicy, RetentionText } from "./catalog/retention.js"
@@ -38,7 +38,6 @@ export * as sqliteSchema from "./catalog/schema-sqlite.js"
 export * as pgSchema from "./catalog/schema-pg.js"
 export { createSourcesService } from "./catalog/sources-service.js"
 export type { SourcesService, SourceView, SyncOptions } from "./catalog/sources-service.js"
-export { SYNC_PROGRESS_LOG_MS } from "./catalog/sync-progress.js"
 export type { ProgressListener } from "./catalog/sync-progress.js"
 export { createExecutor } from "./executor/executor.js"
 export type { Executor, ExecuteResponse, ExecutorOptions } from "./executor/executor.js"
@@ -48,14 +47,13 @@ export {
   addSourceRequest,
   describeRequest,
   executeRequest,
-  issueMessages,
   parseRequest,
   runLimitsRequest,
   sourceFields,
   updateSourceRequest,
   wholeNumber,
 } from "./request-schemas.js"
-export type { DescribeRequest, ExecuteRequest, SourceKind, WholeNumberRange } from "./request-schemas.js"
+export type { DescribeRequest, ExecuteRequest, SourceKind } from "./request-schemas.js"
 export { createGroupCommit, DEFAULT_MAX_BATCH } from "./executor/group-commit.js"
 export type { GroupCommit, GroupCommitOptions } from "./executor/group-commit.js"
 export { timeOrderedId } from "./ids.js"
