@@ -223,36 +223,8 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
     })
 
     it("an execution with thousands of tool calls is stored whole (inserts are chunked under parameter limits)", async () => {
-      const calls = Array.from({ length: 5_000 }, (_, i) => ({
-        executionId: "big",
-        toolPath: "a.b",
-        encoding: "direct",
-        startedAt: i,
-        durationMs: 1,
-        ok: true,
-        errorCode: null,
-        dataBytes: 1,
-        outputSchemaError: null,
-      }))
-      await store.recordBatch([
-        {
-          execution: {
-            id: "big",
-            code: "",
-            status: "ok",
-            startedAt: 0,
-            durationMs: 1,
-            resultText: "",
-            errorCode: null,
-            errorMessage: null,
-            logs: [],
-            toolCallCount: 5_000,
-            keyId: null,
-            keepUntil: null,
-          },
-          calls,
-        },
-      ])
+      const calls = Array.from({ length: 5_000 }, (_, i) => call("big", i))
+      await store.recordBatch([{ execution: { ...run("big"), toolCallCount: 5_000 }, calls }])
       expect((await store.getExecution("big"))?.calls).toHaveLength(5_000)
     })
 

@@ -9,25 +9,10 @@ import { drizzle } from "drizzle-orm/better-sqlite3"
 import { afterEach, expect, it } from "vitest"
 import { createSqliteCatalogStore } from "../src/index.js"
 import type { ExecutionEntry } from "../src/index.js"
+import { run } from "./catalog-store.shared.js"
 import { openSqliteStore } from "./sqlite-store.js"
 
-const entry = (id: string): ExecutionEntry => ({
-  execution: {
-    id,
-    code: "",
-    status: "ok",
-    startedAt: 0,
-    durationMs: 0,
-    resultText: "",
-    errorCode: null,
-    errorMessage: null,
-    logs: [],
-    toolCallCount: 0,
-    keyId: null,
-    keepUntil: null,
-  },
-  calls: [],
-})
+const entry = (id: string): ExecutionEntry => ({ execution: run(id), calls: [] })
 
 const cleanups: (() => void)[] = []
 afterEach(() => {

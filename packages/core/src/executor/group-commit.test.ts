@@ -1,21 +1,7 @@
 import { expect, it } from "vitest"
-import type { ExecutionEntry, ExecutionRecord, TelemetrySink } from "../seams.js"
+import { run } from "../../test/catalog-store.shared.js"
+import type { ExecutionEntry, TelemetrySink } from "../seams.js"
 import { createGroupCommit } from "./group-commit.js"
-
-const run = (id: string): ExecutionRecord => ({
-  id,
-  code: "",
-  status: "ok",
-  startedAt: 0,
-  durationMs: 0,
-  resultText: "",
-  errorCode: null,
-  errorMessage: null,
-  logs: [],
-  toolCallCount: 0,
-  keyId: null,
-  keepUntil: null,
-})
 
 /** the next event-loop turn: records issued after it belong to another turn than those before */
 const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
