@@ -1,5 +1,5 @@
 /** The Worker's bindings and secrets (wrangler.jsonc names them), checked once per request before anything runs. */
-import { parseSecretKey } from "@switchboard/core"
+import { MAX_API_KEY_LENGTH, parseSecretKey } from "@switchboard/core"
 
 export interface Env {
   /** the catalog: sources, tools, shapes, executions and API keys (migrations: drizzle/sqlite) */
@@ -24,7 +24,10 @@ export const readConfig = (env: Env): { ok: true; config: WorkerConfig } | { ok:
   const problems: string[] = []
   if (!env.DB) problems.push("the D1 binding DB is missing (wrangler.jsonc d1_databases)")
   const adminKey = env.SWITCHBOARD_ADMIN_KEY?.trim() ?? ""
-  if (!/^sb_[A-Za-z0-9_-]{32,}$/.test(adminKey))
+  // core's verify looks up no token longer than this: a longer admin key would be stored and never work
+  if (adminKey.length > MAX_API_KEY_LENGTH)
+    problems.push(`SWITCHBOARD_ADMIN_KEY must be at most ${MAX_API_KEY_LENGTH} characters (it has ${adminKey.length})`)
+  else if (!/^sb_[A-Za-z0-9_-]{32,}$/.test(adminKey))
     problems.push(
       adminKey === ""
         ? "SWITCHBOARD_ADMIN_KEY is not set (wrangler secret put SWITCHBOARD_ADMIN_KEY)"
