@@ -27,6 +27,25 @@ describe("this workerd refuses what production refuses", () => {
   })
 })
 
+describe("a Worker with a malformed secret key", () => {
+  test("answers a route 503 not_configured naming SWITCHBOARD_SECRET_KEY, and /healthz 200", async () => {
+    const worker = await startWorker({ bindings: { SWITCHBOARD_SECRET_KEY: "short" } })
+    try {
+      const tools = await fetch(`${worker.url}/v1/tools`, { headers: auth })
+      expect(tools.status).toBe(503)
+      const body = (await tools.json()) as { error: { code: string; message: string } }
+      expect(body.error.code).toBe("not_configured")
+      expect(body.error.message).toContain("SWITCHBOARD_SECRET_KEY")
+      expect(body.error.message).not.toContain("SWITCHBOARD_ADMIN_KEY")
+      const health = await fetch(`${worker.url}/healthz`)
+      expect(health.status).toBe(200)
+      expect(await health.json()).toEqual({ ok: true })
+    } finally {
+      await worker.close()
+    }
+  })
+})
+
 describe("the deploy bundle", () => {
   let worker: RunningWorker
   let upstream: Awaited<ReturnType<typeof startContractHttpServer>>
