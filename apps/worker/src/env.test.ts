@@ -25,6 +25,22 @@ describe("readConfig", () => {
     }
   })
 
+  it("is read once per isolate for each pair of keys, the secret box made once", async () => {
+    const first = readConfig({ DB, SWITCHBOARD_ADMIN_KEY: ADMIN_KEY, SWITCHBOARD_SECRET_KEY: SECRET_KEY })
+    const again = readConfig({ DB, SWITCHBOARD_ADMIN_KEY: ADMIN_KEY, SWITCHBOARD_SECRET_KEY: SECRET_KEY })
+    if (!first.ok || !again.ok) throw new Error("expected both to be configured")
+    expect(again.config).toBe(first.config)
+    expect(again.config.secretBox()).toBe(first.config.secretBox())
+    const box = await first.config.secretBox()
+    expect(await box.open(await box.seal("s3cret", "aad"), "aad")).toEqual({ ok: true, plaintext: "s3cret" })
+    const other = readConfig({ DB, SWITCHBOARD_ADMIN_KEY: `sb_${"b".repeat(43)}`, SWITCHBOARD_SECRET_KEY: SECRET_KEY })
+    if (!other.ok) throw new Error("expected the other pair to be configured")
+    expect(other.config).not.toBe(first.config)
+    expect(other.config.adminKey).toBe(`sb_${"b".repeat(43)}`)
+    // the D1 binding is checked on every read, whatever was read of the keys before
+    expect(readConfig({ SWITCHBOARD_ADMIN_KEY: ADMIN_KEY, SWITCHBOARD_SECRET_KEY: SECRET_KEY } as Env).ok).toBe(false)
+  })
+
   it("a missing admin key is named with the command that sets it", () => {
     const message = problemsOf({ DB, SWITCHBOARD_SECRET_KEY: SECRET_KEY })
     expect(message).toContain("SWITCHBOARD_ADMIN_KEY is not set (wrangler secret put SWITCHBOARD_ADMIN_KEY)")
