@@ -1,5 +1,9 @@
-/** The Worker's bindings and secrets (wrangler.jsonc names them), checked once per request before anything runs. */
-import { parseSecretKey } from "@switchboard/core"
+/**
+ * The Worker's bindings and secrets (wrangler.jsonc names them), checked before a request runs. The keys are read
+ * once per isolate for each pair of them, and their secret box made once.
+ */
+import { MAX_API_KEY_LENGTH, createSecretBox, parseSecretKey } from "@switchboard/core"
+import type { SecretBox } from "@switchboard/core"
 
 export interface Env {
   /** the catalog: sources, tools, shapes, executions and API keys (migrations: drizzle/sqlite) */
@@ -17,27 +21,56 @@ export interface Env {
 export interface WorkerConfig {
   adminKey: string
   secretKey: Uint8Array<ArrayBuffer>
+  /** the secret box of `secretKey`, made at the first call and kept: it holds a CryptoKey, not I/O */
+  secretBox: () => Promise<SecretBox>
 }
 
-/** What the operator must set, each named with the command that sets it; a value, not an exception. */
-export const readConfig = (env: Env): { ok: true; config: WorkerConfig } | { ok: false; message: string } => {
+type ConfigRead = { ok: true; config: WorkerConfig } | { ok: false; message: string }
+
+const readKeys = (adminText: string | undefined, secretText: string | undefined) => {
   const problems: string[] = []
-  if (!env.DB) problems.push("the D1 binding DB is missing (wrangler.jsonc d1_databases)")
-  const adminKey = env.SWITCHBOARD_ADMIN_KEY?.trim() ?? ""
-  if (!/^sb_[A-Za-z0-9_-]{32,}$/.test(adminKey))
+  const adminKey = adminText?.trim() ?? ""
+  // core's verify looks up no token longer than this: a longer admin key would be stored and never work
+  if (adminKey.length > MAX_API_KEY_LENGTH)
+    problems.push(`SWITCHBOARD_ADMIN_KEY must be at most ${MAX_API_KEY_LENGTH} characters (it has ${adminKey.length})`)
+  else if (!/^sb_[A-Za-z0-9_-]{32,}$/.test(adminKey))
     problems.push(
       adminKey === ""
         ? "SWITCHBOARD_ADMIN_KEY is not set (wrangler secret put SWITCHBOARD_ADMIN_KEY)"
         : "SWITCHBOARD_ADMIN_KEY must be sb_ followed by at least 32 base64url characters",
     )
-  const parsed = parseSecretKey(env.SWITCHBOARD_SECRET_KEY?.trim() ?? "")
+  const parsed = parseSecretKey(secretText?.trim() ?? "")
   if (!parsed.ok)
     problems.push(
-      env.SWITCHBOARD_SECRET_KEY
+      secretText
         ? `SWITCHBOARD_SECRET_KEY ${parsed.message}`
         : "SWITCHBOARD_SECRET_KEY is not set (openssl rand -base64 32 | wrangler secret put SWITCHBOARD_SECRET_KEY)",
     )
-  if (problems.length > 0 || !parsed.ok)
+  if (problems.length > 0 || !parsed.ok) return { problems }
+  let box: Promise<SecretBox> | undefined
+  const config: WorkerConfig = {
+    adminKey,
+    secretKey: parsed.key,
+    secretBox: () => (box ??= createSecretBox(parsed.key)),
+  }
+  return { problems, config }
+}
+
+// An isolate's secrets are the same for every request: each pair is read (and its secret box made) once
+const keysRead = new Map<string, ReturnType<typeof readKeys>>()
+
+/** What the operator must set, each named with the command that sets it; a value, not an exception. */
+export const readConfig = (env: Env): ConfigRead => {
+  const pair = JSON.stringify([env.SWITCHBOARD_ADMIN_KEY ?? null, env.SWITCHBOARD_SECRET_KEY ?? null])
+  let keys = keysRead.get(pair)
+  if (!keys) {
+    keys = readKeys(env.SWITCHBOARD_ADMIN_KEY, env.SWITCHBOARD_SECRET_KEY)
+    keysRead.set(pair, keys)
+  }
+  const problems = env.DB
+    ? keys.problems
+    : ["the D1 binding DB is missing (wrangler.jsonc d1_databases)", ...keys.problems]
+  if (problems.length > 0 || !keys.config)
     return { ok: false, message: `this Worker is not configured: ${problems.join("; ")}` }
-  return { ok: true, config: { adminKey, secretKey: parsed.key } }
+  return { ok: true, config: keys.config }
 }

@@ -7,8 +7,8 @@
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { drizzle } from "drizzle-orm/d1"
 import { appServices, createApp } from "@switchboard/api"
-import { Services, createD1CatalogStore, createSealedCatalogStore, createSecretBox } from "@switchboard/core"
-import type { CodeRuntime, SecretBox } from "@switchboard/core"
+import { Services, createD1CatalogStore, createSealedCatalogStore } from "@switchboard/core"
+import type { CodeRuntime } from "@switchboard/core"
 import { McpPlugin } from "@switchboard/plugin-mcp"
 import type { Env, WorkerConfig } from "./env.js"
 import { WORKER_MAX_BODY_BYTES, workerLimits } from "./limits.js"
@@ -20,23 +20,13 @@ export const STDIO_ON_WORKERS =
 export const WORKER_KEYS_HINT =
   "The first admin key is this Worker's secret SWITCHBOARD_ADMIN_KEY (`wrangler secret put SWITCHBOARD_ADMIN_KEY`)."
 
-// the secret box holds a CryptoKey, not I/O: one per isolate and key
-const boxes = new Map<string, Promise<SecretBox>>()
-const secretBox = (raw: Uint8Array<ArrayBuffer>, text: string) => {
-  let box = boxes.get(text)
-  if (!box) {
-    box = createSecretBox(raw)
-    boxes.set(text, box)
-  }
-  return box
-}
-
-const catalogLayer = (env: Env, config: WorkerConfig, secretKeyText: string) =>
+const catalogLayer = (env: Env, config: WorkerConfig) =>
   Layer.effect(
     Services.CatalogStore,
     Effect.gen(function* () {
       const plugins = yield* Services.SourcePlugins
-      const box = yield* Effect.promise(() => secretBox(config.secretKey, secretKeyText))
+      // made once per isolate and key (env.ts): it holds a CryptoKey, not I/O
+      const box = yield* Effect.promise(config.secretBox)
       return createSealedCatalogStore({ store: createD1CatalogStore(drizzle(env.DB)), box, plugins })
     }),
   )
@@ -50,7 +40,7 @@ export const workerLayer = (env: Env, config: WorkerConfig, runtime: CodeRuntime
   Layer.mergeAll(Services.Executor.layer({ limits: workerLimits }), Services.ApiKeys.layer).pipe(
     Layer.provideMerge(Services.Sources.layer()),
     Layer.provideMerge(Services.TelemetrySink.fromStore),
-    Layer.provideMerge(catalogLayer(env, config, env.SWITCHBOARD_SECRET_KEY ?? "")),
+    Layer.provideMerge(catalogLayer(env, config)),
     Layer.provideMerge(pluginsLayer),
     Layer.provideMerge(
       Layer.mergeAll(

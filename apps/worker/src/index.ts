@@ -1,7 +1,7 @@
 /**
  * The Cloudflare Worker: the same API, /mcp endpoint and result contract as the Node host, on D1. Each request
  * builds its host (./host.ts), is answered by the hono app from @switchboard/api, and releases the host's
- * connections once the response is made; QuickJS and the secret box are kept per isolate.
+ * connections once the response is made; QuickJS, the config and its secret box (./env.ts) are kept per isolate.
  */
 import { internalError } from "@switchboard/core"
 import { ensureAdminKey } from "./admin-key.js"

@@ -1,11 +1,12 @@
 /**
  * The Worker exactly as `wrangler deploy` would upload it (dist/, made by `pnpm build` with `wrangler deploy
- * --dry-run`), in workerd, which refuses eval and WebAssembly compiled from bytes as production does: the bundle
- * starts, and answers an execute that calls a tool of a real MCP server over streamable HTTP.
+ * --dry-run`), in workerd, which refuses eval and WebAssembly compiled from bytes as production does: D1's row
+ * bound, and a Worker not configured. An execute calling a real MCP server's tool, 401 without a key and the
+ * refusal of stdio in Workers' words are cases of the HTTP scenario suite, on this same bundle
+ * (http-scenarios.test.ts).
  */
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
-import { startContractHttpServer } from "@switchboard/fixtures"
 import { bundleTestWorker } from "./bundle-test-worker.js"
 import { TEST_ADMIN_KEY, startWorker } from "../local/miniflare-worker.js"
 import type { RunningWorker } from "../local/miniflare-worker.js"
@@ -27,44 +28,32 @@ describe("this workerd refuses what production refuses", () => {
   })
 })
 
+describe("a Worker with a malformed secret key", () => {
+  test("answers a route 503 not_configured naming SWITCHBOARD_SECRET_KEY, and /healthz 200", async () => {
+    const worker = await startWorker({ bindings: { SWITCHBOARD_SECRET_KEY: "short" } })
+    try {
+      const tools = await fetch(`${worker.url}/v1/tools`, { headers: auth })
+      expect(tools.status).toBe(503)
+      const body = (await tools.json()) as { error: { code: string; message: string } }
+      expect(body.error.code).toBe("not_configured")
+      expect(body.error.message).toContain("SWITCHBOARD_SECRET_KEY")
+      expect(body.error.message).not.toContain("SWITCHBOARD_ADMIN_KEY")
+      const health = await fetch(`${worker.url}/healthz`)
+      expect(health.status).toBe(200)
+      expect(await health.json()).toEqual({ ok: true })
+    } finally {
+      await worker.close()
+    }
+  })
+})
+
 describe("the deploy bundle", () => {
   let worker: RunningWorker
-  let upstream: Awaited<ReturnType<typeof startContractHttpServer>>
   beforeAll(async () => {
-    upstream = await startContractHttpServer()
     worker = await startWorker()
   })
   afterAll(async () => {
     await worker?.close()
-    await upstream?.close()
-  })
-
-  test("starts, adds an http source, and answers an execute with a tool call", async () => {
-    const added = await fetch(`${worker.url}/v1/sources`, {
-      method: "POST",
-      headers: auth,
-      body: JSON.stringify({ namespace: "contract", kind: "mcp", transport: { type: "http", url: upstream.url } }),
-    })
-    expect(added.status).toBe(201)
-    const executed = await fetch(`${worker.url}/v1/execute`, {
-      method: "POST",
-      headers: auth,
-      body: JSON.stringify({ code: 'const r = await tools.contract.prose({ name: "Ann" })\nreturn r.data' }),
-    })
-    expect(await executed.json()).toMatchObject({ ok: true, text: "Hello, Ann! It is sunny.", stored: true })
-  })
-
-  test("without a key it answers 401; a stdio source is refused in Workers' words", async () => {
-    expect((await fetch(`${worker.url}/v1/tools`)).status).toBe(401)
-    const stdio = await fetch(`${worker.url}/v1/sources`, {
-      method: "POST",
-      headers: auth,
-      body: JSON.stringify({ namespace: "local", kind: "mcp", transport: { type: "stdio", command: "node" } }),
-    })
-    const body = (await stdio.json()) as { error: { code: string; message: string } }
-    expect(body.error.code).toBe("source_disabled")
-    expect(body.error.message).toContain("cannot run on Cloudflare Workers")
-    expect(body.error.message).not.toContain("--allow-stdio")
   })
 
   test("a record at the Worker's largest code and logs fits one D1 row; a larger body is refused up front", async () => {

@@ -5,9 +5,9 @@
  * route answered with them. The time ends when the handler returns its Response: a body still streaming is not
  * in it.
  */
-import type { Context, MiddlewareHandler } from "hono"
-import { matchedRoutes } from "hono/route"
+import type { MiddlewareHandler } from "hono"
 import type { AppEnv } from "./env.js"
+import { matchedRoute } from "./matched-route.js"
 
 /** A type, not an interface: a logger takes it as a record of fields. */
 export type RequestLogEntry = {
@@ -26,13 +26,6 @@ export type RequestLogEntry = {
 
 export type RequestLog = (entry: RequestLogEntry) => void
 
-/** The last route that matched, middleware aside (`use` registers for every method, as `ALL`). */
-const routeOf = (c: Context): string | null => {
-  const routes = matchedRoutes(c)
-  for (let i = routes.length - 1; i >= 0; i--) if (routes[i]!.method !== "ALL") return routes[i]!.path
-  return null
-}
-
 export const logRequests =
   (log: RequestLog): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
@@ -40,7 +33,7 @@ export const logRequests =
     await next()
     const entry: RequestLogEntry = {
       method: c.req.method,
-      route: routeOf(c),
+      route: matchedRoute(c),
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
     }

@@ -11,17 +11,17 @@ const bundle = (entry: string) => bundleNeutral(fileURLToPath(new URL(entry, imp
 it.each(["../../core/src/index.ts", "../src/index.ts", "../src/client.ts"])(
   "%s bundles for a neutral platform with no Node built-in",
   async (entry) => {
-    const { reached, errors, bytes } = await bundle(entry)
-    expect(errors).toEqual([])
+    // esbuild throws on a build error, so reaching the assertions means it built
+    const { reached, bytes } = await bundle(entry)
     expect(reached).toEqual([])
     expect(bytes).toBeGreaterThan(1000)
   },
   60_000,
 )
 
-it("the check catches a Node built-in", async () => {
-  const { reached } = await bundle("../../../apps/server/src/sqlite-database.ts").catch(() => ({
-    reached: ["(build failed)"],
-  }))
-  expect(reached.length).toBeGreaterThan(0)
+it("the check catches a Node built-in: the Node server's SQLite database reaches node:fs", async () => {
+  // a build that fails throws here, and fails the test: it must build, and list what it reached
+  const entry = fileURLToPath(new URL("../../../apps/server/src/sqlite-database.ts", import.meta.url))
+  const { reached } = await bundle(entry)
+  expect(reached).toContain(`node:fs (from ${entry})`)
 }, 60_000)

@@ -93,7 +93,7 @@ export type {
 export { createDescribeService, DEFAULT_DESCRIBE_LIMIT, MAX_DESCRIBE_TOOLS } from "./describe/describe-service.js"
 export type { DescribeService, DescribeResult } from "./describe/describe-service.js"
 export { rankTools, scoreTool, words } from "./describe/search-tools.js"
-export { createApiKeyService, hashKey } from "./auth/api-keys.js"
+export { MAX_API_KEY_LENGTH, createApiKeyService, hashKey } from "./auth/api-keys.js"
 export {
   createSecretBox,
   generateSecretKey,

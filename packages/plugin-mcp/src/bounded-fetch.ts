@@ -14,9 +14,11 @@ export const ERROR_BODY_BYTES = 4 * 1024
 /** The largest JSON response, or one event of a stream, an http source may send (default). */
 export const DEFAULT_MAX_UPSTREAM_MESSAGE_BYTES = 64 * 1024 * 1024
 
+/** A JSON answer, or one event of a stream, past the bound: the server misbehaved (`upstream_error`), as a stdio flood does. */
 export class UpstreamMessageTooLarge extends Error {
+  readonly _tag = "UpstreamMessageTooLarge"
   constructor(readonly maxBytes: number) {
-    super(`the MCP server sent a message larger than ${maxBytes} bytes; the connection was closed`)
+    super(`the MCP server sent a message larger than ${maxBytes} bytes; it was not read past that`)
   }
 }
 

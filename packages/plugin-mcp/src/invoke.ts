@@ -9,6 +9,7 @@ import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
 import type { McpSourceConfig } from "./config.js"
 import type { McpConnection } from "./connection.js"
 import { NotProcessed } from "./pool.js"
+import { isUpstreamOverflow } from "./upstream-overflow.js"
 
 const AnyResult = z.unknown()
 
@@ -36,13 +37,15 @@ const failureMessage = (
   if (refusal) return { ok: false, code: refusal.code, message: refusal.message }
   // the upstream's own words: scrubbed of the source's secrets, cut short for an http source (upstream-text.ts)
   const upstream = (text: string) => upstreamMessage(config, text)
-  // the connection was closed for what the server sent, so every request on it failed: that is the cause
-  const overflow = connection.overflow()
+  // a stdio connection closed for what the server sent, so every request on it failed: that is the cause
+  const closedFor = connection.overflow()
+  // or this answer passed the http message bound: the connection stays
+  const overflow = closedFor ?? (isUpstreamOverflow(cause) ? cause : undefined)
   if (overflow)
     return {
       ok: false,
       code: ToolErrorCodes.upstreamError,
-      message: `"${tool}" failed: ${upstream(overflow.message)}; the connection was closed`,
+      message: `"${tool}" failed: ${upstream(overflow.message)}${closedFor ? "; the connection was closed" : ""}`,
     }
   if (cause instanceof McpError) {
     if (cause.code === ErrorCode.RequestTimeout)

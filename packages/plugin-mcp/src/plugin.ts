@@ -17,6 +17,7 @@ import { StdioSpawner } from "./stdio-spawner.js"
 import type { SpawnStdio } from "./stdio-spawner.js"
 import { findRefusal } from "./refusal.js"
 import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
+import { isUpstreamOverflow } from "./upstream-overflow.js"
 
 export interface McpPluginOptions {
   /**
@@ -110,7 +111,8 @@ const make = Effect.fnUntraced(function* (options: McpPluginOptions) {
               // tools/list changes nothing upstream: any lost request is sent again, once, on a new session
               if (connection.lossOf(cause) !== null) throw new NotProcessed({ cause })
               const stderr = connection.stderrTail()
-              const overflow = connection.overflow()
+              // a stdio flood closed the connection (the cause is its overflow), or an http answer passed the bound
+              const overflow = connection.overflow() ?? (isUpstreamOverflow(cause) ? cause : undefined)
               const reason = overflow?.message ?? errorText(cause)
               return {
                 ok: false as const,

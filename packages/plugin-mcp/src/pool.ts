@@ -9,7 +9,7 @@ import { connect, handshakeRetryable } from "./connection.js"
 import type { ConnectAttemptFailed, ConnectPolicy, McpConnection } from "./connection.js"
 import { ConnectFailed, type NotProcessed, isNotProcessed } from "./pool-errors.js"
 import { findRefusal } from "./refusal.js"
-import { isStdoutOverflow } from "./stdout-reader.js"
+import { isUpstreamOverflow } from "./upstream-overflow.js"
 import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
 import type { McpSourceConfig, McpTransportConfig } from "./config.js"
 
@@ -47,7 +47,7 @@ const connectFailed = (config: McpSourceConfig | undefined, cause: unknown): Con
   const stderr = isAttemptFailure(cause) ? cause.stderr : ""
   return new ConnectFailed({
     message: upstreamMessage(config, stderr ? `${message} (stderr: ${stderrTail(stderr)})` : message),
-    upstreamError: isStdoutOverflow(inner),
+    upstreamError: isUpstreamOverflow(inner),
     retryable: handshakeRetryable(inner),
     cause,
   })

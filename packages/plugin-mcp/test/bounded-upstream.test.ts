@@ -4,7 +4,7 @@
  */
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { afterEach, expect, it } from "vitest"
+import { afterEach, describe, expect, it } from "vitest"
 import type { SourceHandle } from "@switchboard/core"
 import { createMcpPlugin } from "../src/index.js"
 
@@ -68,4 +68,85 @@ it("a JSON answer past the message bound: the sync fails naming the bound, and t
   expect((outcome as { message: string }).message).toContain(`larger than ${MB} bytes`)
   await new Promise((resolve) => setTimeout(resolve, 200))
   expect(flood.stats.written).toBeLessThan(16 * MB)
+})
+
+/**
+ * A streamable-HTTP MCP server that answers initialize and notifications as it should, and answers `flooded`
+ * methods with a JSON answer of 64 MB; tools/list otherwise lists one tool.
+ */
+const startFloodingServer = async (flooded: readonly string[]) => {
+  const stats = { written: 0 }
+  const chunk = Buffer.alloc(64 * 1024, "x")
+  const server = createServer((request, response) => {
+    if (request.method !== "POST") return void response.writeHead(405).end()
+    const parts: Buffer[] = []
+    request.on("data", (part: Buffer) => parts.push(part))
+    request.on("end", () => {
+      const message = JSON.parse(Buffer.concat(parts).toString("utf8")) as {
+        id?: number
+        method: string
+        params?: { protocolVersion?: string }
+      }
+      if (message.id === undefined) return void response.writeHead(202).end()
+      const answer = (result: unknown) =>
+        response
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }))
+      if (flooded.includes(message.method)) {
+        response.writeHead(200, { "content-type": "application/json" })
+        response.write(`{"jsonrpc":"2.0","id":${message.id},"result":{"pad":"`)
+        const pump = () => {
+          while (stats.written < 64 * MB) {
+            stats.written += chunk.length
+            if (!response.write(chunk)) return void response.once("drain", pump)
+          }
+          response.end('"}}')
+        }
+        return pump()
+      }
+      if (message.method === "initialize")
+        return answer({
+          protocolVersion: message.params?.protocolVersion,
+          capabilities: { tools: {} },
+          serverInfo: { name: "flood", version: "1.0.0" },
+        })
+      if (message.method === "tools/list") return answer({ tools: [{ name: "big", inputSchema: { type: "object" } }] })
+      answer({})
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  cleanup.push(() => new Promise((resolve) => server.close(resolve)))
+  cleanup.push(async () => server.closeAllConnections())
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, stats }
+}
+
+describe("an answer past the message bound is the server misbehaving (upstream_error), as a stdio flood is", () => {
+  it("a sync whose handshake passes the bound: upstreamError, so core answers upstream_error, not retryable", async () => {
+    const flood = await startFlood(200, "application/json", 64 * MB)
+    const mcp = await createMcpPlugin({ connectTimeoutMs: 10_000, maxUpstreamMessageBytes: MB })
+    cleanup.push(() => mcp.close())
+    expect(await mcp.discover(source(flood.url))).toMatchObject({ ok: false, upstreamError: true })
+  })
+
+  it("a sync whose tools/list passes the bound: upstreamError", async () => {
+    const flood = await startFloodingServer(["tools/list"])
+    const mcp = await createMcpPlugin({ connectTimeoutMs: 10_000, maxUpstreamMessageBytes: MB })
+    cleanup.push(() => mcp.close())
+    const outcome = await mcp.discover(source(flood.url))
+    expect(outcome).toMatchObject({ ok: false, upstreamError: true })
+    expect((outcome as { message: string }).message).toContain(`larger than ${MB} bytes`)
+  })
+
+  it("a call whose answer passes the bound: upstream_error, not retryable, naming the bound", async () => {
+    const flood = await startFloodingServer(["tools/call"])
+    const mcp = await createMcpPlugin({ connectTimeoutMs: 10_000, maxUpstreamMessageBytes: MB })
+    cleanup.push(() => mcp.close())
+    const outcome = await mcp.invoke(source(flood.url), "big", {}, { timeoutMs: 10_000 })
+    expect(outcome).toMatchObject({ ok: false, code: "upstream_error" })
+    expect((outcome as { retryable?: boolean }).retryable).toBeUndefined()
+    expect((outcome as { message: string }).message).toContain(`larger than ${MB} bytes`)
+    expect((outcome as { message: string }).message).not.toContain("the connection was closed")
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(flood.stats.written).toBeLessThan(16 * MB)
+  })
 })

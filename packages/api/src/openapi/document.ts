@@ -83,7 +83,7 @@ const responses = {
   },
   Internal: errorJson("`internal_error`: a defect of the server; the message holds a correlation id for its log"),
   UpstreamFailed: errorJson(
-    "`upstream_failed`: the source's MCP server could not be reached or failed to list its tools; `upstream_error`: it was reached and broke a bound of what it may send (a stdio server flooding stdout)",
+    "`upstream_failed`: the source's MCP server could not be reached or failed to list its tools; `upstream_error`: it was reached and broke a bound of what it may send (a stdio server flooding stdout, or an http server answering past the message bound)",
   ),
   SecretsUnreadable: errorJson(
     "`source_secrets_unreadable`: the source's stored secrets do not decrypt with this server's key (they were encrypted with another); the message names them. Send new values with PATCH, or restore the key",

@@ -16,6 +16,9 @@ const base64url = (bytes: Uint8Array) =>
     .replace(/\//g, "_")
     .replace(/=+$/, "")
 
+/** The longest bearer token `verify` looks up; a longer one is no key (and is not hashed). */
+export const MAX_API_KEY_LENGTH = 200
+
 export const hashKey = async (key: string): Promise<string> =>
   toHex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)))
 
@@ -42,7 +45,7 @@ export const createApiKeyService = (
 
   /** The live key this bearer token names, or null (unknown, revoked, or not a key at all). */
   async verify(token: string): Promise<ApiKeyRow | null> {
-    if (!token.startsWith("sb_") || token.length > 200) return null
+    if (!token.startsWith("sb_") || token.length > MAX_API_KEY_LENGTH) return null
     const row = await store.findApiKey(await hashKey(token))
     return row && row.revokedAt === null ? row : null
   },
