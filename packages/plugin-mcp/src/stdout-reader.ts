@@ -39,9 +39,6 @@ export type StdoutBound = "line_length" | "unparseable_lines" | "byte_rate" | "l
 /** The server sent more than its bounds allow; `message` names the bound and is fit for a user. */
 export class StdoutOverflow extends Data.TaggedError("StdoutOverflow")<{ bound: StdoutBound; message: string }> {}
 
-export const isStdoutOverflow = (value: unknown): value is StdoutOverflow =>
-  typeof value === "object" && value !== null && (value as { _tag?: unknown })._tag === "StdoutOverflow"
-
 const mib = (bytes: number) => `${Math.round(bytes / MiB)} MiB`
 const NEWLINE = 10
 const decoder = new TextDecoder()
