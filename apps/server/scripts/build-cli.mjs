@@ -97,6 +97,10 @@ export async function buildCli() {
         outfile: `${dist}lib/${group}.cjs`,
         // ES modules' import.meta.url, in CommonJS
         define: { SWITCHBOARD_BUILT: "true", "import.meta.url": "__importMetaUrl" },
+        // import() of what stays outside the bundle (node:http in the OTLP exporter) becomes require(): a function
+        // V8 restores from the code cache loses the vm.Script's dynamic-import callback on Node 20, so a native
+        // import() there throws ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING on every start but the one that wrote it
+        supported: { "dynamic-import": false },
         banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
         metafile: true,
       }),

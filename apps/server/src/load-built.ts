@@ -16,7 +16,8 @@ export const loadBuilt = (group: string): Record<string, unknown> => {
   const file = fileURLToPath(new URL(`./lib/${group}.cjs`, import.meta.url))
   const cacheFile = `${file}.cache`
   const cachedData = existsSync(cacheFile) ? readFileSync(cacheFile) : undefined
-  // CommonJS's own wrapper, so that the bundle's require and import() (of its two external packages) work as a file's
+  // CommonJS's own wrapper, so that the bundle's require works as a file's (the build turns every import() into a
+  // require(): a function restored from the cache loses the dynamic-import callback on Node 20)
   const script = new Script(
     `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, "utf8")}\n})`,
     { filename: file, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER },

@@ -1,8 +1,17 @@
+import type { Metafile } from "esbuild"
+import type { TestProject } from "vitest/node"
 import { buildCli } from "../scripts/build-cli.mjs"
 import { buildGrepWorker } from "../scripts/build-grep-worker.mjs"
 
-export default async function setup() {
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** the metafiles of the build below, which test/built-cli.test.ts reads */
+    builtCliMetafiles: Metafile[]
+  }
+}
+
+export default async function setup(project: TestProject) {
   await buildGrepWorker()
   // the tests that spawn `switchboard` run the built CLI (test/built-cli.ts), built from these sources
-  await buildCli()
+  project.provide("builtCliMetafiles", await buildCli())
 }
