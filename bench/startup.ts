@@ -10,12 +10,12 @@
 import { spawn } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { request } from "node:http"
-import { createServer } from "node:net"
 import { createRequire } from "node:module"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { parseArgs } from "node:util"
+import { freePort } from "@switchboard/fixtures"
 
 const { values } = parseArgs({
   options: { rounds: { type: "string", default: "15" }, source: { type: "string" }, compare: { type: "string" } },
@@ -28,15 +28,6 @@ if (!existsSync(built)) throw new Error(`${built} is missing: run \`pnpm build\`
 
 const print = (line: string) => process.stdout.write(`${line}\n`)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-    server.once("error", reject)
-  })
 
 const healthz = (port: number) =>
   new Promise<boolean>((resolve) => {

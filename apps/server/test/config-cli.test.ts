@@ -1,5 +1,5 @@
 /** `switchboard config check` and `switchboard serve --config`, through the real command line. */
-import { spawn, spawnSync } from "node:child_process"
+import { spawn } from "node:child_process"
 import { existsSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -7,19 +7,22 @@ import { startContractHttpServer } from "@switchboard/fixtures"
 import { expect, it } from "vitest"
 import { cliArgs } from "./built-cli.js"
 import { tempDir } from "./helpers.js"
+import { runCli } from "./run-cli.js"
 
 const example = fileURLToPath(new URL("../examples/switchboard.config.json", import.meta.url))
 // the built CLI, as an operator runs it
 const node = (args: string[]) => [process.execPath, cliArgs(args)] as const
-const run = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync(...node(args), { encoding: "utf8", timeout: 60_000, env: { ...process.env, ...env } })
 
-it("config check: exit 0 for a good file, 1 for a bad one or a missing variable, naming field and line", () => {
-  const good = run(["config", "check", example], { CONTRACT_PORT: "8931", CONTRACT_TOKEN: "s3cret-token-value" })
+it("config check: exit 0 for a good file, 1 for a bad one or a missing variable, naming field and line", async () => {
+  const good = await runCli(["config", "check", example], {
+    env: { CONTRACT_PORT: "8931", CONTRACT_TOKEN: "s3cret-token-value" },
+  })
   expect(good.status, good.stderr).toBe(0)
   expect(good.stdout).toBe(`${example}: ok (2 sources: demo, contract)\n`)
 
-  const unset = run(["config", "check", example], { CONTRACT_PORT: "8931" })
+  const unset = await runCli(["config", "check", example], {
+    env: { CONTRACT_PORT: "8931", CONTRACT_TOKEN: undefined },
+  })
   expect(unset.status).toBe(1)
   expect(unset.stderr).toBe(
     `${example}:17:22: sources[1].transport.headers.authorization: environment variable CONTRACT_TOKEN is not set\n`,
@@ -29,10 +32,10 @@ it("config check: exit 0 for a good file, 1 for a bad one or a missing variable,
   try {
     const bad = join(dir.dir, "bad.json")
     writeFileSync(bad, '{\n  "limits": { "timeoutMs": -1 }\n}\n')
-    const refused = run(["config", "check", bad])
+    const refused = await runCli(["config", "check", bad])
     expect(refused.status).toBe(1)
     expect(refused.stderr).toContain(`${bad}:2:15: limits.timeoutMs: `)
-    const missing = run(["config", "check", join(dir.dir, "nope.json")])
+    const missing = await runCli(["config", "check", join(dir.dir, "nope.json")])
     expect(missing.status).toBe(1)
     expect(missing.stderr).toContain("no such file")
   } finally {
@@ -40,13 +43,13 @@ it("config check: exit 0 for a good file, 1 for a bad one or a missing variable,
   }
 }, 120_000)
 
-it("serve with a bad config file does not start: it names the field and line, and opens no database", () => {
+it("serve with a bad config file does not start: it names the field and line, and opens no database", async () => {
   const dir = tempDir()
   try {
     const file = join(dir.dir, "switchboard.config.json")
     const db = join(dir.dir, "never.db")
     writeFileSync(file, `{\n  "server": { "db": ${JSON.stringify(db)}, "port": 0 },\n  "sourcs": []\n}\n`)
-    const served = run(["serve", "--config", file])
+    const served = await runCli(["serve", "--config", file])
     expect(served.status).toBe(1)
     expect(served.stderr).toContain(`${file}:3:3: sourcs: unknown field "sourcs"`)
     expect(served.stderr).toContain("nothing was started")

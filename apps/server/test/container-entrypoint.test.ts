@@ -7,12 +7,13 @@
  */
 import { spawn, spawnSync } from "node:child_process"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { expect, it } from "vitest"
+import { freePort } from "@switchboard/fixtures"
 import { cliArgs } from "./built-cli.js"
 import { tempDir } from "./helpers.js"
+import { runCli } from "./run-cli.js"
 
 const dockerfile = readFileSync(fileURLToPath(new URL("../../../Dockerfile", import.meta.url)), "utf8")
   // a line ending in a backslash goes on with the next
@@ -32,14 +33,6 @@ const last = (instruction: string) =>
     .at(-1)
     ?.slice(instruction.length + 1)
     .trim()
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 
 it("the image's command serves on every address with keys required, the catalog in its volume, the mounted config applied; its healthcheck passes", async () => {
   expect(exec("ENTRYPOINT")).toEqual(["switchboard"])
@@ -78,9 +71,7 @@ it("the image's command serves on every address with keys required, the catalog 
     const url = `http://127.0.0.1:${port}`
     expect((await fetch(`${url}/healthz`)).status).toBe(200)
     expect((await fetch(`${url}/v1/tools`)).status).toBe(401)
-    const created = spawnSync(process.execPath, cliArgs(["keys", "create", "ops", "--scope", "admin", "--db", db]), {
-      encoding: "utf8",
-    })
+    const created = await runCli(["keys", "create", "ops", "--scope", "admin", "--db", db])
     expect(created.status, created.stderr).toBe(0)
     const tools = await fetch(`${url}/v1/tools`, { headers: { authorization: `Bearer ${created.stdout.trim()}` } })
     expect(tools.status).toBe(200)

@@ -3,13 +3,12 @@
  * method, the route pattern, the status, the duration, the execution id, the key id (never the key) and the error
  * code; `--log-format pretty` for people; a wrong flag value stops the start.
  */
-import { spawnSync } from "node:child_process"
 import { join } from "node:path"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { createHost } from "../src/compose.js"
-import { cliArgs } from "./built-cli.js"
 import { memoryLogger, tempDir } from "./helpers.js"
 import { spawnServe } from "./process-harness.js"
+import { runCli } from "./run-cli.js"
 
 const folder = tempDir()
 const db = join(folder.dir, "catalog.db")
@@ -126,10 +125,8 @@ it("--log-format pretty writes a line for people", async () => {
   expect(server.stderr()).not.toContain(agent.key)
 })
 
-it("refuses a log level or format it does not know, naming the choices", () => {
-  const run = spawnSync(process.execPath, cliArgs(["serve", "--db", db, "--log-level", "loud"]), {
-    encoding: "utf8",
-  })
+it("refuses a log level or format it does not know, naming the choices", async () => {
+  const run = await runCli(["serve", "--db", db, "--log-level", "loud"])
   expect(run.status).toBe(2)
   expect(run.stderr).toContain('--log-level must be one of fatal, error, warn, info, debug, trace, silent (got "loud")')
 })

@@ -1,11 +1,11 @@
 /** `switchboard serve --retain … --retain-executions …`: a malformed value stops the start, a good one is announced. */
-import { spawnSync } from "node:child_process"
+import { readdirSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, expect, it } from "vitest"
-import { cliArgs } from "./built-cli.js"
 import { tempDir } from "./helpers.js"
 import { spawnServe } from "./process-harness.js"
 import type { ServeProcess } from "./process-harness.js"
+import { runCli } from "./run-cli.js"
 
 let cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -13,7 +13,7 @@ afterEach(async () => {
   cleanups = []
 })
 
-it("a malformed --retain or --retain-executions exits 2 naming the flag, before any database is opened", () => {
+it("a malformed --retain or --retain-executions exits 2 naming the flag, before any database is opened", async () => {
   const dir = tempDir()
   cleanups.push(dir.remove)
   const db = join(dir.dir, "never.db")
@@ -22,14 +22,11 @@ it("a malformed --retain or --retain-executions exits 2 naming the flag, before 
     ["--retain", "0d"],
     ["--retain-executions", "1e5"],
   ] as const) {
-    const run = spawnSync(process.execPath, cliArgs(["serve", "--db", db, flag, value]), {
-      encoding: "utf8",
-      timeout: 60_000,
-    })
+    const run = await runCli(["serve", "--db", db, flag, value])
     expect(run.status).toBe(2)
     expect(run.stderr).toContain(`${flag} must be`)
   }
-  expect(spawnSync("ls", [dir.dir], { encoding: "utf8" }).stdout).toBe("")
+  expect(readdirSync(dir.dir)).toEqual([])
 }, 60_000)
 
 it("serve --retain 7d --retain-executions 100000 says what it keeps", async () => {

@@ -5,9 +5,9 @@
  */
 import { execFileSync } from "node:child_process"
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { freePort } from "@switchboard/fixtures"
 
 const binDir = () => {
   const root = "/usr/lib/postgresql"
@@ -18,16 +18,6 @@ const binDir = () => {
     )
   return join(root, version, "bin")
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 
 export interface ScratchPostgres {
   url: string

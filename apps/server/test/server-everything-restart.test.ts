@@ -5,22 +5,13 @@
  */
 import { spawn } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
-import { createServer } from "node:net"
-import type { AddressInfo } from "node:net"
 import { createRequire } from "node:module"
 import { afterAll, beforeAll, expect, it } from "vitest"
+import { freePort } from "@switchboard/fixtures"
 import { startTestServer } from "./helpers.js"
 import type { TestServer } from "./helpers.js"
 
 const everythingBin = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/dist/index.js")
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
 
 /** server-everything in streamable HTTP mode on `port`, resolved once it listens. */
 const startEverything = (port: number) =>

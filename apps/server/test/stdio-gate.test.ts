@@ -5,7 +5,6 @@
  * as it starts, and that file stays absent. `switchboard run` and `switchboard mcp` are refused too. On SQLite
  * and on a shared Postgres.
  */
-import { spawnSync } from "node:child_process"
 import { existsSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
@@ -15,6 +14,7 @@ import { createTestDatabase } from "@switchboard/fixtures"
 import { TEST_SECRET_KEY, startTestServer, tempDir } from "./helpers.js"
 import { spawnServe } from "./process-harness.js"
 import { cliArgs } from "./built-cli.js"
+import { runCli } from "./run-cli.js"
 import type { DatabaseKind, TestServer } from "./helpers.js"
 
 /** A stdio MCP server with one tool, `hello`, that appends its pid to $MARKER_FILE the moment it starts. */
@@ -120,13 +120,11 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("the stdio gate holds when a
     expect(existsSync(marker)).toBe(false)
   })
 
-  it("switchboard run refuses it too", () => {
-    const run = spawnSync(process.execPath, cliArgs(["run", "-", "--db", dbPath]), {
+  it("switchboard run refuses it too", async () => {
+    const run = await runCli(["run", "-", "--db", dbPath], {
       input: "const r = await tools.marked.hello({}); return r.ok ? 'ran' : r.error.code",
-      encoding: "utf8",
       // the key servers A and B used (a Postgres catalog needs one; a SQLite one would make a key file)
-      env: { ...process.env, SWITCHBOARD_SECRET_KEY: TEST_SECRET_KEY },
-      timeout: 60_000,
+      env: { SWITCHBOARD_SECRET_KEY: TEST_SECRET_KEY },
     })
     expect(run.stdout, run.stderr).toBe("source_disabled\n")
     expect(existsSync(marker)).toBe(false)
