@@ -2,20 +2,17 @@
  * The built CLI: a result printed through the same renderer as every other surface (a string as its own text),
  * keys, and a mistyped --db (issue 17): only serve and demo create a database.
  */
-import { spawnSync } from "node:child_process"
-import { existsSync, readdirSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { expect, it } from "vitest"
 import { Effect } from "effect"
 import { fixtureCommand } from "@switchboard/fixtures"
 import { createHost } from "../src/compose.js"
 import { openSqlite } from "../src/sqlite-database.js"
-import { builtDir, cliArgs } from "./built-cli.js"
+import { builtDir } from "./built-cli.js"
 import { TEST_SECRET_KEY, memoryLogger, tempDir } from "./helpers.js"
 import { call, spawnServe } from "./process-harness.js"
-
-const run = (args: string[], input?: string) =>
-  spawnSync(process.execPath, cliArgs(args), { input, encoding: "utf8", timeout: 60_000 })
+import { runCli } from "./run-cli.js"
 
 /** a catalog as `serve` leaves it: the commands that only use one refuse a path where there is none */
 const newCatalog = (path: string) => {
@@ -23,19 +20,21 @@ const newCatalog = (path: string) => {
   return path
 }
 
-it("switchboard run prints a string result as its own text and an object as JSON; a failure exits 1 with the code", () => {
+it("switchboard run prints a string result as its own text and an object as JSON; a failure exits 1 with the code", async () => {
   const dir = tempDir()
   try {
     const db = newCatalog(join(dir.dir, "cli.db"))
-    const text = run(["run", "-", "--db", db], 'return "a \\"quoted\\"\\tline\\nand a lone \\uD800"')
+    const text = await runCli(["run", "-", "--db", db], {
+      input: 'return "a \\"quoted\\"\\tline\\nand a lone \\uD800"',
+    })
     expect(text.status).toBe(0)
     expect(text.stdout).toBe('a "quoted"\tline\nand a lone \uFFFD\n')
-    const object = run(["run", "-", "--db", db], "return { n: 1, s: 'x' }")
+    const object = await runCli(["run", "-", "--db", db], { input: "return { n: 1, s: 'x' }" })
     expect(object.stdout).toBe('{"n":1,"s":"x"}\n')
-    const failed = run(["run", "-", "--db", db], "throw new Error('nope')")
+    const failed = await runCli(["run", "-", "--db", db], { input: "throw new Error('nope')" })
     expect(failed.status).toBe(1)
     expect(failed.stderr).toMatch(/error \(runtime_error\).*nope/)
-    const usage = run(["frobnicate"])
+    const usage = await runCli(["frobnicate"])
     expect(usage.status).toBe(2)
     expect(usage.stdout).toContain("commands:")
   } finally {
@@ -43,22 +42,24 @@ it("switchboard run prints a string result as its own text and an object as JSON
   }
 }, 60_000)
 
-it("switchboard keys create sets scopes (--scope repeated or comma-separated); an unknown or missing scope is a clear error; keys list shows them", () => {
+it("switchboard keys create sets scopes (--scope repeated or comma-separated); an unknown or missing scope is a clear error; keys list shows them", async () => {
   const dir = tempDir()
   try {
     const db = newCatalog(join(dir.dir, "keys.db"))
-    const created = run(["keys", "create", "agent", "--scope", "execute", "--db", db])
+    const created = await runCli(["keys", "create", "agent", "--scope", "execute", "--db", db])
     expect(created.status, created.stderr).toBe(0)
     expect(created.stdout).toMatch(/^sb_[A-Za-z0-9_-]{43}\n$/)
     expect(created.stderr).toContain("scopes execute")
-    expect(run(["keys", "create", "both", "--scope", "read,execute", "--scope", "admin", "--db", db]).status).toBe(0)
-    const unknown = run(["keys", "create", "bad", "--scope", "execute,root", "--db", db])
+    expect(
+      (await runCli(["keys", "create", "both", "--scope", "read,execute", "--scope", "admin", "--db", db])).status,
+    ).toBe(0)
+    const unknown = await runCli(["keys", "create", "bad", "--scope", "execute,root", "--db", db])
     expect(unknown.status).toBe(2)
     expect(unknown.stderr).toContain('unknown scope "root"; the scopes are read, execute, admin')
-    const missing = run(["keys", "create", "none", "--db", db])
+    const missing = await runCli(["keys", "create", "none", "--db", db])
     expect(missing.status).toBe(2)
     expect(missing.stderr).toContain("keys create needs --scope (read, execute, admin)")
-    const listed = run(["keys", "list", "--db", db])
+    const listed = await runCli(["keys", "list", "--db", db])
     expect(
       listed.stdout
         .trim()
@@ -73,38 +74,88 @@ it("switchboard keys create sets scopes (--scope repeated or comma-separated); a
   }
 }, 60_000)
 
-it.each([
+/** every command that opens an existing catalog, with arguments it would otherwise accept */
+const catalogCommands: [string, string[]][] = [
   ["tools", ["tools"]],
   ["tools --query", ["tools", "--query", "weather"]],
   ["run", ["run", "-"]],
   ["mcp", ["mcp"]],
   ["keys create", ["keys", "create", "agent", "--scope", "execute"]],
   ["keys list", ["keys", "list"]],
-])(
-  "a mistyped --db is an error for %s: it says so, exits 2 and creates nothing",
-  (_, args) => {
+  ["keys revoke", ["keys", "revoke", "k_1"]],
+]
+
+/** what --db may wrongly name, each made in `dir`, and what the command must say of it */
+const notCatalogs: { kind: string; make: (dir: string) => string; says: (path: string) => string }[] = [
+  {
+    kind: "a path where there is nothing",
+    make: (dir) => join(dir, "typo", "catalog.db"),
+    says: (path) => `no catalog database at ${path}: check --db (\`switchboard serve\` or \`demo\` creates a new one)`,
+  },
+  {
+    kind: "a directory",
+    make: (dir) => (mkdirSync(join(dir, "folder.db")), join(dir, "folder.db")),
+    says: (path) => `${path} is a directory, not a catalog database: check --db`,
+  },
+  {
+    kind: "an empty file",
+    make: (dir) => (writeFileSync(join(dir, "empty.db"), ""), join(dir, "empty.db")),
+    says: (path) => `${path} is an empty file, not a catalog database: check --db`,
+  },
+  {
+    kind: "a text file",
+    make: (dir) => (writeFileSync(join(dir, "notes.txt"), "not a database\n"), join(dir, "notes.txt")),
+    says: (path) => `${path} is not a SQLite database (it does not start with "SQLite format 3"): check --db`,
+  },
+]
+
+it.each(catalogCommands)(
+  "%s refuses a --db that is not a catalog (nothing there, a directory, an empty or a text file): it names the path, exits 2 and changes nothing",
+  async (_, args) => {
     const dir = tempDir()
     try {
-      const db = join(dir.dir, "typo", "catalog.db")
-      const result = run([...args, "--db", db], "return 1")
-      expect(result.status, result.stderr).toBe(2)
-      expect(result.stderr).toContain(`no catalog database at ${db}`)
-      expect(result.stderr).toContain("`switchboard serve` or `demo` creates a new one")
-      expect(result.stdout).toBe("")
-      // not the database, nor its folder, nor a key file beside it
-      expect(readdirSync(dir.dir)).toEqual([])
+      const cases = notCatalogs.map((bad) => ({ ...bad, path: bad.make(dir.dir) }))
+      const before = readdirSync(dir.dir).sort()
+      const results = await Promise.all(cases.map(({ path }) => runCli([...args, "--db", path], { input: "return 1" })))
+      cases.forEach(({ kind, path, says }, i) => {
+        const result = results[i]!
+        expect(result.status, `${kind}: ${result.stderr}`).toBe(2)
+        expect(result.stderr, kind).toBe(`switchboard: ${says(path)}\n`)
+        expect(result.stdout, kind).toBe("")
+      })
+      // no database, folder, key file or -wal made, and the files there as they were
+      expect(readdirSync(dir.dir).sort()).toEqual(before)
+      expect(readdirSync(join(dir.dir, "folder.db"))).toEqual([])
+      expect(readFileSync(join(dir.dir, "empty.db"), "utf8")).toBe("")
+      expect(readFileSync(join(dir.dir, "notes.txt"), "utf8")).toBe("not a database\n")
     } finally {
       dir.remove()
     }
   },
-  30_000,
+  60_000,
 )
 
-it("the default database is checked the same way: a command run where no catalog was made says which path it looked at", () => {
+it("a --db that is a SQLite catalog, a postgres:// URL or :memory: is not refused by the check", async () => {
   const dir = tempDir()
   try {
-    const { SWITCHBOARD_DB, DATABASE_URL, ...env } = process.env
-    const result = spawnSync(process.execPath, cliArgs(["tools"]), { cwd: dir.dir, encoding: "utf8", env })
+    const db = newCatalog(join(dir.dir, "real.db"))
+    expect((await runCli(["keys", "list", "--db", db])).status).toBe(0)
+    expect((await runCli(["keys", "list", "--db", ":memory:"])).status).toBe(0)
+    // an unreachable Postgres: it fails opening it, not at the check
+    const postgres = await runCli(["keys", "list", "--db", "postgres://nobody@127.0.0.1:1/none"])
+    expect(postgres.stderr).not.toContain("check --db")
+  } finally {
+    dir.remove()
+  }
+}, 60_000)
+
+it("the default database is checked the same way: a command run where no catalog was made says which path it looked at", async () => {
+  const dir = tempDir()
+  try {
+    const result = await runCli(["tools"], {
+      cwd: dir.dir,
+      env: { SWITCHBOARD_DB: undefined, DATABASE_URL: undefined },
+    })
     expect(result.status, result.stderr).toBe(2)
     expect(result.stderr).toContain(`no catalog database at ${join(dir.dir, ".switchboard", "switchboard.db")}`)
     expect(existsSync(join(dir.dir, ".switchboard"))).toBe(false)

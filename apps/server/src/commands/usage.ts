@@ -23,7 +23,8 @@ commands:
 ${SCOPES.map((s) => `            ${s.padEnd(8)} ${SCOPE_DESCRIPTIONS[s]}`).join("\n")}
 
 --db is a SQLite file or a postgres:// URL (default: $SWITCHBOARD_DB, $DATABASE_URL, ${DEFAULT_DB}). Only serve and
-  demo create a database; run, tools, mcp and keys given a file that does not exist say so and exit 2.
+  demo create a database; every other command given a file that does not exist, a directory, an empty file or
+  one that is not SQLite says so and exits 2.
 
 source secrets are encrypted in the catalog with SWITCHBOARD_SECRET_KEY (32 bytes, base64: openssl rand -base64 32);
   without it a SQLite catalog makes a 0600 key file beside its database (x.db -> x.key); Postgres requires it
