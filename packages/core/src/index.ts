@@ -37,6 +37,8 @@ export type { D1CatalogDb, D1StoreOptions } from "./catalog/dialect-d1.js"
 export * as sqliteSchema from "./catalog/schema-sqlite.js"
 export * as pgSchema from "./catalog/schema-pg.js"
 export { createSourcesService } from "./catalog/sources-service.js"
+export { sourceView } from "./catalog/source-view.js"
+export { splitToolPath } from "./catalog/tool-path.js"
 export type { SourcesService, SourceView, SyncOptions } from "./catalog/sources-service.js"
 export type { ProgressListener } from "./catalog/sync-progress.js"
 export { createExecutor } from "./executor/executor.js"
@@ -62,7 +64,14 @@ export { renderResult } from "./render/render-result.js"
 export type { RenderOptions, RenderedResult } from "./render/render-result.js"
 export { inlineText, splitLines, toWellFormed, DEFAULT_INLINE_CAP } from "./render/render-for-model.js"
 export type { InlineText } from "./render/render-for-model.js"
-export { readOutputLines, grepOutput, grepInPlace, MAX_PAGE_LINES, MAX_GREP_MATCHES } from "./render/read-output.js"
+export {
+  readOutputLines,
+  grepOutput,
+  grepInPlace,
+  DEFAULT_PAGE_LINES,
+  MAX_PAGE_LINES,
+  MAX_GREP_MATCHES,
+} from "./render/read-output.js"
 export type { OutputPage, GrepFailureCode, GrepOutcome, GrepRunner } from "./render/read-output.js"
 export {
   inferShape,

@@ -3,7 +3,8 @@ import { Context, Effect, Exit, Layer, Option, Scope } from "effect"
 import { ResultEncodings, Services, ToolErrorCodes } from "@switchboard/core"
 import type { RawInvokeResult, SourceHandle, SourcePlugin } from "@switchboard/core"
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
-import { checkConfig, mergeConfig, redactConfig, secretFields } from "./config.js"
+import { checkConfig, mergeConfig } from "./config.js"
+import { mcpConfigView } from "./config-view.js"
 import type { McpSourceConfig } from "./config.js"
 import { anyMcpSourcePatch, mcpSourceConfig } from "./config-schema.js"
 import { listAllTools } from "./discover.js"
@@ -91,12 +92,10 @@ const make = Effect.fnUntraced(function* (options: McpPluginOptions) {
   const configOf = (source: SourceHandle) => source.config as McpSourceConfig
 
   const plugin: SourcePlugin = {
-    kind: "mcp",
+    ...mcpConfigView,
     configSchema: mcpSourceConfig,
     patchSchema: anyMcpSourcePatch,
     validateConfig: (config) => checkConfig(config),
-    redactConfig,
-    secretFields,
     mergeConfig,
 
     discover(source, options) {

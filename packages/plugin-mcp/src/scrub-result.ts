@@ -6,7 +6,7 @@
  * audio blocks and a resource's `blob`, where a short secret can occur by chance and replacing it would
  * corrupt the bytes. Secrets under 4 characters are left, as in every message (see scrubSecrets).
  */
-import { scrubWith, secretsOf } from "./config.js"
+import { scrubWith, secretsOf } from "./config-secrets.js"
 import type { McpSourceConfig } from "./config.js"
 
 const BINARY_KEY_OF: Record<string, string> = { image: "data", audio: "data" }

@@ -4,7 +4,7 @@
  * it: an http upstream's text is cut to a short excerpt, with control and invisible characters removed and the
  * source's secrets scrubbed. A stdio source is the operator's own command: its text is only bounded.
  */
-import { scrubSecrets } from "./config.js"
+import { scrubSecrets } from "./config-secrets.js"
 import type { McpSourceConfig } from "./config.js"
 
 /** The most characters of an http upstream's text an error carries. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { checkConfig, redactConfig } from "../src/config.js"
+import { checkConfig } from "../src/config.js"
+import { redactConfig } from "../src/config-secrets.js"
 
 describe("checkConfig", () => {
   it.each([

@@ -4,9 +4,9 @@
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
 import { z } from "zod"
-import { grepInPlace, readExecutionAs, readOutputLines } from "@switchboard/core"
+import { DEFAULT_PAGE_LINES, grepInPlace, readExecutionAs, readOutputLines } from "@switchboard/core"
 import type { Caller } from "@switchboard/core"
-import { DEFAULT_PAGE_LINES, grepPattern, outputPageFields } from "../wire/executions.js"
+import { grepPattern, outputPageFields } from "../wire/executions.js"
 import type { McpServices } from "./services.js"
 import { errorResult, inputSchemaOf, parseArgs, textResult } from "./tool-result.js"
 

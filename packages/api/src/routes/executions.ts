@@ -1,10 +1,18 @@
 import { Hono } from "hono"
-import { InvalidInput, NotFound, Overloaded, grepInPlace, readExecutionAs, readOutputLines } from "@switchboard/core"
+import {
+  DEFAULT_PAGE_LINES,
+  InvalidInput,
+  NotFound,
+  Overloaded,
+  grepInPlace,
+  readExecutionAs,
+  readOutputLines,
+} from "@switchboard/core"
 import type { AppServices } from "../app-services.js"
 import type { AppEnv } from "../env.js"
 import { errorResponse, sendError } from "../http-errors.js"
 import { query } from "../validate.js"
-import { DEFAULT_PAGE_LINES, outputQuery } from "../wire/executions.js"
+import { outputQuery } from "../wire/executions.js"
 import type { ExecutionBody, OutputMatchesBody, OutputPageBody } from "../wire/executions.js"
 
 export const executionRoutes = ({ store, grep = grepInPlace }: AppServices) =>

@@ -1,11 +1,10 @@
 /** The bodies of /v1/executions: a stored execution, and its output by page or by pattern. */
 import { z } from "zod"
-import { MAX_GREP_MATCHES, MAX_PAGE_LINES, wholeNumber } from "@switchboard/core"
+import { DEFAULT_PAGE_LINES, MAX_GREP_MATCHES, MAX_PAGE_LINES, wholeNumber } from "@switchboard/core"
 import { logEntry } from "./execute.js"
 
 /** The largest offset into stored text (lines or characters): more than any stored result holds. */
 export const MAX_TEXT_OFFSET = 2 ** 31 - 1
-export const DEFAULT_PAGE_LINES = 200
 
 /** A page of stored output: the query of GET /v1/executions/{id}/output and the arguments of MCP `read_output`. */
 export const outputPageFields = {

@@ -1,5 +1,5 @@
 /** What the API shows of a source, and what a plugin is handed of one. */
-import type { SourceHandle } from "../seams.js"
+import type { SourceHandle, SourcePlugin } from "../seams.js"
 import type { SourceRow, SourceStatus } from "./rows.js"
 
 export interface SourceView {
@@ -12,6 +12,24 @@ export interface SourceView {
   /** the config with every secret value redacted */
   config: unknown
 }
+
+/**
+ * A source as the API shows it, from its row (read through the sealed store: a source whose secrets cannot be read
+ * is listed as failing, with what to do) and its kind's plugin, which redacts the config.
+ */
+export const sourceView = (
+  row: SourceRow,
+  toolCount: number,
+  plugin: Pick<SourcePlugin, "redactConfig"> | undefined,
+): SourceView => ({
+  namespace: row.namespace,
+  kind: row.kind,
+  status: row.secretsError ? "error" : row.status,
+  toolCount,
+  lastSyncedAt: row.lastSyncedAt === null ? null : new Date(row.lastSyncedAt).toISOString(),
+  syncError: row.secretsError ?? row.syncError,
+  config: plugin?.redactConfig(row.config) ?? null,
+})
 
 export const DEFAULT_SYNC_TTL_MS = 15 * 60_000
 

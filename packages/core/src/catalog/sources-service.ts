@@ -24,7 +24,7 @@ import type { ProgressListener } from "./sync-progress.js"
 import type { CatalogStore, SourceRow } from "./rows.js"
 import { UNREADABLE_SECRET } from "../secrets/sealed-store.js"
 import { parseRequest, sourceFields } from "../request-schemas.js"
-import { DEFAULT_SYNC_TTL_MS, handleOf } from "./source-view.js"
+import { DEFAULT_SYNC_TTL_MS, handleOf, sourceView } from "./source-view.js"
 import type { SourceView } from "./source-view.js"
 
 export interface SourcesServiceOptions {
@@ -100,16 +100,8 @@ export const createSourcesService = ({
     return stale.has(row.id) || row.lastSyncedAt === null || now() - row.lastSyncedAt >= syncTtlMs
   }
 
-  const view = async (row: SourceRow): Promise<SourceView> => ({
-    namespace: row.namespace,
-    kind: row.kind,
-    // a source whose secrets cannot be read is listed as failing, with what to do
-    status: row.secretsError ? "error" : row.status,
-    toolCount: await store.countTools(row.id),
-    lastSyncedAt: row.lastSyncedAt === null ? null : new Date(row.lastSyncedAt).toISOString(),
-    syncError: row.secretsError ?? row.syncError,
-    config: pluginFor(row.kind)?.redactConfig(row.config) ?? null,
-  })
+  const view = async (row: SourceRow): Promise<SourceView> =>
+    sourceView(row, await store.countTools(row.id), pluginFor(row.kind))
 
   /** A sync's failure is a value, not a rejection: lazy re-syncs on the per-call path share it without an Effect. */
   const runSync = async (row: SourceRow): Promise<SourceRow | ServiceError> => {

@@ -16,6 +16,8 @@ export interface OutputPage {
 }
 
 export const MAX_PAGE_LINES = 2_000
+/** a page's lines when the caller names no limit (the HTTP API, MCP `read_output`, the CLI) */
+export const DEFAULT_PAGE_LINES = 200
 /**
  * A line longer than this is read in pieces: a page ends inside it with a marker, and `nextCharOffset` says
  * where the next piece starts, so every character of a stored result can be read (issue 14 §11).

@@ -16,7 +16,8 @@ export const UNREADABLE_SECRET = "<unreadable: sealed with another key>"
 export interface SealedStoreOptions {
   store: CatalogStore
   box: SecretBox
-  plugins: readonly SourcePlugin[]
+  /** what it needs of each kind's plugin: where its configs hold secrets */
+  plugins: readonly Pick<SourcePlugin, "kind" | "secretFields">[]
 }
 
 export interface SealedCatalogStore extends CatalogStore {
