@@ -16,6 +16,7 @@
 import { build } from "esbuild"
 import { spawnSync } from "node:child_process"
 import { chmod, cp, readFile, rm } from "node:fs/promises"
+import { resolve as resolvePath } from "node:path"
 import { fileURLToPath } from "node:url"
 import { bundleWorker, writeOutput } from "../../../scripts/bundle-worker.mjs"
 
@@ -24,16 +25,27 @@ const dist = here("../dist/")
 const external = ["better-sqlite3", "@jitl/quickjs-wasmfile-release-sync"]
 // each group is one bundle: the commands that build a whole host share nearly all their code; the ones that only
 // read the catalog are built alone, so that none carries another's code. With each, a harmless run of one of its
-// commands: it loads the bundle, which writes its code cache.
+// commands: it loads the bundle, which writes its code cache. `modules`: other modules (src/, without .js) the
+// group's bundle exports, for another group's import() of them (below, modulesInOtherGroups).
 const groups = {
-  host: { commands: ["serve", "run", "mcp"], warm: ["serve", "--help"] },
+  host: { commands: ["serve", "run", "mcp"], modules: ["catalog-client/local-host"], warm: ["serve", "--help"] },
   tools: { commands: ["tools"], warm: ["tools", "--db", "/nonexistent/switchboard.db"] },
+  // the catalog's commands read it alone; what they do through a host (add a source, call a tool) is the host
+  // bundle's catalog-client/local-host, loaded by import() when it is reached
+  catalog: {
+    commands: ["sources", "describe", "call", "executions"],
+    warm: ["sources", "list", "--db", "/nonexistent/switchboard.db"],
+  },
   keys: { commands: ["keys"], warm: ["keys"] },
   config: { commands: ["config"], warm: ["config"] },
   usage: { commands: ["usage"], warm: ["help"] },
 }
 const groupOf = Object.fromEntries(
   Object.entries(groups).flatMap(([group, { commands }]) => commands.map((name) => [name, group])),
+)
+/** src/<module> (absolute, without .js) -> the group whose bundle exports it */
+const moduleGroup = Object.fromEntries(
+  Object.entries(groups).flatMap(([group, { modules = [] }]) => modules.map((m) => [here(`../src/${m}`), group])),
 )
 
 const options = {
@@ -72,6 +84,28 @@ const commandsInLib = {
   },
 }
 
+/**
+ * An import() in one group of a module another group's bundle exports: that bundle, loaded by src/load-built.ts
+ * from beside this one, in place of a second copy of the module and all it reaches (the host, for the catalog's
+ * commands). A static import stays in the bundle: it would load the other group with this one.
+ */
+const modulesInOtherGroups = (group) => ({
+  name: "modules-in-other-groups",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
+      const owner = moduleGroup[resolvePath(args.resolveDir, args.path).replace(/\.js$/, "")]
+      if (owner === undefined || owner === group || args.kind !== "dynamic-import") return undefined
+      return { path: owner, namespace: "other-group" }
+    })
+    b.onLoad({ filter: /.*/, namespace: "other-group" }, (args) => ({
+      // __dirname: lib/, where this bundle and the other are
+      contents: `module.exports = require(${JSON.stringify(here("../src/load-built.ts"))}).loadBuilt(${JSON.stringify(args.path)}, __dirname)`,
+      loader: "js",
+      resolveDir: here("../src"),
+    }))
+  },
+})
+
 /** Builds dist/; returns each esbuild build's metafile (test/built-cli.test.ts reads what each command loads). */
 export async function buildCli() {
   await rm(`${dist}lib`, { recursive: true, force: true })
@@ -84,12 +118,14 @@ export async function buildCli() {
       banner: { js: "#!/usr/bin/env node" },
       plugins: [commandsInLib],
     }),
-    ...Object.entries(groups).map(([group, { commands }]) =>
+    ...Object.entries(groups).map(([group, { commands, modules = [] }]) =>
       build({
         ...options,
         format: "cjs",
         stdin: {
-          contents: commands.map((name) => `export * from "./${name}.js"`).join("\n"),
+          contents: [...commands, ...modules.map((m) => `../${m}`)]
+            .map((name) => `export * from "./${name}.js"`)
+            .join("\n"),
           resolveDir: here("../src/commands"),
           sourcefile: `${group}-bundle-entry.ts`,
           loader: "ts",
@@ -103,6 +139,7 @@ export async function buildCli() {
         supported: { "dynamic-import": false },
         banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
         metafile: true,
+        plugins: [modulesInOtherGroups(group)],
       }),
     ),
   ])

@@ -20,6 +20,10 @@ const commands: Record<string, (args: string[]) => Promise<unknown>> = {
   keys: async (args) => (await import("./commands/keys.js")).keysCommand(args),
   mcp: async (args) => (await import("./commands/mcp.js")).mcpCommand(args),
   config: async (args) => (await import("./commands/config.js")).configCliCommand(args),
+  sources: async (args) => (await import("./commands/sources.js")).sourcesCommand(args),
+  describe: async (args) => (await import("./commands/describe.js")).describeCommand(args),
+  call: async (args) => (await import("./commands/call.js")).callCommand(args),
+  executions: async (args) => (await import("./commands/executions.js")).executionsCommand(args),
 }
 
 const [command, ...rest] = process.argv.slice(2)

@@ -8,12 +8,14 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
-import { dirname } from "node:path"
+import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Script, constants } from "node:vm"
 
-export const loadBuilt = (group: string): Record<string, unknown> => {
-  const file = fileURLToPath(new URL(`./lib/${group}.cjs`, import.meta.url))
+/** `lib`: the folder of the bundles, when the caller is not dist/switchboard.mjs (another group's bundle, in it) */
+export const loadBuilt = (group: string, lib?: string): Record<string, unknown> => {
+  const file =
+    lib === undefined ? fileURLToPath(new URL(`./lib/${group}.cjs`, import.meta.url)) : join(lib, `${group}.cjs`)
   const cacheFile = `${file}.cache`
   const cachedData = existsSync(cacheFile) ? readFileSync(cacheFile) : undefined
   // CommonJS's own wrapper, so that the bundle's require works as a file's (the build turns every import() into a

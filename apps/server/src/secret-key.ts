@@ -60,3 +60,16 @@ export const loadSecretKey = (db: string, fromEnv: string | undefined = process.
   if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600)
   return { key: parsed.key, origin: `the key file ${path}`, ...(created ? { created: path } : {}) }
 }
+
+/**
+ * The key, for a command that only reads the catalog: as `loadSecretKey`, but a key file is never made. Undefined
+ * when there is none (an in-memory database, or a SQLite catalog without its key file), so no secret can be read.
+ */
+export const existingSecretKey = (
+  db: string,
+  fromEnv: string | undefined = process.env[SECRET_KEY_ENV],
+): LoadedKey | undefined => {
+  const fromFile = !(fromEnv !== undefined && fromEnv.trim() !== "") && !isPostgresUrl(db)
+  if (fromFile && (db === ":memory:" || !existsSync(keyFileFor(db)))) return undefined
+  return loadSecretKey(db, fromEnv)
+}

@@ -55,6 +55,21 @@ it("tools and keys load the catalog's store alone: no zod, MCP SDK, hono, QuickJ
   }
 })
 
+it("the catalog's commands load its store alone, and reach the host's bundle only through import(): no MCP SDK, QuickJS, zod or hono server", () => {
+  const inputs = loadedBy("catalog")
+  const packages = packagesIn(inputs)
+  for (const absent of ["zod", "@modelcontextprotocol/sdk", "quickjs-emscripten-core", "sucrase", "postgres", "undici"])
+    expect(packages, absent).not.toContain(absent)
+  expect(packages).toContain("drizzle-orm")
+  // of hono, the typed client only (the remote catalog): not the app nor its router
+  const hono = inputs.filter((input) => input.startsWith("hono/"))
+  expect(hono.length).toBeGreaterThan(0)
+  for (const input of hono) expect(input).toMatch(/^hono\/dist\/(client|utils)\//)
+  // the host (compose.ts and all it builds) is not in the bundle at all: add, sync, remove and call load lib/host.cjs
+  const meta = metafiles.find((m) => Object.keys(m.outputs).some((out) => out.endsWith("lib/catalog.cjs")))!
+  expect(Object.keys(meta.inputs).filter((input) => input.endsWith("src/compose.ts"))).toEqual([])
+})
+
 it("no bundle keeps a native import() of what it leaves outside (Node 20 loses its callback in the code cache)", () => {
   // a function V8 restores from lib/<group>.cjs.cache throws ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING at a native
   // import(): the OTLP exporter's import("http") failed so on every start after the first (test/otlp-export.test.ts)

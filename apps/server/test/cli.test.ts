@@ -83,6 +83,17 @@ const catalogCommands: [string, string[]][] = [
   ["keys create", ["keys", "create", "agent", "--scope", "execute"]],
   ["keys list", ["keys", "list"]],
   ["keys revoke", ["keys", "revoke", "k_1"]],
+  ["sources list", ["sources", "list"]],
+  [
+    "sources add",
+    ["sources", "add", '{"namespace":"x","kind":"mcp","transport":{"type":"http","url":"http://127.0.0.1:9/"}}'],
+  ],
+  ["sources sync", ["sources", "sync", "x"]],
+  ["sources remove", ["sources", "remove", "x"]],
+  ["describe", ["describe", "x.y"]],
+  ["call", ["call", "x.y", "{}"]],
+  ["executions show", ["executions", "show", "e_1"]],
+  ["executions output", ["executions", "output", "e_1"]],
 ]
 
 /** what --db may wrongly name, each made in `dir`, and what the command must say of it */

@@ -5,9 +5,11 @@ import { isPostgresUrl } from "../database-shape.js"
 
 export const DEFAULT_DB = "./.switchboard/switchboard.db"
 
+/** --db when it is not given: $SWITCHBOARD_DB, $DATABASE_URL, or the default path (an empty variable is an unset one) */
+export const defaultDb = () => process.env.SWITCHBOARD_DB || process.env.DATABASE_URL || DEFAULT_DB
+
 export const dbOption = {
-  // an empty variable is an unset one, not a path
-  db: { type: "string", default: process.env.SWITCHBOARD_DB || process.env.DATABASE_URL || DEFAULT_DB },
+  db: { type: "string", default: defaultDb() },
 } as const
 
 export const fail = (message: string): never => {

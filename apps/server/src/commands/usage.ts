@@ -5,6 +5,7 @@ import { logFlagsUsage } from "../log-flags.js"
 import { retentionFlagsUsage } from "../retention-flags.js"
 import { runtimeFlagsUsage } from "../runtime-flags.js"
 import { DEFAULT_DB } from "./common.js"
+import { executionsUsage, indented, sourcesUsage } from "./catalog-usage.js"
 
 export const usage = () => `switchboard <command> [options]
 
@@ -15,6 +16,18 @@ commands:
   run     run a script file (or - for stdin) against the catalog and print its result   --db
   tools   list the catalog's tools     --db --query TEXT --namespace NS
   mcp     serve MCP over stdio (execute, describe, read_output, grep_output)   --db --allow-stdio --sync-ttl 15m
+  sources the catalog's sources, as /v1/sources shows them:
+          ${indented(sourcesUsage, "          ")}
+  describe <ns.tool> [...]             the TypeScript a model sees for the tools (POST /v1/describe)
+  call <ns.tool> [json-args | @file | -]   run one tool as an execution; print its data (a string as its own text,
+          else JSON), or on a failed call its error code and message on stderr, exit 1; --json the whole result union
+  executions  stored executions:
+          ${indented(executionsUsage, "          ")}
+          show: a summary and the tool calls; output: the stored result text byte for byte, a page of its lines, or
+          the lines that match an RE2 pattern
+          sources, describe, call and executions work on the local catalog (--db, the default), or on a running
+          server with --url URL (or $SWITCHBOARD_URL), sending $SWITCHBOARD_KEY as its key when set; --json prints
+          what the HTTP API answers. sources add|sync and call take --allow-stdio for a local stdio source
   config  ${configUsage.replaceAll("\n", "\n          ")}
   keys    API keys: keys create <name> --scope <scope> (prints the key once) | keys list | keys revoke <id>   --db
           a server listening beyond loopback (--host 0.0.0.0), or started with --require-key, needs one on every route but /healthz;

@@ -1,0 +1,78 @@
+/**
+ * The seam between the CLI's catalog commands (`sources`, `describe`, `call`, `executions`) and where the catalog
+ * is: the local database (./local-client.ts, the default) or a running server (./remote-client.ts, `--url`). Each
+ * operation answers what the HTTP API answers, in the API's JSON shapes, so a command prints the same text and the
+ * same `--json` either way. A failure the API would answer with `{"error":{"code","message"}}` is a
+ * `CatalogClientError` with that code and message, whichever side it came from.
+ */
+import type { DescribeResult, ProgressListener, SourceView, StoredExecution } from "@switchboard/core"
+
+/** One tool run as an execution: the execute API's answer (`POST /v1/execute`), whose result is the call's union. */
+export type CallResponse =
+  | { executionId?: string; stored: boolean; warning?: string; ok: true; result: unknown; logs: LogLine[] }
+  | {
+      executionId?: string
+      stored: boolean
+      warning?: string
+      ok: false
+      error: { code: string; message: string }
+      logs: LogLine[]
+    }
+
+export interface LogLine {
+  level: string
+  message: string
+}
+
+/** `GET /v1/executions/:id/output` with `offset`/`limit`: a page of the stored text by line */
+export interface OutputPage {
+  executionId: string
+  offset: number
+  charOffset: number
+  lines: string[]
+  totalLines: number
+  nextOffset: number | null
+  nextCharOffset?: number
+}
+
+/** `GET /v1/executions/:id/output?grep=`: the lines that match, with their 0-based numbers */
+export interface OutputMatches {
+  executionId: string
+  matches: { line: number; text: string }[]
+  totalLines: number
+  truncated: boolean
+}
+
+export interface CatalogClient {
+  /** where the catalog is, for messages: the database's path or URL, or the server's URL */
+  readonly target: string
+  listSources(): Promise<SourceView[]>
+  /** a `POST /v1/sources` body; the local catalog reports the sync's pages to `onProgress` */
+  addSource(body: Record<string, unknown>, onProgress?: ProgressListener): Promise<SourceView>
+  syncSource(namespace: string, onProgress?: ProgressListener): Promise<SourceView>
+  removeSource(namespace: string): Promise<void>
+  describe(paths: string[]): Promise<DescribeResult>
+  /** runs the tool at `path` with `args`, as one execution of a script that calls it (./call-script.ts) */
+  call(path: string, args: Record<string, unknown>): Promise<CallResponse>
+  getExecution(id: string): Promise<StoredExecution>
+  /** the stored result text, exactly as stored */
+  readOutput(id: string): Promise<string>
+  readOutputPage(id: string, page: { offset?: number; limit?: number; charOffset?: number }): Promise<OutputPage>
+  grepOutput(id: string, pattern: string): Promise<OutputMatches>
+  close(): Promise<void>
+}
+
+/** What the API answers as `{"error":{"code","message"}}`, from the server or from the local catalog alike. */
+export class CatalogClientError extends Error {
+  readonly _tag = "CatalogClientError"
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** A tag check, never `instanceof` (STYLE §9). */
+export const isCatalogClientError = (error: unknown): error is CatalogClientError =>
+  (error as { _tag?: unknown } | null)?._tag === "CatalogClientError"

@@ -1,0 +1,108 @@
+/**
+ * The catalog in a local database (`--db`), the CLI's default. What only reads it (sources, describe, executions
+ * and their output) opens the database alone, as `tools` and `keys` do: no MCP SDK, no sandbox, no HTTP app.
+ * What must reach a source (add, sync, remove, call) builds the host as `run` does (./local-host.ts, loaded only
+ * then), with `--allow-stdio` deciding whether a stdio source may be started.
+ */
+import {
+  DEFAULT_PAGE_LINES,
+  createDescribeService,
+  createSealedCatalogStore,
+  createSecretBox,
+  generateSecretKey,
+  readOutputLines,
+  sourceView,
+} from "@switchboard/core"
+import type { CatalogStore, StoredExecution } from "@switchboard/core"
+import { mcpConfigView } from "@switchboard/plugin-mcp"
+import { openCatalogDatabase } from "../catalog-database.js"
+import type { CatalogDatabase } from "../catalog-database.js"
+import { existingSecretKey } from "../secret-key.js"
+import type { CatalogClient } from "./catalog-client.js"
+import { CatalogClientError } from "./catalog-client.js"
+import type { LocalHost } from "./local-host.js"
+
+export interface LocalClientOptions {
+  /** stdio sources may be started (add, sync, call) */
+  allowStdio: boolean
+}
+
+/** the kinds of source the Node host takes (layers/plugins.ts), as far as showing one needs */
+const configViews = [mcpConfigView]
+
+export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions): CatalogClient => {
+  let database: Promise<CatalogDatabase> | undefined
+  let host: Promise<LocalHost> | undefined
+  const store = async (): Promise<CatalogStore> => (await (database ??= openCatalogDatabase(db))).store
+  const hostFor = (scripts: boolean) =>
+    (host ??= import("./local-host.js").then(({ openLocalHost }) => openLocalHost(db, { allowStdio, scripts })))
+
+  /**
+   * The store behind the secret box, to show sources as the API does: their configs' secrets opened, then redacted
+   * by their kind, and a source whose secrets do not open listed as failing. A key file is never made here: without
+   * one, no secret opens, which is what a server started on this catalog would find too.
+   */
+  const sealedStore = async () => {
+    const key = existingSecretKey(db)
+    const box = await createSecretBox(key?.key ?? generateSecretKey())
+    return createSealedCatalogStore({ store: await store(), box, plugins: configViews })
+  }
+
+  const execution = async (id: string): Promise<StoredExecution> => {
+    const found = await (await store()).getExecution(id)
+    if (!found) throw new CatalogClientError("not_found", `no execution "${id}"`)
+    return found
+  }
+  const output = async (id: string): Promise<string> => {
+    const text = (await execution(id)).resultText
+    if (text === null) throw new CatalogClientError("not_found", `execution "${id}" failed and stored no output`)
+    return text
+  }
+
+  return {
+    target: db,
+    async listSources() {
+      const sealed = await sealedStore()
+      return Promise.all(
+        (await sealed.listSources()).map(async (row) =>
+          sourceView(
+            row,
+            await sealed.countTools(row.id),
+            configViews.find((view) => view.kind === row.kind),
+          ),
+        ),
+      )
+    },
+    addSource: async (body, onProgress) => (await hostFor(false)).addSource(body, onProgress),
+    syncSource: async (namespace, onProgress) => (await hostFor(false)).syncSource(namespace, onProgress),
+    removeSource: async (namespace) => (await hostFor(false)).removeSource(namespace),
+    describe: async (paths) => createDescribeService(await store()).describeMany({ paths }),
+    call: async (path, args) => (await hostFor(true)).call(path, args),
+    getExecution: execution,
+    readOutput: output,
+    readOutputPage: async (id, { offset, limit, charOffset }) => ({
+      executionId: id,
+      ...readOutputLines(await output(id), offset ?? 0, limit ?? DEFAULT_PAGE_LINES, charOffset ?? 0),
+    }),
+    async grepOutput(id, pattern) {
+      const text = await output(id)
+      // as the server does: in a worker thread, stopped past its time limit, so no pattern holds this process
+      const { createGrepRunner } = await import("../grep/grep-runner.js")
+      const runner = createGrepRunner()
+      try {
+        const found = await runner.grep(text, pattern)
+        if (!found.ok)
+          throw new CatalogClientError(found.code === "invalid_pattern" ? "invalid_request" : found.code, found.message)
+        const { ok: _, ...matches } = found
+        return { executionId: id, ...matches }
+      } finally {
+        await runner.close()
+      }
+    },
+    async close() {
+      // what failed to open has nothing to close
+      const ignore = () => {}
+      await Promise.all([database?.then((d) => d.close(), ignore), host?.then((h) => h.close(), ignore)])
+    },
+  }
+}

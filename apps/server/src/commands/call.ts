@@ -1,0 +1,48 @@
+/**
+ * `switchboard call <ns.tool> [json-args | -]`: runs one tool, as an execution of a script that calls it (recorded
+ * as any execution, under the key's scopes), and prints what the call resolved to: on `ok`, its `data` as the
+ * execute API renders a result (a string as its own text, anything else as JSON); on a failed call its error code
+ * and message on stderr, exit 1. `--json` prints the whole `{ ok, data, content?, meta? }` union, or
+ * `{ ok: false, error }`, exit 1 when it is not ok.
+ */
+import { parseArgs } from "node:util"
+import { renderForModel, splitToolPath } from "@switchboard/core"
+import type { ToolResult } from "@switchboard/core"
+import type { CallResponse } from "../catalog-client/catalog-client.js"
+import { allowStdioOption, asLine, printJson, targetOptions, withCatalog } from "./catalog-target.js"
+import { fail } from "./common.js"
+import { jsonObject } from "./json-input.js"
+
+const usage = "call <ns.tool> [json-args | @file | -]   (the arguments: a JSON object; {} when none is given)"
+
+/** What the call resolved to; the execution's own failure (a limit, the sandbox) in the union's failed form. */
+const outcome = (response: CallResponse): ToolResult => {
+  if (!response.ok) return { ok: false, error: { code: response.error.code, message: response.error.message } }
+  const result = response.result as ToolResult | null
+  return typeof result === "object" && result !== null && typeof result.ok === "boolean"
+    ? result
+    : { ok: false, error: { code: "internal_error", message: "the call's script returned no result union" } }
+}
+
+export const callCommand = async (args: string[]) => {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { ...targetOptions, ...allowStdioOption },
+    allowPositionals: true,
+  })
+  const [path, given, ...extra] = positionals
+  if (path === undefined || extra.length > 0) fail(usage)
+  if (!splitToolPath(path!))
+    fail(`call needs a tool path, namespace.tool, such as demo.add (got "${path}")\n  ${usage}`)
+  const toolArgs = given === undefined ? {} : jsonObject(given, "call's arguments")
+  return withCatalog(values, async (client) => {
+    const response = await client.call(path!, toolArgs)
+    for (const log of response.logs) process.stderr.write(`[${log.level}] ${log.message}\n`)
+    if (response.warning !== undefined) process.stderr.write(`warning: ${response.warning}\n`)
+    const result = outcome(response)
+    if (values.json) printJson(result)
+    else if (result.ok) process.stdout.write(asLine(renderForModel(result.data)))
+    else process.stderr.write(`error (${result.error.code}): ${result.error.message}\n`)
+    return result.ok ? 0 : 1
+  })
+}

@@ -1,0 +1,13 @@
+/** How the catalog's commands are called: in their own usage errors, and in `switchboard --help` (./usage.ts). */
+
+export const sourcesUsage = `sources list
+sources add <json | @file | ->            a POST /v1/sources body, as a config file's source
+sources add <namespace> [--env K=V]... --stdio <command> [args...]   (what follows --stdio is the command)
+sources add <namespace> --http <url> [--header 'Name: value']...
+sources sync <namespace> | sources remove <namespace>`
+
+export const executionsUsage = `executions show <id>
+executions output <id> [--offset N] [--limit N] [--char-offset N] | [--grep PATTERN]`
+
+/** the lines of a usage, each indented by `indent` */
+export const indented = (usage: string, indent: string) => usage.replaceAll("\n", `\n${indent}`)

@@ -1,0 +1,131 @@
+/**
+ * `switchboard executions show|output`: stored executions, as `GET /v1/executions/:id` and its `/output` answer
+ * them. `show` prints a summary and the tool calls (`--json`: the API's answer); `output` prints the stored result
+ * text byte for byte, or with `--offset`/`--limit` a page of it by line, or with `--grep` the lines that match,
+ * each after its 0-based line number and a tab (`--json`: the API's page or matches).
+ */
+import { parseArgs } from "node:util"
+import { MAX_PAGE_LINES } from "@switchboard/core"
+import type { StoredExecution } from "@switchboard/core"
+import type { OutputPage } from "../catalog-client/catalog-client.js"
+import { printJson, targetOptions, withCatalog } from "./catalog-target.js"
+import { executionsUsage, indented } from "./catalog-usage.js"
+import { fail } from "./common.js"
+import { table, when } from "./table.js"
+
+const options = {
+  ...targetOptions,
+  offset: { type: "string" },
+  limit: { type: "string" },
+  "char-offset": { type: "string" },
+  grep: { type: "string" },
+} as const
+
+const usageError = (problem: string): never => fail(`${problem}\n  ${indented(executionsUsage, "  ")}`)
+
+const wholeNumber = (flag: string, text: string | undefined, min: number, max: number) => {
+  if (text === undefined) return undefined
+  const value = Number(text)
+  return Number.isInteger(value) && value >= min && value <= max
+    ? value
+    : usageError(`--${flag} must be a whole number from ${min} to ${max} (got "${text}")`)
+}
+
+const summary = (execution: StoredExecution) => {
+  const failed = execution.status === "error" ? ` (${execution.errorCode}): ${execution.errorMessage ?? ""}` : ""
+  const result =
+    execution.resultText === null
+      ? "none"
+      : `${execution.resultText.length} characters (switchboard executions output ${execution.id})`
+  const fields: [string, string][] = [
+    ["id", execution.id],
+    ["status", `${execution.status}${failed}`],
+    ["started", when(execution.startedAt)],
+    ["duration", `${execution.durationMs} ms`],
+    ["key", execution.keyId ?? "none"],
+    ["tool calls", String(execution.toolCallCount)],
+    ["result", result],
+  ]
+  const code = execution.code
+    .replace(/\n$/, "")
+    .split("\n")
+    .map((line) => `  ${line}\n`)
+    .join("")
+  const calls =
+    execution.calls.length === 0
+      ? ""
+      : `tool calls:\n${table(
+          ["PATH", "OK", "ERROR", "DURATION", "DATA BYTES", "STARTED"],
+          execution.calls.map((call) => [
+            call.toolPath,
+            call.ok ? "ok" : "error",
+            call.errorCode ?? "",
+            `${call.durationMs} ms`,
+            call.dataBytes === null ? "" : String(call.dataBytes),
+            when(call.startedAt),
+          ]),
+        )}`
+  const logs = execution.logs.map((log) => `  [${log.level}] ${log.message}\n`).join("")
+  const width = Math.max(...fields.map(([name]) => name.length)) + 2
+  const head = fields.map(([name, value]) => `${name.padEnd(width)}${value}\n`).join("")
+  return `${head}code:\n${code}${logs ? `logs:\n${logs}` : ""}${calls}`
+}
+
+/** where a page ended and how to read on, for a person: on stderr, so stdout holds the text's lines alone */
+const pageFooter = (id: string, page: OutputPage) => {
+  const shown = page.lines.length === 0 ? "no lines" : `lines ${page.offset}–${page.offset + page.lines.length - 1}`
+  const next =
+    page.nextOffset === null
+      ? ""
+      : `; next: switchboard executions output ${id} --offset ${page.nextOffset}${page.nextCharOffset === undefined ? "" : ` --char-offset ${page.nextCharOffset}`}`
+  return `${shown} of ${page.totalLines}${next}\n`
+}
+
+export const executionsCommand = async (args: string[]) => {
+  const { values, positionals } = parseArgs({ args, options, allowPositionals: true })
+  const [action, id, ...extra] = positionals
+  if ((action === "show" || action === "output") && (id === undefined || extra.length > 0))
+    usageError(`executions ${action} takes one execution id`)
+  const paging = values.offset !== undefined || values.limit !== undefined || values["char-offset"] !== undefined
+  if (action !== "output" && (paging || values.grep !== undefined))
+    usageError("--offset, --limit, --char-offset and --grep are for executions output")
+
+  if (action === "show")
+    return withCatalog(values, async (client) => {
+      const execution = await client.getExecution(id!)
+      if (values.json) printJson({ execution })
+      else process.stdout.write(summary(execution))
+      return 0
+    })
+  if (action === "output") {
+    if (paging && values.grep !== undefined) usageError("read a page (--offset, --limit) or --grep, not both")
+    if (values.json && !paging && values.grep === undefined)
+      usageError("--json needs --offset/--limit or --grep: without them the stored text is printed as it is")
+    const page = {
+      offset: wholeNumber("offset", values.offset, 0, 2 ** 31 - 1),
+      limit: wholeNumber("limit", values.limit, 1, MAX_PAGE_LINES),
+      charOffset: wholeNumber("char-offset", values["char-offset"], 0, 2 ** 31 - 1),
+    }
+    return withCatalog(values, async (client) => {
+      if (values.grep !== undefined) {
+        const found = await client.grepOutput(id!, values.grep)
+        if (values.json) printJson(found)
+        else {
+          for (const match of found.matches) process.stdout.write(`${match.line}\t${match.text}\n`)
+          if (found.truncated) process.stderr.write(`the search stopped at ${found.matches.length} matches\n`)
+        }
+      } else if (!paging) {
+        process.stdout.write(await client.readOutput(id!))
+      } else {
+        const read = await client.readOutputPage(id!, page)
+        if (values.json) printJson(read)
+        else {
+          read.lines.forEach((line, i) => process.stdout.write(`${read.offset + i}\t${line}\n`))
+          process.stderr.write(pageFooter(id!, read))
+        }
+      }
+      return 0
+    })
+  }
+  return usageError(action === undefined ? "executions needs an action" : `unknown action "${action}"`)
+}
