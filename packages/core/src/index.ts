@@ -15,6 +15,8 @@ export type {
   ToolRow,
   ToolListQuery,
   StoredExecution,
+  ExecutionListQuery,
+  ExecutionSummary,
   SourceStatus,
   StoredShape,
   ShapeObservation,
