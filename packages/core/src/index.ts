@@ -119,6 +119,7 @@ export {
   missingScopeMessage,
   canReadExecution,
   readExecutionAs,
+  listExecutionsAs,
   parseScopes,
 } from "./auth/scopes.js"
 export type { Scope, Caller } from "./auth/scopes.js"
