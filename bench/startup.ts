@@ -16,6 +16,7 @@ import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { parseArgs } from "node:util"
 import { freePort } from "@switchboard/fixtures"
+import { median } from "./execute/measure.js"
 
 const { values } = parseArgs({
   options: { rounds: { type: "string", default: "15" }, source: { type: "string" }, compare: { type: "string" } },
@@ -109,12 +110,6 @@ if (other)
     { name: `serve, ${other}`, run: () => untilHealthy([other, "serve", "--db", db]) },
     { name: `tools, ${other}`, run: () => untilExit([other, "tools", "--db", db]) },
   )
-
-const median = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
 
 try {
   print(

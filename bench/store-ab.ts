@@ -22,7 +22,9 @@ const A = (await import(pathToFileURL(resolve(otherTree, "packages/core/src/inde
 const dir = mkdtempSync(join(tmpdir(), "store-ab-"))
 const open = async (core: typeof B, tree: string, name: string) => {
   const sqlite = new Database(join(dir, `${name}.db`))
-  for (const pragma of ["journal_mode = WAL", "synchronous = NORMAL", "foreign_keys = ON"]) sqlite.pragma(pragma)
+  // as the host opens it (apps/server's openSqlite, which migrates from this tree's folder only)
+  for (const pragma of ["journal_mode = WAL", "secure_delete = ON", "synchronous = NORMAL", "foreign_keys = ON"])
+    sqlite.pragma(pragma)
   const db = drizzle(sqlite)
   migrate(db, { migrationsFolder: resolve(tree, "drizzle/sqlite") })
   sqlite.pragma("busy_timeout = 0")

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { silentLogger } from "@switchboard/core"
 import { startContractHttpServer } from "@switchboard/fixtures"
 import { startServer } from "@switchboard/server"
 import { TEST_ADMIN_KEY, startWorker } from "@switchboard/worker/local"
@@ -14,10 +15,9 @@ import { createClient } from "./execute/http-client.js"
 import { spawnLoad } from "./execute/load-client.js"
 import { median, timeInterleavedUs } from "./execute/measure.js"
 
-const quiet = { error: () => {}, warn: () => {}, info: () => {} }
 const upstream = await startContractHttpServer()
 const dir = mkdtempSync(join(tmpdir(), "bench-worker-"))
-const node = await startServer({ db: join(dir, "catalog.db"), port: 0, requireKey: true, logger: quiet })
+const node = await startServer({ db: join(dir, "catalog.db"), port: 0, requireKey: true, logger: silentLogger })
 const nodeKey = (await node.host.keys.create("bench", ["admin"])).key
 const worker = await startWorker()
 

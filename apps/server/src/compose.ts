@@ -21,6 +21,7 @@ import { retentionLayer } from "./layers/retention.js"
 import type { RetentionOptions } from "./layers/retention.js"
 import { runtimeLayer } from "./layers/runtime.js"
 import { SecretBox, sealedCatalogLayer } from "./layers/secrets.js"
+import { tracingLayer } from "./layers/tracing.js"
 import { startFailure } from "./layers/start-failed.js"
 
 export interface HostOptions {
@@ -114,6 +115,8 @@ export const hostLayer = (options: HostOptions) =>
     Layer.provideMerge(nodeStdioLayer),
     Layer.provideMerge(CatalogDatabase.layer(options.db, { busyWaitMs: options.busyWaitMs })),
     Layer.provideMerge(SecretBox.layer(options.db, options.secretKey)),
+    // registered before anything makes a span, shut down after all of it has closed
+    Layer.provideMerge(tracingLayer()),
     Layer.provideMerge(
       Layer.mergeAll(
         Layer.succeed(

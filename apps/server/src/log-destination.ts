@@ -11,10 +11,24 @@
 import { pino } from "pino"
 import type { DestinationStream } from "pino"
 
-const unflushed = new Set<() => void>()
+/** one batcher per file descriptor, whatever number of loggers write to it (a host per test made one each) */
+const byFd = new Map<number, { flush: () => void; destination: DestinationStream }>()
 let exitHooked = false
 
-export const batchedDestination = (fd: number, { holdMs = 20, maxBytes = 64 * 1024 } = {}): DestinationStream => {
+/** The batcher of `fd`: made by the first call, whose options it keeps; every later call gets the same one. */
+export const batchedDestination = (fd: number, options: { holdMs?: number; maxBytes?: number } = {}) => {
+  let made = byFd.get(fd)
+  if (!made) byFd.set(fd, (made = makeBatcher(fd, options)))
+  if (!exitHooked) {
+    exitHooked = true
+    process.once("exit", () => {
+      for (const { flush } of byFd.values()) flush()
+    })
+  }
+  return made.destination
+}
+
+const makeBatcher = (fd: number, { holdMs = 20, maxBytes = 64 * 1024 }) => {
   // sonic-boom, synchronous: it writes the whole string, and retries a pipe that is full (EAGAIN)
   const out = pino.destination({ fd, sync: true })
   let pending = ""
@@ -34,14 +48,7 @@ export const batchedDestination = (fd: number, { holdMs = 20, maxBytes = 64 * 10
     flush()
     open()
   }
-  unflushed.add(flush)
-  if (!exitHooked) {
-    exitHooked = true
-    process.once("exit", () => {
-      for (const each of unflushed) each()
-    })
-  }
-  return {
+  const destination: DestinationStream = {
     write(line: string) {
       if (holding === undefined) {
         out.write(line)
@@ -52,4 +59,5 @@ export const batchedDestination = (fd: number, { holdMs = 20, maxBytes = 64 * 10
       if (pending.length >= maxBytes) flush()
     },
   }
+  return { flush, destination }
 }

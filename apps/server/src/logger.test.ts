@@ -77,5 +77,7 @@ it("batched stderr: a line after a quiet spell goes at once, lines close behind 
   for (let i = 0; i < 100 && readFileSync(file, "utf8") === "one\n"; i++)
     await new Promise((resolve) => setTimeout(resolve, 10))
   expect(readFileSync(file, "utf8")).toBe("one\ntwo\nthree\n")
+  // every logger on this descriptor shares the one batcher (and the exit hook flushes one per descriptor)
+  expect(batchedDestination(fd)).toBe(out)
   closeSync(fd)
 })

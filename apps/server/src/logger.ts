@@ -23,7 +23,7 @@ export interface LogOptions {
   destination?: DestinationStream | number
 }
 
-export const createPino = ({ level = "info", format = "json", destination }: LogOptions = {}): Pino => {
+const createPino = ({ level = "info", format = "json", destination }: LogOptions = {}): Pino => {
   const out = typeof destination === "object" ? destination : batchedDestination(destination ?? 2)
   return pino(
     {
@@ -39,7 +39,7 @@ export const createPino = ({ level = "info", format = "json", destination }: Log
 }
 
 /** core's Logger over a pino instance. */
-export const loggerOf = (log: Pino): Logger => ({
+const loggerOf = (log: Pino): Logger => ({
   error: (message, details) => (details ? log.error(details, message) : log.error(message)),
   warn: (message, details) => (details ? log.warn(details, message) : log.warn(message)),
   info: (message, details) => (details ? log.info(details, message) : log.info(message)),

@@ -6,7 +6,6 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { createMcpServer } from "@switchboard/api/mcp"
 import { createHost } from "./compose.js"
 import type { HostOptions } from "./compose.js"
-import { startTracing } from "./otlp-tracing.js"
 
 /** A library that prints with console.log would corrupt the protocol stream: send it to stderr. */
 const keepStdoutForProtocol = () => {
@@ -20,13 +19,11 @@ export const serveMcpStdio = async (options: HostOptions) => {
   keepStdoutForProtocol()
   const host = await createHost(options)
   const server = createMcpServer(host)
-  const tracing = await startTracing(host.logger)
   let closing: Promise<void> | undefined
   const close = () =>
     (closing ??= (async () => {
       await server.close()
       await host.close()
-      await tracing?.shutdown()
     })())
   // the SDK's stdio transport does not watch for the end of stdin: a client that goes away ends us
   const ended = new Promise<void>((resolve) => {

@@ -17,9 +17,9 @@ export interface Tracing {
 }
 
 /** the longest a shutdown waits for the last spans to be sent */
-export const SHUTDOWN_WAIT_MS = 2_000
+const SHUTDOWN_WAIT_MS = 2_000
 
-export const tracingWanted = (env: NodeJS.ProcessEnv = process.env) =>
+const tracingWanted = (env: NodeJS.ProcessEnv = process.env) =>
   Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) && env.OTEL_SDK_DISABLED !== "true"
 
 /** Registers the OTLP tracer provider when the environment asks for one; null when it does not. */

@@ -19,7 +19,7 @@ const fields = (entries: [string, unknown][]) =>
     .map(([key, value]) => ` ${key}=${shown(value)}`)
     .join("")
 
-export const formatLine = (json: string): string => {
+const formatLine = (json: string): string => {
   const { time, level, message, ...rest } = JSON.parse(json) as Record<string, unknown>
   const head = `${String(time).slice(11, 23)} ${String(level).toUpperCase().padEnd(5)} `
   if (message === "request") {

@@ -4,7 +4,6 @@ import type { AddressInfo } from "node:net"
 import { createHost } from "./compose.js"
 import type { Host, HostOptions } from "./compose.js"
 import { runtimeStarted } from "./layers/runtime.js"
-import { startTracing } from "./otlp-tracing.js"
 
 export interface ServeOptions extends HostOptions {
   port?: number
@@ -67,8 +66,6 @@ export const startServer = async (options: ServeOptions) => {
     s.once("error", reject)
   })
   server.maxConnections = options.maxConnections ?? 1_000
-  // OTEL_EXPORTER_OTLP_ENDPOINT: spans go to that collector from here on
-  const tracing = await startTracing(host.logger)
   const { port } = server.address() as AddressInfo
   const close = async () => {
     await new Promise<void>((resolve) => {
@@ -76,8 +73,6 @@ export const startServer = async (options: ServeOptions) => {
       ;(server as { closeAllConnections?: () => void }).closeAllConnections?.()
     })
     await host.close()
-    // after the host: executions cut off by the close end their spans first, and those are sent too
-    await tracing?.shutdown()
   }
   // resolves as before, with every worker loaded; a pool that cannot start stops the server as it always did
   await runtimeStarted(host.runtime).catch(async (cause: unknown) => {

@@ -43,7 +43,7 @@ it("the image's command serves on every address with keys required, the catalog 
   const port = String(await freePort())
   const inContainer = (args: string[]) =>
     args.map((arg) => arg.replaceAll("/data/", `${volume.dir}/`).replaceAll("4747", port))
-  writeFileSync(join(workdir.dir, "switchboard.config.json"), JSON.stringify({ limits: { timeoutMs: 5000 } }))
+  writeFileSync(join(workdir.dir, "switchboard.config.json"), JSON.stringify({ limits: { timeoutMs: 300 } }))
   const [command, ...args] = inContainer([...exec("ENTRYPOINT"), ...exec("CMD")])
   expect(command).toBe("switchboard")
   const [node, ...healthcheck] = inContainer(exec("HEALTHCHECK"))
@@ -73,8 +73,19 @@ it("the image's command serves on every address with keys required, the catalog 
     expect((await fetch(`${url}/v1/tools`)).status).toBe(401)
     const created = await runCli(["keys", "create", "ops", "--scope", "admin", "--db", db])
     expect(created.status, created.stderr).toBe(0)
-    const tools = await fetch(`${url}/v1/tools`, { headers: { authorization: `Bearer ${created.stdout.trim()}` } })
+    const authorization = `Bearer ${created.stdout.trim()}`
+    const tools = await fetch(`${url}/v1/tools`, { headers: { authorization } })
     expect(tools.status).toBe(200)
+    // the mounted file's limits hold: a loop ends at its 300 ms, not at the default 30 s
+    const looped = await fetch(`${url}/v1/execute`, {
+      method: "POST",
+      headers: { authorization, "content-type": "application/json" },
+      body: JSON.stringify({ code: "while (true) {}" }),
+    })
+    expect(await looped.json()).toMatchObject({
+      ok: false,
+      error: { code: "timeout", message: expect.stringContaining("time limit of 300 ms") },
+    })
   } finally {
     child.kill("SIGTERM")
     await new Promise((resolve) => child.once("exit", resolve))

@@ -98,6 +98,10 @@ beforeAll(async () => {
   })
   await client.v1.execute.$post({ json: { code: "return 1", limits: { stackBytes: 1 } } }) // 400
 
+  const page = await client.v1.executions.$get({ query: { limit: "2", status: "ok" } })
+  const nextBefore = page.status === 200 ? (await page.json()).nextBefore : undefined
+  await client.v1.executions.$get({ query: { before: nextBefore } })
+  await client.v1.executions.$get({ query: { limit: "0" } }) // 400
   await client.v1.executions[":id"].$get({ param: { id: executionId } })
   await client.v1.executions[":id"].$get({ param: { id: "nope" } }) // 404
   const output = client.v1.executions[":id"].output
@@ -177,6 +181,7 @@ it("a wrong body schema in the document fails the check, naming the route", () =
   wrong.components.schemas.DescribeRequest.properties.limit.maximum = 1
   wrong.components.schemas.Key.properties.createdAt = { type: "integer" }
   wrong.components.schemas.CreateKeyRequest.properties.scopes.items = { enum: ["read"] }
+  wrong.components.schemas.ExecutionSummary.properties.resultChars = { type: "string" }
   const problems = exchanges.flatMap(createConformance(wrong).check)
   expect(problems.some((p) => p.startsWith("POST /v1/sources → 201: answer does not fit"))).toBe(true)
   expect(problems.some((p) => p.startsWith("GET /v1/sources → 200: answer does not fit"))).toBe(true)
@@ -185,4 +190,5 @@ it("a wrong body schema in the document fails the check, naming the route", () =
   expect(problems.some((p) => p.startsWith("POST /v1/keys → 201: answer does not fit"))).toBe(true)
   expect(problems.some((p) => p.startsWith("GET /v1/keys → 200: answer does not fit"))).toBe(true)
   expect(problems.some((p) => p.startsWith("POST /v1/keys → 201: request body does not fit"))).toBe(true)
+  expect(problems.some((p) => p.startsWith("GET /v1/executions → 200: answer does not fit"))).toBe(true)
 })

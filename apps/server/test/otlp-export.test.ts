@@ -4,6 +4,7 @@
  * JSON). The spans carry names, codes, sizes and encodings, and never an argument, a result, a thrown message or
  * a source's secret.
  */
+import { spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import type { Server } from "node:http"
@@ -12,6 +13,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { startEchoHeadersServer } from "@switchboard/fixtures"
 import type { EchoHeadersServer } from "@switchboard/fixtures"
+import { cliArgs } from "./built-cli.js"
 import { tempDir } from "./helpers.js"
 import { call, spawnServe } from "./process-harness.js"
 
@@ -158,4 +160,38 @@ it("sends execution and tool-call spans to the collector, with sizes and codes a
   expect(everything).not.toContain(secret)
   expect(everything).not.toContain(argument)
   expect(everything).not.toContain(thrown)
+})
+
+it("`switchboard run` sends its execution's span as well, before it exits", async () => {
+  const before = receiver.spans().length
+  // not spawnSync: the receiver answers from this process
+  const child = spawn(process.execPath, cliArgs(["run", "-", "--db", join(folder.dir, "catalog.db")]), {
+    env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+  })
+  let stdout = ""
+  child.stdout.on("data", (chunk) => (stdout += chunk))
+  child.stdin.end("return 6 * 7")
+  await new Promise((resolve) => child.once("exit", resolve))
+  expect(stdout).toBe("42\n")
+  const spans = receiver.spans().slice(before)
+  expect(spans.map((s) => s.name)).toEqual(["switchboard.execute"])
+  expect(attributesOf(spans[0]!.attributes)["switchboard.result.chars"]).toBe(2)
+})
+
+it("with the collector down, the server still answers and stops, and the log says the export failed", async () => {
+  const closed = await startReceiver()
+  await closed.close()
+  const server = await spawnServe(["--db", join(folder.dir, "down.db"), "--workers", "1"], {
+    // the exporter retries a refused connection until its timeout (10 s by default) before it reports the failure
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: closed.url, OTEL_BSP_SCHEDULE_DELAY: "50", OTEL_EXPORTER_OTLP_TIMEOUT: "300" },
+  })
+  const ran = await call(server.url, "POST", "/v1/execute", { code: "return 1" })
+  expect(ran.body).toMatchObject({ ok: true, result: 1 })
+  for (let i = 0; i < 200 && !server.stderr().includes("OpenTelemetry export failed"); i++)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  await server.stop()
+  expect(server.stderr()).toContain("OpenTelemetry export failed")
+  // a SIGTERM ends it by itself (stop() kills it only after 5 s): the exit did not wait out the exporter's retries
+  expect(server.child.signalCode).toBeNull()
+  expect(server.child.exitCode).toBe(0)
 })

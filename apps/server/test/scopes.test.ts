@@ -58,6 +58,7 @@ const routes: RouteRow[] = [
   { method: "POST", path: "/v1/keys", body: { name: "made", scopes: ["read"] }, expect: admin(201) },
   { method: "GET", path: "/v1/keys", expect: admin(200) },
   { method: "DELETE", path: "/v1/keys/no-such-key", expect: admin(404) },
+  { method: "GET", path: "/v1/executions", expect: 200 },
   { method: "GET", path: "/v1/executions/no-such-id", expect: 404 },
   { method: "GET", path: "/v1/executions/no-such-id/output", expect: 404 },
   { method: "GET", path: "/mcp", expect: 405 },

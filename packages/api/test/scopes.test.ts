@@ -23,6 +23,7 @@ it("names the scope of every route, and of routes still to come: any change unde
   expect(requiredScope("GET", "/v1/tools/demo.add")).toBe("read")
   expect(requiredScope("POST", "/v1/describe")).toBe("execute")
   expect(requiredScope("POST", "/v1/execute")).toBe("execute")
+  expect(requiredScope("GET", "/v1/executions")).toBe("read")
   expect(requiredScope("GET", "/v1/executions/e1")).toBe("read")
   expect(requiredScope("GET", "/v1/executions/e1/output")).toBe("read")
   expect(requiredScope("POST", "/mcp")).toBeNull()

@@ -15,6 +15,8 @@ export type {
   ToolRow,
   ToolListQuery,
   StoredExecution,
+  ExecutionListQuery,
+  ExecutionSummary,
   SourceStatus,
   StoredShape,
   ShapeObservation,
@@ -126,6 +128,7 @@ export {
   missingScopeMessage,
   canReadExecution,
   readExecutionAs,
+  listExecutionsAs,
   parseScopes,
 } from "./auth/scopes.js"
 export type { Scope, Caller } from "./auth/scopes.js"

@@ -16,6 +16,7 @@ import { call, run, source, tool } from "./catalog-store.shared.js"
 import type { StoreUnderTest } from "./catalog-store.shared.js"
 import { catalogStoreWritesContract } from "./catalog-store-writes.contract.js"
 import { catalogStoreRetentionContract } from "./catalog-store-retention.contract.js"
+import { catalogStoreListingContract } from "./catalog-store-listing.contract.js"
 
 export const catalogStoreContract = (name: string, open: () => Promise<StoreUnderTest>) =>
   describe(`CatalogStore on ${name}`, () => {
@@ -354,4 +355,5 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
 
     describe("atomic batches and statement limits", () => catalogStoreWritesContract(() => subject))
     describe("retention", () => catalogStoreRetentionContract(() => subject))
+    describe("listing executions", () => catalogStoreListingContract(() => subject))
   })

@@ -25,7 +25,12 @@ const storeOn = () => createD1CatalogStore(drizzle(database.d1))
 
 catalogStoreContract("D1 (workerd)", async () => {
   await database.d1.batch(tables.map((table) => database.d1.prepare(`delete from ${table}`)))
-  return { store: storeOn(), second: storeOn, close: async () => {} }
+  return {
+    store: storeOn(),
+    second: storeOn,
+    exec: async (statement: string) => void (await database.d1.prepare(statement).run()),
+    close: async () => {},
+  }
 })
 
 it("D1 refuses a row past its size limit and a statement past 100 parameters, which is why the store cuts both", async () => {

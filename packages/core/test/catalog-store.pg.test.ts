@@ -37,6 +37,7 @@ catalogStoreContract("Postgres, results in 64 KiB parts", async () => {
       clients.push(client)
       return storeOn(client)
     },
+    exec: async (statement: string) => void (await clients[0]!.unsafe(statement)),
     close: async () => void (await Promise.all(clients.map((client) => client.end()))),
   }
 })

@@ -5,6 +5,8 @@ export interface StoreUnderTest {
   store: CatalogStore
   /** another store on the same database, as a second server would have one */
   second(): CatalogStore
+  /** runs one SQL statement on the database as it is (to make a row as an older build wrote it) */
+  exec(statement: string): Promise<void>
   close(): Promise<void>
 }
 

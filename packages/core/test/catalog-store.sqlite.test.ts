@@ -29,6 +29,7 @@ const openFile = (options: SqliteStoreOptions) => async () => {
       others.push(other)
       return createSqliteCatalogStore(drizzle(other), options)
     },
+    exec: async (statement: string) => void sqlite.exec(statement),
     close: async () => {
       for (const connection of [sqlite, ...others]) connection.close()
       rmSync(dir, { recursive: true, force: true })

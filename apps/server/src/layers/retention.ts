@@ -15,7 +15,7 @@ export interface RetentionOptions extends RetentionPolicy {
   everyMs?: number
 }
 
-export const DEFAULT_PRUNE_EVERY_MS = 10 * 60_000
+const DEFAULT_PRUNE_EVERY_MS = 10 * 60_000
 const FIRST_PRUNE_AFTER_MS = 60_000
 
 /** One prune to its end; interrupted, it stops between batches and the interruption waits for the batch. */

@@ -15,7 +15,15 @@ import {
 import type { SourceKind } from "@switchboard/core"
 import { errorBody } from "../wire/error-body.js"
 import { executeBody, executeFailure, executeSuccess, logEntry } from "../wire/execute.js"
-import { execution, executionBody, outputMatches, outputPage, toolCall } from "../wire/executions.js"
+import {
+  execution,
+  executionBody,
+  executionSummary,
+  executionsBody,
+  outputMatches,
+  outputPage,
+  toolCall,
+} from "../wire/executions.js"
 import { jsonRpcMessage, jsonRpcRequest } from "../wire/json-rpc.js"
 import { createKeyRequest, keyCreatedBody, keyView, keysBody } from "../wire/keys.js"
 import { jsonSchemasOf } from "../wire/json-schema.js"
@@ -53,6 +61,8 @@ export const responseSchemas = {
   ToolCall: toolCall,
   Execution: execution,
   ExecutionBody: executionBody,
+  ExecutionSummary: executionSummary,
+  ExecutionsBody: executionsBody,
   OutputPage: outputPage,
   OutputMatches: outputMatches,
   JsonRpcMessage: jsonRpcMessage,

@@ -10,7 +10,7 @@ import { DEFAULT_MAX_BODY_BYTES, bytesText } from "../body-limit.js"
 import { MCP_SERVER_INFO } from "../mcp/server.js"
 import { READY_TIMEOUT_MS } from "../probes.js"
 import { requiredScope } from "../scopes.js"
-import { outputQuery } from "../wire/executions.js"
+import { executionsQuery, outputQuery } from "../wire/executions.js"
 import { jsonSchemaOf } from "../wire/json-schema.js"
 import { toolsQuery } from "../wire/tools.js"
 import { componentSchemas, schemaUri } from "./components.js"
@@ -311,6 +311,23 @@ export const openApiDocument = (kinds: readonly SourceKind[] = []) => ({
           "200": json("ExecuteResponse", "the run's outcome"),
           ...withBody,
           "429": response("Overloaded"),
+        },
+      },
+    },
+    "/v1/executions": {
+      get: {
+        tags: ["executions"],
+        operationId: "listExecutions",
+        summary: "The executions this key may read, newest first",
+        description:
+          "A key without `admin` lists its own executions; `admin` (and every caller of a server without keys) lists every one. " +
+          "Each is summed up without its texts: `resultChars` and `codePreview` stand for the result and the code (read them with GET /v1/executions/{id}). " +
+          "A full page names `nextBefore`: pass it as `before` for the next page.",
+        parameters: queryParams(executionsQuery),
+        responses: {
+          "200": json("ExecutionsBody", "a page of executions"),
+          ...guarded,
+          "400": response("BadRequest"),
         },
       },
     },

@@ -1,4 +1,4 @@
-/** The bodies of /v1/executions: a stored execution, and its output by page or by pattern. */
+/** The bodies of /v1/executions: a page of executions, a stored execution, and its output by page or by pattern. */
 import { z } from "zod"
 import { DEFAULT_PAGE_LINES, MAX_GREP_MATCHES, MAX_PAGE_LINES, wholeNumber } from "@switchboard/core"
 import { logEntry } from "./execute.js"
@@ -71,6 +71,65 @@ export const execution = z.object({
     ),
   calls: z.array(toolCall),
 })
+
+export const DEFAULT_LIST_EXECUTIONS = 20
+export const MAX_LIST_EXECUTIONS = 200
+/** longer than any execution id (a UUID is 36 characters): a cursor is one */
+const MAX_CURSOR_CHARS = 100
+
+const statusFilter = z.enum(["ok", "error"], {
+  error: (issue) => `status must be "ok" or "error" (got ${JSON.stringify(issue.input)})`,
+})
+
+const cursorError = (issue: { input?: unknown }) =>
+  `before must be an execution id, as \`nextBefore\` names it (got ${JSON.stringify(issue.input)})`
+
+export const executionsQuery = z.object({
+  limit: wholeNumber("limit", { min: 1, max: MAX_LIST_EXECUTIONS })
+    .optional()
+    .describe(`how many executions, newest first (default ${DEFAULT_LIST_EXECUTIONS}, at most ${MAX_LIST_EXECUTIONS})`),
+  before: z
+    .string({ error: cursorError })
+    .min(1, { error: cursorError })
+    .max(MAX_CURSOR_CHARS, { error: cursorError })
+    .optional()
+    .describe("only executions older than this one: the `nextBefore` of the page before"),
+  status: statusFilter.optional().describe("only executions that returned (`ok`) or failed (`error`)"),
+})
+
+export const executionSummary = execution
+  .pick({
+    id: true,
+    status: true,
+    startedAt: true,
+    durationMs: true,
+    errorCode: true,
+    toolCallCount: true,
+    keyId: true,
+  })
+  .extend({
+    resultChars: z
+      .int()
+      .nullable()
+      .describe(
+        "the stored result text's length in UTF-16 code units (as `charOffset` counts); null when the run stored none",
+      ),
+    codePreview: z
+      .string()
+      .max(120)
+      .describe("the script's first line that is not blank, without indentation, at most 120 characters"),
+  })
+
+export const executionsBody = z.object({
+  executions: z.array(executionSummary).max(MAX_LIST_EXECUTIONS).describe("newest first"),
+  nextBefore: z
+    .string()
+    .optional()
+    .describe(
+      "present when the page is full: pass it as `before` for the next page (which may be empty); absent on the last page",
+    ),
+})
+export type ExecutionsBody = z.input<typeof executionsBody>
 
 export const executionBody = z.object({ execution })
 export type ExecutionBody = z.input<typeof executionBody>

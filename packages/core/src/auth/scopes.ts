@@ -10,7 +10,7 @@
  */
 import { InvalidInput, failure, success } from "../errors.js"
 import type { Outcome } from "../errors.js"
-import type { CatalogStore, StoredExecution } from "../catalog/rows.js"
+import type { CatalogStore, ExecutionListQuery, ExecutionSummary, StoredExecution } from "../catalog/rows.js"
 
 export const SCOPES = ["read", "execute", "admin"] as const
 export type Scope = (typeof SCOPES)[number]
@@ -96,4 +96,19 @@ export const readExecutionAs = async (
 ): Promise<StoredExecution | null> => {
   const execution = await store.getExecution(id)
   return execution && canReadExecution(caller, execution.keyId) ? execution : null
+}
+
+/**
+ * The executions the caller may read, as canReadExecution decides one by one: admin (a server without keys
+ * answers as admin) lists every one, or one key's when the query names it; any other key only its own, whatever
+ * the query asked; a caller with neither admin nor a key, none.
+ */
+export const listExecutionsAs = async (
+  store: Pick<CatalogStore, "listExecutions">,
+  caller: Caller,
+  query: ExecutionListQuery,
+): Promise<ExecutionSummary[]> => {
+  if (caller.scope === "admin") return store.listExecutions(query)
+  if (caller.keyId === null) return []
+  return store.listExecutions({ ...query, keyId: caller.keyId })
 }

@@ -13,6 +13,9 @@ export type CatalogTables = Pick<
   typeof schema,
   "sources" | "tools" | "toolShapes" | "executions" | "executionResultParts" | "toolCalls" | "apiKeys"
 >
+/** An executions row as written: the record, and its result's length (`result_chars`). */
+export type ExecutionRow = ExecutionRecord & { resultChars: number | null }
+
 /** One statement of a batch: an insert, update or delete built on the handle `writeBatch` gives `build`. */
 export type WriteStatement = BatchItem<"sqlite">
 
@@ -46,7 +49,7 @@ export interface StoreDialect {
    * prepared once and run per row costs a few µs, where the builder's insert cost about 45 µs to build and
    * prepare). Used for every row of a batch; a dialect without one gets multi-row inserts.
    */
-  insertExecution?(row: ExecutionRecord): WriteStatement
+  insertExecution?(row: ExecutionRow): WriteStatement
   /** Commits a write that changes nothing but reaches the database as a real one would (`checkReadiness`). */
   probeWrite(): Promise<void>
   /**

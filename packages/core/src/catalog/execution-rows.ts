@@ -3,15 +3,17 @@
  * row allowance (`resultPartBytes`: D1) keeps a result in its row only when the row's text surely fits it: the
  * code, logs and error share the row. Otherwise the result is stored in parts of at most that many bytes
  * (`execution_result_parts`, ./result-parts.ts) and the row holds "" for it: the record reads back as the parts
- * joined, byte for byte.
+ * joined, byte for byte. Each row also holds its result's length (`result_chars`), so a listing reads neither the
+ * result nor its parts.
  */
-import { asc, eq } from "drizzle-orm"
+import { and, asc, desc, eq, lt, sql } from "drizzle-orm"
 import type { ExecutionEntry, ExecutionRecord, LogEntry } from "../seams.js"
 import { timeOrderedId } from "../ids.js"
 import { chunks, first, rowsPerInsert } from "./chunks.js"
+import { PREVIEW_SCAN, codePreview } from "./code-preview.js"
 import { splitUtf8 } from "./result-parts.js"
-import type { StoredExecution } from "./rows.js"
-import type { StoreDialect } from "./dialect.js"
+import type { ExecutionListQuery, ExecutionSummary, StoredExecution } from "./rows.js"
+import type { ExecutionRow, StoreDialect } from "./dialect.js"
 
 /**
  * characters of text per insert statement: a stored result may be megabytes, and Postgres refuses a message over
@@ -43,17 +45,30 @@ export const executionRows = ({
   // every UTF-16 unit is at most 3 bytes of UTF-8: a bound, so the exact size is never counted on this path
   const inline = (execution: ExecutionRecord) =>
     !cutting || !execution.resultText || textSize(execution) * 3 <= resultPartBytes
+  const row = (execution: ExecutionRecord, resultText = execution.resultText): ExecutionRow => ({
+    ...execution,
+    resultText,
+    resultChars: execution.resultText?.length ?? null,
+  })
+  /**
+   * The result's length: as written with it, or for a row from before `result_chars` measured in SQL, where
+   * length() counts code points, so a character outside the BMP counts 1 instead of 2 (and SQLite stops at a NUL).
+   */
+  const resultChars = sql<number | null>`coalesce(${executions.resultChars}, case
+    when ${executions.resultText} is null then null
+    when ${executions.resultText} = '' then coalesce((select sum(length(${parts.text})) from ${parts} where ${parts.executionId} = ${executions.id}), 0)
+    else length(${executions.resultText}) end)`.mapWith(Number)
 
   return {
     async recordBatch(entries: readonly ExecutionEntry[]): Promise<void> {
       if (entries.length === 0) return
-      const rows: ExecutionRecord[] = []
+      const rows: ExecutionRow[] = []
       const partRows: (typeof parts.$inferInsert)[] = []
       const calls: (typeof toolCalls.$inferInsert)[] = []
       for (const { execution, calls: own } of entries) {
-        if (inline(execution)) rows.push(execution)
+        if (inline(execution)) rows.push(row(execution))
         else {
-          rows.push({ ...execution, resultText: "" })
+          rows.push(row(execution, ""))
           splitUtf8(execution.resultText!, resultPartBytes).forEach((text, seq) =>
             partRows.push({ executionId: execution.id, seq, text }),
           )
@@ -74,8 +89,10 @@ export const executionRows = ({
     },
 
     async getExecution(id: string): Promise<StoredExecution | null> {
-      const row = first(await db.select().from(executions).where(eq(executions.id, id)).limit(1))
-      if (!row) return null
+      const found = first(await db.select().from(executions).where(eq(executions.id, id)).limit(1))
+      if (!found) return null
+      // result_chars is the listing's: a record has the text itself
+      const { resultChars: _, ...row } = found
       const [calls, resultParts] = await Promise.all([
         db.select().from(toolCalls).where(eq(toolCalls.executionId, id)).orderBy(asc(toolCalls.startedAt)),
         // a text stored in parts leaves "" in its row
@@ -90,6 +107,39 @@ export const executionRows = ({
         logs: (row.logs as LogEntry[] | null) ?? [],
         calls: calls.map(({ id: _id, ...call }) => call),
       }
+    },
+
+    // newest first by the primary key, LIMIT rows: a filter walks the key's order until it has enough
+    async listExecutions({ limit, before, status, keyId }: ExecutionListQuery): Promise<ExecutionSummary[]> {
+      if (!Number.isInteger(limit) || limit < 1)
+        throw new RangeError(`listExecutions needs a whole number limit of at least 1 (got ${limit})`)
+      const rows = await db
+        .select({
+          id: executions.id,
+          status: executions.status,
+          startedAt: executions.startedAt,
+          durationMs: executions.durationMs,
+          errorCode: executions.errorCode,
+          toolCallCount: executions.toolCallCount,
+          keyId: executions.keyId,
+          resultChars,
+          head: sql<string>`substr(${executions.code}, 1, ${sql.raw(String(PREVIEW_SCAN))})`,
+        })
+        .from(executions)
+        .where(
+          and(
+            before === undefined ? undefined : lt(executions.id, before),
+            status === undefined ? undefined : eq(executions.status, status),
+            keyId === undefined ? undefined : eq(executions.keyId, keyId),
+          ),
+        )
+        .orderBy(desc(executions.id))
+        .limit(limit)
+      return rows.map(({ head, ...summary }) => ({
+        ...summary,
+        status: summary.status as ExecutionSummary["status"],
+        codePreview: codePreview(head),
+      }))
     },
   }
 }

@@ -58,6 +58,32 @@ export interface StoredExecution extends ExecutionRecord {
   calls: ToolCallRecord[]
 }
 
+/** Which executions `listExecutions` returns: a page of them, newest first. */
+export interface ExecutionListQuery {
+  /** at most this many, newest first (ordered by id descending: ids are UUIDv7, so by start time) */
+  limit: number
+  /** only those whose id sorts before this one: the cursor of the next page */
+  before?: string
+  status?: "ok" | "error"
+  /** only this key's executions; undefined: every execution */
+  keyId?: string
+}
+
+/** One execution in a listing: its record without the texts (code, result, logs) and its calls. */
+export interface ExecutionSummary {
+  id: string
+  status: "ok" | "error"
+  startedAt: number
+  durationMs: number
+  errorCode: string | null
+  toolCallCount: number
+  keyId: string | null
+  /** length of the stored result text in UTF-16 code units; null when none was stored */
+  resultChars: number | null
+  /** the script's first line, at most 120 characters (its first line that is not blank, without indentation) */
+  codePreview: string
+}
+
 /** A tool's observed data shape under one encoding (`tool_shapes`). The shape is opaque JSON to the store. */
 export interface StoredShape {
   shape: unknown
@@ -107,6 +133,11 @@ export interface CatalogStore extends TelemetrySink {
   getTool(namespace: string, name: string): Promise<ToolRow | null>
   toolPaths(namespace?: string): Promise<string[]>
   getExecution(id: string): Promise<StoredExecution | null>
+  /**
+   * A page of executions, newest first, without their texts: read in primary-key order, at most `limit` rows
+   * (catalog/execution-rows.ts).
+   */
+  listExecutions(query: ExecutionListQuery): Promise<ExecutionSummary[]>
   insertApiKey(row: ApiKeyRow): Promise<void>
   /** the key with this hash, revoked or not */
   findApiKey(hash: string): Promise<ApiKeyRow | null>

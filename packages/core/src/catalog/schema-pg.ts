@@ -61,6 +61,8 @@ export const executions = pgTable(
     startedAt: millis("started_at").notNull(),
     durationMs: bigint("duration_ms", { mode: "number" }).notNull(),
     resultText: text("result_text"),
+    /** result_text's length in UTF-16 code units (see schema-sqlite.ts) */
+    resultChars: integer("result_chars"),
     errorCode: text("error_code"),
     errorMessage: text("error_message"),
     logs: jsonb("logs"),

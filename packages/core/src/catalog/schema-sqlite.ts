@@ -59,6 +59,12 @@ export const executions = sqliteTable(
     startedAt: integer("started_at").notNull(),
     durationMs: integer("duration_ms").notNull(),
     resultText: text("result_text"),
+    /**
+     * result_text's length in UTF-16 code units (a JS string's length), the parts' together where it is stored in
+     * parts: written with the text, so a listing need not read it (catalog/execution-rows.ts). NULL: no result,
+     * or a row written before this column (a listing then measures the text in SQL).
+     */
+    resultChars: integer("result_chars"),
     errorCode: text("error_code"),
     errorMessage: text("error_message"),
     logs: text("logs", { mode: "json" }),

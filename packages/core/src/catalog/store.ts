@@ -185,6 +185,7 @@ export const createCatalogStore = (dialect: StoreDialect): CatalogStore => {
 
     recordBatch: op(executions.recordBatch),
     getExecution: op(executions.getExecution),
+    listExecutions: op(executions.listExecutions),
 
     getShape: op(async (toolId: string, encoding: string) => {
       const { toolShapes } = tables

@@ -1,0 +1,1 @@
+ALTER TABLE `executions` ADD `result_chars` integer;
