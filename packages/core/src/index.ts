@@ -129,6 +129,9 @@ export {
   canReadExecution,
   readExecutionAs,
   listExecutionsAs,
+  listExecutionsPage,
+  DEFAULT_LIST_EXECUTIONS,
+  MAX_LIST_EXECUTIONS,
   parseScopes,
 } from "./auth/scopes.js"
 export type { Scope, Caller } from "./auth/scopes.js"

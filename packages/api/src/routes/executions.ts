@@ -5,7 +5,8 @@ import {
   NotFound,
   Overloaded,
   grepInPlace,
-  listExecutionsAs,
+  DEFAULT_LIST_EXECUTIONS,
+  listExecutionsPage,
   readExecutionAs,
   readOutputLines,
 } from "@switchboard/core"
@@ -13,18 +14,16 @@ import type { AppServices } from "../app-services.js"
 import type { AppEnv } from "../env.js"
 import { errorResponse, sendError } from "../http-errors.js"
 import { query } from "../validate.js"
-import { DEFAULT_LIST_EXECUTIONS, executionsQuery, outputQuery } from "../wire/executions.js"
+import { executionsQuery, outputQuery } from "../wire/executions.js"
 import type { ExecutionBody, ExecutionsBody, OutputMatchesBody, OutputPageBody } from "../wire/executions.js"
 
 export const executionRoutes = ({ store, grep = grepInPlace }: AppServices) =>
   new Hono<AppEnv>()
     .get("/", query(executionsQuery), async (c) => {
       const { limit = DEFAULT_LIST_EXECUTIONS, before, status } = c.req.valid("query")
-      // a key without admin lists its own, whatever it asks (core's listExecutionsAs)
-      const executions = await listExecutionsAs(store, c.get("caller"), { limit, before, status })
-      // a full page may be the last: the next one is then empty
-      const nextBefore = executions.length === limit ? executions.at(-1)?.id : undefined
-      return c.json({ executions, ...(nextBefore === undefined ? {} : { nextBefore }) } satisfies ExecutionsBody)
+      // a key without admin lists its own, whatever it asks; a full page names the next (core's listExecutionsPage)
+      const page = await listExecutionsPage(store, c.get("caller"), { limit, before, status })
+      return c.json(page satisfies ExecutionsBody)
     })
     .get("/:id", async (c) => {
       c.set("executionId", c.req.param("id"))

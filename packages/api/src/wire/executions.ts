@@ -1,6 +1,13 @@
 /** The bodies of /v1/executions: a page of executions, a stored execution, and its output by page or by pattern. */
 import { z } from "zod"
-import { DEFAULT_PAGE_LINES, MAX_GREP_MATCHES, MAX_PAGE_LINES, wholeNumber } from "@switchboard/core"
+import {
+  DEFAULT_LIST_EXECUTIONS,
+  DEFAULT_PAGE_LINES,
+  MAX_GREP_MATCHES,
+  MAX_LIST_EXECUTIONS,
+  MAX_PAGE_LINES,
+  wholeNumber,
+} from "@switchboard/core"
 import { logEntry } from "./execute.js"
 
 /** The largest offset into stored text (lines or characters): more than any stored result holds. */
@@ -72,8 +79,6 @@ export const execution = z.object({
   calls: z.array(toolCall),
 })
 
-export const DEFAULT_LIST_EXECUTIONS = 20
-export const MAX_LIST_EXECUTIONS = 200
 /** longer than any execution id (a UUID is 36 characters): a cursor is one */
 const MAX_CURSOR_CHARS = 100
 

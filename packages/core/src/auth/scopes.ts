@@ -112,3 +112,22 @@ export const listExecutionsAs = async (
   if (caller.keyId === null) return []
   return store.listExecutions({ ...query, keyId: caller.keyId })
 }
+
+/** a listing's size when the caller names none (`GET /v1/executions`, `switchboard executions list`) */
+export const DEFAULT_LIST_EXECUTIONS = 20
+/** the most executions one page lists */
+export const MAX_LIST_EXECUTIONS = 200
+
+/**
+ * A page of the executions the caller may read, as `GET /v1/executions` answers it: a full page names the cursor of
+ * the next (`nextBefore`: its last id), which may be empty; a page that is not full is the last.
+ */
+export const listExecutionsPage = async (
+  store: Pick<CatalogStore, "listExecutions">,
+  caller: Caller,
+  query: ExecutionListQuery,
+): Promise<{ executions: ExecutionSummary[]; nextBefore?: string }> => {
+  const executions = await listExecutionsAs(store, caller, query)
+  const nextBefore = executions.length === query.limit ? executions.at(-1)?.id : undefined
+  return nextBefore === undefined ? { executions } : { executions, nextBefore }
+}
