@@ -281,6 +281,42 @@ describe.each(["local", "remote"] as const)(
       expect(badLimit.status).toBe(2)
       expect(badLimit.stderr).toContain('--limit must be a whole number from 1 to 2000 (got "0")')
     }, 60_000)
+
+    it("executions list: newest first, a page at a time (--limit, --before), --status filters; a table, or --json as GET /v1/executions", async () => {
+      expect((await runCli(["run", "-", "--db", db], { input: "throw new Error('listed')" })).status).toBe(1)
+      const all = json((await target.cli(["executions", "list", "--json"])).stdout)
+      const ids: string[] = all.executions.map((e: { id: string }) => e.id)
+      expect(ids.length).toBeGreaterThan(3)
+      expect(ids).toEqual([...ids].sort().reverse())
+      expect(all.executions[0]).toMatchObject({
+        status: "error",
+        errorCode: "runtime_error",
+        toolCallCount: 0,
+        resultChars: null,
+        codePreview: "throw new Error('listed')",
+      })
+      expect(all.nextBefore).toBeUndefined()
+
+      const first = await target.cli(["executions", "list", "--limit", "2"])
+      expect(first.status, first.stderr).toBe(0)
+      const [header, ...rows] = first.stdout.trimEnd().split("\n")
+      expect(header!.split(/\s{2,}/)).toEqual(["ID", "STATUS", "STARTED", "DURATION", "CALLS", "RESULT", "KEY", "CODE"])
+      expect(rows.map((row) => row.split(/\s{2,}/).slice(0, 2))).toEqual([
+        [ids[0], "error (runtime_error)"],
+        [ids[1], "ok"],
+      ])
+      expect(first.stderr).toBe(`more: switchboard executions list --limit 2 --before ${ids[1]}\n`)
+      const next = json(
+        (await target.cli(["executions", "list", "--limit", "2", "--before", ids[1]!, "--json"])).stdout,
+      )
+      expect(next.executions.map((e: { id: string }) => e.id)).toEqual(ids.slice(2, 4))
+
+      const failed = json((await target.cli(["executions", "list", "--status", "error", "--json"])).stdout)
+      expect(failed.executions.map((e: { id: string }) => e.id)).toEqual([ids[0]])
+      const badStatus = await target.cli(["executions", "list", "--status", "failed"])
+      expect(badStatus.status).toBe(2)
+      expect(badStatus.stderr).toContain('--status must be ok or error (got "failed")')
+    }, 60_000)
   },
 )
 
@@ -314,6 +350,20 @@ describe("against a running server only", () => {
     )
     const wrong = await runCli(["sources", "list", "--url", server.url], { env: { SWITCHBOARD_KEY: "sb_wrong" } })
     expect(wrong.stderr).toContain("The key in $SWITCHBOARD_KEY was refused. (unauthorized)")
+  }, 60_000)
+
+  it("a key without admin lists and reads only its own executions, through the server", async () => {
+    expect((await runCli(["run", "-", "--db", db], { input: "return 1" })).status).toBe(0)
+    const { id } = newestExecution(db)
+    const env = { SWITCHBOARD_KEY: readKey }
+    const listed = await runCli(["executions", "list", "--json", "--url", server.url], { env })
+    expect(json(listed.stdout), listed.stderr).toEqual({ executions: [] })
+    const shown = await runCli(["executions", "show", id, "--url", server.url], { env })
+    expect(shown.status).toBe(1)
+    expect(shown.stderr).toBe(`switchboard: no execution "${id}" (not_found)\n`)
+    // the same catalog, opened locally, is read whole
+    const local = json((await runCli(["executions", "list", "--json", "--db", db])).stdout)
+    expect(local.executions.map((e: { id: string }) => e.id)).toEqual([id])
   }, 60_000)
 
   it("a server that does not answer is named, exit 1; --url with --db, or with --allow-stdio, or not an http URL, exits 2", async () => {

@@ -92,6 +92,7 @@ const catalogCommands: [string, string[]][] = [
   ["sources remove", ["sources", "remove", "x"]],
   ["describe", ["describe", "x.y"]],
   ["call", ["call", "x.y", "{}"]],
+  ["executions list", ["executions", "list"]],
   ["executions show", ["executions", "show", "e_1"]],
   ["executions output", ["executions", "output", "e_1"]],
 ]

@@ -5,7 +5,7 @@
  * same `--json` either way. A failure the API would answer with `{"error":{"code","message"}}` is a
  * `CatalogClientError` with that code and message, whichever side it came from.
  */
-import type { DescribeResult, ProgressListener, SourceView, StoredExecution } from "@switchboard/core"
+import type { DescribeResult, ExecutionSummary, ProgressListener, SourceView, StoredExecution } from "@switchboard/core"
 
 /** One tool run as an execution: the execute API's answer (`POST /v1/execute`), whose result is the call's union. */
 export type CallResponse =
@@ -43,6 +43,18 @@ export interface OutputMatches {
   truncated: boolean
 }
 
+/** `GET /v1/executions`: newest first; `nextBefore` when the page is full, the `before` of the next */
+export interface ExecutionsPage {
+  executions: ExecutionSummary[]
+  nextBefore?: string
+}
+
+export interface ExecutionListRequest {
+  limit: number
+  before?: string
+  status?: "ok" | "error"
+}
+
 export interface CatalogClient {
   /** where the catalog is, for messages: the database's path or URL, or the server's URL */
   readonly target: string
@@ -54,6 +66,7 @@ export interface CatalogClient {
   describe(paths: string[]): Promise<DescribeResult>
   /** runs the tool at `path` with `args`, as one execution of a script that calls it (./call-script.ts) */
   call(path: string, args: Record<string, unknown>): Promise<CallResponse>
+  listExecutions(request: ExecutionListRequest): Promise<ExecutionsPage>
   getExecution(id: string): Promise<StoredExecution>
   /** the stored result text, exactly as stored */
   readOutput(id: string): Promise<string>

@@ -6,10 +6,12 @@
  */
 import {
   DEFAULT_PAGE_LINES,
+  OPEN_CALLER,
   createDescribeService,
   createSealedCatalogStore,
   createSecretBox,
   generateSecretKey,
+  listExecutionsPage,
   readOutputLines,
   sourceView,
 } from "@switchboard/core"
@@ -78,6 +80,8 @@ export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions):
     removeSource: async (namespace) => (await hostFor(false)).removeSource(namespace),
     describe: async (paths) => createDescribeService(await store()).describeMany({ paths }),
     call: async (path, args) => (await hostFor(true)).call(path, args),
+    // whoever can open the file reads every execution, as admin does (and `switchboard mcp` over stdio)
+    listExecutions: async (request) => listExecutionsPage(await store(), OPEN_CALLER, request),
     getExecution: execution,
     readOutput: output,
     readOutputPage: async (id, { offset, limit, charOffset }) => ({

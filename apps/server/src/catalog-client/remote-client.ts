@@ -5,7 +5,7 @@
  */
 import { createClient } from "@switchboard/api/client"
 import type { DescribeResult, SourceView, StoredExecution } from "@switchboard/core"
-import type { CallResponse, CatalogClient, OutputMatches, OutputPage } from "./catalog-client.js"
+import type { CallResponse, CatalogClient, ExecutionsPage, OutputMatches, OutputPage } from "./catalog-client.js"
 import { CatalogClientError } from "./catalog-client.js"
 import { callScript } from "./call-script.js"
 
@@ -68,6 +68,12 @@ export const openRemoteClient = (url: string, key = process.env[KEY_ENV] || unde
       void (await answer(client.v1.sources[":namespace"].$delete({ param: { namespace: param(namespace) } }))),
     describe: (paths) => json<DescribeResult>(client.v1.describe.$post({ json: { paths } })),
     call: (path, args) => json<CallResponse>(client.v1.execute.$post({ json: { code: callScript(path, args) } })),
+    listExecutions: ({ limit, before, status }) =>
+      json<ExecutionsPage>(
+        client.v1.executions.$get({
+          query: { limit: String(limit), ...(before === undefined ? {} : { before }), ...(status ? { status } : {}) },
+        }),
+      ),
     getExecution: async (id) =>
       (await json<{ execution: StoredExecution }>(client.v1.executions[":id"].$get({ param: { id: param(id) } })))
         .execution,

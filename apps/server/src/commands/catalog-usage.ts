@@ -6,7 +6,8 @@ sources add <namespace> [--env K=V]... --stdio <command> [args...]   (what follo
 sources add <namespace> --http <url> [--header 'Name: value']...
 sources sync <namespace> | sources remove <namespace>`
 
-export const executionsUsage = `executions show <id>
+export const executionsUsage = `executions list [--limit N] [--status ok|error] [--before <id>]
+executions show <id>
 executions output <id> [--offset N] [--limit N] [--char-offset N] | [--grep PATTERN]`
 
 /** the lines of a usage, each indented by `indent` */

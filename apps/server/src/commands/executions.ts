@@ -1,12 +1,13 @@
 /**
- * `switchboard executions show|output`: stored executions, as `GET /v1/executions/:id` and its `/output` answer
- * them. `show` prints a summary and the tool calls (`--json`: the API's answer); `output` prints the stored result
- * text byte for byte, or with `--offset`/`--limit` a page of it by line, or with `--grep` the lines that match,
- * each after its 0-based line number and a tab (`--json`: the API's page or matches).
+ * `switchboard executions list|show|output`: stored executions, as `GET /v1/executions`, `/:id` and `/:id/output`
+ * answer them. `list` prints a table, newest first (`--before` the last id for the next page); `show` a summary
+ * and the tool calls; `output` the stored result text byte for byte, or with `--offset`/`--limit` a page of it by
+ * line, or with `--grep` the lines that match, each after its 0-based line number and a tab. `--json`: the API's
+ * answer.
  */
 import { parseArgs } from "node:util"
-import { MAX_PAGE_LINES } from "@switchboard/core"
-import type { StoredExecution } from "@switchboard/core"
+import { DEFAULT_LIST_EXECUTIONS, MAX_LIST_EXECUTIONS, MAX_PAGE_LINES } from "@switchboard/core"
+import type { ExecutionSummary, StoredExecution } from "@switchboard/core"
 import type { OutputPage } from "../catalog-client/catalog-client.js"
 import { printJson, targetOptions, withCatalog } from "./catalog-target.js"
 import { executionsUsage, indented } from "./catalog-usage.js"
@@ -19,6 +20,8 @@ const options = {
   limit: { type: "string" },
   "char-offset": { type: "string" },
   grep: { type: "string" },
+  status: { type: "string" },
+  before: { type: "string" },
 } as const
 
 const usageError = (problem: string): never => fail(`${problem}\n  ${indented(executionsUsage, "  ")}`)
@@ -71,6 +74,21 @@ const summary = (execution: StoredExecution) => {
   return `${head}code:\n${code}${logs ? `logs:\n${logs}` : ""}${calls}`
 }
 
+const listed = (executions: ExecutionSummary[]) =>
+  table(
+    ["ID", "STATUS", "STARTED", "DURATION", "CALLS", "RESULT", "KEY", "CODE"],
+    executions.map((e) => [
+      e.id,
+      e.status === "ok" ? "ok" : `error (${e.errorCode})`,
+      when(e.startedAt),
+      `${e.durationMs} ms`,
+      String(e.toolCallCount),
+      e.resultChars === null ? "" : `${e.resultChars} chars`,
+      e.keyId ?? "",
+      e.codePreview,
+    ]),
+  )
+
 /** where a page ended and how to read on, for a person: on stderr, so stdout holds the text's lines alone */
 const pageFooter = (id: string, page: OutputPage) => {
   const shown = page.lines.length === 0 ? "no lines" : `lines ${page.offset}–${page.offset + page.lines.length - 1}`
@@ -81,9 +99,42 @@ const pageFooter = (id: string, page: OutputPage) => {
   return `${shown} of ${page.totalLines}${next}\n`
 }
 
+type Values = ReturnType<typeof parse>["values"]
+
+const parse = (args: string[]) => parseArgs({ args, options, allowPositionals: true })
+
+const list = (values: Values, rest: string[]) => {
+  if (rest.length > 0) usageError("executions list takes no argument")
+  if (values.offset !== undefined || values["char-offset"] !== undefined || values.grep !== undefined)
+    usageError("--offset, --char-offset and --grep are for executions output")
+  const status = values.status
+  if (status !== undefined && status !== "ok" && status !== "error")
+    usageError(`--status must be ok or error (got "${status}")`)
+  const request = {
+    limit: wholeNumber("limit", values.limit, 1, MAX_LIST_EXECUTIONS) ?? DEFAULT_LIST_EXECUTIONS,
+    ...(values.before === undefined ? {} : { before: values.before }),
+    ...(status === undefined ? {} : { status: status as "ok" | "error" }),
+  }
+  return withCatalog(values, async (client) => {
+    const page = await client.listExecutions(request)
+    if (values.json) printJson(page)
+    else {
+      process.stdout.write(listed(page.executions))
+      if (page.nextBefore !== undefined) {
+        const flags = `${values.limit === undefined ? "" : ` --limit ${request.limit}`}${status === undefined ? "" : ` --status ${status}`}`
+        process.stderr.write(`more: switchboard executions list${flags} --before ${page.nextBefore}\n`)
+      }
+    }
+    return 0
+  })
+}
+
 export const executionsCommand = async (args: string[]) => {
-  const { values, positionals } = parseArgs({ args, options, allowPositionals: true })
+  const { values, positionals } = parse(args)
   const [action, id, ...extra] = positionals
+  if (action === "list") return list(values, positionals.slice(1))
+  if (values.status !== undefined || values.before !== undefined)
+    usageError("--status and --before are for executions list")
   if ((action === "show" || action === "output") && (id === undefined || extra.length > 0))
     usageError(`executions ${action} takes one execution id`)
   const paging = values.offset !== undefined || values.limit !== undefined || values["char-offset"] !== undefined
