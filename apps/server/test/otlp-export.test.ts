@@ -4,7 +4,6 @@
  * JSON). The spans carry names, codes, sizes and encodings, and never an argument, a result, a thrown message or
  * a source's secret.
  */
-import { spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import type { Server } from "node:http"
@@ -13,9 +12,9 @@ import { join } from "node:path"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { startEchoHeadersServer } from "@switchboard/fixtures"
 import type { EchoHeadersServer } from "@switchboard/fixtures"
-import { cliArgs } from "./built-cli.js"
 import { tempDir } from "./helpers.js"
 import { call, spawnServe } from "./process-harness.js"
+import { runCli } from "./run-cli.js"
 
 interface OtlpValue {
   stringValue?: string
@@ -164,14 +163,11 @@ it("sends execution and tool-call spans to the collector, with sizes and codes a
 
 it("`switchboard run` sends its execution's span as well, before it exits", async () => {
   const before = receiver.spans().length
-  // not spawnSync: the receiver answers from this process
-  const child = spawn(process.execPath, cliArgs(["run", "-", "--db", join(folder.dir, "catalog.db")]), {
-    env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+  // asynchronous: the receiver answers from this process
+  const { stdout } = await runCli(["run", "-", "--db", join(folder.dir, "catalog.db")], {
+    input: "return 6 * 7",
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
   })
-  let stdout = ""
-  child.stdout.on("data", (chunk) => (stdout += chunk))
-  child.stdin.end("return 6 * 7")
-  await new Promise((resolve) => child.once("exit", resolve))
   expect(stdout).toBe("42\n")
   const spans = receiver.spans().slice(before)
   expect(spans.map((s) => s.name)).toEqual(["switchboard.execute"])
