@@ -6,11 +6,24 @@
  * run, in the packages' dist/ folders. Without them Node stops at the first import with a bare
  * ERR_MODULE_NOT_FOUND, so the commands load behind this check, which says what to run instead.
  */
+import { setFlagsFromString } from "node:v8"
+
 const missingBuildOutput = (error: unknown): string | undefined => {
   const { code, url } = (error ?? {}) as { code?: unknown; url?: unknown }
   const where = typeof url === "string" ? url : error instanceof Error ? error.message : ""
   return code === "ERR_MODULE_NOT_FOUND" && where.includes("/dist/") ? where : undefined
 }
+
+/**
+ * A server's execute path took about 3,000 requests to reach its warm speed (requests 501–1,500 ran at 2.4–2.6× warm
+ * on this 2-core VM): the time V8 takes to tier its hottest functions up to optimized code, on the main thread and
+ * in each worker (bench/warmup.ts; a busy-waiting pool, GC and SQLite were ruled out there). V8 optimizes a function
+ * once it has run through `--interrupt-budget` bytes of bytecode (67,584 by default); an eighth of that gets a
+ * long-running process there sooner. Set before any command's code is loaded, for the long-running commands only,
+ * and not over the same flag given to Node itself (`node --interrupt-budget=67584 switchboard.mjs serve`).
+ */
+const V8_FLAGS_FOR_SERVERS = ["--interrupt-budget=8192"]
+const longRunning = new Set(["serve", "demo", "mcp"])
 
 const commands: Record<string, (args: string[]) => Promise<unknown>> = {
   serve: async (args) => (await import("./commands/serve.js")).serveCommand(args, false),
@@ -27,6 +40,11 @@ const commands: Record<string, (args: string[]) => Promise<unknown>> = {
 }
 
 const [command, ...rest] = process.argv.slice(2)
+if (command !== undefined && longRunning.has(command))
+  for (const flag of V8_FLAGS_FOR_SERVERS) {
+    const name = flag.split("=")[0]!
+    if (!process.execArgv.some((given) => given.split("=")[0] === name)) setFlagsFromString(flag)
+  }
 const fail = (message: string): never => {
   process.stderr.write(`switchboard: ${message}\n`)
   process.exit(2)
