@@ -1,4 +1,5 @@
 /** What the commands share: the default database, the options several take, and how a command fails. */
+import { SYNC_TTL_FORM, parseSyncTtl } from "../sync-ttl.js"
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs"
 import { resolve } from "node:path"
 import { isPostgresUrl } from "../database-shape.js"
@@ -17,13 +18,9 @@ export const fail = (message: string): never => {
   process.exit(2)
 }
 
-/** "90", "90s", "15m", "1h" -> milliseconds */
-export const parseDuration = (text: string) => {
-  const match = /^(\d+)(ms|s|m|h)?$/.exec(text.trim())
-  if (!match) return fail(`--sync-ttl must be a duration such as 900, 90s, 15m or 1h (got "${text}")`)
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? "s") as "ms" | "s" | "m" | "h"]
-  return Number(match[1]) * unit
-}
+/** --sync-ttl in milliseconds; anything else stops the command naming the flag */
+export const parseDuration = (text: string) =>
+  parseSyncTtl(text) ?? fail(`--sync-ttl must be ${SYNC_TTL_FORM} (got "${text}")`)
 
 /** A SQLite file that is not there yet: `serve` and `demo` create it, every other command refuses it. */
 export const isMissingFile = (db: string) => !isPostgresUrl(db) && db !== ":memory:" && db !== "" && !existsSync(db)

@@ -9,6 +9,7 @@ import { addSourceRequest, parseRetention, runLimitsRequest, wholeNumber } from 
 import { mcpSourceConfig, mcpSourcePatch } from "@switchboard/plugin-mcp"
 // the /node entry, whose index does not load QuickJS: serve reads this file at boot
 import { maxStackBytes } from "@switchboard/runtime-quickjs/node"
+import { SYNC_TTL_FORM, SYNC_TTL_PATTERN } from "../sync-ttl.js"
 
 /** The kinds of source the Node host's plugins take (layers/plugins.ts): MCP only. */
 export const configSource = addSourceRequest([
@@ -16,8 +17,6 @@ export const configSource = addSourceRequest([
 ])
 
 export type ConfigSource = z.output<typeof configSource>
-
-export const DURATION_PATTERN = /^(\d+)(ms|s|m|h)?$/
 
 /** The serve flags a file may set; a flag given on the command line wins over the file. */
 const serverSettings = z
@@ -30,7 +29,7 @@ const serverSettings = z
     requireKey: z.boolean().optional().describe("--require-key"),
     syncTtl: z
       .string()
-      .regex(DURATION_PATTERN, { error: "server.syncTtl must be a duration such as 900, 90s, 15m or 1h" })
+      .regex(SYNC_TTL_PATTERN, { error: `server.syncTtl must be ${SYNC_TTL_FORM}` })
       .optional()
       .describe("--sync-ttl (default 15m)"),
     retain: z
