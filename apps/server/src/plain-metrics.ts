@@ -3,7 +3,8 @@
  * prom-client registry, which formats them when /metrics is scraped. prom-client's own `child.inc()` hashes and
  * checks its label object on every call (0.3–0.4 µs in a tight loop; with three of them per execute a trivial
  * execute read 6–8 µs slower in bench/host-ab.ts's setting); here a count is a string key, a Map lookup and an add.
- * Up to three label values, each from a bounded set (the caller's job: metrics.ts).
+ * Up to three label values, each from a bounded set (the caller's job: metrics.ts). They count from the start;
+ * prom-client is loaded, and they are registered with it, only later (`registerPlain`): it takes ~100 ms to load.
  */
 import type { Registry } from "prom-client"
 
@@ -21,23 +22,32 @@ interface HistogramSeries {
 }
 
 /** What prom-client's registry asks of a metric: its name, help, type and `get()` (registry.js getMetricsAsString). */
-const register = (registry: Registry, name: string, help: string, type: string, values: () => object[]) =>
-  registry.registerMetric({
-    name,
-    help,
-    type,
-    get: async () => ({ name, help, type, aggregator: "sum", values: values() }),
-  } as unknown as Parameters<Registry["registerMetric"]>[0])
+export interface PlainMetric {
+  name: string
+  help: string
+  type: string
+  get(): Promise<object>
+}
+
+const described = (name: string, help: string, type: string, values: () => object[]): PlainMetric => ({
+  name,
+  help,
+  type,
+  get: async () => ({ name, help, type, aggregator: "sum", values: values() }),
+})
+
+export const registerPlain = (registry: Registry, metric: PlainMetric) =>
+  registry.registerMetric(metric as unknown as Parameters<Registry["registerMetric"]>[0])
 
 const labelsOf = (names: readonly string[], values: readonly string[]) =>
   Object.fromEntries(names.map((name, i) => [name, values[i]!]))
 
-export const plainCounter = (registry: Registry, name: string, help: string, labelNames: readonly string[] = []) => {
+export const plainCounter = (name: string, help: string, labelNames: readonly string[] = []) => {
   const series = new Map<string, Series>()
   // a count without labels is there from the start, at 0
   if (labelNames.length === 0) series.set("\u0000\u0000", { labels: {}, value: 0 })
-  register(registry, name, help, "counter", () => [...series.values()])
   return {
+    metric: described(name, help, "counter", () => [...series.values()]),
     inc(a = "", b = "", c = "") {
       const key = `${a}\u0000${b}\u0000${c}`
       const found = series.get(key)
@@ -48,7 +58,6 @@ export const plainCounter = (registry: Registry, name: string, help: string, lab
 }
 
 export const plainHistogram = (
-  registry: Registry,
   name: string,
   help: string,
   buckets: readonly number[],
@@ -56,7 +65,7 @@ export const plainHistogram = (
 ) => {
   const series = new Map<string, HistogramSeries>()
   const bounds = [...buckets.map(String), "+Inf"]
-  register(registry, name, help, "histogram", () =>
+  const metric = described(name, help, "histogram", () =>
     [...series.values()].flatMap(({ labels, counts, sum, count }) => {
       let below = 0
       return [
@@ -71,6 +80,7 @@ export const plainHistogram = (
     }),
   )
   return {
+    metric,
     observe(value: number, a = "", b = "") {
       const key = `${a}\u0000${b}`
       let found = series.get(key)

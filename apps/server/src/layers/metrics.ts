@@ -20,8 +20,8 @@ export const HostMetrics = Context.Reference<PrometheusMetrics | null>("@switchb
 
 export const metricsLayer = (enabled: boolean): Layer.Layer<never, never, Services.CodeRuntime> => {
   if (!enabled) return Layer.empty
-  // loaded only here: prom-client takes about 100 ms to import on this VM, which a CLI command that keeps no
-  // metrics should not pay
+  // loaded only here, as a command that keeps no metrics needs none of it (prom-client itself loads later still:
+  // at `load`, which a server calls once its port is open, or at the first scrape)
   const metrics = Layer.effect(
     HostMetrics,
     Effect.flatMap(Services.CodeRuntime, (runtime) =>
