@@ -5,49 +5,20 @@
  * same `--json` either way. A failure the API would answer with `{"error":{"code","message"}}` is a
  * `CatalogClientError` with that code and message, whichever side it came from.
  */
-import type { DescribeResult, ExecutionSummary, ProgressListener, SourceView, StoredExecution } from "@switchboard/core"
+import type { ExecuteBody, ExecutionsBody, OutputMatchesBody, OutputPageBody } from "@switchboard/api"
+import type { DescribeResult, ProgressListener, SourceView, StoredExecution } from "@switchboard/core"
 
 /** One tool run as an execution: the execute API's answer (`POST /v1/execute`), whose result is the call's union. */
-export type CallResponse =
-  | { executionId?: string; stored: boolean; warning?: string; ok: true; result: unknown; logs: LogLine[] }
-  | {
-      executionId?: string
-      stored: boolean
-      warning?: string
-      ok: false
-      error: { code: string; message: string }
-      logs: LogLine[]
-    }
-
-export interface LogLine {
-  level: string
-  message: string
-}
-
-/** `GET /v1/executions/:id/output` with `offset`/`limit`: a page of the stored text by line */
-export interface OutputPage {
-  executionId: string
-  offset: number
-  charOffset: number
-  lines: string[]
-  totalLines: number
-  nextOffset: number | null
-  nextCharOffset?: number
-}
-
-/** `GET /v1/executions/:id/output?grep=`: the lines that match, with their 0-based numbers */
-export interface OutputMatches {
-  executionId: string
-  matches: { line: number; text: string }[]
-  totalLines: number
-  truncated: boolean
-}
+export type CallResponse = ExecuteBody
 
 /** `GET /v1/executions`: newest first; `nextBefore` when the page is full, the `before` of the next */
-export interface ExecutionsPage {
-  executions: ExecutionSummary[]
-  nextBefore?: string
-}
+export type ExecutionsPage = ExecutionsBody
+
+/** `GET /v1/executions/:id/output` with `offset`/`limit`: a page of the stored text by line */
+export type OutputPage = OutputPageBody
+
+/** `GET /v1/executions/:id/output?grep=`: the lines that match, with their 0-based numbers */
+export type OutputMatches = OutputMatchesBody
 
 export interface ExecutionListRequest {
   limit: number
