@@ -1,5 +1,5 @@
 /**
- * `pnpm bench:warmup [--requests 5000] [--workers N] [--node-flag F …] [--code "return 1"] [--log-level info]`:
+ * `pnpm bench:warmup [--requests 5000] [--wait ms] [--workers N] [--node-flag F …] [--code "return 1"] [--log-level info]`:
  * the execute path's warm-up curve (issue 17 §2). A fresh `switchboard serve` (the built CLI, a new SQLite file,
  * the listening line: workers loaded), then one client sending trivial executes one after another over a
  * keep-alive connection. Printed: the median latency of each band of requests counted from boot, as a ratio to
@@ -25,6 +25,8 @@ const { values } = parseArgs({
     "node-flag": { type: "string", multiple: true, default: [] },
     code: { type: "string", default: "return 1" },
     "log-level": { type: "string", default: "warn" },
+    /** ms to leave the server idle after its listening line before the first request */
+    wait: { type: "string", default: "0" },
   },
 })
 const requests = Number(values.requests)
@@ -78,6 +80,7 @@ const bands: [number, number][] = [
 const curve = async (nodeFlags: string[]) => {
   rmSync(join(dir, "catalog.db"), { force: true })
   const server = await serve(nodeFlags)
+  await new Promise((resolve) => setTimeout(resolve, Number(values.wait)))
   const client = createClient(server.url)
   const body = JSON.stringify({ code: values.code })
   const latencies: number[] = []
