@@ -37,9 +37,17 @@ const loadedBy = (group: string): string[] => {
 const packagesIn = (inputs: string[]) =>
   new Set(inputs.map((input) => /^(@[^/]+\/[^/]+|[^/.][^/]*)\//.exec(input)?.[1]).filter((name) => name !== undefined))
 
-it("serve (the host bundle, with run and mcp) loads neither QuickJS's JavaScript, its TypeScript stripper, undici nor postgres.js on its main thread", () => {
+it("serve (the host bundle, with run and mcp) loads neither QuickJS's JavaScript, its TypeScript stripper, undici, postgres.js nor the MCP SDK on its main thread", () => {
   const packages = packagesIn(loadedBy("host"))
-  for (const absent of ["sucrase", "acorn", "quickjs-emscripten-core", "undici", "postgres"])
+  // nor the MCP SDK (~60 ms of zod schemas): the /mcp route, a source's first connection and `mcp` load it
+  for (const absent of [
+    "sucrase",
+    "acorn",
+    "quickjs-emscripten-core",
+    "undici",
+    "postgres",
+    "@modelcontextprotocol/sdk",
+  ])
     expect(packages, absent).not.toContain(absent)
   // what it does load: the app, the pool that starts the workers, the SQLite dialect
   for (const present of ["hono", "zod", "effect", "drizzle-orm"]) expect(packages, present).toContain(present)

@@ -3,11 +3,10 @@
  * protocol (initialize, framing, cancellation) but never for result parsing: its strict schemas reject a
  * whole list or result for one odd part, so requests here take a permissive schema and core decodes.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js"
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { boundedFetch } from "./bounded-fetch.js"
+import { loadClientSdk, loadedClientSdk } from "./load-sdk.js"
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
 import type { McpTransportConfig } from "./config.js"
 import { findRefusal, stdioDisabled, stdioUnavailable } from "./refusal.js"
@@ -103,9 +102,16 @@ const networkCode = (cause: unknown): string | null => {
   return typeof inner?.code === "string" ? inner.code : ""
 }
 
+/** the SDK's HTTP error (an answer with a status the transport does not take): only once a connection loaded it */
+const isHttpError = (cause: unknown) => {
+  const sdk = loadedClientSdk()
+  return sdk !== undefined && cause instanceof sdk.StreamableHTTPError
+}
+
 export const requestLoss = (cause: unknown, hadSession: boolean): RequestLoss | null => {
-  if (cause instanceof StreamableHTTPError) {
-    const gone = cause.code === 404 || (cause.code === 400 && SESSION_WORD.test(cause.message))
+  if (isHttpError(cause)) {
+    const { code, message } = cause as { code?: number; message: string }
+    const gone = code === 404 || (code === 400 && SESSION_WORD.test(message))
     return hadSession && gone ? "session_gone" : null
   }
   const code = networkCode(cause)
@@ -115,7 +121,7 @@ export const requestLoss = (cause: unknown, hadSession: boolean): RequestLoss | 
 
 /** A failed handshake worth one more try: initialize changes nothing upstream, and a restarting server answers 5xx or not at all. */
 export const handshakeRetryable = (cause: unknown): boolean =>
-  (cause instanceof StreamableHTTPError && (cause.code ?? 0) >= 500) || networkCode(cause) !== null
+  (isHttpError(cause) && ((cause as { code?: number }).code ?? 0) >= 500) || networkCode(cause) !== null
 
 export const clientInfo = { name: "switchboard", version: "0.1.0" }
 
@@ -139,6 +145,8 @@ export const connect = async (
   // a host that cannot start processes says so first: naming a flag it has no use for would mislead
   if (transport.type === "stdio" && !policy.spawnStdio) throw stdioUnavailable(policy.stdioUnavailableMessage)
   if (transport.type === "stdio" && !stdioAllowed(policy.allowStdio, transport)) throw stdioDisabled()
+  const { Client, CfWorkerJsonSchemaValidator, StreamableHTTPClientTransport, ToolListChangedNotificationSchema } =
+    await loadClientSdk()
   // the SDK's default validator builds an Ajv per client (~150 µs here) and compiles schemas with `new Function`,
   // which Workers refuse; tool output is checked by core (encodings/output-schema-check.ts), not by this client
   const client = new Client(clientInfo, { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() })

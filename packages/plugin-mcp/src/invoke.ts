@@ -1,9 +1,9 @@
 /** `tools/call` with a permissive result schema: core decodes the envelope, so it arrives here as sent. */
 import { z } from "zod"
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js"
 import { ToolErrorCodes } from "@switchboard/core"
 import type { InvokeContext, RawInvokeResult } from "@switchboard/core"
 import { scrubSecrets } from "./config-secrets.js"
+import { loadedClientSdk } from "./load-sdk.js"
 import { findRefusal } from "./refusal.js"
 import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
 import type { McpSourceConfig } from "./config.js"
@@ -47,7 +47,10 @@ const failureMessage = (
       code: ToolErrorCodes.upstreamError,
       message: `"${tool}" failed: ${upstream(overflow.message)}${closedFor ? "; the connection was closed" : ""}`,
     }
-  if (cause instanceof McpError) {
+  // a call's connection loaded the SDK: an McpError can only come from it
+  const sdk = loadedClientSdk()
+  if (sdk && cause instanceof sdk.McpError) {
+    const { ErrorCode } = sdk
     if (cause.code === ErrorCode.RequestTimeout)
       return {
         ok: false,

@@ -6,7 +6,6 @@
  * the first bound crossed ends the reading with a `StdoutOverflow` that names it.
  */
 import { Data } from "effect"
-import { deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
 
 export interface StdoutLimits {
@@ -57,6 +56,8 @@ const join = (pieces: Uint8Array[], length: number): Uint8Array => {
 /** `push` hands each complete message to `onMessage`; it returns the bound crossed, after which it must not be called again. */
 export const createStdoutReader = (
   onMessage: (message: JSONRPCMessage) => void,
+  /** one line to a message, throwing when it is not one (the SDK's `deserializeMessage`, which its caller loads) */
+  deserializeMessage: (line: string) => JSONRPCMessage,
   limits: StdoutLimits = DEFAULT_STDOUT_LIMITS,
   now = Date.now,
 ) => {

@@ -1,5 +1,6 @@
 /** The bounded line reader on its own: what a well-behaved server sends passes, each bound trips by its name. */
 import { describe, expect, it } from "vitest"
+import { deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js"
 import { createStdoutReader, DEFAULT_STDOUT_LIMITS } from "../src/stdout-reader.js"
 
 const bytes = (text: string) => new TextEncoder().encode(text)
@@ -10,6 +11,7 @@ const reader = (limits = {}) => {
   let clock = 0
   const r = createStdoutReader(
     (m) => got.push(m),
+    deserializeMessage,
     { ...DEFAULT_STDOUT_LIMITS, ...limits },
     () => clock,
   )

@@ -1,6 +1,5 @@
 /** `switchboard mcp`: the MCP server over stdio, on the catalog in --db. */
 import { parseArgs } from "node:util"
-import { serveMcpStdio } from "../mcp-stdio.js"
 import { runtimeFlagOptions, tuning } from "../runtime-flags.js"
 import { dbOption, existingCatalog, parseDuration } from "./common.js"
 import { usage } from "./usage.js"
@@ -18,6 +17,8 @@ export const mcpCommand = async (args: string[]) => {
   })
   // stdout is the protocol stream: help goes to stderr here
   if (values.help) return void process.stderr.write(usage())
+  // loaded here, not with the bundle: serve and run share it, and the MCP SDK's server costs a start ~60 ms
+  const { serveMcpStdio } = await import("../mcp-stdio.js")
   const mcp = await serveMcpStdio({
     db: existingCatalog(values.db),
     allowStdio: values["allow-stdio"],

@@ -6,20 +6,22 @@
  * `enableDnsRebindingProtection` is deprecated in favour of such middleware, and is left off.
  */
 import { Hono } from "hono"
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js"
 import { DEFAULT_MAX_BODY_BYTES } from "../body-limit.js"
 import type { AppEnv } from "../env.js"
-import { createMcpServer } from "./server.js"
+import type * as HttpSdk from "./http-sdk.js"
 import type { McpServices } from "./services.js"
 
+let sdk: Promise<typeof HttpSdk> | undefined
+/** the SDK's server side, loaded by the first request here (./http-sdk.ts) */
+const loadSdk = () => (sdk ??= import("./http-sdk.js"))
+
 // Stateless: no standalone SSE stream (GET) and no session to end (DELETE); the spec's answer is 405.
-const methodNotAllowed = () =>
+const methodNotAllowed = async () =>
   Response.json(
     {
       jsonrpc: "2.0",
       error: {
-        code: ErrorCode.ConnectionClosed,
+        code: (await loadSdk()).ErrorCode.ConnectionClosed,
         message: "method not allowed: this endpoint is stateless, send each message with POST",
       },
       id: null,
@@ -40,6 +42,7 @@ export const mcpRoutes = (services: McpServices, { maxBodyBytes = DEFAULT_MAX_BO
     .post("/", async (c) => {
       // the request's key decides which tools it sees and may call
       const executed = (executionId: string) => c.set("executionId", executionId)
+      const { WebStandardStreamableHTTPServerTransport, createMcpServer } = await loadSdk()
       const server = createMcpServer({ ...services, executed }, c.get("caller"))
       // JSON responses rather than an SSE stream: every answer is complete when handleRequest resolves,
       // so the server can be closed at once.

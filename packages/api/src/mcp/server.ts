@@ -14,9 +14,8 @@ import { describeTool, callDescribe } from "./describe-tool.js"
 import { callExecute, executeTool } from "./execute-tool.js"
 import { callGrepOutput, callReadOutput, grepOutputTool, readOutputTool } from "./output-tools.js"
 import type { McpServices } from "./services.js"
+import { MCP_SERVER_INFO } from "./server-info.js"
 import { errorResult } from "./tool-result.js"
-
-export const MCP_SERVER_INFO = { name: "switchboard", version: "0.1.0" }
 
 const instructions =
   "Switchboard runs short scripts against a catalog of tools. Find tools with describe, then run a script with execute; " +

@@ -7,7 +7,7 @@
 import type { z } from "zod"
 import type { SourceKind } from "@switchboard/core"
 import { DEFAULT_MAX_BODY_BYTES, bytesText } from "../body-limit.js"
-import { MCP_SERVER_INFO } from "../mcp/server.js"
+import { MCP_SERVER_INFO } from "../mcp/server-info.js"
 import { READY_TIMEOUT_MS } from "../probes.js"
 import { requiredScope } from "../scopes.js"
 import { executionsQuery, outputQuery } from "../wire/executions.js"

@@ -6,12 +6,15 @@
  */
 import { spawn } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
-import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
 import { createStdoutReader, DEFAULT_STDOUT_LIMITS } from "../stdout-reader.js"
 import type { StdoutLimits, StdoutOverflow } from "../stdout-reader.js"
+import type * as StdioSdk from "./stdio-sdk.js"
+
+let stdioSdk: Promise<typeof StdioSdk> | undefined
+/** the SDK's stdio helpers, loaded by the first server started (a host that runs none never loads them) */
+const loadStdioSdk = () => (stdioSdk ??= import("./stdio-sdk.js"))
 
 export interface StdioServer {
   command: string
@@ -57,6 +60,7 @@ export class BoundedStdioTransport implements Transport {
   overflow: StdoutOverflow | undefined
   private child: ChildProcess | undefined
   private closed = false
+  private sdk: typeof StdioSdk | undefined
 
   constructor(
     private readonly server: StdioServer,
@@ -64,11 +68,12 @@ export class BoundedStdioTransport implements Transport {
     private readonly limits: StdoutLimits = DEFAULT_STDOUT_LIMITS,
   ) {}
 
-  start(): Promise<void> {
-    if (this.child) throw new Error("BoundedStdioTransport already started")
+  async start(): Promise<void> {
+    if (this.child || this.sdk) throw new Error("BoundedStdioTransport already started")
+    const sdk = (this.sdk = await loadStdioSdk())
     return new Promise((resolve, reject) => {
       const child = spawn(this.server.command, this.server.args ?? [], {
-        env: { ...getDefaultEnvironment(), ...this.server.env },
+        env: { ...sdk.getDefaultEnvironment(), ...this.server.env },
         cwd: this.server.cwd,
         stdio: ["pipe", "pipe", "pipe"],
         shell: false,
@@ -82,7 +87,7 @@ export class BoundedStdioTransport implements Transport {
       child.on("close", () => this.closedBy())
       child.stdin?.on("error", (error) => this.onerror?.(error))
       child.stderr?.on("data", this.onStderr)
-      this.read(child)
+      this.read(child, sdk.deserializeMessage)
     })
   }
 
@@ -90,9 +95,9 @@ export class BoundedStdioTransport implements Transport {
    * Reads stdout in slices, yielding after `YIELD_AFTER_MS` of work: one 64 KiB chunk of small messages takes the
    * SDK's client about 100 ms to handle, so a whole chunk is too much for one turn of the event loop.
    */
-  private read(child: ChildProcess) {
+  private read(child: ChildProcess, deserialize: typeof StdioSdk.deserializeMessage) {
     const stdout = child.stdout!
-    const reader = createStdoutReader((message) => this.onmessage?.(message), this.limits)
+    const reader = createStdoutReader((message) => this.onmessage?.(message), deserialize, this.limits)
     const queue: Buffer[] = []
     let waiting = false
     const drain = () => {
@@ -146,9 +151,10 @@ export class BoundedStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin
-    if (!stdin) return Promise.reject(new Error("Not connected"))
+    const sdk = this.sdk
+    if (!stdin || !sdk) return Promise.reject(new Error("Not connected"))
     return new Promise((resolve) => {
-      if (stdin.write(serializeMessage(message))) resolve()
+      if (stdin.write(sdk.serializeMessage(message))) resolve()
       else stdin.once("drain", resolve)
     })
   }
