@@ -60,6 +60,7 @@ export class BoundedStdioTransport implements Transport {
   overflow: StdoutOverflow | undefined
   private child: ChildProcess | undefined
   private closed = false
+  private started = false
   private sdk: typeof StdioSdk | undefined
 
   constructor(
@@ -69,8 +70,13 @@ export class BoundedStdioTransport implements Transport {
   ) {}
 
   async start(): Promise<void> {
-    if (this.child || this.sdk) throw new Error("BoundedStdioTransport already started")
-    const sdk = (this.sdk = await loadStdioSdk())
+    // set before the SDK is awaited: a second start meanwhile is refused, not a second process
+    if (this.started) throw new Error("BoundedStdioTransport already started")
+    this.started = true
+    const sdk = await loadStdioSdk()
+    // closed while the SDK loaded: nothing may be spawned that no one would stop
+    if (this.closed) throw new Error("the connection was closed before its server started")
+    this.sdk = sdk
     return new Promise((resolve, reject) => {
       const child = spawn(this.server.command, this.server.args ?? [], {
         env: { ...sdk.getDefaultEnvironment(), ...this.server.env },
@@ -143,7 +149,11 @@ export class BoundedStdioTransport implements Transport {
 
   async close(): Promise<void> {
     const child = this.child
-    if (!child) return
+    if (!child) {
+      // not spawned yet (a start awaiting the SDK sees this and spawns nothing), or already gone
+      this.closed = true
+      return
+    }
     this.child = undefined
     await stop(child, true)
     this.closedBy()
