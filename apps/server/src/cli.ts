@@ -19,11 +19,13 @@ const missingBuildOutput = (error: unknown): string | undefined => {
  * on this 2-core VM): the time V8 takes to tier its hottest functions up to optimized code, on the main thread and
  * in each worker (bench/warmup.ts; a busy-waiting pool, GC and SQLite were ruled out there). V8 optimizes a function
  * once it has run through `--interrupt-budget` bytes of bytecode (67,584 by default); an eighth of that gets a
- * long-running process there sooner. Set before any command's code is loaded, for the long-running commands only,
- * and not over the same flag given to Node itself (`node --interrupt-budget=67584 switchboard.mjs serve`).
+ * long-running process there sooner. Set before any command's code is loaded, and for every command: V8 refuses a
+ * code cache written under other flags (src/load-built.ts), and serve, run and the catalog commands share the host
+ * bundle's. Not over the same flag given to Node itself (`node --interrupt-budget=67584 switchboard.mjs serve`).
  */
-const V8_FLAGS_FOR_SERVERS = ["--interrupt-budget=8192"]
-const longRunning = new Set(["serve", "demo", "mcp"])
+const V8_FLAGS = ["--interrupt-budget=8192"]
+/** V8 takes `--interrupt_budget` for `--interrupt-budget` */
+const flagName = (flag: string) => flag.split("=")[0]!.replaceAll("_", "-")
 
 const commands: Record<string, (args: string[]) => Promise<unknown>> = {
   serve: async (args) => (await import("./commands/serve.js")).serveCommand(args, false),
@@ -40,11 +42,8 @@ const commands: Record<string, (args: string[]) => Promise<unknown>> = {
 }
 
 const [command, ...rest] = process.argv.slice(2)
-if (command !== undefined && longRunning.has(command))
-  for (const flag of V8_FLAGS_FOR_SERVERS) {
-    const name = flag.split("=")[0]!
-    if (!process.execArgv.some((given) => given.split("=")[0] === name)) setFlagsFromString(flag)
-  }
+for (const flag of V8_FLAGS)
+  if (!process.execArgv.some((given) => flagName(given) === flagName(flag))) setFlagsFromString(flag)
 const fail = (message: string): never => {
   process.stderr.write(`switchboard: ${message}\n`)
   process.exit(2)

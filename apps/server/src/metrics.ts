@@ -63,36 +63,41 @@ export const createPrometheusMetrics = (pool?: () => WorkerPoolStats) => {
   )
 
   let loaded: Promise<Registry> | undefined
-  /** prom-client, its registry with the process's metrics, ours and the pool's gauges; once */
-  const load = () =>
-    (loaded ??= import("prom-client").then(({ Gauge, Registry, collectDefaultMetrics }) => {
-      const registry = new Registry()
-      collectDefaultMetrics({ register: registry })
-      for (const plain of [executions, executionSeconds, rejected, toolCalls, upstreamSeconds, syncs, requests])
-        registerPlain(registry, plain.metric)
-      if (pool) {
-        const registers = [registry]
-        const gauge = (name: string, help: string, read: (stats: WorkerPoolStats) => number) =>
-          new Gauge({
-            name,
-            help,
-            registers,
-            collect() {
-              this.set(read(pool()))
-            },
-          })
-        gauge("switchboard_pool_queue_depth", "Executions waiting for a sandbox worker", (s) => s.queued)
-        gauge("switchboard_pool_busy_workers", "Sandbox workers running an execution", (s) => s.busy)
-        gauge("switchboard_pool_idle_workers", "Sandbox workers ready for an execution", (s) => s.idle)
-        gauge("switchboard_pool_workers", "Sandbox workers in the pool", (s) => s.size)
-        gauge(
-          "switchboard_pool_workers_replaced",
-          "Sandbox workers replaced since the start (killed at a deadline or a memory ceiling, or crashed)",
-          (s) => s.replaced,
-        )
-      }
-      return registry
-    }))
+  /** prom-client, its registry with the process's metrics, ours and the pool's gauges; once (again after a failure) */
+  const load = (): Promise<Registry> =>
+    (loaded ??= import("prom-client")
+      .then(({ Gauge, Registry, collectDefaultMetrics }) => {
+        const registry = new Registry()
+        collectDefaultMetrics({ register: registry })
+        for (const plain of [executions, executionSeconds, rejected, toolCalls, upstreamSeconds, syncs, requests])
+          registerPlain(registry, plain.metric)
+        if (pool) {
+          const registers = [registry]
+          const gauge = (name: string, help: string, read: (stats: WorkerPoolStats) => number) =>
+            new Gauge({
+              name,
+              help,
+              registers,
+              collect() {
+                this.set(read(pool()))
+              },
+            })
+          gauge("switchboard_pool_queue_depth", "Executions waiting for a sandbox worker", (s) => s.queued)
+          gauge("switchboard_pool_busy_workers", "Sandbox workers running an execution", (s) => s.busy)
+          gauge("switchboard_pool_idle_workers", "Sandbox workers ready for an execution", (s) => s.idle)
+          gauge("switchboard_pool_workers", "Sandbox workers in the pool", (s) => s.size)
+          gauge(
+            "switchboard_pool_workers_replaced",
+            "Sandbox workers replaced since the start (killed at a deadline or a memory ceiling, or crashed)",
+            (s) => s.replaced,
+          )
+        }
+        return registry
+      })
+      .catch((cause: unknown) => {
+        loaded = undefined
+        throw cause
+      }))
 
   const sink: MetricsSink = {
     executionEnded(status, errorCode, durationMs) {
@@ -118,7 +123,7 @@ export const createPrometheusMetrics = (pool?: () => WorkerPoolStats) => {
       requests.inc(entry.method, entry.route ?? "", String(entry.status))
     },
     /** loads prom-client now (a server, once its port is open), rather than at the first scrape */
-    load: () => void load(),
+    load,
     /** the body of GET /metrics */
     async render() {
       const registry = await load()

@@ -81,7 +81,13 @@ export const startServer = async (options: ServeOptions) => {
   })
   // prom-client (~100 ms of this thread) once /healthz answers and the workers are up, not before the port opens:
   // the counts are kept meanwhile, and a scrape before then waits for it (metrics.ts)
-  setImmediate(() => host.metrics?.load())
+  setImmediate(() =>
+    host.metrics
+      ?.load()
+      .catch((cause: unknown) =>
+        host.logger.warn("metrics: prom-client did not load; GET /metrics will try again", { error: String(cause) }),
+      ),
+  )
   return { host, url: `http://${hostname}:${port}`, close }
 }
 
