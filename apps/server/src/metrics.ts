@@ -17,6 +17,7 @@ import type { MetricsSink } from "@switchboard/core"
 import type { RequestLogEntry } from "@switchboard/api"
 import type { WorkerPoolStats } from "@switchboard/runtime-quickjs/node"
 import { plainCounter, plainHistogram, registerPlain } from "./plain-metrics.js"
+import type { PlainMetric } from "./plain-metrics.js"
 
 const runCodes = new Set<string>(Object.values(RunErrorCodes))
 const toolCodes = new Set<string>(Object.values(ToolErrorCodes))
@@ -25,41 +26,58 @@ const bounded = (known: Set<string>, code: string) => (known.has(code) ? code : 
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60]
 
 export const createPrometheusMetrics = (pool?: () => WorkerPoolStats) => {
-  const executions = plainCounter(
-    "switchboard_executions_total",
-    "Executions that ran to their end, by status (ok, error) and error code",
-    ["status", "error_code"],
+  /** every plain metric made below, registered as one when prom-client loads */
+  const plain: PlainMetric[] = []
+  const kept = <M extends { metric: PlainMetric }>(made: M) => (plain.push(made.metric), made)
+  const executions = kept(
+    plainCounter(
+      "switchboard_executions_total",
+      "Executions that ran to their end, by status (ok, error) and error code",
+      ["status", "error_code"],
+    ),
   )
-  const executionSeconds = plainHistogram(
-    "switchboard_execution_duration_seconds",
-    "Time from an execution's start to its end, tool calls included, by status",
-    SECONDS,
-    ["status"],
+  const executionSeconds = kept(
+    plainHistogram(
+      "switchboard_execution_duration_seconds",
+      "Time from an execution's start to its end, tool calls included, by status",
+      SECONDS,
+      ["status"],
+    ),
   )
-  const rejected = plainCounter(
-    "switchboard_executions_rejected_total",
-    "Executions refused before they started because every sandbox was busy and the queue full (HTTP 429 overloaded, and the MCP execute tool's overloaded)",
+  const rejected = kept(
+    plainCounter(
+      "switchboard_executions_rejected_total",
+      "Executions refused before they started because every sandbox was busy and the queue full (HTTP 429 overloaded, and the MCP execute tool's overloaded)",
+    ),
   )
-  const toolCalls = plainCounter(
-    "switchboard_tool_calls_total",
-    'Tool calls by the source they reached (its namespace; "" when the path named no source) and outcome (ok, or the error code)',
-    ["source", "outcome"],
+  const toolCalls = kept(
+    plainCounter(
+      "switchboard_tool_calls_total",
+      'Tool calls by the source they reached (its namespace; "" when the path named no source) and outcome (ok, or the error code)',
+      ["source", "outcome"],
+    ),
   )
-  const upstreamSeconds = plainHistogram(
-    "switchboard_tool_upstream_duration_seconds",
-    "Time a tool call spent in its source's plugin: the upstream's latency, connection included",
-    [0.0005, ...SECONDS],
-    ["source"],
+  const upstreamSeconds = kept(
+    plainHistogram(
+      "switchboard_tool_upstream_duration_seconds",
+      "Time a tool call spent in its source's plugin: the upstream's latency, connection included",
+      [0.0005, ...SECONDS],
+      ["source"],
+    ),
   )
-  const syncs = plainCounter(
-    "switchboard_source_syncs_total",
-    "Syncs of a stored source's catalog (asked for, lazy, or after a change), by source and result (ok, error)",
-    ["source", "result"],
+  const syncs = kept(
+    plainCounter(
+      "switchboard_source_syncs_total",
+      "Syncs of a stored source's catalog (asked for, lazy, or after a change), by source and result (ok, error)",
+      ["source", "result"],
+    ),
   )
-  const requests = plainCounter(
-    "switchboard_http_requests_total",
-    'HTTP requests by method, route pattern ("" when none matched) and status; status="429" are the overloaded answers',
-    ["method", "route", "status"],
+  const requests = kept(
+    plainCounter(
+      "switchboard_http_requests_total",
+      'HTTP requests by method, route pattern ("" when none matched) and status; status="429" are the overloaded answers',
+      ["method", "route", "status"],
+    ),
   )
 
   let loaded: Promise<Registry> | undefined
@@ -69,8 +87,7 @@ export const createPrometheusMetrics = (pool?: () => WorkerPoolStats) => {
       .then(({ Gauge, Registry, collectDefaultMetrics }) => {
         const registry = new Registry()
         collectDefaultMetrics({ register: registry })
-        for (const plain of [executions, executionSeconds, rejected, toolCalls, upstreamSeconds, syncs, requests])
-          registerPlain(registry, plain.metric)
+        for (const metric of plain) registerPlain(registry, metric)
         if (pool) {
           const registers = [registry]
           const gauge = (name: string, help: string, read: (stats: WorkerPoolStats) => number) =>
