@@ -44,6 +44,8 @@ export const RunErrorCodes = {
   resultNotSerializable: "result_not_serializable",
   neverSettled: "never_settled",
   aborted: "aborted",
+  /** a resumed run made another call (tool or arguments) than the record of its first run says: it cannot be resumed */
+  replayDiverged: "replay_diverged",
   /** every sandbox is busy and the queue is full: the caller should retry after `retryAfterSeconds` */
   overloaded: "overloaded",
   internal: "internal_error",
@@ -68,8 +70,29 @@ export type RunOutcome =
   | { ok: true; value: unknown; logs: LogEntry[]; emitted?: ContentBlock[]; rendered?: RenderedResult }
   | { ok: false; error: RunError; logs: LogEntry[] }
 
-/** The one door out of the sandbox. It never rejects for an expected failure. */
-export type InvokeTool = (path: string, args: unknown) => Promise<ToolResult>
+/**
+ * The one door out of the sandbox. It never rejects for an expected failure. `clockReads`: with
+ * `RunOptions.determinism`, the values the script's Date reads returned since its previous tool call (or its
+ * start), in order; absent when there were none.
+ */
+export type InvokeTool = (path: string, args: unknown, clockReads?: readonly number[]) => Promise<ToolResult>
+
+/** the most Date reads a run reports (`InvokeTool`'s `clockReads`, summed): past them reads go on, live and unreported */
+export const MAX_CLOCK_READS = 100_000
+
+/**
+ * What makes a run repeatable, so a paused execution can be resumed by running its script again (executor/replay.ts):
+ * the same seed gives the same Math.random values, and `clock` gives Date the values the first run saw.
+ */
+export interface RunDeterminism {
+  /** Math.random's 64-bit state, as 16 hex digits, not all zero */
+  seed: string
+  /**
+   * values the script's Date reads return first, in order (`Date.now()`, `new Date()` and `Date()` without
+   * arguments); past them, the real clock
+   */
+  clock?: readonly number[]
+}
 
 export interface RunOptions {
   invoke: InvokeTool
@@ -77,6 +100,8 @@ export interface RunOptions {
   signal?: AbortSignal
   /** how the caller renders the result: a runtime that can do it off the main thread returns it as `rendered` */
   render?: RenderOptions
+  /** seed Math.random and replay Date, and report Date reads to `invoke` */
+  determinism?: RunDeterminism
 }
 
 /** Runs one script. The script is the body of an async function; its `return` value is the result. */
@@ -203,7 +228,8 @@ export interface ToolCallRecord {
 export interface ExecutionRecord {
   id: string
   code: string
-  status: "ok" | "error"
+  /** `paused`: waiting for an approval (catalog/rows.ts ApprovalRow); a resume overwrites it with the end */
+  status: "ok" | "error" | "paused"
   startedAt: number
   durationMs: number
   resultText: string | null

@@ -1,5 +1,5 @@
 /** Catalog rows as the rest of core sees them, whatever the dialect underneath. */
-import type { DiscoveredTool, ExecutionRecord, TelemetrySink, ToolCallRecord } from "../seams.js"
+import type { DiscoveredTool, ExecutionEntry, ExecutionRecord, TelemetrySink, ToolCallRecord } from "../seams.js"
 import type { PruneOptions, PruneReport } from "./prune.js"
 import type { RetentionPolicy } from "./retention.js"
 
@@ -64,7 +64,7 @@ export interface ExecutionListQuery {
   limit: number
   /** only those whose id sorts before this one: the cursor of the next page */
   before?: string
-  status?: "ok" | "error"
+  status?: ExecutionRecord["status"]
   /** only this key's executions; undefined: every execution */
   keyId?: string
 }
@@ -72,7 +72,7 @@ export interface ExecutionListQuery {
 /** One execution in a listing: its record without the texts (code, result, logs) and its calls. */
 export interface ExecutionSummary {
   id: string
-  status: "ok" | "error"
+  status: ExecutionRecord["status"]
   startedAt: number
   durationMs: number
   errorCode: string | null
@@ -102,6 +102,67 @@ export interface ShapeObservation {
   /** calls the shape stands for */
   samples: number
   at: number
+}
+
+/** What a policy rule does to a call it matches (policy/policy.ts). */
+export type PolicyAction = "allow" | "require_approval" | "block"
+
+/** One policy rule (`policies`). A field left null matches anything; a rule with all three null matches every call. */
+export interface PolicyRow {
+  id: string
+  /** a tool path pattern: `*` stands for any run of characters (`fs.*`, `github.delete_*`); null: any path */
+  pattern: string | null
+  /** a source's namespace; null: any source */
+  source: string | null
+  /** an annotation hint the tool declares true (`destructiveHint`, `readOnlyHint`, `openWorldHint`, `idempotentHint`); null: any */
+  annotation: string | null
+  action: PolicyAction
+  /** why, for people: shown with an approval and in a `blocked` error */
+  reason: string | null
+  /** `config`: written from the config file, replaced whole each time the file is applied; `api`: POST /v1/policies */
+  origin: "api" | "config"
+  createdAt: number
+}
+
+export type ApprovalStatus = "pending" | "approved" | "declined" | "expired"
+
+/**
+ * One paused call awaiting a decision (`approvals`), with everything its execution needs to resume by replay.
+ * An execution that pauses again after a resume gets a new approval; the old one keeps its decision.
+ */
+export interface ApprovalRow {
+  id: string
+  executionId: string
+  toolPath: string
+  /** the call's arguments as the script passed them */
+  args: unknown
+  /** why it waits: the rule's reason, or the default's */
+  reason: string
+  /** the policy rule that asked for it; null: the default (destructiveHint) */
+  ruleId: string | null
+  status: ApprovalStatus
+  /** the decider's note (a decline's reason reaches the script) */
+  note: string | null
+  /** the key that made the execution: only it, or an admin key, sees and decides the approval; null without keys */
+  keyId: string | null
+  createdAt: number
+  expiresAt: number
+  decidedAt: number | null
+  /** the key that decided; null without keys, or when it expired */
+  decidedBy: string | null
+  /** while a server replays the execution, until when it holds the resume; null: no resume has started */
+  resumeLeaseUntil: number | null
+  /** when the resumed run was recorded (finished, or paused again with a new approval); null: not yet */
+  resumedAt: number | null
+  /** what the resume replays (executor/replay.ts): opaque JSON to the store */
+  replay: unknown
+}
+
+export interface ApprovalListQuery {
+  status?: ApprovalStatus
+  /** only approvals of this key's executions; undefined: all */
+  keyId?: string
+  limit: number
 }
 
 /**
@@ -166,4 +227,46 @@ export interface CatalogStore extends TelemetrySink {
    * fails (what `GET /readyz` asks). It costs one read and one small write.
    */
   checkReadiness(): Promise<void>
+
+  /** every policy rule, oldest first */
+  listPolicies(): Promise<PolicyRow[]>
+  insertPolicy(row: PolicyRow): Promise<void>
+  /** false when there is no such rule */
+  deletePolicy(id: string): Promise<boolean>
+  /** replaces every `config` rule with `rows` in one atomic batch; `api` rules stay */
+  replaceConfigPolicies(rows: PolicyRow[]): Promise<void>
+
+  /**
+   * A run paused: writes its execution record (status `paused`) with its tool calls so far and its approval, in
+   * one atomic batch. An execution already stored (a resumed run that paused again) is overwritten, its new calls
+   * added.
+   */
+  recordPause(entry: ExecutionEntry, approval: ApprovalRow): Promise<void>
+  getApproval(id: string): Promise<ApprovalRow | null>
+  /** newest first */
+  listApprovals(query: ApprovalListQuery): Promise<ApprovalRow[]>
+  /**
+   * Decides a pending approval, compare-and-set: only if it is still `pending` and, for `approved`/`declined`,
+   * not yet past `expiresAt` at `at` (for `expired`: past it). Sets status, note, decidedAt = at, decidedBy and
+   * resumeLeaseUntil = leaseUntil (the decider resumes it). Returns the row as written, or null when it was not
+   * pending (another decided it first), or its deadline said otherwise.
+   */
+  decideApproval(
+    id: string,
+    decision: { status: Exclude<ApprovalStatus, "pending">; note: string | null; by: string | null },
+    at: number,
+    leaseUntil: number,
+  ): Promise<ApprovalRow | null>
+  /**
+   * Approvals whose resume is due and not held: decided (or pending past `expiresAt`, which this marks `expired`
+   * first), `resumedAt` null, and `resumeLeaseUntil` null or before `at`. Each returned one is now held until
+   * `leaseUntil` by the caller (compare-and-set per row: two servers never both get the same one). At most `limit`.
+   */
+  claimResumes(at: number, leaseUntil: number, limit: number): Promise<ApprovalRow[]>
+  /**
+   * A resume ended: overwrites the execution's record (final, or `paused` again), adds `entry.calls` (only the calls
+   * this resume made: the replayed ones are stored already), sets
+   * this approval's `resumedAt`, and inserts `next` (the approval it paused at again), in one atomic batch.
+   */
+  completeResume(approvalId: string, entry: ExecutionEntry, at: number, next?: ApprovalRow): Promise<void>
 }
