@@ -18,6 +18,7 @@ import { GrepRunner } from "./layers/grep.js"
 import { HostMetrics, metricsLayer } from "./layers/metrics.js"
 import { pluginsLayer } from "./layers/plugins.js"
 import { retentionLayer } from "./layers/retention.js"
+import { approvalSweepLayer } from "./layers/approvals.js"
 import type { RetentionOptions } from "./layers/retention.js"
 import { runtimeLayer } from "./layers/runtime.js"
 import { SecretBox, sealedCatalogLayer } from "./layers/secrets.js"
@@ -90,6 +91,15 @@ export interface HostOptions {
    * Default: none, every execution is kept.
    */
   retain?: RetentionOptions
+  /** false: approvals are off, for trusted local use (what would need one is allowed; `block` still blocks) */
+  approvals?: boolean
+  /** how long a paused call waits for a person before it counts as declined (default an hour) */
+  approvalTtlMs?: number
+  /**
+   * how often this host takes on resumes that are due (expired approvals, resumes a server left), in ms (default
+   * 10 s); null: never (a CLI command, which lives too briefly to resume anything)
+   */
+  approvalSweepMs?: number | null
   /** the host's time (Effect's Clock): catalog TTLs, records and timings; tests pass a `TestClock` */
   clock?: Clock.Clock
 }
@@ -100,12 +110,17 @@ export interface HostOptions {
  * one, stops the start before anything is opened) and released from the top down.
  */
 export const hostLayer = (options: HostOptions) =>
-  Layer.mergeAll(
-    Services.Executor.layer({ limits: options.limits }),
-    Services.ApiKeys.layer,
-    GrepRunner.layer(options.grepTimeoutMs),
-    retentionLayer(options.retain),
-  ).pipe(
+  (options.approvalSweepMs === null ? Layer.empty : approvalSweepLayer(options.approvalSweepMs ?? undefined)).pipe(
+    Layer.provideMerge(Services.Approvals.layer),
+    Layer.provideMerge(
+      Layer.mergeAll(
+        Services.Executor.layer({ limits: options.limits, approvalTtlMs: options.approvalTtlMs }),
+        Services.ApiKeys.layer,
+        GrepRunner.layer(options.grepTimeoutMs),
+        retentionLayer(options.retain),
+      ),
+    ),
+    Layer.provideMerge(Services.Policies.layer({ approvals: options.approvals })),
     Layer.provideMerge(Services.Sources.layer({ syncTtlMs: options.syncTtlMs })),
     Layer.provideMerge(metricsLayer(options.metrics ?? false)),
     Layer.provideMerge(Services.TelemetrySink.fromStore),

@@ -14,7 +14,14 @@ export const serveAppWith = async (options: AppOptions) => {
   const { dir, remove } = tempDir()
   const host = await createHost({ db: join(dir, "catalog.db"), runtime: "in-thread", logger: memoryLogger().logger })
   const app = createApp(
-    { sources: host.sources, executor: host.executor, store: host.store, logger: host.logger },
+    {
+      sources: host.sources,
+      executor: host.executor,
+      store: host.store,
+      logger: host.logger,
+      policies: host.policies,
+      approvals: host.approvals,
+    },
     options,
   )
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {

@@ -37,7 +37,9 @@ const pluginsLayer = Layer.effect(
 ).pipe(Layer.provide(McpPlugin.layer({ allowStdio: false, stdioUnavailableMessage: STDIO_ON_WORKERS })))
 
 export const workerLayer = (env: Env, config: WorkerConfig, runtime: CodeRuntime) =>
-  Layer.mergeAll(Services.Executor.layer({ limits: workerLimits }), Services.ApiKeys.layer).pipe(
+  Services.Approvals.layer.pipe(
+    Layer.provideMerge(Layer.mergeAll(Services.Executor.layer({ limits: workerLimits }), Services.ApiKeys.layer)),
+    Layer.provideMerge(Services.Policies.layer()),
     Layer.provideMerge(Services.Sources.layer()),
     Layer.provideMerge(Services.TelemetrySink.fromStore),
     Layer.provideMerge(catalogLayer(env, config)),

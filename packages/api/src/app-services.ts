@@ -1,11 +1,24 @@
 /** What a host hands the app: the services every route is built from. */
 import { Effect } from "effect"
 import { Services } from "@switchboard/core"
-import type { ApiKeyService, CatalogStore, Executor, GrepRunner, Logger, SourcesService } from "@switchboard/core"
+import type {
+  ApiKeyService,
+  ApprovalsService,
+  CatalogStore,
+  Executor,
+  GrepRunner,
+  Logger,
+  PolicyService,
+  SourcesService,
+} from "@switchboard/core"
 
 export interface AppServices {
   sources: SourcesService
   executor: Executor
+  /** the policy rules (/v1/policies; describe shows each tool's) */
+  policies: PolicyService
+  /** paused calls and their resumes (/v1/approvals, the MCP `resume` tool) */
+  approvals: ApprovalsService
   store: CatalogStore
   logger: Logger
   /**
@@ -25,6 +38,8 @@ export const appServices = Effect.gen(function* () {
     store: yield* Services.CatalogStore,
     sources: yield* Services.Sources,
     executor: yield* Services.Executor,
+    policies: yield* Services.Policies,
+    approvals: yield* Services.Approvals,
     logger: yield* Services.Logger,
   }
 })

@@ -17,6 +17,7 @@ import type { OpenApiDocument } from "./openapi/document.js"
 import { executeRoutes } from "./routes/execute.js"
 import { executionRoutes } from "./routes/executions.js"
 import { keyRoutes } from "./routes/keys.js"
+import { approvalRoutes, policyRoutes } from "./routes/approvals.js"
 import { sourceRoutes } from "./routes/sources.js"
 import { describeRoutes, toolRoutes } from "./routes/tools.js"
 
@@ -78,6 +79,8 @@ export const createApp = (services: AppServices, options: AppOptions = {}) => {
     .route("/v1", executeRoutes(services))
     .route("/v1/executions", executionRoutes(services))
     .route("/v1/keys", keyRoutes(services, options.keysHint))
+    .route("/v1/policies", policyRoutes(services))
+    .route("/v1/approvals", approvalRoutes(services))
     .route("/mcp", mcpRoutes(services, { maxBodyBytes }))
   const { metrics } = options
   if (metrics)

@@ -36,6 +36,10 @@ export const routeScopes: readonly RouteScope[] = [
   // making, listing and revoking keys: a key that could make keys could make itself admin. Named, though the
   // default would close it too, so that nobody has to reason from the default (routes/keys.ts)
   { path: "/v1/keys", scope: "admin" },
+  // the rules, and deciding paused calls: an agent's execute key must never approve its own calls. Named for the
+  // same reason as /v1/keys
+  { path: "/v1/policies", scope: "admin" },
+  { path: "/v1/approvals", scope: "admin" },
   // counts of everything the server did, sources by name included. Named for the same reason as /v1/keys
   { method: "GET", path: "/metrics", scope: "admin" },
   // each MCP tool checks its own scope (mcpToolScopes)

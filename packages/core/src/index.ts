@@ -20,6 +20,11 @@ export type {
   SourceStatus,
   StoredShape,
   ShapeObservation,
+  PolicyRow,
+  PolicyAction,
+  ApprovalRow,
+  ApprovalStatus,
+  ApprovalListQuery,
 } from "./catalog/rows.js"
 export { createCatalogStore } from "./catalog/store.js"
 export { MAX_MERGE_ROUNDS } from "./catalog/shape-merge.js"
@@ -43,8 +48,24 @@ export { sourceView } from "./catalog/source-view.js"
 export { splitToolPath } from "./catalog/tool-path.js"
 export type { SourcesService, SourceView, SyncOptions } from "./catalog/sources-service.js"
 export type { ProgressListener } from "./catalog/sync-progress.js"
-export { createExecutor } from "./executor/executor.js"
-export type { Executor, ExecuteResponse, ExecutorOptions } from "./executor/executor.js"
+export { createExecutor, DEFAULT_APPROVAL_TTL_MS } from "./executor/executor.js"
+export type { ApprovalSummary, Executor, ExecuteResponse, ExecutorOptions } from "./executor/executor.js"
+export type { ReplayRecord, RecordedCall } from "./executor/replay.js"
+export { createPolicyService, DEFAULT_POLICY_REFRESH_MS } from "./policy/policy-service.js"
+export type { PolicyService } from "./policy/policy-service.js"
+export { policyRequest } from "./policy/policy-request.js"
+export type { PolicyRequest } from "./policy/policy-request.js"
+export {
+  effectivePolicy,
+  describeRule,
+  POLICY_ACTIONS,
+  POLICY_ANNOTATIONS,
+  DEFAULT_ALLOW_REASON,
+  DEFAULT_APPROVAL_REASON,
+} from "./policy/policy.js"
+export type { EffectivePolicy, PolicySubject } from "./policy/policy.js"
+export { createApprovalsService, decisionRequest, parseWait, WAIT_MAX_MS } from "./approvals/approvals-service.js"
+export type { ApprovalsService, ApprovalWait, DecisionRequest } from "./approvals/approvals-service.js"
 export { defaultLimits, minimumLimits } from "./executor/limits.js"
 export {
   NAMESPACE_PATTERN,

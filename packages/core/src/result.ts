@@ -44,6 +44,10 @@ export const ToolErrorCodes = {
   privateAddress: "private_address",
   /** the source answered with something that is not a tool result at all */
   invalidResult: "invalid_result",
+  /** a policy rule blocks this tool; `error.data.rule` is the rule that matched. The call never reached the source */
+  blocked: "blocked",
+  /** the call needed an approval and a person declined it, or nobody decided in time; the message holds their note */
+  declined: "declined",
   /** our own defect; the message carries a correlation id, the details are in the log */
   internal: "internal_error",
 } as const

@@ -44,6 +44,11 @@ export const RunErrorCodes = {
   resultNotSerializable: "result_not_serializable",
   neverSettled: "never_settled",
   aborted: "aborted",
+  /**
+   * not a failure: the run reached a call that needs a person's approval and is paused (executor.ts ExecuteResponse
+   * `status: "paused"`); a resume carries it on
+   */
+  paused: "paused",
   /** a resumed run made another call (tool or arguments) than the record of its first run says: it cannot be resumed */
   replayDiverged: "replay_diverged",
   /** every sandbox is busy and the queue is full: the caller should retry after `retryAfterSeconds` */

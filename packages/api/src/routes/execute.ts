@@ -5,6 +5,7 @@ import type { AppEnv } from "../env.js"
 import { sendError } from "../http-errors.js"
 import { jsonBody } from "../validate.js"
 import type { ExecuteBody } from "../wire/execute.js"
+import type { ExecutePausedBody } from "../wire/approvals.js"
 
 export const executeRoutes = ({ executor }: AppServices) =>
   new Hono<AppEnv>().post("/execute", jsonBody(executeRequest), async (c) => {
@@ -15,5 +16,7 @@ export const executeRoutes = ({ executor }: AppServices) =>
     // for the request log
     c.set("executionId", response.executionId)
     if (!response.ok) c.set("errorCode", response.error.code)
+    // paused before a call that needs a person: accepted, not done (GET /v1/executions/{id} gives the end)
+    if ("status" in response) return c.json(response satisfies ExecutePausedBody, 202)
     return c.json(response satisfies ExecuteBody)
   })

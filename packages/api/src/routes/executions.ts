@@ -14,10 +14,11 @@ import type { AppServices } from "../app-services.js"
 import type { AppEnv } from "../env.js"
 import { errorResponse, sendError } from "../http-errors.js"
 import { query } from "../validate.js"
+import { approvalViewOf } from "./approvals.js"
 import { executionsQuery, outputQuery } from "../wire/executions.js"
 import type { ExecutionBody, ExecutionsBody, OutputMatchesBody, OutputPageBody } from "../wire/executions.js"
 
-export const executionRoutes = ({ store, grep = grepInPlace }: AppServices) =>
+export const executionRoutes = ({ store, approvals, grep = grepInPlace }: AppServices) =>
   new Hono<AppEnv>()
     .get("/", query(executionsQuery), async (c) => {
       const { limit = DEFAULT_LIST_EXECUTIONS, before, status } = c.req.valid("query")
@@ -28,9 +29,17 @@ export const executionRoutes = ({ store, grep = grepInPlace }: AppServices) =>
     .get("/:id", async (c) => {
       c.set("executionId", c.req.param("id"))
       const execution = await readExecutionAs(store, c.get("caller"), c.req.param("id"))
-      return execution
-        ? c.json({ execution } satisfies ExecutionBody)
-        : sendError(c, new NotFound({ message: `no execution "${c.req.param("id")}"` }))
+      if (!execution) return sendError(c, new NotFound({ message: `no execution "${c.req.param("id")}"` }))
+      if (execution.status !== "paused") return c.json({ execution } satisfies ExecutionBody)
+      // what it waits for: read as the execution was, so its own key sees it too
+      const [pending] = await approvals.list(c.get("caller"), {
+        executionId: execution.id,
+        status: "pending",
+        limit: 1,
+      })
+      return c.json(
+        (pending ? { execution, approval: approvalViewOf(pending) } : { execution }) satisfies ExecutionBody,
+      )
     })
     .get("/:id/output", query(outputQuery), async (c) => {
       const id = c.req.param("id")

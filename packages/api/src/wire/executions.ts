@@ -9,6 +9,7 @@ import {
   wholeNumber,
 } from "@switchboard/core"
 import { logEntry } from "./execute.js"
+import { approvalView } from "./approval-view.js"
 
 /** The largest offset into stored text (lines or characters): more than any stored result holds. */
 export const MAX_TEXT_OFFSET = 2 ** 31 - 1
@@ -55,7 +56,11 @@ export const toolCall = z.object({
 export const execution = z.object({
   id: z.string(),
   code: z.string(),
-  status: z.enum(["ok", "error"]),
+  status: z
+    .enum(["ok", "error", "paused"])
+    .describe(
+      "paused: waiting for a person's decision on a call (GET /v1/approvals); its resume overwrites this record",
+    ),
   startedAt: z.int().describe("milliseconds since the epoch"),
   durationMs: z.int(),
   resultText: z.string().nullable().describe("the whole result text, never cut"),
@@ -82,8 +87,8 @@ export const execution = z.object({
 /** longer than any execution id (a UUID is 36 characters): a cursor is one */
 const MAX_CURSOR_CHARS = 100
 
-const statusFilter = z.enum(["ok", "error"], {
-  error: (issue) => `status must be "ok" or "error" (got ${JSON.stringify(issue.input)})`,
+const statusFilter = z.enum(["ok", "error", "paused"], {
+  error: (issue) => `status must be "ok", "error" or "paused" (got ${JSON.stringify(issue.input)})`,
 })
 
 const cursorError = (issue: { input?: unknown }) =>
@@ -99,7 +104,9 @@ export const executionsQuery = z.object({
     .max(MAX_CURSOR_CHARS, { error: cursorError })
     .optional()
     .describe("only executions older than this one: the `nextBefore` of the page before"),
-  status: statusFilter.optional().describe("only executions that returned (`ok`) or failed (`error`)"),
+  status: statusFilter
+    .optional()
+    .describe("only executions that returned (`ok`), failed (`error`) or wait for an approval (`paused`)"),
 })
 
 export const executionSummary = execution
@@ -136,7 +143,10 @@ export const executionsBody = z.object({
 })
 export type ExecutionsBody = z.input<typeof executionsBody>
 
-export const executionBody = z.object({ execution })
+export const executionBody = z.object({
+  execution,
+  approval: approvalView.optional().describe("when the execution is paused: the approval it waits for"),
+})
 export type ExecutionBody = z.input<typeof executionBody>
 
 export const outputPage = z.object({

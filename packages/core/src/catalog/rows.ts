@@ -160,6 +160,8 @@ export interface ApprovalRow {
 
 export interface ApprovalListQuery {
   status?: ApprovalStatus
+  /** only this execution's approvals */
+  executionId?: string
   /** only approvals of this key's executions; undefined: all */
   keyId?: string
   limit: number

@@ -6,25 +6,63 @@
 import type { Span } from "@opentelemetry/api"
 import type { SourceRow, ToolRow } from "../catalog/rows.js"
 import { timeOrderedId } from "../ids.js"
-import { ToolErrorCodes } from "../result.js"
+import type { EffectivePolicy } from "../policy/policy.js"
+import { ToolErrorCodes, errResult } from "../result.js"
 import type { ToolResult } from "../result.js"
+import { MAX_CLOCK_READS } from "../seams.js"
 import type { InvokeTool, RunLimits, ToolCallRecord } from "../seams.js"
 import { callerTag } from "../shapes/map-like.js"
+import { argsText, divergence, freshSeed } from "./replay.js"
+import type { PausedCall, RecordedCall, Replay } from "./replay.js"
 import { createShapeObserver } from "./shape-observer.js"
 import { startExecutionSpan } from "./tracing.js"
 
-/** What the executor's shared tool machinery (tool-invoker.ts) does for one call of one execution. */
-export type CallTool = (path: string, args: unknown, execution: Execution) => Promise<ToolResult>
+/**
+ * What the executor's shared tool machinery (tool-invoker.ts) does for one call of one execution. `index`: the
+ * call's place among the run's calls, in the order the script made them.
+ */
+export type CallTool = (path: string, args: unknown, execution: Execution, index: number) => Promise<ToolResult>
 
 const endedReason = () => new Error("the execution ended")
 
+/** a call the run will never see answered: it paused, or its replay diverged, and the run is being stopped */
+const held = new Promise<ToolResult>(() => {})
+
+/** Where a run paused: the call, and the policy that asked for a person. */
+export interface Pause {
+  call: PausedCall
+  args: unknown
+  policy: EffectivePolicy
+}
+
+/** What makes an execution other than a first run from a fresh start. */
+export interface ExecutionOptions {
+  /** the execution's id: a resume keeps the paused execution's */
+  id?: string
+  /** the run being resumed, replayed up to its pause */
+  replay?: Replay
+}
+
 export class Execution {
-  readonly id = timeOrderedId()
+  readonly id: string
+  readonly replay: Replay | undefined
+  /** Math.random's seed for this run: a replay's is the first run's */
+  readonly seed: string
+  /** the values the script's Date reads returned, in order, as the runtime reported them */
+  readonly clock: number[] = []
+  /** every call that returned to the script, by its index: what a pause stores for the resume to replay */
+  readonly journal: RecordedCall[] = []
+  /** set when a call needs a person's decision: the run stops once the calls in flight have returned */
+  paused: Pause | undefined
+  /** set when a replayed call differs from the record: the run stops, failed with `replay_diverged` */
+  diverged: string | undefined
+  /** calls made so far (the next call's index) */
+  callsMade = 0
   readonly startedAt: number
   readonly deadline: number
   readonly span: Span
   /** tools this execution already resolved: one catalog lookup per path per execution */
-  readonly resolved = new Map<string, { source: SourceRow; tool: ToolRow }>()
+  readonly resolved = new Map<string, { source: SourceRow; tool: ToolRow; policy: EffectivePolicy }>()
   /** every call that ended, in the order it ended; calls cut off by the run's end are added by `end` */
   readonly calls: ToolCallRecord[] = []
   private readonly shapes: ReturnType<typeof createShapeObserver>
@@ -37,6 +75,10 @@ export class Execution {
    */
   private lifetime: AbortController | undefined
   private ended = false
+  /** calls on their way to the source whose result the journal has not yet taken */
+  private live = 0
+  /** the runtime's stop: a pause or a divergence ends the run, as the caller hanging up does */
+  private readonly stop = new AbortController()
 
   constructor(
     readonly code: string,
@@ -47,7 +89,13 @@ export class Execution {
     readonly keyId: string | null,
     private readonly callTool: CallTool,
     private readonly now: () => number,
+    options: ExecutionOptions = {},
   ) {
+    this.id = options.id ?? timeOrderedId()
+    this.replay = options.replay
+    this.seed = options.replay?.record.seed ?? freshSeed()
+    if (callerSignal?.aborted) this.stop.abort(callerSignal.reason)
+    else callerSignal?.addEventListener("abort", this.onCallerAbort, { once: true })
     this.startedAt = now()
     this.deadline = this.startedAt + limits.timeoutMs
     // with keys on, every key a result holds is marked with whose result it was (shapes/shape.ts, `by`)
@@ -55,24 +103,116 @@ export class Execution {
     this.span = startExecutionSpan(this.id)
   }
 
-  /** The runtime's `invoke` for this execution: resolve, call, decode, observe, record. Never rejects. */
-  readonly invoke: InvokeTool = (path, args) => this.callTool(path, args, this)
+  /**
+   * The runtime's `invoke` for this execution: resolve, call, decode, observe, record; or, in a replay, the
+   * recorded result. Never rejects. A call made after the run paused or diverged is never answered: the run is
+   * being stopped, and a resume makes it again.
+   */
+  readonly invoke: InvokeTool = (path, args, clockReads) => {
+    if (clockReads) for (const read of clockReads) if (this.clock.length < MAX_CLOCK_READS) this.clock.push(read)
+    if (this.paused || this.diverged) return held
+    const index = this.callsMade++
+    const replay = this.replay
+    if (replay) {
+      const { record, decision } = replay
+      const recorded = record.calls[0]?.index === index ? record.calls.shift() : undefined
+      if (recorded || index === record.pause.index) {
+        const text = argsText(args)
+        const differs = divergence(recorded ?? record.pause, index, path, text)
+        if (differs) return this.diverge(differs)
+        if (recorded) {
+          this.journal.push(recorded)
+          return Promise.resolve(recorded.result)
+        }
+        if (!decision.approved) return Promise.resolve(this.declined(index, path, text, decision))
+      }
+    }
+    this.live++
+    return this.callTool(path, args, this, index).then((result) => {
+      this.journal.push({ index, path, args: argsText(args), result })
+      this.live--
+      if (this.paused && this.live === 0) this.stopRun()
+      return result
+    })
+  }
+
+  /** the runtime's signal: the caller hanging up, a pause or a divergence stops the run */
+  get runSignal(): AbortSignal {
+    return this.stop.signal
+  }
+
+  /** Whether call `index` is the one a person approved (it runs whatever the policy says). */
+  isApproved(index: number): boolean {
+    return this.replay !== undefined && this.replay.decision.approved && this.replay.record.pause.index === index
+  }
+
+  /**
+   * Call `index` needs a person's decision: it is not made, and the run stops once the calls in flight have
+   * returned (their results are recorded for the resume). `callId` is forgotten: the call is not recorded.
+   */
+  pauseAt(callId: number, index: number, path: string, args: unknown, policy: EffectivePolicy): Promise<ToolResult> {
+    this.inflight.delete(callId)
+    this.live--
+    if (this.paused || this.diverged) return held
+    this.paused = { call: { index, path, args: argsText(args) }, args, policy }
+    if (this.live === 0) this.stopRun()
+    return held
+  }
+
+  private diverge(message: string): Promise<ToolResult> {
+    this.diverged = message
+    this.stopRun()
+    return held
+  }
+
+  /** A declined (or expired) approval: the call resolves to `declined` with the note, and is recorded as such. */
+  private declined(index: number, path: string, args: string, decision: { note: string | null; expired: boolean }) {
+    const why = decision.expired
+      ? "nobody decided before the approval expired"
+      : `a person declined it${decision.note ? `: ${decision.note}` : ""}`
+    const result = errResult(ToolErrorCodes.declined, `${path} was not run: ${why}`, {
+      data: { note: decision.note, expired: decision.expired },
+    })
+    this.journal.push({ index, path, args, result })
+    const at = this.now()
+    this.calls.push({
+      executionId: this.id,
+      toolPath: path,
+      encoding: "direct",
+      startedAt: at,
+      durationMs: 0,
+      ok: false,
+      errorCode: ToolErrorCodes.declined,
+      dataBytes: null,
+      outputSchemaError: null,
+    })
+    return result
+  }
+
+  private stopRun() {
+    if (!this.stop.signal.aborted) this.stop.abort(new Error(this.paused ? "paused" : "replay diverged"))
+  }
 
   /** time left for the execution; a tool call may not outlive it */
   remainingMs(): number {
     return this.deadline - this.now()
   }
 
+  /** the tool calls' signal */
   get signal(): AbortSignal {
     if (this.lifetime) return this.lifetime.signal
     const lifetime = (this.lifetime = new AbortController())
     if (this.ended) lifetime.abort(endedReason())
     else if (this.callerSignal?.aborted) lifetime.abort(this.callerSignal.reason)
-    else this.callerSignal?.addEventListener("abort", this.onCallerAbort, { once: true })
     return lifetime.signal
   }
 
-  private readonly onCallerAbort = () => this.lifetime!.abort(this.callerSignal!.reason)
+  /** one listener on the caller's signal stops the run and the calls in flight */
+  private readonly onCallerAbort = () => {
+    const reason = this.callerSignal!.reason
+    this.stop.abort(reason)
+    this.lifetime?.abort(reason)
+  }
 
   /** A call starts; `callEnded` with the same id ends it. */
   callStarted(path: string, startedAt: number): number {
@@ -94,7 +234,7 @@ export class Execution {
   /** The run ended: calls still in flight are cancelled upstream and recorded as aborted. */
   end(): void {
     this.ended = true
-    if (this.lifetime) this.callerSignal?.removeEventListener("abort", this.onCallerAbort)
+    this.callerSignal?.removeEventListener("abort", this.onCallerAbort)
     const at = this.now()
     for (const { path, startedAt } of this.inflight.values())
       this.calls.push({

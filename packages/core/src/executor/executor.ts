@@ -13,6 +13,7 @@ import type { ContentBlock } from "../result.js"
 import { RunErrorCodes, noopMetrics } from "../seams.js"
 import type {
   CodeRuntime,
+  ExecutionRecord,
   LogEntry,
   MetricsSink,
   RunError,
@@ -33,6 +34,27 @@ import { driverMessage, isDatabaseFault } from "../catalog/database-fault.js"
 import { executeRequest, parseRequest } from "../request-schemas.js"
 import type { ExecuteRequest } from "../request-schemas.js"
 import { LIMIT_KEYS, defaultLimits } from "./limits.js"
+import { createPolicyService } from "../policy/policy-service.js"
+import type { PolicyService } from "../policy/policy-service.js"
+import type { ApprovalRow } from "../catalog/rows.js"
+import { timeOrderedId } from "../ids.js"
+import { isReplayRecord } from "./replay.js"
+import type { ReplayDecision, ReplayRecord } from "./replay.js"
+
+/** what a paused execution's response shows of its approval */
+export interface ApprovalSummary {
+  id: string
+  /** the tool path the paused call names */
+  tool: string
+  /** the call's arguments as the script passed them */
+  args: unknown
+  reason: string
+  /** epoch ms: past it, nobody having decided, the call is declined */
+  expiresAt: number
+}
+
+/** the default time a paused call waits for a person: an hour */
+export const DEFAULT_APPROVAL_TTL_MS = 60 * 60 * 1000
 
 /** A tag check rather than `instanceof` (STYLE §9). */
 const isOverloaded = (value: object): value is Overloaded => (value as { _tag?: unknown })._tag === "Overloaded"
@@ -57,6 +79,20 @@ export type ExecuteResponse =
       logs: LogEntry[]
     }
   | { executionId?: string; stored: boolean; warning?: string; ok: false; error: RunError; logs: LogEntry[] }
+  /**
+   * The run reached a call that needs a person's decision and is paused, durably: `approval` names it. `ok` is false
+   * and `error` says so in words, for a surface that knows nothing of approvals.
+   */
+  | {
+      executionId: string
+      stored: true
+      warning?: undefined
+      ok: false
+      status: "paused"
+      error: { code: typeof RunErrorCodes.paused; message: string }
+      approval: ApprovalSummary
+      logs: LogEntry[]
+    }
 
 export interface ExecutorOptions {
   store: CatalogStore
@@ -72,6 +108,15 @@ export interface ExecutorOptions {
   limits?: Partial<RunLimits>
   /** characters of result text returned inline; the whole text is always stored with the execution */
   inlineCap?: number
+  /** the policy rules each call is checked against (default: the store's, approvals on) */
+  policies?: PolicyService
+  /** how long a paused call waits for a person before it counts as declined (default an hour) */
+  approvalTtlMs?: number
+  /**
+   * false: a run does not replay Date, only Math.random (a test shows what replay is for: a script that puts
+   * Date.now() into a tool's arguments diverges without it). Default true.
+   */
+  replayClock?: boolean
   now?: () => number
 }
 
@@ -96,13 +141,16 @@ export const createExecutor = ({
   metrics = noopMetrics,
   limits,
   inlineCap = DEFAULT_INLINE_CAP,
+  policies = createPolicyService({ store }),
+  approvalTtlMs = DEFAULT_APPROVAL_TTL_MS,
+  replayClock = true,
   now = Date.now,
 }: ExecutorOptions) => {
   const serverLimits: RunLimits = { ...defaultLimits, ...limits }
   /** executions started and not yet recording: a batch of records may wait briefly for them (group-commit.ts) */
   let running = 0
   const records = createGroupCommit(telemetry, { running: () => running })
-  const callTool = createToolInvoker({ store, sources, plugins, logger, metrics, now })
+  const callTool = createToolInvoker({ store, sources, plugins, logger, policies, metrics, now })
 
   /** The execute request's one definition checks it, for HTTP and MCP alike (../request-schemas.ts). */
   const parse = (body: unknown): Outcome<ExecuteRequest> => parseRequest(executeRequest, body)
@@ -128,19 +176,57 @@ export const createExecutor = ({
     request: ExecuteRequest,
     signal?: AbortSignal,
     by: Pick<Caller, "keyId"> = OPEN_CALLER,
-  ): Promise<ExecuteResponse | Overloaded> => {
+  ): Promise<ExecuteResponse | Overloaded> =>
+    runExecution(new Execution(request.code, limitsFor(request), signal, by.keyId, callTool, now))
+
+  /**
+   * Resumes a paused execution by replay (./replay.ts): its script runs again from the start, its recorded calls
+   * answered from the record, and the paused call run (approved) or resolved to `declined`. The execution's record
+   * is overwritten with the end, or with the next pause. `Overloaded` when no sandbox has room: nothing changed,
+   * and the resume is tried again once its lease passes.
+   */
+  const resume = async (approval: ApprovalRow, signal?: AbortSignal): Promise<ExecuteResponse | Overloaded> => {
+    if (!isReplayRecord(approval.replay))
+      throw new Error(`approval ${approval.id} holds no replay record this build can read`)
+    // a copy: the execution consumes its calls as it replays them
+    const record: ReplayRecord = { ...approval.replay, calls: [...approval.replay.calls] }
+    const decision: ReplayDecision =
+      approval.status === "approved"
+        ? { approved: true }
+        : { approved: false, note: approval.note, expired: approval.status === "expired" }
+    const execution = new Execution(record.code, record.limits, signal, approval.keyId, callTool, now, {
+      id: approval.executionId,
+      replay: { record, decision, approvalId: approval.id },
+    })
+    return runExecution(execution)
+  }
+
+  /** what replays Date, unless turned off: the clock the run being resumed read */
+  const determinismOf = (execution: Execution) => {
+    const clock = replayClock ? execution.replay?.record.clock : undefined
+    return clock ? { seed: execution.seed, clock } : { seed: execution.seed }
+  }
+
+  const runExecution = async (execution: Execution): Promise<ExecuteResponse | Overloaded> => {
     running++
-    const execution = new Execution(request.code, limitsFor(request), signal, by.keyId, callTool, now)
-    // the runtime is cut off by the caller hanging up; the run's end needs no signal, it is the run ending
+    // the runtime is cut off by the caller hanging up, a pause or a divergence; the run's end needs no signal
     // a worker pool renders off the main thread: a large value's text takes tens of milliseconds to make
     const render = { inlineCap, maxChars: execution.limits.maxResultBytes }
-    const outcome = await runtime
-      .run(request.code, { invoke: execution.invoke, limits: execution.limits, signal, render })
-      .catch((cause) => ({
-        ok: false as const,
-        error: { code: RunErrorCodes.internal, message: internalError(logger, "runtime", cause).message },
-        logs: [],
-      }))
+    let outcome = await runtime
+      .run(execution.code, {
+        invoke: execution.invoke,
+        limits: execution.limits,
+        signal: execution.runSignal,
+        render,
+        determinism: determinismOf(execution),
+      })
+      .catch(
+        (cause): RunOutcome => ({
+          ok: false as const,
+          error: { code: RunErrorCodes.internal, message: internalError(logger, "runtime", cause).message },
+          logs: [],
+        }),
+      )
     running--
     execution.end()
     if (!outcome.ok && outcome.error.code === RunErrorCodes.overloaded) {
@@ -151,7 +237,116 @@ export const createExecutor = ({
         retryAfterSeconds: outcome.error.retryAfterSeconds ?? 1,
       })
     }
+    if (execution.paused) return pause(execution, outcome.logs)
+    const replay = execution.replay
+    if (!execution.diverged && replay && execution.callsMade <= replay.record.pause.index)
+      execution.diverged = `the resumed run ended after ${execution.callsMade} tool calls, before it reached the call that was paused (#${replay.record.pause.index + 1}, ${replay.record.pause.path}): the script did not repeat itself, so it cannot be resumed`
+    if (execution.diverged)
+      outcome = {
+        ok: false,
+        error: { code: RunErrorCodes.replayDiverged, message: execution.diverged },
+        logs: outcome.logs,
+      }
     return finish(execution, outcome, render)
+  }
+
+  /** The run's time so far, and the tool calls it recorded, over its runs (a resume adds to the paused run's). */
+  const totals = (execution: Execution) => {
+    const before = execution.replay?.record
+    return {
+      startedAt: before?.startedAt ?? execution.startedAt,
+      durationMs: (before?.runMs ?? 0) + (now() - execution.startedAt),
+      toolCallCount: (before?.toolCallCount ?? 0) + execution.calls.length,
+    }
+  }
+
+  /**
+   * The run stopped at a call that needs a person: its record (status `paused`), its calls and its approval are
+   * written in one batch, the approval holding what a resume replays. Only once they are stored is the pause
+   * answered; a pause that cannot be stored fails the execution, which is recorded as such if it can be.
+   */
+  const pause = async (execution: Execution, logs: LogEntry[]): Promise<ExecuteResponse> => {
+    const { call, args, policy } = execution.paused!
+    const at = now()
+    const { startedAt, durationMs, toolCallCount } = totals(execution)
+    const replay: ReplayRecord = {
+      version: 1,
+      code: execution.code,
+      limits: execution.limits,
+      seed: execution.seed,
+      clock: execution.clock,
+      calls: execution.journal.toSorted((a, b) => a.index - b.index),
+      pause: call,
+      startedAt,
+      runMs: durationMs,
+      toolCallCount,
+    }
+    const approval: ApprovalRow = {
+      id: timeOrderedId(),
+      executionId: execution.id,
+      toolPath: call.path,
+      args: args ?? {},
+      reason: policy.reason,
+      ruleId: policy.rule?.id ?? null,
+      status: "pending",
+      note: null,
+      keyId: execution.keyId,
+      createdAt: at,
+      expiresAt: at + approvalTtlMs,
+      decidedAt: null,
+      decidedBy: null,
+      resumeLeaseUntil: null,
+      resumedAt: null,
+      replay,
+    }
+    const entry = {
+      execution: {
+        id: execution.id,
+        code: execution.code,
+        status: "paused" as const,
+        startedAt,
+        durationMs,
+        resultText: null,
+        errorCode: null,
+        errorMessage: null,
+        logs,
+        toolCallCount,
+        keyId: execution.keyId,
+        // a paused execution is never pruned (catalog/prune.ts); past its decision, the usual retention applies
+        keepUntil: null,
+      },
+      calls: execution.calls,
+    }
+    endSpan(execution.span, null, { "switchboard.paused": true, "switchboard.tool_calls": execution.calls.length })
+    try {
+      if (execution.replay) await store.completeResume(execution.replay.approvalId, entry, at, approval)
+      else await store.recordPause(entry, approval)
+    } catch (cause) {
+      const error = {
+        code: RunErrorCodes.internal,
+        message: `the run paused for an approval of ${call.path}, but the pause could not be stored (${recordFailure(logger, cause)}), so it cannot be resumed`,
+      }
+      return finish(execution, { ok: false, error, logs }, { inlineCap, maxChars: execution.limits.maxResultBytes })
+    }
+    const summary: ApprovalSummary = {
+      id: approval.id,
+      tool: approval.toolPath,
+      args: approval.args,
+      reason: approval.reason,
+      expiresAt: approval.expiresAt,
+    }
+    return {
+      executionId: execution.id,
+      stored: true,
+      ok: false,
+      status: "paused",
+      error: {
+        code: RunErrorCodes.paused,
+        message: `paused before ${call.path}: it needs a person's approval (${policy.reason}); approval ${approval.id} expires at ${new Date(approval.expiresAt).toISOString()}`,
+      },
+      approval: summary,
+      logs,
+    }
   }
 
   /** Renders the result and writes the record: the response names only a committed record, and says so when there is none. */
@@ -162,7 +357,7 @@ export const createExecutor = ({
   ): Promise<ExecuteResponse> => {
     const rendered = outcome.ok ? (outcome.rendered ?? renderResult(outcome.value, render)) : null
     const fullText = rendered ? rendered.text : null
-    const durationMs = now() - execution.startedAt
+    const { startedAt, durationMs, toolCallCount } = totals(execution)
     const error = outcome.ok ? null : outcome.error
     metrics.executionEnded(error ? "error" : "ok", error && error.code, durationMs)
     endSpan(execution.span, error, {
@@ -170,31 +365,31 @@ export const createExecutor = ({
       // a size, never the text
       "switchboard.result.chars": fullText?.length ?? 0,
     })
-    // written in one transaction with the records of executions that finished alongside
+    const record: ExecutionRecord = {
+      id: execution.id,
+      code: execution.code,
+      status: outcome.ok ? "ok" : "error",
+      startedAt,
+      durationMs,
+      resultText: fullText,
+      errorCode: outcome.ok ? null : outcome.error.code,
+      errorMessage: outcome.ok ? null : outcome.error.message,
+      logs: outcome.logs,
+      toolCallCount,
+      keyId: execution.keyId,
+      // an answer cut at the inline cap tells the model to read the rest: retention keeps it that long at least
+      keepUntil: fullText !== null && !fitsInline(fullText, inlineCap) ? now() + POINTED_OUTPUT_HOLD_MS : null,
+    }
+    // a first run's record is written in one transaction with those of executions that finished alongside; a
+    // resume's overwrites the paused record and closes its approval, in one batch of its own
+    const written = execution.replay
+      ? store.completeResume(execution.replay.approvalId, { execution: record, calls: execution.calls }, now())
+      : records.record(record, execution.calls)
     let notStored: string | undefined
     await Promise.all([
-      records
-        .record(
-          {
-            id: execution.id,
-            code: execution.code,
-            status: outcome.ok ? "ok" : "error",
-            startedAt: execution.startedAt,
-            durationMs,
-            resultText: fullText,
-            errorCode: outcome.ok ? null : outcome.error.code,
-            errorMessage: outcome.ok ? null : outcome.error.message,
-            logs: outcome.logs,
-            toolCallCount: execution.calls.length,
-            keyId: execution.keyId,
-            // an answer cut at the inline cap tells the model to read the rest: retention keeps it that long at least
-            keepUntil: fullText !== null && !fitsInline(fullText, inlineCap) ? now() + POINTED_OUTPUT_HOLD_MS : null,
-          },
-          execution.calls,
-        )
-        .catch((cause) => {
-          notStored = `this execution's record was not stored (${recordFailure(logger, cause)}), so it cannot be read back later`
-        }),
+      written.catch((cause) => {
+        notStored = `this execution's record was not stored (${recordFailure(logger, cause)}), so it cannot be read back later`
+      }),
       execution.flushShapes(store).catch((cause) => internalError(logger, "shape observation", cause)),
     ])
     const named =
@@ -233,7 +428,7 @@ export const createExecutor = ({
       return Effect.promise(() => running.catch(() => undefined))
     })
 
-  return { parse, execute, run, limits: serverLimits }
+  return { parse, execute, run, resume, policies, limits: serverLimits }
 }
 
 export type Executor = ReturnType<typeof createExecutor>

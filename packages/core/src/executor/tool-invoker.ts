@@ -23,12 +23,16 @@ import { DEFAULT_DESCRIBE_LIMIT, createDescribeService } from "../describe/descr
 import { describeRequest, parseRequest } from "../request-schemas.js"
 import { endSpan, startToolCallSpan } from "./tracing.js"
 import type { Execution } from "./execution.js"
+import type { PolicyService } from "../policy/policy-service.js"
+import type { EffectivePolicy } from "../policy/policy.js"
 
 export interface ToolInvokerOptions {
   store: CatalogStore
   sources: Pick<SourcesService, "ensureFresh" | "markStale">
   plugins: readonly SourcePlugin[]
   logger: Logger
+  /** the rules each call is checked against, after it resolves and before it reaches a source */
+  policies: Pick<PolicyService, "decide">
   metrics?: MetricsSink
   now?: () => number
 }
@@ -44,6 +48,8 @@ interface CallOutcome {
   dataBytes?: number | null
   source?: string
   upstreamMs?: number
+  /** set when the call needs a person's decision first: it was not made */
+  pause?: EffectivePolicy
 }
 
 /** UTF-8 bytes of the data's JSON, counted without encoding a copy. */
@@ -83,6 +89,7 @@ export const createToolInvoker = ({
   sources,
   plugins,
   logger,
+  policies,
   metrics = noopMetrics,
   now = Date.now,
 }: ToolInvokerOptions) => {
@@ -128,7 +135,13 @@ export const createToolInvoker = ({
     })
   }
 
-  const resolveAndCall = async (path: string, args: unknown, ctx: Execution): Promise<CallOutcome> => {
+  /** A `blocked` call's result: the rule that matched rides in `error.data`. */
+  const blocked = (path: string, policy: EffectivePolicy) =>
+    errResult(ToolErrorCodes.blocked, `${path} is blocked by policy: ${policy.reason}`, {
+      data: { rule: policy.rule },
+    })
+
+  const resolveAndCall = async (path: string, args: unknown, ctx: Execution, index: number): Promise<CallOutcome> => {
     if (path.startsWith("$")) {
       const discovered = await discover(path, args)
       if (discovered) return { result: discovered, encoding: "direct" }
@@ -142,10 +155,20 @@ export const createToolInvoker = ({
       const fresh = await sources.ensureFresh(stored)
       const found = await store.getTool(parts.namespace, parts.name)
       if (!found) return { result: await notFound(path, parts.namespace), encoding: "direct" }
-      entry = { source: fresh, tool: found }
+      const policy = await policies.decide({ path, namespace: fresh.namespace, annotations: found.annotations })
+      entry = { source: fresh, tool: found, policy }
       ctx.resolved.set(path, entry)
     }
     let { source, tool } = entry
+    const { policy } = entry
+    if (policy.action === "block")
+      return {
+        result: blocked(path, policy),
+        encoding: effectiveEncoding(tool.resultEncoding),
+        source: source.namespace,
+      }
+    if (policy.action === "require_approval" && !ctx.isApproved(index))
+      return { result: errResult(ToolErrorCodes.declined, ""), encoding: "direct", pause: policy }
     if (source.secretsError)
       return {
         result: errResult(ToolErrorCodes.sourceSecretsUnreadable, source.secretsError),
@@ -170,7 +193,7 @@ export const createToolInvoker = ({
       const relisted = await store.getTool(parts.namespace, parts.name)
       if (!relisted) return { result: await notFound(path, parts.namespace), encoding: "direct" }
       tool = relisted
-      ctx.resolved.set(path, { source, tool })
+      ctx.resolved.set(path, { source, tool, policy })
       upstreamStarted = performance.now()
       raw = await invokeRaw(source, tool, args ?? {}, ctx)
     }
@@ -188,13 +211,17 @@ export const createToolInvoker = ({
     return { result, outputSchemaError, dataBytes, encoding, source: source.namespace, upstreamMs }
   }
 
-  return async (path: string, args: unknown, ctx: Execution): Promise<ToolResult> => {
+  return async (path: string, args: unknown, ctx: Execution, index: number): Promise<ToolResult> => {
     const startedAt = now()
     const callId = ctx.callStarted(path, startedAt)
     const span = startToolCallSpan(ctx.span, path)
     let outcome: CallOutcome
     try {
-      outcome = await resolveAndCall(path, args, ctx)
+      outcome = await resolveAndCall(path, args, ctx, index)
+      if (outcome.pause) {
+        span.end()
+        return ctx.pauseAt(callId, index, path, args, outcome.pause)
+      }
     } catch (cause) {
       outcome = {
         result: errResult(ToolErrorCodes.internal, internalError(logger, `tool call ${path}`, cause).message),

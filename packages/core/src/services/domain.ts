@@ -8,6 +8,10 @@ import { createApiKeyService } from "../auth/api-keys.js"
 import type { ApiKeyService } from "../auth/api-keys.js"
 import { createSourcesService } from "../catalog/sources-service.js"
 import type { SourcesService } from "../catalog/sources-service.js"
+import { createApprovalsService } from "../approvals/approvals-service.js"
+import type { ApprovalsService } from "../approvals/approvals-service.js"
+import { createPolicyService } from "../policy/policy-service.js"
+import type { PolicyService } from "../policy/policy-service.js"
 import { createExecutor } from "../executor/executor.js"
 import type { Executor as ExecutorShape, ExecutorOptions } from "../executor/executor.js"
 import {
@@ -45,13 +49,28 @@ export class Sources extends Context.Service<Sources, SourcesService>()("@switch
   static readonly layer = (options: SourcesOptions = {}) => Layer.effect(Sources, Sources.make(options))
 }
 
-export type ExecutorLayerOptions = Pick<ExecutorOptions, "limits" | "inlineCap">
+export interface PoliciesOptions {
+  /** false: approvals are off for trusted local use (what would need one is allowed; `block` still blocks) */
+  approvals?: boolean
+}
+
+/** The policy rules every tool call is checked against (policy/policy-service.ts). */
+export class Policies extends Context.Service<Policies, PolicyService>()("@switchboard/core/Policies") {
+  static readonly make = (options: PoliciesOptions = {}) =>
+    Effect.gen(function* () {
+      return createPolicyService({ store: yield* CatalogStore, now: yield* nowFrom, approvals: options.approvals })
+    })
+  static readonly layer = (options: PoliciesOptions = {}) => Layer.effect(Policies, Policies.make(options))
+}
+
+export type ExecutorLayerOptions = Pick<ExecutorOptions, "limits" | "inlineCap" | "approvalTtlMs" | "replayClock">
 
 export class Executor extends Context.Service<Executor, ExecutorShape>()("@switchboard/core/Executor") {
   static readonly make = (options: ExecutorLayerOptions = {}) =>
     Effect.gen(function* () {
       return createExecutor({
         store: yield* CatalogStore,
+        policies: yield* Policies,
         sources: yield* Sources,
         runtime: yield* CodeRuntime,
         plugins: yield* SourcePlugins,
@@ -63,6 +82,19 @@ export class Executor extends Context.Service<Executor, ExecutorShape>()("@switc
       })
     })
   static readonly layer = (options: ExecutorLayerOptions = {}) => Layer.effect(Executor, Executor.make(options))
+}
+
+/** Deciding paused calls and resuming their executions (approvals/approvals-service.ts). */
+export class Approvals extends Context.Service<Approvals, ApprovalsService>()("@switchboard/core/Approvals") {
+  static readonly make = Effect.gen(function* () {
+    return createApprovalsService({
+      store: yield* CatalogStore,
+      executor: yield* Executor,
+      logger: yield* Logger,
+      now: yield* nowFrom,
+    })
+  })
+  static readonly layer = Layer.effect(Approvals, Approvals.make)
 }
 
 export class ApiKeys extends Context.Service<ApiKeys, ApiKeyService>()("@switchboard/core/ApiKeys") {

@@ -9,5 +9,5 @@ export {
   TelemetrySink,
   nowFrom,
 } from "./seams.js"
-export { ApiKeys, Executor, Sources } from "./domain.js"
-export type { ExecutorLayerOptions, SourcesOptions } from "./domain.js"
+export { ApiKeys, Approvals, Executor, Policies, Sources } from "./domain.js"
+export type { ExecutorLayerOptions, PoliciesOptions, SourcesOptions } from "./domain.js"
