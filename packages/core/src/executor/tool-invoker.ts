@@ -93,7 +93,7 @@ export const createToolInvoker = ({
   metrics = noopMetrics,
   now = Date.now,
 }: ToolInvokerOptions) => {
-  const describe = createDescribeService(store)
+  const describe = createDescribeService(store, policies)
 
   /**
    * `tools.$describe(paths)` and `tools.$search(query, limit)`: discovery from inside a script, checked by the
