@@ -3,7 +3,7 @@
  * inside a script). Only a shape observed under the tool's current encoding is ever served.
  */
 import type { CatalogStore, PolicyAction, ToolRow } from "../catalog/rows.js"
-import type { PolicyService } from "../policy/policy-service.js"
+import type { PolicyDecider } from "../policy/policy.js"
 import { describeTool, describeTools, loadObservedShape } from "./describe-tool.js"
 import type { OutputSource } from "./describe-tool.js"
 import { rankTools } from "./search-tools.js"
@@ -26,7 +26,7 @@ export interface DescribeResult {
 }
 
 /** `policies`: each tool is described with the policy a call of it falls under (without: no policy is shown). */
-export const createDescribeService = (store: CatalogStore, policies?: Pick<PolicyService, "decide">) => {
+export const createDescribeService = (store: CatalogStore, policies?: PolicyDecider) => {
   const policyOf = async (tool: ToolRow) =>
     policies && (await policies.decide({ path: tool.path, namespace: tool.namespace, annotations: tool.annotations }))
   const inputOf = async (tool: ToolRow) => {

@@ -23,8 +23,7 @@ import { DEFAULT_DESCRIBE_LIMIT, createDescribeService } from "../describe/descr
 import { describeRequest, parseRequest } from "../request-schemas.js"
 import { endSpan, startToolCallSpan } from "./tracing.js"
 import type { Execution } from "./execution.js"
-import type { PolicyService } from "../policy/policy-service.js"
-import type { EffectivePolicy } from "../policy/policy.js"
+import type { EffectivePolicy, PolicyDecider } from "../policy/policy.js"
 
 export interface ToolInvokerOptions {
   store: CatalogStore
@@ -32,7 +31,7 @@ export interface ToolInvokerOptions {
   plugins: readonly SourcePlugin[]
   logger: Logger
   /** the rules each call is checked against, after it resolves and before it reaches a source */
-  policies: Pick<PolicyService, "decide">
+  policies: PolicyDecider
   metrics?: MetricsSink
   now?: () => number
 }
