@@ -55,7 +55,9 @@ export const toolCall = z.object({
 export const execution = z.object({
   id: z.string(),
   code: z.string(),
-  status: z.enum(["ok", "error"]),
+  status: z
+    .enum(["ok", "error", "paused"])
+    .describe("`paused`: a call waits for an approval; the execution resumes once it is decided"),
   startedAt: z.int().describe("milliseconds since the epoch"),
   durationMs: z.int(),
   resultText: z.string().nullable().describe("the whole result text, never cut"),
