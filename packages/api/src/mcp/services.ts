@@ -1,4 +1,12 @@
-import type { ApprovalsService, CatalogStore, Executor, GrepRunner, Logger, SourcesService } from "@switchboard/core"
+import type {
+  ApprovalsService,
+  CatalogStore,
+  Executor,
+  GrepRunner,
+  Logger,
+  PolicyService,
+  SourcesService,
+} from "@switchboard/core"
 
 /** What the MCP tools need from a host; the app's services satisfy it. */
 export interface McpServices {
@@ -8,6 +16,8 @@ export interface McpServices {
   /** deciding a paused call the client's person answered, and waiting for its resume (`execute`, `resume`) */
   approvals: Pick<ApprovalsService, "get" | "list" | "decide" | "wait">
   logger: Logger
+  /** describe shows each tool's policy */
+  policies: Pick<PolicyService, "decide">
   /** where searches of stored output run (default: in place; the Node host gives a worker thread) */
   grep?: GrepRunner
   /** told each execution the `execute` tool ran and recorded (over HTTP: the request log's execution id) */
