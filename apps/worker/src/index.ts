@@ -11,6 +11,7 @@ import { buildRequestHost } from "./host.js"
 import { consoleLogger } from "./logger.js"
 import { isolateRuntime } from "./quickjs.js"
 import { pruneOnSchedule } from "./retention.js"
+import { resumeDueApprovals } from "./approvals.js"
 
 export type { Env } from "./env.js"
 
@@ -28,7 +29,9 @@ export default {
     let close: (() => Promise<void>) | undefined
     try {
       const host = await buildRequestHost(env, config.config, await isolateRuntime())
-      close = host.close
+      // a decision's resume runs past the answer (the route answers before it ends, unless ?wait): the host is
+      // released once it is recorded
+      close = () => host.approvals.settled().then(host.close)
       await ensureAdminKey(host.store, config.config.adminKey, Date.now())
       return await host.app.fetch(request)
     } catch (cause) {
@@ -39,8 +42,12 @@ export default {
     }
   },
 
-  /** the cron trigger (wrangler.jsonc): retention, when SWITCHBOARD_RETAIN or SWITCHBOARD_RETAIN_EXECUTIONS is set */
+  /**
+   * the cron trigger (wrangler.jsonc): retention, when SWITCHBOARD_RETAIN or SWITCHBOARD_RETAIN_EXECUTIONS is set,
+   * and the approvals that are due (expired ones, which count as declined, and resumes a request began and left)
+   */
   async scheduled(controller: ScheduledController, env: Env): Promise<void> {
     await pruneOnSchedule(env, controller.scheduledTime, consoleLogger)
+    await resumeDueApprovals(env, consoleLogger)
   },
 } satisfies ExportedHandler<Env>

@@ -204,7 +204,15 @@ export const createApprovalsService = ({
     }
   }
 
-  return { get, list, decide, sweep, wait, start }
+  /**
+   * Resolves once every resume running on this server has ended (recorded, or failed and left to its lease): a host
+   * that lives no longer than a request (a Worker) waits for it before it releases its connections.
+   */
+  const settled = async (): Promise<void> => {
+    while (resuming.size > 0) await Promise.allSettled([...resuming.values()])
+  }
+
+  return { get, list, decide, sweep, wait, start, settled }
 }
 
 export type ApprovalsService = ReturnType<typeof createApprovalsService>
