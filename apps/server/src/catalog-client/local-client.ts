@@ -1,8 +1,9 @@
 /**
  * The catalog in a local database (`--db`), the CLI's default. What only reads it (sources, describe, executions
  * and their output) opens the database alone, as `tools` and `keys` do: no MCP SDK, no sandbox, no HTTP app.
- * What must reach a source (add, sync, remove, call) builds the host as `run` does (./local-host.ts, loaded only
- * then), with `--allow-stdio` deciding whether a stdio source may be started.
+ * What must reach a source (add, sync, remove, call), or run a script (a decided approval's resume), or check a
+ * request (a policy rule's add) builds the host as `run` does (./local-host.ts, loaded only then), with
+ * `--allow-stdio` deciding whether a stdio source may be started.
  */
 import {
   DEFAULT_PAGE_LINES,
@@ -23,6 +24,7 @@ import { existingSecretKey } from "../secret-key.js"
 import type { CatalogClient } from "./catalog-client.js"
 import { CatalogClientError } from "./catalog-client.js"
 import type { LocalHost } from "./local-host.js"
+import { approvalView, localPolicies } from "./views.js"
 
 export interface LocalClientOptions {
   /** stdio sources may be started (add, sync, call) */
@@ -103,6 +105,14 @@ export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions):
         await runner.close()
       }
     },
+    listPolicies: async () => localPolicies(await (await store()).listPolicies()),
+    addPolicy: async (body) => (await hostFor(false)).addPolicy(body),
+    removePolicy: async (id) => (await hostFor(false)).removePolicy(id),
+    // whoever can open the file sees every approval, as admin does
+    listApprovals: async ({ status, limit }) =>
+      (await (await store()).listApprovals({ limit, ...(status === "all" ? {} : { status }) })).map(approvalView),
+    // the resume runs here: a script, so a host with a worker
+    decideApproval: async (id, request) => (await hostFor(true)).decideApproval(id, request),
     async close() {
       // what failed to open has nothing to close
       const ignore = () => {}
