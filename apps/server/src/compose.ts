@@ -100,6 +100,8 @@ export interface HostOptions {
    * 10 s); null: never (a CLI command, which lives too briefly to resume anything)
    */
   approvalSweepMs?: number | null
+  /** false: a resume replays Math.random but not Date (for the test that shows what replaying Date is for) */
+  replayClock?: boolean
   /** the host's time (Effect's Clock): catalog TTLs, records and timings; tests pass a `TestClock` */
   clock?: Clock.Clock
 }
@@ -114,7 +116,11 @@ export const hostLayer = (options: HostOptions) =>
     Layer.provideMerge(Services.Approvals.layer),
     Layer.provideMerge(
       Layer.mergeAll(
-        Services.Executor.layer({ limits: options.limits, approvalTtlMs: options.approvalTtlMs }),
+        Services.Executor.layer({
+          limits: options.limits,
+          approvalTtlMs: options.approvalTtlMs,
+          replayClock: options.replayClock,
+        }),
         Services.ApiKeys.layer,
         GrepRunner.layer(options.grepTimeoutMs),
         retentionLayer(options.retain),

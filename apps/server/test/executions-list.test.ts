@@ -155,7 +155,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("GET /v1/executions on %s", 
     ["limit=ten", 'limit must be a whole number from 1 to 200 (got "ten")'],
     ["limit=1.5", 'limit must be a whole number from 1 to 200 (got "1.5")'],
     ["limit=", 'limit must be a whole number from 1 to 200 (got "")'],
-    ["status=failed", 'status must be "ok" or "error" (got "failed")'],
+    ["status=failed", 'status must be "ok", "error" or "paused" (got "failed")'],
     ["before=", 'before must be an execution id, as `nextBefore` names it (got "")'],
   ])("?%s is 400 invalid_request naming the parameter", async (query, message) => {
     const answer = await ask(token.admin!, `/v1/executions?${query}`)

@@ -26,6 +26,7 @@ export type {
   ApprovalStatus,
   ApprovalListQuery,
 } from "./catalog/rows.js"
+export { ResumeConflict, isResumeConflict } from "./catalog/approval-rows.js"
 export { createCatalogStore } from "./catalog/store.js"
 export { MAX_MERGE_ROUNDS } from "./catalog/shape-merge.js"
 export { PRUNE_BATCH } from "./catalog/prune.js"

@@ -4,7 +4,7 @@
  * covers, and works in batches bounded by executions, tool calls and bytes of text.
  */
 import { beforeEach, expect, it } from "vitest"
-import type { CatalogStore, ExecutionEntry, ExecutionRecord } from "../src/index.js"
+import type { ApprovalRow, CatalogStore, ExecutionEntry, ExecutionRecord } from "../src/index.js"
 import { call, run } from "./catalog-store.shared.js"
 import type { StoreUnderTest } from "./catalog-store.shared.js"
 
@@ -126,6 +126,43 @@ export const catalogStoreRetentionContract = (subject: () => StoreUnderTest) => 
     expect(await store.pruneExecutions(policy, { now, maxBatches: 1, batch: bytes })).toMatchObject({ deleted: 1 })
     expect(await store.pruneExecutions(policy, { now, maxBatches: 1, batch: bytes })).toMatchObject({ deleted: 1 })
     expect(await kept(["t4", "t5"])).toEqual(["t5"])
+  })
+
+  it("never deletes a paused execution; once its resume records the end, it goes with its approvals", async () => {
+    const now = T0 + 48 * HOUR
+    const approval = (id: string, executionId: string): ApprovalRow => ({
+      id,
+      executionId,
+      toolPath: "fs.delete",
+      args: {},
+      reason: "destructive",
+      ruleId: null,
+      status: "pending",
+      note: null,
+      keyId: null,
+      createdAt: T0,
+      expiresAt: T0 + HOUR,
+      decidedAt: null,
+      decidedBy: null,
+      resumeLeaseUntil: null,
+      resumedAt: null,
+      replay: {},
+    })
+    await store.recordPause(entry("waits", T0, { status: "paused", resultText: null }, 2), approval("a-waits", "waits"))
+    await store.recordPause(
+      entry("resumed", T0 + 1, { status: "paused", resultText: null }),
+      approval("a-resumed", "resumed"),
+    )
+    await store.decideApproval("a-resumed", { status: "approved", note: null, by: null }, T0 + 2, T0 + 3)
+    await store.completeResume("a-resumed", entry("resumed", T0 + 1, {}, 1), T0 + 4)
+    await store.recordBatch([entry("done", T0 + 5)])
+
+    expect(await store.pruneExecutions({ maxAgeMs: HOUR, maxExecutions: 0 }, { now })).toMatchObject({ deleted: 2 })
+    expect(await kept(["waits", "resumed", "done"])).toEqual(["waits"])
+    expect((await store.getExecution("waits"))?.calls).toHaveLength(2)
+    expect(await store.getApproval("a-waits")).toMatchObject({ status: "pending" })
+    expect(await store.getApproval("a-resumed")).toBeNull()
+    expect(await store.pruneExecutions({ maxExecutions: 0 }, { now: now + 100 * HOUR })).toMatchObject({ deleted: 0 })
   })
 
   it("stops between batches when its signal is aborted, and does nothing without a bound", async () => {

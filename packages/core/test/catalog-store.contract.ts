@@ -17,6 +17,8 @@ import type { StoreUnderTest } from "./catalog-store.shared.js"
 import { catalogStoreWritesContract } from "./catalog-store-writes.contract.js"
 import { catalogStoreRetentionContract } from "./catalog-store-retention.contract.js"
 import { catalogStoreListingContract } from "./catalog-store-listing.contract.js"
+import { catalogStorePoliciesContract } from "./catalog-store-policies.contract.js"
+import { catalogStoreApprovalsContract } from "./catalog-store-approvals.contract.js"
 
 export const catalogStoreContract = (name: string, open: () => Promise<StoreUnderTest>) =>
   describe(`CatalogStore on ${name}`, () => {
@@ -356,4 +358,6 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
     describe("atomic batches and statement limits", () => catalogStoreWritesContract(() => subject))
     describe("retention", () => catalogStoreRetentionContract(() => subject))
     describe("listing executions", () => catalogStoreListingContract(() => subject))
+    describe("policies", () => catalogStorePoliciesContract(() => subject))
+    describe("approvals", () => catalogStoreApprovalsContract(() => subject))
   })

@@ -19,7 +19,17 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => database?.dispose())
 
-const tables = ["tool_calls", "execution_result_parts", "executions", "tool_shapes", "tools", "sources", "api_keys"]
+const tables = [
+  "approvals",
+  "policies",
+  "tool_calls",
+  "execution_result_parts",
+  "executions",
+  "tool_shapes",
+  "tools",
+  "sources",
+  "api_keys",
+]
 
 const storeOn = () => createD1CatalogStore(drizzle(database.d1))
 

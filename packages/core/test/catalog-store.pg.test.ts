@@ -27,7 +27,7 @@ const options = { resultPartBytes: 64 * 1024 }
 catalogStoreContract("Postgres, results in 64 KiB parts", async () => {
   const clients = [postgres(database.url, { max: 4, onnotice: () => {} })]
   await clients[0]!.unsafe(
-    "truncate sources, tools, tool_shapes, executions, execution_result_parts, tool_calls, api_keys cascade",
+    "truncate sources, tools, tool_shapes, executions, execution_result_parts, tool_calls, api_keys, policies, approvals cascade",
   )
   const storeOn = (client: postgres.Sql) => createPgCatalogStore(drizzle(client) as unknown as PgCatalogDb, options)
   return {

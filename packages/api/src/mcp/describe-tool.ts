@@ -16,7 +16,7 @@ export const callDescribe = async (services: McpServices, args: unknown): Promis
   const parsed = parseArgs(describeRequest, args)
   if (!parsed.ok) return errorResult(parsed.error.message)
   const { paths, query, limit = DEFAULT_DESCRIBE_LIMIT } = parsed.value
-  const describe = createDescribeService(services.store)
+  const describe = createDescribeService(services.store, services.policies)
 
   if (paths !== undefined) {
     const namespaces = new Set(paths.filter((p) => p.indexOf(".") > 0).map((p) => p.slice(0, p.indexOf("."))))

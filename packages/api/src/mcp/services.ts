@@ -1,4 +1,4 @@
-import type { CatalogStore, Executor, GrepRunner, Logger, SourcesService } from "@switchboard/core"
+import type { CatalogStore, Executor, GrepRunner, Logger, PolicyService, SourcesService } from "@switchboard/core"
 
 /** What the MCP tools need from a host; the app's services satisfy it. */
 export interface McpServices {
@@ -6,6 +6,8 @@ export interface McpServices {
   store: CatalogStore
   sources: Pick<SourcesService, "ensureFreshNamespace">
   logger: Logger
+  /** describe shows each tool's policy */
+  policies: Pick<PolicyService, "decide">
   /** where searches of stored output run (default: in place; the Node host gives a worker thread) */
   grep?: GrepRunner
   /** told each execution the `execute` tool ran and recorded (over HTTP: the request log's execution id) */

@@ -10,8 +10,8 @@ import type { DescribeBody, ToolBody, ToolsBody } from "../wire/tools.js"
 
 const summary = (t: ToolRow) => ({ path: t.path, namespace: t.namespace, name: t.name, description: t.description })
 
-export const toolRoutes = ({ store, sources }: AppServices) => {
-  const describe = createDescribeService(store)
+export const toolRoutes = ({ store, sources, policies }: AppServices) => {
+  const describe = createDescribeService(store, policies)
   return new Hono<AppEnv>()
     .get("/", query(toolsQuery), async (c) => {
       const { query: words, limit } = c.req.valid("query")
@@ -35,14 +35,15 @@ export const toolRoutes = ({ store, sources }: AppServices) => {
           resultEncoding: tool.resultEncoding,
           typescript: described?.typescript ?? null,
           outputSource: described?.outputSource ?? null,
+          policy: await policies.decide({ path: tool.path, namespace: tool.namespace, annotations: tool.annotations }),
         },
       } satisfies ToolBody)
     })
 }
 
 /** The describe request is core's one definition, shared with the MCP tool and `tools.$describe`. */
-export const describeRoutes = ({ store }: AppServices) => {
-  const describe = createDescribeService(store)
+export const describeRoutes = ({ store, policies }: AppServices) => {
+  const describe = createDescribeService(store, policies)
   return new Hono<AppEnv>().post("/", jsonBody(describeRequest), async (c) =>
     c.json((await describe.describeMany(c.req.valid("json"))) satisfies DescribeBody),
   )

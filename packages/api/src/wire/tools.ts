@@ -1,6 +1,6 @@
 /** The bodies of /v1/tools and /v1/describe. The describe request itself is core's (`describeRequest`). */
 import { z } from "zod"
-import { wholeNumber } from "@switchboard/core"
+import { POLICY_ACTIONS, wholeNumber } from "@switchboard/core"
 
 /** Rows a list or search answers at most. */
 export const MAX_LIST_LIMIT = 1_000
@@ -18,6 +18,12 @@ export const toolsQuery = z.object({
 
 const outputSource = z.enum(["declared", "observed", "unknown"]).describe("where the type of `r.data` came from")
 
+/** the policy a call of the tool falls under (policies: GET /v1/policies) */
+const toolPolicy = z.object({
+  action: z.enum(POLICY_ACTIONS).describe("allow; require_approval: the run pauses at the call for a person; block"),
+  reason: z.string(),
+})
+
 export const toolSummary = z.object({
   path: z.string().describe("`<namespace>.<name>`"),
   namespace: z.string(),
@@ -34,6 +40,7 @@ export const toolDetail = toolSummary.extend({
   resultEncoding: z.string().nullable().describe("how the tool's results are decoded into `r.data` (null: direct)"),
   typescript: z.string().nullable().describe("a declaration to paste above a script"),
   outputSource: outputSource.nullable(),
+  policy: toolPolicy.optional(),
 })
 
 export const toolBody = z.object({ tool: toolDetail })
@@ -41,7 +48,9 @@ export type ToolBody = z.input<typeof toolBody>
 
 export const describeBody = z.object({
   typescript: z.string().describe("one block declaring every tool, shared declarations once"),
-  tools: z.array(z.object({ path: z.string(), description: z.string().nullable(), outputSource })),
+  tools: z.array(
+    z.object({ path: z.string(), description: z.string().nullable(), outputSource, policy: toolPolicy.optional() }),
+  ),
   missing: z.array(z.string()).describe("requested paths with no tool"),
 })
 export type DescribeBody = z.input<typeof describeBody>

@@ -4,6 +4,7 @@
  * batch's reads (which so see every batch that held one of the locks before), then its statements.
  */
 import { sql } from "drizzle-orm"
+import type { SQLWrapper } from "drizzle-orm"
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core"
 import type { CatalogStore } from "./rows.js"
 import * as pgSchema from "./schema-pg.js"
@@ -38,6 +39,9 @@ export const createPgCatalogStore = (pgDb: PgCatalogDb, { resultPartBytes }: PgS
           changed.push(rowsChanged(await (statement as unknown as PromiseLike<unknown>)))
         return changed
       }),
+    // StoreDialect.claimIn
+    claimIn: (column, select) =>
+      sql`${column} = any(array(${(select as unknown as { for(strength: "update", config: { skipLocked: true }): SQLWrapper }).for("update", { skipLocked: true })}))`,
     // assigning a transaction id is a write: a standby refuses it
     probeWrite: () =>
       pgDb.transaction(async (tx) => {

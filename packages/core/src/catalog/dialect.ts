@@ -2,6 +2,7 @@
  * What a database dialect hands the one CatalogStore (./store.ts): its query builders and tables, its limits,
  * and how it runs an atomic batch of statements. One file per dialect implements it (dialect-*.ts).
  */
+import type { AnyColumn, SQL, SQLWrapper } from "drizzle-orm"
 import type { BatchItem } from "drizzle-orm/batch"
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core"
 import type { ExecutionRecord } from "../seams.js"
@@ -11,7 +12,15 @@ import type * as schema from "./schema-sqlite.js"
 export type CatalogDb = Pick<BaseSQLiteDatabase<"async", unknown>, "select" | "insert" | "update" | "delete">
 export type CatalogTables = Pick<
   typeof schema,
-  "sources" | "tools" | "toolShapes" | "executions" | "executionResultParts" | "toolCalls" | "apiKeys"
+  | "sources"
+  | "tools"
+  | "toolShapes"
+  | "executions"
+  | "executionResultParts"
+  | "toolCalls"
+  | "apiKeys"
+  | "policies"
+  | "approvals"
 >
 /** An executions row as written: the record, and its result's length (`result_chars`). */
 export type ExecutionRow = ExecutionRecord & { resultChars: number | null }
@@ -50,6 +59,15 @@ export interface StoreDialect {
    * prepare). Used for every row of a batch; a dialect without one gets multi-row inserts.
    */
   insertExecution?(row: ExecutionRow): WriteStatement
+  /**
+   * The condition "`column` is among the ids `select` reads", for a claim: an update that takes the rows a select
+   * picks. Unset, `column in (select)`, which SQLite and D1 run as it reads (the update is the only writer while it
+   * runs). Postgres makes the select lock what it reads and pass over rows another transaction holds (`for update
+   * skip locked`, so two servers claiming at once neither wait on each other nor lock in two orders and deadlock),
+   * and runs it once, before the update (`= any(array(…))`): a subquery the plan runs again for each row, locking,
+   * passes over the rows this update has written already and takes the next ones, past its LIMIT.
+   */
+  claimIn?(column: AnyColumn, select: SQLWrapper): SQL
   /** Commits a write that changes nothing but reaches the database as a real one would (`checkReadiness`). */
   probeWrite(): Promise<void>
   /**

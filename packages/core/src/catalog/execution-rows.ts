@@ -6,14 +6,14 @@
  * joined, byte for byte. Each row also holds its result's length (`result_chars`), so a listing reads neither the
  * result nor its parts.
  */
-import { and, asc, desc, eq, lt, sql } from "drizzle-orm"
+import { and, asc, desc, eq, getTableColumns, inArray, lt, sql } from "drizzle-orm"
 import type { ExecutionEntry, ExecutionRecord, LogEntry } from "../seams.js"
 import { timeOrderedId } from "../ids.js"
 import { chunks, first, rowsPerInsert } from "./chunks.js"
 import { PREVIEW_SCAN, codePreview } from "./code-preview.js"
 import { splitUtf8 } from "./result-parts.js"
 import type { ExecutionListQuery, ExecutionSummary, StoredExecution } from "./rows.js"
-import type { ExecutionRow, StoreDialect } from "./dialect.js"
+import type { CatalogDb, ExecutionRow, StoreDialect, WriteStatement } from "./dialect.js"
 
 /**
  * characters of text per insert statement: a stored result may be megabytes, and Postgres refuses a message over
@@ -50,6 +50,12 @@ export const executionRows = ({
     resultText,
     resultChars: execution.resultText?.length ?? null,
   })
+  /** what an overwrite rewrites: every column but the id */
+  const rewritten = Object.fromEntries(
+    Object.entries(getTableColumns(executions))
+      .filter(([key]) => key !== "id")
+      .map(([key, column]) => [key, sql.raw(`excluded."${column.name}"`)]),
+  )
   /**
    * The result's length: as written with it, or for a row from before `result_chars` measured in SQL, where
    * length() counts code points, so a character outside the BMP counts 1 instead of 2 (and SQLite stops at a NUL).
@@ -59,33 +65,54 @@ export const executionRows = ({
     when ${executions.resultText} = '' then coalesce((select sum(length(${parts.text})) from ${parts} where ${parts.executionId} = ${executions.id}), 0)
     else length(${executions.resultText}) end)`.mapWith(Number)
 
+  /**
+   * The statements that write `entries`, each execution with its result parts and its calls, for a batch to run
+   * (alone, or with other statements). With `overwrite`, an execution already stored is written again whole (a
+   * resumed one: its final record, or paused again) and its old result parts go; its stored calls stay, and the
+   * entry's are added to them.
+   */
+  const statements = (entries: readonly ExecutionEntry[], { overwrite = false } = {}) => {
+    const rows: ExecutionRow[] = []
+    const partRows: (typeof parts.$inferInsert)[] = []
+    const calls: (typeof toolCalls.$inferInsert)[] = []
+    for (const { execution, calls: own } of entries) {
+      if (inline(execution)) rows.push(row(execution))
+      else {
+        rows.push(row(execution, ""))
+        splitUtf8(execution.resultText!, resultPartBytes).forEach((text, seq) =>
+          partRows.push({ executionId: execution.id, seq, text }),
+        )
+      }
+      for (const call of own)
+        calls.push({ id: timeOrderedId(), ...call, outputSchemaError: call.outputSchemaError ?? null })
+    }
+    return (tx: CatalogDb): WriteStatement[] => {
+      const statements: WriteStatement[] = []
+      if (overwrite) {
+        const ids = rows.map((r) => r.id)
+        for (const chunk of chunks(ids, maxParameters))
+          statements.push(tx.delete(parts).where(inArray(parts.executionId, chunk)))
+        for (const chunk of chunks(rows, perInsert.executions, textSize, STATEMENT_CHARS))
+          statements.push(
+            tx.insert(executions).values(chunk).onConflictDoUpdate({ target: executions.id, set: rewritten }),
+          )
+      } else if (insertExecution) statements.push(...rows.map(insertExecution))
+      else
+        for (const chunk of chunks(rows, perInsert.executions, textSize, STATEMENT_CHARS))
+          statements.push(tx.insert(executions).values(chunk))
+      for (const chunk of chunks(partRows, perInsert.parts, (part) => part.text.length, STATEMENT_CHARS))
+        statements.push(tx.insert(parts).values(chunk))
+      for (const chunk of chunks(calls, perInsert.calls)) statements.push(tx.insert(toolCalls).values(chunk))
+      return statements
+    }
+  }
+
   return {
+    statements,
+
     async recordBatch(entries: readonly ExecutionEntry[]): Promise<void> {
       if (entries.length === 0) return
-      const rows: ExecutionRow[] = []
-      const partRows: (typeof parts.$inferInsert)[] = []
-      const calls: (typeof toolCalls.$inferInsert)[] = []
-      for (const { execution, calls: own } of entries) {
-        if (inline(execution)) rows.push(row(execution))
-        else {
-          rows.push(row(execution, ""))
-          splitUtf8(execution.resultText!, resultPartBytes).forEach((text, seq) =>
-            partRows.push({ executionId: execution.id, seq, text }),
-          )
-        }
-        for (const call of own)
-          calls.push({ id: timeOrderedId(), ...call, outputSchemaError: call.outputSchemaError ?? null })
-      }
-      await writeBatch((tx) => {
-        const statements = insertExecution ? rows.map(insertExecution) : []
-        if (!insertExecution)
-          for (const chunk of chunks(rows, perInsert.executions, textSize, STATEMENT_CHARS))
-            statements.push(tx.insert(executions).values(chunk))
-        for (const chunk of chunks(partRows, perInsert.parts, (part) => part.text.length, STATEMENT_CHARS))
-          statements.push(tx.insert(parts).values(chunk))
-        for (const chunk of chunks(calls, perInsert.calls)) statements.push(tx.insert(toolCalls).values(chunk))
-        return statements
-      })
+      await writeBatch(statements(entries))
     },
 
     async getExecution(id: string): Promise<StoredExecution | null> {

@@ -7,8 +7,12 @@
  *
  * The children are deleted by statement rather than left to ON DELETE CASCADE: SQLite cascades only with
  * `foreign_keys = ON`, which is the connection's setting, not the file's.
+ *
+ * A paused execution is never due, whatever its age, its place or its hold: its approval waits for a decision, or
+ * its resume for a server to replay it, and both need the record. Once a resume records its end, it is an
+ * execution like any other, and its approvals go with it.
  */
-import { and, asc, desc, inArray, isNull, lt, lte, or, sql } from "drizzle-orm"
+import { and, asc, desc, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm"
 import type { SQL } from "drizzle-orm"
 import { pause } from "./busy-retry.js"
 import { chunks } from "./chunks.js"
@@ -67,7 +71,7 @@ export const executionPruner = (
   { db, tables, maxParameters, writeBatch }: StoreDialect,
   around: <T>(operation: () => Promise<T>) => Promise<T>,
 ) => {
-  const { executions, executionResultParts: parts, toolCalls } = tables
+  const { executions, executionResultParts: parts, toolCalls, approvals } = tables
   // the stored length, without reading the text: SQLite (3.43+) answers octet_length from the record header,
   // Postgres from the TOAST header. Logs are left out (1 MiB each at most, and jsonb on Postgres).
   const textBytes = sql<
@@ -137,6 +141,7 @@ export const executionPruner = (
           for (const chunk of chunks(ids, maxParameters)) {
             statements.push(tx.delete(toolCalls).where(inArray(toolCalls.executionId, chunk)))
             statements.push(tx.delete(parts).where(inArray(parts.executionId, chunk)))
+            statements.push(tx.delete(approvals).where(inArray(approvals.executionId, chunk)))
           }
           // the executions last, after every row that refers to them
           for (const chunk of chunks(ids, maxParameters))
@@ -157,7 +162,11 @@ export const executionPruner = (
     const report: PruneReport = { deleted: 0, batches: 0, done: true }
     const edge = await edgeOf(policy, now)
     if (edge === null) return report
-    const due = and(atOrBefore(edge), or(isNull(executions.keepUntil), lte(executions.keepUntil, now)))!
+    const due = and(
+      atOrBefore(edge),
+      or(isNull(executions.keepUntil), lte(executions.keepUntil, now)),
+      ne(executions.status, "paused"),
+    )!
     for (;;) {
       if (signal?.aborted) return { ...report, done: false }
       const { found, taken, deleted } = await batch(due, bounds)

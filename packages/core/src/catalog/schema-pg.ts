@@ -1,10 +1,33 @@
 /**
  * The catalog schema for Postgres: the same tables, columns and meaning as ./schema-sqlite.ts
- * (a test fails when they drift). Times are epoch milliseconds in bigint; JSON columns are jsonb.
+ * (a test fails when they drift). Times are epoch milliseconds in bigint; JSON columns are jsonb, save the two an
+ * approval reads back exactly (`jsonText`).
  */
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core"
+import {
+  bigint,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core"
 
 const millis = (name: string) => bigint(name, { mode: "number" })
+
+/**
+ * JSON kept as its text, read back exactly as written: `jsonb` reorders an object's keys and refuses `\u0000` in a
+ * string, and drizzle's `json` parses again a string the driver already parsed (the JSON string "123" reads back as
+ * the number 123). SQLite's `text(…, { mode: "json" })` is the same thing.
+ */
+const jsonText = customType<{ data: unknown; driverData: string }>({
+  dataType: () => "text",
+  toDriver: (value) => JSON.stringify(value),
+  fromDriver: (text) => JSON.parse(text),
+})
 
 export const sources = pgTable("sources", {
   id: text("id").primaryKey(),
@@ -119,3 +142,48 @@ export const apiKeys = pgTable("api_keys", {
   createdAt: millis("created_at").notNull(),
   revokedAt: millis("revoked_at"),
 })
+
+/** Policy rules (see schema-sqlite.ts). */
+export const policies = pgTable("policies", {
+  id: text("id").primaryKey(),
+  pattern: text("pattern"),
+  source: text("source"),
+  annotation: text("annotation"),
+  action: text("action").notNull(),
+  reason: text("reason"),
+  origin: text("origin").notNull(),
+  createdAt: millis("created_at").notNull(),
+})
+
+/**
+ * Paused calls awaiting a decision (see schema-sqlite.ts). `args` and `replay` are JSON text, not `jsonb`: a resume
+ * gives the script the tool results recorded in `replay`, which must read back exactly as the first run saw them.
+ */
+export const approvals = pgTable(
+  "approvals",
+  {
+    id: text("id").primaryKey(),
+    executionId: text("execution_id")
+      .notNull()
+      .references(() => executions.id, { onDelete: "cascade" }),
+    toolPath: text("tool_path").notNull(),
+    args: jsonText("args"),
+    reason: text("reason").notNull(),
+    ruleId: text("rule_id"),
+    status: text("status").notNull(),
+    note: text("note"),
+    keyId: text("key_id"),
+    createdAt: millis("created_at").notNull(),
+    expiresAt: millis("expires_at").notNull(),
+    decidedAt: millis("decided_at"),
+    decidedBy: text("decided_by"),
+    resumeLeaseUntil: millis("resume_lease_until"),
+    resumedAt: millis("resumed_at"),
+    replay: jsonText("replay").notNull(),
+  },
+  (t) => [
+    index("approvals_status_idx").on(t.status, t.createdAt),
+    index("approvals_resume_idx").on(t.resumedAt, t.createdAt),
+    index("approvals_execution_idx").on(t.executionId),
+  ],
+)

@@ -125,3 +125,57 @@ export const apiKeys = sqliteTable("api_keys", {
   createdAt: integer("created_at").notNull(),
   revokedAt: integer("revoked_at"),
 })
+
+/** Policy rules (catalog/rows.ts PolicyRow): a null pattern, source or annotation matches anything. */
+export const policies = sqliteTable("policies", {
+  id: text("id").primaryKey(),
+  pattern: text("pattern"),
+  source: text("source"),
+  annotation: text("annotation"),
+  /** allow | require_approval | block */
+  action: text("action").notNull(),
+  reason: text("reason"),
+  /** api | config: a config rule is replaced whole each time the config file is applied */
+  origin: text("origin").notNull(),
+  createdAt: integer("created_at").notNull(),
+})
+
+/**
+ * Paused calls awaiting a decision, with what their execution needs to resume by replay (catalog/rows.ts
+ * ApprovalRow). `args` and `replay` are JSON read back exactly as written (on Postgres text too, not `jsonb`: see
+ * schema-pg.ts). `rule_id` has no foreign key: a rule may be deleted, or replaced with the config, while its
+ * approval waits.
+ */
+export const approvals = sqliteTable(
+  "approvals",
+  {
+    id: text("id").primaryKey(),
+    executionId: text("execution_id")
+      .notNull()
+      .references(() => executions.id, { onDelete: "cascade" }),
+    toolPath: text("tool_path").notNull(),
+    /** NULL: a call made without arguments */
+    args: text("args", { mode: "json" }),
+    reason: text("reason").notNull(),
+    ruleId: text("rule_id"),
+    /** pending | approved | declined | expired */
+    status: text("status").notNull(),
+    note: text("note"),
+    keyId: text("key_id"),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    decidedAt: integer("decided_at"),
+    decidedBy: text("decided_by"),
+    resumeLeaseUntil: integer("resume_lease_until"),
+    resumedAt: integer("resumed_at"),
+    replay: text("replay", { mode: "json" }).notNull(),
+  },
+  (t) => [
+    // listing by status, newest first (catalog/approval-rows.ts)
+    index("approvals_status_idx").on(t.status, t.createdAt),
+    // the resumes not yet recorded, oldest first (claimResumes): rows leave this range once resumed
+    index("approvals_resume_idx").on(t.resumedAt, t.createdAt),
+    // an execution's approvals: its delete (retention) finds them by it
+    index("approvals_execution_idx").on(t.executionId),
+  ],
+)

@@ -12,7 +12,9 @@
  */
 import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm"
 import { chunks, first, rowsPerInsert } from "./chunks.js"
+import { approvalRows } from "./approval-rows.js"
 import { executionRows } from "./execution-rows.js"
+import { policyRows } from "./policy-rows.js"
 import type { ApiKeyRow, CatalogStore, SourceRow, SourceStatus, ToolListQuery, ToolRow } from "./rows.js"
 import type { StoreDialect } from "./dialect.js"
 import { shapeMerger } from "./shape-merge.js"
@@ -40,6 +42,8 @@ export const createCatalogStore = (dialect: StoreDialect): CatalogStore => {
   const { sources, tools, apiKeys } = tables
   const toolsPerInsert = rowsPerInsert(tools, maxParameters)
   const executions = executionRows(dialect)
+  const policies = policyRows(dialect)
+  const approvals = approvalRows(dialect, executions)
   const toKeyRow = (row: typeof apiKeys.$inferSelect): ApiKeyRow => ({ ...row, scopes: row.scopes as string[] })
   const toolColumns = {
     id: tools.id,
@@ -186,6 +190,18 @@ export const createCatalogStore = (dialect: StoreDialect): CatalogStore => {
     recordBatch: op(executions.recordBatch),
     getExecution: op(executions.getExecution),
     listExecutions: op(executions.listExecutions),
+
+    listPolicies: op(policies.listPolicies),
+    insertPolicy: op(policies.insertPolicy),
+    deletePolicy: op(policies.deletePolicy),
+    replaceConfigPolicies: op(policies.replaceConfigPolicies),
+
+    recordPause: op(approvals.recordPause),
+    getApproval: op(approvals.getApproval),
+    listApprovals: op(approvals.listApprovals),
+    decideApproval: op(approvals.decideApproval),
+    claimResumes: op(approvals.claimResumes),
+    completeResume: op(approvals.completeResume),
 
     getShape: op(async (toolId: string, encoding: string) => {
       const { toolShapes } = tables

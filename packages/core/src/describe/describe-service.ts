@@ -2,7 +2,8 @@
  * Describe and search as one service for every surface (HTTP, MCP, and `tools.$describe` / `tools.$search`
  * inside a script). Only a shape observed under the tool's current encoding is ever served.
  */
-import type { CatalogStore, ToolRow } from "../catalog/rows.js"
+import type { CatalogStore, PolicyAction, ToolRow } from "../catalog/rows.js"
+import type { PolicyDecider } from "../policy/policy.js"
 import { describeTool, describeTools, loadObservedShape } from "./describe-tool.js"
 import type { OutputSource } from "./describe-tool.js"
 import { rankTools } from "./search-tools.js"
@@ -13,14 +14,26 @@ export const MAX_DESCRIBE_TOOLS = 100
 
 export interface DescribeResult {
   typescript: string
-  tools: { path: string; description: string | null; outputSource: OutputSource }[]
+  tools: {
+    path: string
+    description: string | null
+    outputSource: OutputSource
+    /** the policy a call falls under, when describe was given the rules */
+    policy?: { action: PolicyAction; reason: string }
+  }[]
   /** requested paths with no tool */
   missing: string[]
 }
 
-export const createDescribeService = (store: CatalogStore) => {
-  const withShapes = (tools: readonly ToolRow[]) =>
-    Promise.all(tools.map(async (tool) => ({ tool, shape: await loadObservedShape(store, tool) })))
+/** `policies`: each tool is described with the policy a call of it falls under (without: no policy is shown). */
+export const createDescribeService = (store: CatalogStore, policies?: PolicyDecider) => {
+  const policyOf = async (tool: ToolRow) =>
+    policies && (await policies.decide({ path: tool.path, namespace: tool.namespace, annotations: tool.annotations }))
+  const inputOf = async (tool: ToolRow) => {
+    const [shape, policy] = await Promise.all([loadObservedShape(store, tool), policyOf(tool)])
+    return policy ? { tool, shape, policy } : { tool, shape }
+  }
+  const withShapes = (tools: readonly ToolRow[]) => Promise.all(tools.map(inputOf))
 
   const search = async (query: string, options: { namespace?: string; limit?: number } = {}): Promise<ToolRow[]> =>
     rankTools(query, await store.listTools({ namespace: options.namespace }), options.limit)
@@ -37,7 +50,7 @@ export const createDescribeService = (store: CatalogStore) => {
     /** One tool's self-contained declaration, or null when there is no such tool. */
     async describeOne(path: string) {
       const tool = await getTool(path)
-      return tool ? describeTool({ tool, shape: await loadObservedShape(store, tool) }) : null
+      return tool ? describeTool(await inputOf(tool)) : null
     },
 
     /** Several tools in one block that declares what they share once. */
@@ -66,6 +79,7 @@ export const createDescribeService = (store: CatalogStore) => {
           path: input.tool.path,
           description: input.tool.description,
           outputSource: describeTool(input).outputSource,
+          ...(input.policy ? { policy: { action: input.policy.action, reason: input.policy.reason } } : {}),
         })),
         missing,
       }

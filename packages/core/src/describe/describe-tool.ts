@@ -13,6 +13,7 @@ import { isRecord, own } from "../is-record.js"
 import { renderSchema } from "./render-schema.js"
 import { TOOL_RESULT_DECLARATION } from "./tool-result-declaration.js"
 import { type TypeScope, createTypeScope, declarationsFor, pascalCase, uniqueName } from "./type-scope.js"
+import type { EffectivePolicy } from "../policy/policy.js"
 
 export interface DescribeToolInput {
   tool: ToolRow
@@ -22,6 +23,8 @@ export interface DescribeToolInput {
    * under another encoding describes another contract and must not be passed.
    */
   shape: StoredShape | null
+  /** the policy a call of the tool falls under, shown when it is not `allow` (policy/policy.ts) */
+  policy?: Pick<EffectivePolicy, "action" | "reason">
 }
 
 export type OutputSource = "declared" | "observed" | "unknown"
@@ -74,7 +77,15 @@ interface RenderedTool {
   outputSource: OutputSource
 }
 
-const renderTool = ({ tool, shape }: DescribeToolInput, scope: TypeScope): RenderedTool => {
+/** What the model must know before it writes the call: it will not run, or it waits for a person. */
+export const policyNote = (policy: Pick<EffectivePolicy, "action" | "reason"> | undefined): string | null => {
+  if (!policy || policy.action === "allow") return null
+  return policy.action === "block"
+    ? `blocked by policy (${policy.reason}): a call resolves to { ok: false, error: { code: "blocked" } } and never runs`
+    : `needs a person's approval before it runs (${policy.reason}): the run pauses at the call until someone decides; a decline resolves to { ok: false, error: { code: "declined" } }`
+}
+
+const renderTool = ({ tool, shape, policy }: DescribeToolInput, scope: TypeScope): RenderedTool => {
   const namespacePart = pascalCase(tool.namespace) || "Tool"
   const base = `${namespacePart}_${pascalCase(tool.name) || "Tool"}`
   const inputName = uniqueName(scope, `${base}_Input`)
@@ -92,7 +103,8 @@ const renderTool = ({ tool, shape }: DescribeToolInput, scope: TypeScope): Rende
   for (const name of data.uses) uses.add(name)
 
   const argsOptional = !hasRequiredArguments(tool.inputSchema) || /^Record<string, (unknown|never)>$/.test(inputType)
-  const method = `${propertyKey(tool.name)}(args${argsOptional ? "?" : ""}: ${inputName}): Promise<ToolResult<${dataName}>>`
+  const note = policyNote(policy)
+  const method = `${note ? `/** ${note.replaceAll("*/", "* /")} */\n    ` : ""}${propertyKey(tool.name)}(args${argsOptional ? "?" : ""}: ${inputName}): Promise<ToolResult<${dataName}>>`
   const block = `${inputDoc}type ${inputName} = ${inputType}\n\n${docComment(data.comment, "")}type ${dataName} = ${data.type}`
   return { namespace: tool.namespace, method, block, uses, outputSource: data.source }
 }

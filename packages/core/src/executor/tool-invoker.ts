@@ -23,8 +23,7 @@ import { DEFAULT_DESCRIBE_LIMIT, createDescribeService } from "../describe/descr
 import { describeRequest, parseRequest } from "../request-schemas.js"
 import { endSpan, startToolCallSpan } from "./tracing.js"
 import type { Execution } from "./execution.js"
-import type { PolicyService } from "../policy/policy-service.js"
-import type { EffectivePolicy } from "../policy/policy.js"
+import type { EffectivePolicy, PolicyDecider } from "../policy/policy.js"
 
 export interface ToolInvokerOptions {
   store: CatalogStore
@@ -32,7 +31,7 @@ export interface ToolInvokerOptions {
   plugins: readonly SourcePlugin[]
   logger: Logger
   /** the rules each call is checked against, after it resolves and before it reaches a source */
-  policies: Pick<PolicyService, "decide">
+  policies: PolicyDecider
   metrics?: MetricsSink
   now?: () => number
 }
@@ -93,7 +92,7 @@ export const createToolInvoker = ({
   metrics = noopMetrics,
   now = Date.now,
 }: ToolInvokerOptions) => {
-  const describe = createDescribeService(store)
+  const describe = createDescribeService(store, policies)
 
   /**
    * `tools.$describe(paths)` and `tools.$search(query, limit)`: discovery from inside a script, checked by the

@@ -33,6 +33,11 @@ export interface EffectivePolicy {
   reason: string
 }
 
+/** What decides a call's policy (PolicyService does, from the stored rules). */
+export interface PolicyDecider {
+  decide(subject: PolicySubject): Promise<EffectivePolicy>
+}
+
 export const DEFAULT_ALLOW_REASON = "no rule matches, and the tool does not declare destructiveHint"
 export const DEFAULT_APPROVAL_REASON = "the tool declares destructiveHint: true (the default policy)"
 
