@@ -11,6 +11,7 @@ import {
   createDescribeService,
   createSealedCatalogStore,
   createSecretBox,
+  effectivePolicy,
   generateSecretKey,
   listExecutionsPage,
   readOutputLines,
@@ -52,6 +53,16 @@ export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions):
     return createSealedCatalogStore({ store: await store(), box, plugins: configViews })
   }
 
+  /**
+   * The catalog's policy rules as a server with approvals on applies them, for describe to show each tool's policy
+   * as the server's does: `effectivePolicy` over the stored rules, not the policy service, whose request checks
+   * would load zod into this bundle.
+   */
+  const policies = async (): Promise<Parameters<typeof createDescribeService>[1]> => {
+    const rules = await (await store()).listPolicies()
+    return { decide: async (subject) => effectivePolicy(rules, subject, { approvals: true }) }
+  }
+
   const execution = async (id: string): Promise<StoredExecution> => {
     const found = await (await store()).getExecution(id)
     if (!found) throw new CatalogClientError("not_found", `no execution "${id}"`)
@@ -80,7 +91,7 @@ export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions):
     addSource: async (body, onProgress) => (await hostFor(false)).addSource(body, onProgress),
     syncSource: async (namespace, onProgress) => (await hostFor(false)).syncSource(namespace, onProgress),
     removeSource: async (namespace) => (await hostFor(false)).removeSource(namespace),
-    describe: async (paths) => createDescribeService(await store()).describeMany({ paths }),
+    describe: async (paths) => createDescribeService(await store(), await policies()).describeMany({ paths }),
     call: async (path, args) => (await hostFor(true)).call(path, args),
     // whoever can open the file reads every execution, as admin does (and `switchboard mcp` over stdio)
     listExecutions: async (request) => listExecutionsPage(await store(), OPEN_CALLER, request),
