@@ -2,18 +2,21 @@
  * `switchboard approvals list|approve|decline`: calls paused for a person's decision, as `/v1/approvals` shows them,
  * in the local database (--db) or on a running server (--url, an admin key). Deciding resumes the execution: on
  * the server, which answers at once (or, with `--wait 30s`, once the resumed run is recorded); locally, in this
- * command's own process, which waits for the resumed run to be recorded before it exits. `--json`: the API's answer.
+ * command's own process, which waits for the resumed run to be recorded before it exits, and starts a stdio source
+ * the run calls only with `--allow-stdio`, as `run` and `call` do. `--json`: the API's answer.
  */
 import { parseArgs } from "node:util"
 import type { ApprovalStatusFilter, DecisionAnswer, DecisionRequest } from "../catalog-client/catalog-client.js"
-import { printJson, targetOptions, withCatalog } from "./catalog-target.js"
+import { allowStdioOption, printJson, targetOptions, withCatalog } from "./catalog-target.js"
 import { approvalsUsage, indented } from "./catalog-usage.js"
 import { fail } from "./common.js"
-import { targetFlags } from "./paused-text.js"
+import { decideLines, targetFlags } from "./paused-text.js"
 import { table, when } from "./table.js"
 
 const options = {
   ...targetOptions,
+  // locally the resume runs here, and may call a stdio source again
+  ...allowStdioOption,
   status: { type: "string" },
   limit: { type: "string" },
   note: { type: "string" },
@@ -32,7 +35,7 @@ const argsText = (args: unknown, most: number) => {
 }
 
 /** What the decision came to, for a person: the decision, then the execution's end when it is known. */
-const decisionText = (answer: DecisionAnswer, on: string) => {
+const decisionText = (answer: DecisionAnswer, { on, decide }: ReturnType<typeof targetFlags>) => {
   const { approval, execution, next } = answer
   const verb = approval.status === "approved" ? "approved" : "declined"
   const head = `${verb} ${approval.id}: ${approval.tool} ${argsText(approval.args, 200)} (execution ${approval.executionId})\n`
@@ -41,9 +44,7 @@ const decisionText = (answer: DecisionAnswer, on: string) => {
     return `${head}${approval.resumedAt === null ? `the execution resumes on the server; its end: ${show}` : `its end: ${show}`}\n`
   if (execution.status === "paused" && next)
     return `${head}execution ${execution.id} paused again, at approval ${next.id}: ${next.tool} ${argsText(next.args, 200)} (${next.reason})
-approve:  switchboard approvals approve ${next.id}${on}
-decline:  switchboard approvals decline ${next.id} --note 'why'${on}
-`
+${decideLines(next.id, decide)}`
   if (execution.status === "error")
     return `${head}execution ${execution.id}: error (${execution.errorCode}): ${execution.errorMessage ?? ""}\n`
   return `${head}execution ${execution.id}: ${execution.status}; its result: switchboard executions output ${execution.id}${on}\n`
@@ -53,10 +54,7 @@ export const approvalsCommand = async (args: string[]) => {
   const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true })
   const [action, id, ...extra] = positionals
   // the flags that named the catalog, for the commands the text suggests
-  const on = (() => {
-    const flags = targetFlags(values)
-    return flags === "" ? "" : ` ${flags}`
-  })()
+  const target = targetFlags(values)
 
   if (action === "list") {
     if (id !== undefined) usageError("approvals list takes no argument")
@@ -101,7 +99,7 @@ export const approvalsCommand = async (args: string[]) => {
     return withCatalog(values, async (client) => {
       const answer = await client.decideApproval(id!, request)
       if (values.json) printJson(answer)
-      else process.stdout.write(decisionText(answer, on))
+      else process.stdout.write(decisionText(answer, target))
       return 0
     })
   }

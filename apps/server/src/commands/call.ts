@@ -13,7 +13,7 @@ import type { CallResponse } from "../catalog-client/catalog-client.js"
 import { allowStdioOption, asLine, printJson, targetOptions, withCatalog } from "./catalog-target.js"
 import { fail } from "./common.js"
 import { jsonObject } from "./json-input.js"
-import { EXIT_PAUSED, isPaused, pausedText, targetFlags } from "./paused-text.js"
+import { EXIT_PAUSED, isPaused, pausedText } from "./paused-text.js"
 
 const usage = "call <ns.tool> [json-args | @file | -]   (the arguments: a JSON object; {} when none is given)"
 
@@ -43,7 +43,7 @@ export const callCommand = async (args: string[]) => {
     if (response.warning !== undefined) process.stderr.write(`warning: ${response.warning}\n`)
     if (isPaused(response)) {
       if (values.json) printJson(response)
-      process.stderr.write(pausedText(response, targetFlags(values)))
+      process.stderr.write(pausedText(response, values))
       return EXIT_PAUSED
     }
     const result = outcome(response)

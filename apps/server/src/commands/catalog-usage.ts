@@ -11,8 +11,8 @@ executions show <id>
 executions output <id> [--offset N] [--limit N] [--char-offset N] | [--grep PATTERN]`
 
 export const approvalsUsage = `approvals list [--status pending|approved|declined|expired|all] [--limit N]
-approvals approve <id> [--note TEXT] [--wait 30s]
-approvals decline <id> [--note TEXT] [--wait 30s]`
+approvals approve <id> [--note TEXT] [--wait 30s] [--allow-stdio]
+approvals decline <id> [--note TEXT] [--wait 30s] [--allow-stdio]`
 
 export const policiesUsage = `policies list
 policies add --action allow|require_approval|block [--pattern 'ns.tool_*'] [--source NS] [--annotation HINT] [--reason TEXT]

@@ -24,27 +24,44 @@ const ARGS_SHOWN = 500
 /** a flag's value as a shell reads it back */
 const shellWord = (text: string) => (/^[\w./:@%+=,-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`)
 
-/** `--db <path>` or `--url <url>`: where the decision is to be taken */
-export const targetFlags = (target: { db?: string; url?: string }) =>
-  target.url !== undefined
-    ? `--url ${shellWord(target.url)}`
-    : target.db !== undefined
-      ? `--db ${shellWord(target.db)}`
-      : ""
+/** what names the catalog a command ran on, and whether it could start a stdio source */
+export interface Target {
+  db?: string
+  url?: string
+  "allow-stdio"?: boolean
+}
 
-export const pausedText = (paused: PausedAnswer, target: string) => {
+/**
+ * The flags that take a suggested command to the same catalog: ` --db <path>` or ` --url <url>` (empty when it came
+ * from the environment, which the next command reads too); `decide`: those of `approvals approve|decline`, locally
+ * with `--allow-stdio` when the command had it, since the resume runs there and may call a stdio source again.
+ */
+export const targetFlags = (target: Target) => {
+  const on =
+    target.url !== undefined
+      ? ` --url ${shellWord(target.url)}`
+      : target.db !== undefined
+        ? ` --db ${shellWord(target.db)}`
+        : ""
+  return { on, decide: target.url === undefined && target["allow-stdio"] ? `${on} --allow-stdio` : on }
+}
+
+/** how to approve or decline an approval, a line each */
+export const decideLines = (id: string, decide: string) => `approve:  switchboard approvals approve ${id}${decide}
+decline:  switchboard approvals decline ${id} --note 'why'${decide}
+`
+
+export const pausedText = (paused: PausedAnswer, target: Target) => {
   const { approval } = paused
   const args = JSON.stringify(approval.args) ?? "undefined"
-  const on = target === "" ? "" : ` ${target}`
+  const { on, decide } = targetFlags(target)
   return `paused: execution ${paused.executionId} waits for a person's approval of ${approval.tool}
   approval  ${approval.id}
   tool      ${approval.tool}
   args      ${args.length > ARGS_SHOWN ? `${args.slice(0, ARGS_SHOWN)}…` : args}
   reason    ${approval.reason}
   expires   ${when(approval.expiresAt)} (undecided by then, it counts as declined)
-approve:  switchboard approvals approve ${approval.id}${on}
-decline:  switchboard approvals decline ${approval.id} --note 'why'${on}
-the execution then runs again from the start, its calls so far answered from the record, and goes on past this one:
+${decideLines(approval.id, decide)}the execution then runs again from the start, its calls so far answered from the record, and goes on past this one:
   switchboard executions show ${paused.executionId}${on}
 `
 }

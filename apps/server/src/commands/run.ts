@@ -9,7 +9,7 @@ import { createHost } from "../compose.js"
 import { approvalFlagOptions, approvalsFromFlags } from "../approval-flags.js"
 import { runtimeFlagOptions, tuning } from "../runtime-flags.js"
 import { dbOption, existingCatalog, fail } from "./common.js"
-import { EXIT_PAUSED, isPaused, pausedText, targetFlags } from "./paused-text.js"
+import { EXIT_PAUSED, isPaused, pausedText } from "./paused-text.js"
 
 export const runCommand = async (args: string[]) => {
   const { values, positionals } = parseArgs({
@@ -41,7 +41,7 @@ export const runCommand = async (args: string[]) => {
   for (const log of response.logs) process.stderr.write(`[${log.level}] ${log.message}\n`)
   if (response.warning !== undefined) process.stderr.write(`warning: ${response.warning}\n`)
   if (isPaused(response)) {
-    process.stderr.write(pausedText(response, targetFlags({ db })))
+    process.stderr.write(pausedText(response, { db, "allow-stdio": values["allow-stdio"] }))
     await host.close()
     process.exit(EXIT_PAUSED)
   }

@@ -37,7 +37,8 @@ commands:
           runs there, and --wait 30s waits for its end. Both print the execution's end when it is known
           sources, describe, call, executions, policies and approvals work on the local catalog (--db, the default),
           or on a running server with --url URL (or $SWITCHBOARD_URL), sending $SWITCHBOARD_KEY as its key when set;
-          --json prints what the HTTP API answers. sources add|sync and call take --allow-stdio for a local stdio source
+          --json prints what the HTTP API answers. sources add|sync, call and approvals approve|decline take
+          --allow-stdio for a local stdio source
   config  ${configUsage.replaceAll("\n", "\n          ")}
   keys    API keys: keys create <name> --scope <scope> (prints the key once) | keys list | keys revoke <id>   --db
           a server listening beyond loopback (--host 0.0.0.0), or started with --require-key, needs one on every route but /healthz;
