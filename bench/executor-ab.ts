@@ -23,6 +23,8 @@ const store = {
   getTool: async () => tool,
   recordBatch: async () => {},
   mergeShapes: async () => {},
+  // no policy rules: every call is allowed (a tree before policies never asks)
+  listPolicies: async () => [],
 }
 const plugin = { kind: "fake", invoke: async (_s: unknown, _t: string, args: unknown) => ({ ok: true, raw: args }) }
 /** A runtime that runs no guest: `calls` tool calls through the executor's invoke, then answers. */
@@ -42,17 +44,17 @@ const options = (calls: number) =>
   }) as never
 
 for (const calls of [0, 100]) {
-  const a = A.createExecutor(options(calls)) as unknown as { execute: (r: unknown) => Promise<unknown> }
+  const a = A.createExecutor(options(calls)) as unknown as { run: (r: unknown) => Promise<unknown> }
   const b = B.createExecutor(options(calls))
   const request = { code: "return 1+1" }
   const [ta, tb, te] = await timeInterleavedUs(
     calls === 0 ? 20_000 : 2_000,
-    [() => a.execute(request), () => b.run(request), () => Effect.runPromise(b.execute(request))],
+    [() => a.run(request), () => b.run(request), () => Effect.runPromise(b.execute(request))],
     calls === 0 ? 5_000 : 300,
     50,
   )
   const what = calls === 0 ? "execute, a runtime that answers at once" : "execute with 100 in-process tool calls"
   console.log(
-    `${what}: A ${ta!.toFixed(1)} µs | B run (the HTTP path) ${tb!.toFixed(1)} µs, B/A ${(tb! / ta!).toFixed(3)} | B execute (Effect) ${te!.toFixed(1)} µs, B/A ${(te! / ta!).toFixed(3)}`,
+    `${what}: A run ${ta!.toFixed(1)} µs | B run (the HTTP path) ${tb!.toFixed(1)} µs, B/A ${(tb! / ta!).toFixed(3)} | B execute (Effect) ${te!.toFixed(1)} µs, B/A ${(te! / ta!).toFixed(3)}`,
   )
 }

@@ -189,6 +189,40 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("approvals on %s", (database
     expect(paused.approval.tool).toBe("ledger.lookup")
   })
 
+  it("a call in flight beside the paused one finishes and is recorded: the resume does not make it again", async () => {
+    await start()
+    const paused = await pause(`
+      const [w, t] = await Promise.all([tools.ledger.write({ text: "p" }), tools.ledger.tick({ label: "beside" })])
+      return { w: w.ok, t: t.data }
+    `)
+    expect(ledgerCalls(ledger.file)).toEqual({ tick: 1 })
+    const decided = await server.request("POST", `/v1/approvals/${paused.approval.id}?wait=30s`, {
+      decision: "approve",
+    })
+    expect(JSON.parse(decided.body.execution.resultText)).toEqual({ w: true, t: { n: 1 } })
+    expect(ledgerCalls(ledger.file)).toEqual({ tick: 1, write: 1 })
+  })
+
+  it("a run that reaches a second call needing approval pauses again, with a new approval", async () => {
+    await start()
+    const paused = await pause(`
+      await tools.ledger.write({ text: "one" })
+      await tools.ledger.tick({ label: "between" })
+      await tools.ledger.write({ text: "two" })
+      return "both"
+    `)
+    const first = await server.request("POST", `/v1/approvals/${paused.approval.id}?wait=30s`, {
+      decision: "approve",
+    })
+    expect(first.body.execution.status).toBe("paused")
+    expect(first.body.next).toMatchObject({ tool: "ledger.write", args: { text: "two" }, status: "pending" })
+    const second = await server.request("POST", `/v1/approvals/${first.body.next.id}?wait=30s`, {
+      decision: "approve",
+    })
+    expect(second.body.execution).toMatchObject({ status: "ok", resultText: "both", toolCallCount: 3 })
+    expect(ledgerCalls(ledger.file)).toEqual({ write: 2, tick: 1 })
+  })
+
   it("approvals turned off let a destructive call run", async () => {
     await start({ approvals: false })
     const response = await server.execute(`return (await tools.ledger.write({ text: "t" })).data`)

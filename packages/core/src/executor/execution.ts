@@ -28,6 +28,14 @@ const endedReason = () => new Error("the execution ended")
 /** a call the run will never see answered: it paused, or its replay diverged, and the run is being stopped */
 const held = new Promise<ToolResult>(() => {})
 
+/** A call this run made upstream, as the journal keeps it until a pause needs its arguments' text. */
+interface LiveCall {
+  index: number
+  path: string
+  rawArgs: unknown
+  result: ToolResult
+}
+
 /** Where a run paused: the call, and the policy that asked for a person. */
 export interface Pause {
   call: PausedCall
@@ -50,8 +58,11 @@ export class Execution {
   readonly seed: string
   /** the values the script's Date reads returned, in order, as the runtime reported them */
   readonly clock: number[] = []
-  /** every call that returned to the script, by its index: what a pause stores for the resume to replay */
-  readonly journal: RecordedCall[] = []
+  /**
+   * every call that returned to the script: what a pause stores for the resume to replay (`recordedCalls`). A live
+   * call keeps its arguments as given, turned into text only if the run pauses.
+   */
+  readonly journal: (RecordedCall | LiveCall)[] = []
   /** set when a call needs a person's decision: the run stops once the calls in flight have returned */
   paused: Pause | undefined
   /** set when a replayed call differs from the record: the run stops, failed with `replay_diverged` */
@@ -129,11 +140,22 @@ export class Execution {
     }
     this.live++
     return this.callTool(path, args, this, index).then((result) => {
-      this.journal.push({ index, path, args: argsText(args), result })
+      this.journal.push({ index, path, rawArgs: args, result })
       this.live--
       if (this.paused && this.live === 0) this.stopRun()
       return result
     })
+  }
+
+  /** The journal as a resume replays it: every finished call by its index, its arguments as text. */
+  recordedCalls(): RecordedCall[] {
+    return this.journal
+      .map((call) =>
+        "rawArgs" in call
+          ? { index: call.index, path: call.path, args: argsText(call.rawArgs), result: call.result }
+          : call,
+      )
+      .sort((a, b) => a.index - b.index)
   }
 
   /** the runtime's signal: the caller hanging up, a pause or a divergence stops the run */

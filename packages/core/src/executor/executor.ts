@@ -275,7 +275,7 @@ export const createExecutor = ({
       limits: execution.limits,
       seed: execution.seed,
       clock: execution.clock,
-      calls: execution.journal.toSorted((a, b) => a.index - b.index),
+      calls: execution.recordedCalls(),
       pause: call,
       startedAt,
       runMs: durationMs,
