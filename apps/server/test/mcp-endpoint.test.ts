@@ -52,15 +52,17 @@ describe.each(Object.keys(connect) as (keyof typeof connect)[])("MCP over %s", (
     await agent?.close()
   })
 
-  it("lists execute, describe, read_output and grep_output; execute states the contract and the namespaces", async () => {
+  it("lists execute, resume, describe, read_output and grep_output; execute states the contract, approvals and the namespaces", async () => {
     const { tools } = await agent.client.listTools()
-    expect(tools.map((t) => t.name).sort()).toEqual(["describe", "execute", "grep_output", "read_output"])
+    expect(tools.map((t) => t.name).sort()).toEqual(["describe", "execute", "grep_output", "read_output", "resume"])
     const executeTool = tools.find((t) => t.name === "execute")!
     expect(executeTool.description).toContain("`r.data`")
     expect(executeTool.description).toContain("never `r.content[0].text`")
     expect(executeTool.description).toContain("Connected namespaces: contract.")
     expect(executeTool.description).toContain("describe")
-    expect(executeTool.description!.length).toBeLessThan(900)
+    expect(executeTool.description).toContain("resume {executionId}")
+    // short enough to be read whole: the approvals sentence took it past the 900 it was held to before
+    expect(executeTool.description!.length).toBeLessThan(1100)
     expect(executeTool.inputSchema).toMatchObject({
       type: "object",
       properties: { code: { type: "string" } },

@@ -122,6 +122,35 @@ beforeAll(async () => {
   await client.v1.keys[":id"].$delete({ param: { id: "nope" } }) // 404
   await createClient(server.url, { fetch: recordingFetch }).v1.keys.$get() // 401
 
+  // policies and approvals: a rule that pauses contract.prose, a run that pauses there (202), its approval decided
+  const rule = await client.v1.policies.$post({
+    json: { pattern: "contract.prose", action: "require_approval", reason: "a greeting needs a person" },
+  })
+  const ruleId = rule.status === 201 ? (await rule.json()).policy.id : ""
+  await client.v1.policies.$post({ json: { action: "maybe" as "allow" } }) // 400
+  await client.v1.policies.$get()
+  const paused = await client.v1.execute.$post({
+    json: {
+      code: `console.log("asking"); const r = await tools.contract.prose({ name: "Ada" }); return r.ok ? r.data : r.error.code`,
+    },
+  })
+  const pausedBody = paused.status === 202 ? await paused.json() : null
+  const pausedId = pausedBody?.executionId ?? ""
+  const approval = pausedBody && "approval" in pausedBody ? pausedBody.approval : { id: "" }
+  await client.v1.executions[":id"].$get({ param: { id: pausedId } }) // paused, with its approval
+  await client.v1.approvals.$get({ query: {} })
+  await client.v1.approvals.$get({ query: { status: "all", limit: "5" } })
+  await client.v1.approvals.$get({ query: { status: "nope" as "all" } }) // 400
+  await client.v1.approvals[":id"].$get({ param: { id: approval.id } })
+  await client.v1.approvals[":id"].$get({ param: { id: "nope" } }) // 404
+  const decide = client.v1.approvals[":id"].$post
+  await decide({ param: { id: approval.id }, query: { wait: "forever" }, json: { decision: "approve" } }) // 400
+  await decide({ param: { id: approval.id }, query: { wait: "30s" }, json: { decision: "approve", note: "fine" } })
+  await decide({ param: { id: approval.id }, query: {}, json: { decision: "decline" } }) // 409
+  await decide({ param: { id: "nope" }, query: {}, json: { decision: "decline" } }) // 404
+  await client.v1.policies[":id"].$delete({ param: { id: ruleId } })
+  await client.v1.policies[":id"].$delete({ param: { id: ruleId } }) // 404
+
   // /mcp takes JSON-RPC, whose shapes the MCP SDK checks; the typed client has no body type for it
   const mcp = { ...auth, "content-type": "application/json", accept: "application/json, text/event-stream" }
   const rpc = (message: object) =>
@@ -172,6 +201,29 @@ it("every documented operation was called, and answered a success whose body was
   // /mcp GET and DELETE are documented only as their 405
   const notServed = ["GET /mcp", "DELETE /mcp"]
   expect(documented.filter((route) => !succeeded.has(route) && !notServed.includes(route))).toEqual([])
+})
+
+it("the approvals operations answered each status they were meant to, so each was checked", () => {
+  const seen = (prefix: string) =>
+    exchanges.filter((e) => e.path.startsWith(prefix)).map((e) => `${e.method} ${e.status}`)
+  expect(seen("/v1/policies")).toEqual(["POST 201", "POST 400", "GET 200", "DELETE 204", "DELETE 404"])
+  expect(seen("/v1/approvals")).toEqual([
+    "GET 200",
+    "GET 200",
+    "GET 400",
+    "GET 200",
+    "GET 404",
+    "POST 400",
+    "POST 200",
+    "POST 409",
+    "POST 404",
+  ])
+  expect(exchanges.filter((e) => e.path === "/v1/execute").map((e) => e.status)).toContain(202)
+  const waited = exchanges.find((e) => e.path.startsWith("/v1/approvals/") && e.query.wait === "30s")!
+  expect(waited.responseBody).toMatchObject({
+    approval: { status: "approved", note: "fine" },
+    execution: { status: "ok", resultText: "Hello, Ada! It is sunny." },
+  })
 })
 
 it("a wrong body schema in the document fails the check, naming the route", () => {

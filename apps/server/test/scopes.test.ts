@@ -58,6 +58,13 @@ const routes: RouteRow[] = [
   { method: "POST", path: "/v1/keys", body: { name: "made", scopes: ["read"] }, expect: admin(201) },
   { method: "GET", path: "/v1/keys", expect: admin(200) },
   { method: "DELETE", path: "/v1/keys/no-such-key", expect: admin(404) },
+  // policies and approvals: admin only (an agent's execute key must never decide its own calls)
+  { method: "GET", path: "/v1/policies", expect: admin(200) },
+  { method: "POST", path: "/v1/policies", body: { pattern: "nothing.*", action: "block" }, expect: admin(201) },
+  { method: "DELETE", path: "/v1/policies/no-such-rule", expect: admin(404) },
+  { method: "GET", path: "/v1/approvals", expect: admin(200) },
+  { method: "GET", path: "/v1/approvals/no-such-approval", expect: admin(404) },
+  { method: "POST", path: "/v1/approvals/no-such-approval", body: { decision: "approve" }, expect: admin(404) },
   { method: "GET", path: "/v1/executions", expect: 200 },
   { method: "GET", path: "/v1/executions/no-such-id", expect: 404 },
   { method: "GET", path: "/v1/executions/no-such-id/output", expect: 404 },
@@ -70,6 +77,7 @@ const routes: RouteRow[] = [
 
 const mcpTools: { name: string; args: Record<string, unknown>; needs: "read" | "execute" }[] = [
   { name: "execute", args: { code: "return 2" }, needs: "execute" },
+  { name: "resume", args: { executionId: "no-such-id" }, needs: "execute" },
   { name: "describe", args: { query: "echo" }, needs: "execute" },
   { name: "read_output", args: { executionId: "no-such-id" }, needs: "read" },
   { name: "grep_output", args: { executionId: "no-such-id", pattern: "x" }, needs: "read" },
@@ -178,7 +186,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("scopes on %s", (database) =
             expect(texts(result)).toEqual([
               `the ${tool.name} tool needs the "${tool.needs}" scope; this key has: ${scopeOf(role)}`,
             ])
-          } else if (tool.name === "read_output" || tool.name === "grep_output") {
+          } else if (tool.name === "read_output" || tool.name === "grep_output" || tool.name === "resume") {
             expect(texts(result), `${role} ${tool.name}`).toEqual(['no execution "no-such-id"'])
           } else {
             expect(result.isError, `${role} ${tool.name}: ${texts(result)}`).toBeFalsy()
@@ -257,12 +265,13 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("scopes on %s", (database) =
         const record = await ask(token[role], "GET", `/v1/executions/${id}`)
         const output = await ask(token[role], "GET", `/v1/executions/${id}/output`)
         const page = await ask(token[role], "GET", `/v1/executions/${id}/output?grep=two`)
-        const { read, grep } = await mcp(role, async (client) => ({
+        const { read, grep, resume } = await mcp(role, async (client) => ({
           read: (await client.callTool({ name: "read_output", arguments: { executionId: id } })) as CallToolResult,
           grep: (await client.callTool({
             name: "grep_output",
             arguments: { executionId: id, pattern: "two" },
           })) as CallToolResult,
+          resume: (await client.callTool({ name: "resume", arguments: { executionId: id } })) as CallToolResult,
         }))
         const label = `${role} reading ${owner}'s execution`
         if (readable(role, owner)) {
@@ -272,6 +281,8 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("scopes on %s", (database) =
           expect(page.json().matches, label).toEqual([{ line: 1, text: "line two" }])
           expect(texts(read)[0]!.startsWith("0\tline one\n1\tline two"), label).toBe(true)
           expect(texts(grep)[0], label).toBe("1\tline two")
+          // an ended execution: resume answers its stored result (needs `execute`)
+          if (role !== "read") expect(texts(resume)[0]!.startsWith("line one\nline two"), label).toBe(true)
         } else {
           for (const response of [record, output, page]) {
             expect(response.status, label).toBe(404)
@@ -280,6 +291,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("scopes on %s", (database) =
           expect(read.isError, label).toBe(true)
           expect(texts(read), label).toEqual([`no execution "${id}"`])
           expect(texts(grep), label).toEqual([`no execution "${id}"`])
+          if (role !== "read") expect(texts(resume), label).toEqual([`no execution "${id}"`])
         }
       }
     }

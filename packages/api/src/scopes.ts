@@ -60,6 +60,8 @@ export const requiredScope = (method: string, path: string): Scope | null => {
 /** The scope each MCP tool needs; tools/list shows a key only the tools it may call. */
 export const mcpToolScopes: Readonly<Record<string, Scope>> = {
   execute: "execute",
+  // and only the key's own executions, unless admin (mcp/resume-tool.ts, through core's readExecutionAs)
+  resume: "execute",
   describe: "execute",
   read_output: "read",
   grep_output: "read",

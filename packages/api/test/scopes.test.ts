@@ -44,7 +44,11 @@ it("names the scope of every route, and of routes still to come: any change unde
   expect(requiredScope("POST", "/v1/not-written-yet")).toBe(DEFAULT_ROUTE_SCOPE)
   expect(requiredScope("GET", "/v1/sourcesx")).toBe("admin")
   expect(DEFAULT_ROUTE_SCOPE).toBe("admin")
-  expect(Object.keys(mcpToolScopes).sort()).toEqual(["describe", "execute", "grep_output", "read_output"])
+  for (const path of ["/v1/policies", "/v1/policies/p1", "/v1/approvals", "/v1/approvals/a1"])
+    for (const method of ["GET", "POST", "DELETE"])
+      expect(requiredScope(method, path), `${method} ${path}`).toBe("admin")
+  expect(Object.keys(mcpToolScopes).sort()).toEqual(["describe", "execute", "grep_output", "read_output", "resume"])
+  expect(mcpToolScopes.resume).toBe("execute")
 })
 
 it("every operation in the OpenAPI document states the scope the table gives its route", () => {

@@ -1,14 +1,17 @@
 /**
- * `execute`: runs a script and hands back the executor's own text. That text was rendered once by core's
- * renderForModel and fitted under the inline cap; it is passed through untouched, never re-rendered or quoted.
+ * `execute`: runs a script and hands back the executor's own text (./run-result.ts). A run that pauses before a
+ * call needing a person's approval is settled by ./settle.ts: asked about in the client, or answered as paused.
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Effect, Exit, Option } from "effect"
 import { executeRequest } from "@switchboard/core"
-import type { Caller, LogEntry, RunError, ServiceError } from "@switchboard/core"
-import type { McpServices } from "./services.js"
+import type { Caller, ServiceError } from "@switchboard/core"
 import { mcpErrorText } from "../http-errors.js"
-import { errorResult, inputSchemaOf, textResult } from "./tool-result.js"
+import type { AskApproval } from "./ask-approval.js"
+import { EXECUTION_META, errorText } from "./run-result.js"
+import type { McpServices } from "./services.js"
+import { settle, settledOf } from "./settle.js"
+import { errorResult, inputSchemaOf } from "./tool-result.js"
 
 /** Listed namespaces are read at list time, so a client sees sources added since it connected. */
 export const executeDescription = (namespaces: string[]) =>
@@ -18,6 +21,7 @@ export const executeDescription = (namespaces: string[]) =>
     "Read `r.data` (already parsed), never `r.content[0].text`. Return an image or audio block (or an array holding them), or pass one to `emit(block)`, to hand it back as media.",
     "console output follows the result in a second text block. A long result is cut; read the rest with read_output or grep_output.",
     "If the execution's record could not be stored, a last text block says so, and a cut result cannot be read further.",
+    "A call that needs a person's approval pauses the script: a client with elicitation asks its person and gets the result here; else you get what waits, and resume {executionId} returns the result once someone decides.",
     namespaces.length > 0 ? `Connected namespaces: ${namespaces.join(", ")}.` : "No sources are connected yet.",
     "Call describe for tool names and their input and output types.",
   ].join("\n")
@@ -28,16 +32,6 @@ export const executeTool = async ({ store }: McpServices): Promise<Tool> => ({
   inputSchema: inputSchemaOf(executeRequest),
   annotations: { title: "Run a script against the tool catalog", openWorldHint: true },
 })
-
-const logsText = (logs: LogEntry[]) => `logs:\n${logs.map((l) => `[${l.level}] ${l.message}`).join("\n")}`
-
-const errorText = (error: RunError) => {
-  const at =
-    error.line === undefined
-      ? ""
-      : ` (line ${error.line}${error.column === undefined ? "" : `, column ${error.column}`})`
-  return `error (${error.code})${at}: ${error.message}`
-}
 
 /** An execution that did not run: refused for want of room (Overloaded), or cut off because the client went away. */
 const refusedResult = (cause: Cause.Cause<ServiceError>): CallToolResult => {
@@ -51,34 +45,20 @@ const refusedResult = (cause: Cause.Cause<ServiceError>): CallToolResult => {
 }
 
 export const callExecute = async (
-  { executor, executed }: McpServices,
+  services: McpServices,
   args: unknown,
   signal: AbortSignal,
   caller: Caller,
+  ask?: AskApproval,
 ): Promise<CallToolResult> => {
   // the executor checks the request with its one definition, the same that wrote inputSchema
-  const request = executor.parse(args ?? {})
+  const request = services.executor.parse(args ?? {})
   if (!request.ok) return errorResult(`invalid arguments: ${request.error.message}`)
   // the transport's signal interrupts the execution when the client goes away
-  const exit = await Effect.runPromiseExit(executor.execute(request.value, caller), { signal })
+  const exit = await Effect.runPromiseExit(services.executor.execute(request.value, caller), { signal })
   if (Exit.isFailure(exit)) return refusedResult(exit.cause)
   const response = exit.value
-  if (response.executionId !== undefined) executed?.(response.executionId)
-  const logs = response.logs.length > 0 ? [logsText(response.logs)] : []
-  // a record that could not be stored is said in the text a model reads, after the result and its logs
-  const warning = response.warning === undefined ? [] : [`warning: ${response.warning}`]
-  const result = !response.ok
-    ? errorResult(errorText(response.error), ...logs, ...warning)
-    : response.text === "" && response.media
-      ? textResult(...logs, ...warning)
-      : textResult(response.text, ...logs, ...warning)
-  // images and audio go as native blocks after the text, never as base64 inside it
-  if (response.ok && response.media) result.content.push(...(response.media as CallToolResult["content"]))
-  result._meta = {
-    [EXECUTION_META]: response.stored ? { stored: true, executionId: response.executionId } : { stored: false },
-  }
-  return result
+  if (response.executionId !== undefined) services.executed?.(response.executionId)
+  // a run that paused: its person is asked where the client can ask, else the paused text says how to go on
+  return settle(services, caller, settledOf(response), ask, signal)
 }
-
-/** `_meta` key of an execute result: whether its record was stored, and its id when it was */
-export const EXECUTION_META = "switchboard/execution"

@@ -43,7 +43,9 @@ export const mcpRoutes = (services: McpServices, { maxBodyBytes = DEFAULT_MAX_BO
       // the request's key decides which tools it sees and may call
       const executed = (executionId: string) => c.set("executionId", executionId)
       const { WebStandardStreamableHTTPServerTransport, createMcpServer } = await loadSdk()
-      const server = createMcpServer({ ...services, executed }, c.get("caller"))
+      // stateless with JSON answers: no stream carries a request to the client, so nothing is asked (elicitation);
+      // an execute that pauses answers the paused text, and `resume` the result
+      const server = createMcpServer({ ...services, executed }, c.get("caller"), { elicitation: false })
       // JSON responses rather than an SSE stream: every answer is complete when handleRequest resolves,
       // so the server can be closed at once.
       const transport = new WebStandardStreamableHTTPServerTransport({

@@ -6,12 +6,14 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js"
-import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js"
 import { OPEN_CALLER, hasScope, internalError, missingScopeMessage } from "@switchboard/core"
 import type { Caller } from "@switchboard/core"
 import { mcpToolScopes } from "../scopes.js"
+import { askThrough, decisionValidator } from "./ask-approval.js"
+import type { AskApproval } from "./ask-approval.js"
 import { describeTool, callDescribe } from "./describe-tool.js"
 import { callExecute, executeTool } from "./execute-tool.js"
+import { callResume, resumeTool } from "./resume-tool.js"
 import { callGrepOutput, callReadOutput, grepOutputTool, readOutputTool } from "./output-tools.js"
 import type { McpServices } from "./services.js"
 import { MCP_SERVER_INFO } from "./server-info.js"
@@ -19,28 +21,32 @@ import { errorResult } from "./tool-result.js"
 
 const instructions =
   "Switchboard runs short scripts against a catalog of tools. Find tools with describe, then run a script with execute; " +
-  "in a script, `await tools.<namespace>.<tool>(args)` gives `{ ok, data }` and you read `r.data`."
+  "in a script, `await tools.<namespace>.<tool>(args)` gives `{ ok, data }` and you read `r.data`. " +
+  "A script that reaches a call needing a person's approval pauses; resume gives its result once someone decided."
 
-/**
- * The server never asks a client for input (no elicitation), so it never validates against a schema. This
- * stands in for the SDK's default Ajv validator, which would otherwise be built per request and which
- * compiles schemas with `new Function`, refused on Workers.
- */
-const noSchemaValidation: jsonSchemaValidator = {
-  getValidator: () => () => ({
-    valid: false,
-    data: undefined,
-    errorMessage: "switchboard validates no client-supplied schema",
-  }),
-}
-
-type Handler = (services: McpServices, args: unknown, signal: AbortSignal, caller: Caller) => Promise<CallToolResult>
+/** `ask`: the client's person, where the client and the transport allow asking (./ask-approval.ts) */
+type Handler = (
+  services: McpServices,
+  args: unknown,
+  signal: AbortSignal,
+  caller: Caller,
+  ask?: AskApproval,
+) => Promise<CallToolResult>
 
 const handlers: Record<string, Handler> = {
   execute: callExecute,
+  resume: callResume,
   describe: callDescribe,
   read_output: callReadOutput,
   grep_output: callGrepOutput,
+}
+
+export interface McpServerOptions {
+  /**
+   * false: never ask the client anything, whatever it declared. The stateless HTTP endpoint passes it: it cannot
+   * carry a request from the server (./ask-approval.ts). Default: ask a client that declared form elicitation.
+   */
+  elicitation?: boolean
 }
 
 /**
@@ -48,18 +54,28 @@ const handlers: Record<string, Handler> = {
  * keys). Each tool needs the scope `mcpToolScopes` names; tools/list shows only the tools the caller may call,
  * and calling another answers an error result naming the scope.
  */
-export const createMcpServer = (services: McpServices, caller: Caller = OPEN_CALLER): Server => {
+export const createMcpServer = (
+  services: McpServices,
+  caller: Caller = OPEN_CALLER,
+  options: McpServerOptions = {},
+): Server => {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: {} },
     instructions,
-    jsonSchemaValidator: noSchemaValidation,
+    jsonSchemaValidator: decisionValidator,
   })
   const allowed = (name: string) => hasScope(caller, mcpToolScopes[name] ?? "admin")
+  // read at each call: the client declares its capabilities at initialize, after the server is built
+  const canAsk = () => options.elicitation !== false && server.getClientCapabilities()?.elicitation?.form !== undefined
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     // execute's description reads the store: only for a caller who sees it
     const execute = allowed("execute") ? [await executeTool(services)] : []
-    return { tools: [...execute, describeTool, readOutputTool, grepOutputTool].filter((tool) => allowed(tool.name)) }
+    return {
+      tools: [...execute, resumeTool, describeTool, readOutputTool, grepOutputTool].filter((tool) =>
+        allowed(tool.name),
+      ),
+    }
   })
 
   server.setRequestHandler(CallToolRequestSchema, async ({ params }, extra) => {
@@ -73,7 +89,8 @@ export const createMcpServer = (services: McpServices, caller: Caller = OPEN_CAL
     const needed = mcpToolScopes[params.name] ?? "admin"
     if (!hasScope(caller, needed)) return errorResult(missingScopeMessage(`the ${params.name} tool`, needed, caller))
     try {
-      return await handler(services, params.arguments, extra.signal, caller)
+      const ask = canAsk() ? askThrough(server, extra.requestId) : undefined
+      return await handler(services, params.arguments, extra.signal, caller, ask)
     } catch (cause) {
       return errorResult(internalError(services.logger, `MCP tool ${params.name}`, cause).message)
     }

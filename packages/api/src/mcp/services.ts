@@ -1,10 +1,20 @@
-import type { CatalogStore, Executor, GrepRunner, Logger, PolicyService, SourcesService } from "@switchboard/core"
+import type {
+  ApprovalsService,
+  CatalogStore,
+  Executor,
+  GrepRunner,
+  Logger,
+  PolicyService,
+  SourcesService,
+} from "@switchboard/core"
 
 /** What the MCP tools need from a host; the app's services satisfy it. */
 export interface McpServices {
   executor: Executor
   store: CatalogStore
   sources: Pick<SourcesService, "ensureFreshNamespace">
+  /** deciding a paused call the client's person answered, and waiting for its resume (`execute`, `resume`) */
+  approvals: Pick<ApprovalsService, "get" | "list" | "decide" | "wait">
   logger: Logger
   /** describe shows each tool's policy */
   policies: Pick<PolicyService, "decide">
@@ -12,4 +22,6 @@ export interface McpServices {
   grep?: GrepRunner
   /** told each execution the `execute` tool ran and recorded (over HTTP: the request log's execution id) */
   executed?: (executionId: string) => void
+  /** how long `resume` (and `execute`, once a person answered) waits for a resumed run (default `RESUME_WAIT_MS`) */
+  resumeWaitMs?: number
 }

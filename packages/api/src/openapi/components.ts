@@ -7,12 +7,16 @@
 import type { z } from "zod"
 import {
   addSourceRequest,
+  decisionRequest,
   describeRequest,
   executeRequest,
+  policyRequest,
   runLimitsRequest,
   updateSourceRequest,
 } from "@switchboard/core"
 import type { SourceKind } from "@switchboard/core"
+import { approvalView } from "../wire/approval-view.js"
+import { approvalBody, approvalsBody, executePaused, policiesBody, policyBody, policyView } from "../wire/approvals.js"
 import { errorBody } from "../wire/error-body.js"
 import { executeBody, executeFailure, executeSuccess, logEntry } from "../wire/execute.js"
 import {
@@ -39,6 +43,8 @@ export const requestSchemas = (kinds: readonly SourceKind[]) => ({
   SourcePatch: updateSourceRequest(kinds),
   JsonRpcRequest: jsonRpcRequest,
   CreateKeyRequest: createKeyRequest,
+  PolicyRequest: policyRequest,
+  DecisionRequest: decisionRequest,
 })
 
 export const responseSchemas = {
@@ -58,6 +64,7 @@ export const responseSchemas = {
   ExecuteSuccess: executeSuccess,
   ExecuteFailure: executeFailure,
   ExecuteResponse: executeBody,
+  ExecutePaused: executePaused,
   ToolCall: toolCall,
   Execution: execution,
   ExecutionBody: executionBody,
@@ -69,6 +76,12 @@ export const responseSchemas = {
   Key: keyView,
   KeyCreated: keyCreatedBody,
   KeysBody: keysBody,
+  Policy: policyView,
+  PolicyBody: policyBody,
+  PoliciesBody: policiesBody,
+  Approval: approvalView,
+  ApprovalBody: approvalBody,
+  ApprovalsBody: approvalsBody,
 }
 
 export type RequestSchemaName = keyof ReturnType<typeof requestSchemas>

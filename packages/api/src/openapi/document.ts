@@ -10,6 +10,7 @@ import { DEFAULT_MAX_BODY_BYTES, bytesText } from "../body-limit.js"
 import { MCP_SERVER_INFO } from "../mcp/server-info.js"
 import { READY_TIMEOUT_MS } from "../probes.js"
 import { requiredScope } from "../scopes.js"
+import { approvalsQuery, decideQuery } from "../wire/approvals.js"
 import { executionsQuery, outputQuery } from "../wire/executions.js"
 import { jsonSchemaOf } from "../wire/json-schema.js"
 import { toolsQuery } from "../wire/tools.js"
@@ -71,6 +72,9 @@ const responses = {
     "`not_found`: no such source, tool, execution or key (another key's execution, for a key without `admin`, is answered the same)",
   ),
   Conflict: errorJson("`conflict`: a source with this namespace already exists"),
+  ApprovalConflict: errorJson(
+    "`conflict`: the approval was decided already, or it has expired (which counts as a decline; the server resumes the run with the call declined)",
+  ),
   PayloadTooLarge: errorJson(
     `\`body_too_large\`: the body is over the server's limit (default ${bytesText(DEFAULT_MAX_BODY_BYTES)})`,
   ),
@@ -106,6 +110,10 @@ const noBody = { ...guarded, "415": response("UnsupportedMediaType") }
 const keysDescription =
   "Only on a server that requires keys; one that does not (a Node server on loopback without --require-key, where every caller is admin) " +
   "answers 403 `forbidden`, since a key made there would not be checked there. Needs `admin`: a key that could make keys could make itself admin."
+
+/** What every /v1/policies and /v1/approvals operation says of who may call it. */
+const approvalsScope =
+  "Needs `admin`: an agent's `execute` key must never decide its own calls (over MCP, a client that supports elicitation asks its person instead)."
 
 const namespaceParam = pathParam("namespace", "the source's namespace")
 const executionParam = pathParam("id", "the execution id, as `executionId` in the execute response")
@@ -157,6 +165,11 @@ export const openApiDocument = (kinds: readonly SourceKind[] = []) => ({
     { name: "executions", description: "running scripts and reading what they returned" },
     { name: "mcp", description: "Switchboard as an MCP server (streamable HTTP, stateless)" },
     { name: "keys", description: "API keys and their scopes (admin only)" },
+    {
+      name: "approvals",
+      description:
+        "policy rules that let a tool call run, wait for a person's decision, or never run; and the paused calls waiting for one (admin only)",
+    },
     { name: "meta" },
   ],
   security: [{}, { apiKey: [] }],
@@ -305,10 +318,13 @@ export const openApiDocument = (kinds: readonly SourceKind[] = []) => ({
         operationId: "execute",
         summary: "Run a script in the sandbox",
         description:
-          "A script that fails is still a 200: `ok` is false and `error.code` names the cause (each limit has its own code).",
+          "A script that fails is still a 200: `ok` is false and `error.code` names the cause (each limit has its own code). " +
+          "A script that reaches a call a policy says needs a person's approval pauses there, durably: 202, naming the approval. " +
+          "Once a person decides it (POST /v1/approvals/{id}), the run resumes and GET /v1/executions/{id} gives its end.",
         requestBody: body("ExecuteRequest"),
         responses: {
           "200": json("ExecuteResponse", "the run's outcome"),
+          "202": json("ExecutePaused", "paused before a call that needs a person's approval"),
           ...withBody,
           "429": response("Overloaded"),
         },
@@ -336,6 +352,8 @@ export const openApiDocument = (kinds: readonly SourceKind[] = []) => ({
         tags: ["executions"],
         operationId: "getExecution",
         summary: "A stored execution with its tool calls",
+        description:
+          "A paused execution (`status` `paused`) comes with the approval it waits for; its resume overwrites the record with the run's end.",
         parameters: [executionParam],
         responses: {
           "200": json("ExecutionBody", "the execution"),
@@ -395,14 +413,84 @@ export const openApiDocument = (kinds: readonly SourceKind[] = []) => ({
         responses: { "204": { description: "revoked (or already revoked)" }, ...noBody, "404": response("NotFound") },
       },
     },
+    "/v1/policies": {
+      get: {
+        tags: ["approvals"],
+        operationId: "listPolicies",
+        summary: "The policy rules, whether approvals are on, and what applies where no rule matches",
+        description:
+          "A call takes the action of the most specific rule that matches it; with none, a tool that declares `destructiveHint: true` needs approval and every other is allowed. " +
+          approvalsScope,
+        responses: { "200": json("PoliciesBody", "the rules"), ...guarded },
+      },
+      post: {
+        tags: ["approvals"],
+        operationId: "addPolicy",
+        summary: "Add a rule: the calls it matches are allowed, wait for a person's approval, or never run",
+        description: `A \`block\`ed call resolves to \`ok: false\` with code \`blocked\` and never reaches its source. ${approvalsScope}`,
+        requestBody: body("PolicyRequest"),
+        responses: { "201": json("PolicyBody", "added"), ...withBody },
+      },
+    },
+    "/v1/policies/{id}": {
+      delete: {
+        tags: ["approvals"],
+        operationId: "removePolicy",
+        summary: "Remove a rule",
+        description: `A rule from the config file comes back when the config is applied again. ${approvalsScope}`,
+        parameters: [pathParam("id", "the rule's `id`, as added or listed")],
+        responses: { "204": { description: "removed" }, ...noBody, "404": response("NotFound") },
+      },
+    },
+    "/v1/approvals": {
+      get: {
+        tags: ["approvals"],
+        operationId: "listApprovals",
+        summary: "Paused calls, newest first: those waiting for a decision unless `status` says otherwise",
+        description: approvalsScope,
+        parameters: queryParams(approvalsQuery),
+        responses: { "200": json("ApprovalsBody", "the approvals"), ...guarded, "400": response("BadRequest") },
+      },
+    },
+    "/v1/approvals/{id}": {
+      get: {
+        tags: ["approvals"],
+        operationId: "getApproval",
+        summary: "One approval: the call, its arguments as the script passed them, and its decision",
+        description: approvalsScope,
+        parameters: [pathParam("id", "the approval's `id`, as in the paused execute answer or a listing")],
+        responses: { "200": json("ApprovalBody", "the approval"), ...guarded, "404": response("NotFound") },
+      },
+      post: {
+        tags: ["approvals"],
+        operationId: "decideApproval",
+        summary: "Approve or decline a paused call; the run resumes at once",
+        description:
+          "approve: the call runs and the script goes on; decline: the call resolves to `ok: false` with code `declined` and the note, and the script goes on. " +
+          "The run resumes by replay: its earlier tool calls answer from their record, without calling their sources again. " +
+          `With \`wait\`, the answer comes once the resumed run was recorded (ended, or paused again), with the execution. ${approvalsScope}`,
+        parameters: [
+          pathParam("id", "the approval's `id`, as in the paused execute answer or a listing"),
+          ...queryParams(decideQuery),
+        ],
+        requestBody: body("DecisionRequest"),
+        responses: {
+          "200": json("ApprovalBody", "decided (and, with `wait`, what the resumed run came to)"),
+          ...withBody,
+          "404": response("NotFound"),
+          "409": response("ApprovalConflict"),
+        },
+      },
+    },
     "/mcp": {
       post: {
         tags: ["mcp"],
         operationId: "mcp",
         summary: "One MCP JSON-RPC message, answered with a JSON response and no session id",
         description:
-          "The tools are execute, describe, read_output and grep_output. Send `accept: application/json, text/event-stream`. " +
-          "Any live key may connect; `execute` and `describe` need the `execute` scope, `read_output` and `grep_output` the `read` scope and only the key's own executions (unless `admin`). " +
+          "The tools are execute, resume, describe, read_output and grep_output. Send `accept: application/json, text/event-stream`. " +
+          "Stateless, the endpoint cannot ask the client anything (no elicitation): an execute that pauses for an approval answers the paused text, and `resume` gives the result once a person decided. " +
+          "Any live key may connect; `execute`, `resume` and `describe` need the `execute` scope, `read_output` and `grep_output` the `read` scope and only the key's own executions (unless `admin`). " +
           "tools/list shows a key only the tools it may call; calling another gives an error result naming the scope.",
         requestBody: body("JsonRpcRequest"),
         responses: {

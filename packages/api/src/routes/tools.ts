@@ -27,6 +27,12 @@ export const toolRoutes = ({ store, sources, policies }: AppServices) => {
       const tool = await describe.getTool(path)
       if (!tool) return sendError(c, new NotFound({ message: `no tool "${path}"` }))
       const described = await describe.describeOne(path)
+      // its action and reason, as describe shows them: the rule that matched is GET /v1/policies's to show
+      const { action, reason } = await policies.decide({
+        path: tool.path,
+        namespace: tool.namespace,
+        annotations: tool.annotations,
+      })
       return c.json({
         tool: {
           ...summary(tool),
@@ -35,7 +41,7 @@ export const toolRoutes = ({ store, sources, policies }: AppServices) => {
           resultEncoding: tool.resultEncoding,
           typescript: described?.typescript ?? null,
           outputSource: described?.outputSource ?? null,
-          policy: await policies.decide({ path: tool.path, namespace: tool.namespace, annotations: tool.annotations }),
+          policy: { action, reason },
         },
       } satisfies ToolBody)
     })

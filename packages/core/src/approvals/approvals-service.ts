@@ -52,6 +52,11 @@ export interface ApprovalWait {
   execution?: StoredExecution
   /** the approval the execution paused at next, when it paused again */
   next?: ApprovalRow
+  /**
+   * the resumed run's own response, when it ran on this server and ended within the wait: what a surface renders
+   * as it renders a first run's (the stored record has no media, and its text was cut once already)
+   */
+  response?: ExecuteResponse
 }
 
 export const createApprovalsService = ({
@@ -63,6 +68,8 @@ export const createApprovalsService = ({
 }: ApprovalsOptions) => {
   /** resumes running on this server, by approval id */
   const resuming = new Map<string, Promise<ExecuteResponse | null>>()
+  /** waits between two looks at the store, by approval id: a resume starting here wakes them at once */
+  const napping = new Map<string, Set<() => void>>()
   const leaseUntil = () => now() + executor.limits.timeoutMs + LEASE_MARGIN_MS
 
   /** null both when there is none and when it belongs to another key's execution (no oracle for ids) */
@@ -97,6 +104,8 @@ export const createApprovalsService = ({
       })
       .finally(() => resuming.delete(approval.id))
     resuming.set(approval.id, resume)
+    // a wait would otherwise look again only at its next poll, and miss a resume that ended meanwhile
+    for (const wake of napping.get(approval.id) ?? []) wake()
     return resume
   }
 
@@ -136,11 +145,28 @@ export const createApprovalsService = ({
     return due.length
   }
 
-  const sleep = (ms: number, signal?: AbortSignal) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms)
-      signal?.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true })
+  /**
+   * A nap: `done` resolves after `ms`, when `signal` aborts, when `wake` is called, or (given an approval id) when
+   * that approval's resume starts here. Its timer goes with it, however it ends.
+   */
+  const sleep = (ms: number, signal?: AbortSignal, approvalId?: string) => {
+    const naps = approvalId === undefined ? undefined : (napping.get(approvalId) ?? new Set<() => void>())
+    let wake = () => {}
+    const done = new Promise<void>((resolve) => {
+      wake = () => {
+        clearTimeout(timer)
+        signal?.removeEventListener("abort", wake)
+        naps?.delete(wake)
+        if (naps?.size === 0 && napping.get(approvalId!) === naps) napping.delete(approvalId!)
+        resolve()
+      }
+      const timer = setTimeout(wake, ms)
     })
+    signal?.addEventListener("abort", wake, { once: true })
+    if (naps) napping.set(approvalId!, naps.add(wake))
+    if (signal?.aborted) wake()
+    return { done, wake }
+  }
 
   /**
    * Waits up to `ms` for the approval's resume to be recorded, here or on another server, and answers what it
@@ -149,21 +175,32 @@ export const createApprovalsService = ({
   const wait = async (approval: ApprovalRow, ms: number, signal?: AbortSignal): Promise<ApprovalWait> => {
     const deadline = now() + ms
     let current = approval
+    let response: ExecuteResponse | undefined
     for (;;) {
       const local = resuming.get(current.id)
-      if (local) await Promise.race([local, sleep(Math.max(0, deadline - now()), signal)])
+      if (local) {
+        const nap = sleep(Math.max(0, deadline - now()), signal)
+        const ended = await Promise.race([local, nap.done.then(() => null)])
+        nap.wake()
+        if (ended) response = ended
+      }
       const read = await store.getApproval(current.id)
       if (read) current = read
+      const ran = response ? { response } : {}
       if (current.resumedAt !== null) {
         const execution = (await store.getExecution(current.executionId)) ?? undefined
         const [next] =
           execution?.status === "paused"
             ? await store.listApprovals({ executionId: current.executionId, status: "pending", limit: 1 })
             : []
-        return { approval: current, execution, ...(next ? { next } : {}) }
+        return { approval: current, execution, ...(next ? { next } : {}), ...ran }
       }
+      // the resume ended here, and its record could not be stored (the response says so): nothing more will come
+      if (response) return { approval: current, ...ran }
       if (signal?.aborted || now() >= deadline) return { approval: current }
-      await sleep(Math.min(pollMs, deadline - now()), signal)
+      // its resume started here while the store was read: take its response rather than nap past it
+      if (resuming.has(current.id)) continue
+      await sleep(Math.min(pollMs, deadline - now()), signal, current.id).done
     }
   }
 

@@ -428,7 +428,8 @@ export const createExecutor = ({
       return Effect.promise(() => running.catch(() => undefined))
     })
 
-  return { parse, execute, run, resume, policies, limits: serverLimits }
+  /** `inlineCap`: where a result's text is cut, so a surface that answers a stored record cuts it as the run did */
+  return { parse, execute, run, resume, policies, limits: serverLimits, inlineCap }
 }
 
 export type Executor = ReturnType<typeof createExecutor>

@@ -1,0 +1,82 @@
+/**
+ * Asking the client's person to decide a paused call, with an elicitation (MCP's `elicitation/create`, form mode).
+ * Only where the client declared the capability and the transport can carry a request from the server: stdio.
+ * The stateless streamable HTTP endpoint (./http.ts) cannot: its JSON answer has no stream to send a request
+ * on (the SDK's transport drops it), and the client's reply would be a new POST, reaching a fresh server that
+ * knows nothing of the question. There, `execute` answers the paused text instead.
+ */
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import type { ElicitRequestFormParams, RequestId } from "@modelcontextprotocol/sdk/types.js"
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js"
+import { decisionRequest, parseRequest } from "@switchboard/core"
+import type { ApprovalSummary, DecisionRequest } from "@switchboard/core"
+import { jsonSchemaOf } from "../wire/json-schema.js"
+import { argsPreview } from "./run-result.js"
+
+/** What the person said: a decision, or why there is none (the question was dismissed, or could not be asked). */
+export type Answer = { ok: true; decision: DecisionRequest } | { ok: false; why: string }
+
+export type AskApproval = (approval: ApprovalSummary, signal: AbortSignal) => Promise<Answer>
+
+const decisionSchema = jsonSchemaOf(decisionRequest, "input") as ElicitRequestFormParams["requestedSchema"]
+
+/**
+ * The form: core's `decisionRequest`, the body POST /v1/approvals/:id takes, in MCP's flat subset of JSON Schema
+ * (a `decision` enum, an optional `note` string).
+ */
+export const decisionForm: ElicitRequestFormParams["requestedSchema"] = {
+  type: "object",
+  properties: decisionSchema.properties,
+  required: decisionSchema.required,
+}
+
+export const questionOf = (approval: ApprovalSummary) =>
+  `Approve ${approval.tool} with ${argsPreview(approval.args)}? Reason: ${approval.reason}. ` +
+  `Undecided by ${new Date(approval.expiresAt).toISOString()}, it counts as declined.`
+
+/**
+ * The SDK checks an accepted form's content against the schema it asked with. The one schema this server asks
+ * with is checked by its own zod definition; any other is refused. It stands in for the SDK's default Ajv
+ * validator, which would be built per request and compiles schemas with `new Function`, refused on Workers.
+ */
+export const decisionValidator: jsonSchemaValidator = {
+  getValidator: <T>(schema: unknown) => {
+    return (input: unknown) => {
+      if (schema !== decisionForm)
+        return { valid: false, data: undefined, errorMessage: "switchboard validates no other client-supplied schema" }
+      const parsed = parseRequest(decisionRequest, input)
+      return parsed.ok
+        ? { valid: true, data: parsed.value as T, errorMessage: undefined }
+        : { valid: false, data: undefined, errorMessage: parsed.error.message }
+    }
+  },
+}
+
+/** setTimeout's largest delay: an approval that waits longer (a TTL of weeks) is asked about for this long. */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
+/**
+ * Asks over `server`, tied to the tools/call `relatedRequestId` it answers. The question lasts until the approval
+ * expires (a decision after that is refused), or until the tool call is cancelled (`signal`).
+ */
+export const askThrough =
+  (server: Server, relatedRequestId: RequestId): AskApproval =>
+  async (approval, signal) => {
+    const timeout = Math.min(MAX_TIMER_MS, Math.max(1, approval.expiresAt - Date.now()))
+    try {
+      const result = await server.elicitInput(
+        { mode: "form", message: questionOf(approval), requestedSchema: decisionForm },
+        { relatedRequestId, signal, timeout },
+      )
+      if (result.action === "decline") return { ok: true, decision: { decision: "decline" } }
+      if (result.action === "cancel")
+        return { ok: false, why: "The question in your client was dismissed without an answer." }
+      const parsed = parseRequest(decisionRequest, result.content ?? {})
+      return parsed.ok
+        ? { ok: true, decision: parsed.value }
+        : { ok: false, why: `Your client's answer was no decision (${parsed.error.message}).` }
+    } catch (cause) {
+      const message = cause instanceof Error ? cause.message : String(cause)
+      return { ok: false, why: `Asking in your client failed (${message}).` }
+    }
+  }

@@ -1,0 +1,268 @@
+/**
+ * `execute` over a pause and the `resume` tool, in memory, with stand-in services: what the model reads, what the
+ * client's person is asked, and what is decided. The end-to-end suite, on a real server with a real MCP source, is
+ * apps/server/test/mcp-approvals.test.ts.
+ */
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import type { CallToolResult, ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js"
+import type { ApprovalRow, ApprovalWait, ExecuteResponse, StoredExecution } from "@switchboard/core"
+import { createMcpServer } from "../src/mcp/index.js"
+import type { McpServerOptions, McpServices } from "../src/mcp/index.js"
+
+const EXPIRES = Date.parse("2030-01-01T00:00:00.000Z")
+
+const approvalRow = (id: string, over: Partial<ApprovalRow> = {}): ApprovalRow => ({
+  id,
+  executionId: "e1",
+  toolPath: "fs.write_file",
+  args: { path: "/tmp/x", content: "hello" },
+  reason: "the tool declares destructiveHint: true (the default policy)",
+  ruleId: null,
+  status: "pending",
+  note: null,
+  keyId: null,
+  createdAt: 0,
+  expiresAt: EXPIRES,
+  decidedAt: null,
+  decidedBy: null,
+  resumeLeaseUntil: null,
+  resumedAt: null,
+  replay: null,
+  ...over,
+})
+
+const paused = (approvalId: string, tool = "fs.write_file"): ExecuteResponse => ({
+  executionId: "e1",
+  stored: true,
+  ok: false,
+  status: "paused",
+  error: { code: "paused", message: `paused before ${tool}` },
+  approval: {
+    id: approvalId,
+    tool,
+    args: { path: "/tmp/x", content: "hello" },
+    reason: "needs a person",
+    expiresAt: EXPIRES,
+  },
+  logs: [{ level: "log", message: "before the write" }],
+})
+
+const finished: ExecuteResponse = {
+  executionId: "e1",
+  stored: true,
+  ok: true,
+  result: "written",
+  text: "written",
+  logs: [{ level: "log", message: "after the write" }],
+}
+
+const stub = (
+  over: {
+    response?: ExecuteResponse
+    /** what each wait answers, in turn */
+    waits?: ((approval: ApprovalRow) => ApprovalWait)[]
+    stored?: Partial<StoredExecution> | null
+    approvals?: ApprovalRow[]
+  } = {},
+) => {
+  const decisions: { id: string; body: unknown }[] = []
+  const waited: string[] = []
+  const waits = [...(over.waits ?? [])]
+  const services = {
+    logger: { error: () => {}, warn: () => {}, info: () => {} },
+    sources: { ensureFreshNamespace: async () => {} },
+    store: {
+      listSources: async () => [],
+      getExecution: async (id: string) =>
+        over.stored ? ({ id, keyId: null, logs: [], calls: [], ...over.stored } as StoredExecution) : null,
+    },
+    executor: {
+      parse: (body: unknown) => ({ ok: true as const, value: body }),
+      execute: () => Effect.succeed(over.response ?? paused("a1")),
+    },
+    approvals: {
+      decide: async (_caller: unknown, id: string, body: { decision: string; note?: string }) => {
+        decisions.push({ id, body })
+        const status = body.decision === "approve" ? "approved" : "declined"
+        return { ok: true, value: approvalRow(id, { status, note: body.note ?? null, decidedAt: 1 }) }
+      },
+      get: async (_caller: unknown, id: string) => approvalRow(id),
+      list: async () => over.approvals ?? [],
+      wait: async (approval: ApprovalRow) => {
+        waited.push(approval.id)
+        const next = waits.shift()
+        return next ? next(approval) : { approval }
+      },
+    },
+  }
+  return { services: services as unknown as McpServices, decisions, waited }
+}
+
+const connect = async (
+  services: McpServices,
+  answer?: (request: ElicitRequest) => ElicitResult | Promise<ElicitResult>,
+  options?: McpServerOptions,
+) => {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await createMcpServer(services, undefined, options).connect(serverSide)
+  const asked: ElicitRequest["params"][] = []
+  const client = new Client(
+    { name: "test", version: "1" },
+    { capabilities: answer ? { elicitation: { form: {} } } : {} },
+  )
+  if (answer)
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params)
+      return answer(request)
+    })
+  await client.connect(clientSide)
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult
+  return { call, asked }
+}
+
+const texts = (result: CallToolResult) =>
+  result.content.map((block) => (block.type === "text" ? block.text : block.type))
+
+const resumedWith =
+  (response: ExecuteResponse) =>
+  (approval: ApprovalRow): ApprovalWait => ({ approval: { ...approval, resumedAt: 2 }, response })
+
+describe("execute over a pause", () => {
+  it("answers a client that cannot be asked with the paused text: what waits, its ids, how to go on; not an error", async () => {
+    const { services, decisions } = stub()
+    const { call } = await connect(services)
+    const result = await call("execute", { code: "..." })
+    expect(result.isError).toBeFalsy()
+    const [text, logs] = texts(result)
+    expect(text).toContain("paused: the script waits for a person to approve a tool call; it has not failed")
+    expect(text).toContain('waiting: fs.write_file with {"path":"/tmp/x","content":"hello"}')
+    expect(text).toContain("reason: needs a person")
+    expect(text).toContain("approval: a1, expires 2030-01-01T00:00:00.000Z")
+    expect(text).toContain("execution: e1")
+    expect(text).toContain('POST /v1/approvals/a1 with {"decision":"approve"}')
+    expect(text).toContain("`switchboard approvals approve a1`")
+    expect(text).toContain('call resume {"executionId":"e1"}')
+    expect(logs).toBe("logs:\n[log] before the write")
+    expect(result._meta).toEqual({
+      "switchboard/execution": { stored: true, executionId: "e1", status: "paused", approvalId: "a1" },
+    })
+    expect(decisions).toEqual([])
+  })
+
+  it("asks a client that declared elicitation, decides as its person answered, and answers the resumed run in the same call", async () => {
+    const { services, decisions } = stub({ waits: [resumedWith(finished)] })
+    const { call, asked } = await connect(services, () => ({ action: "accept", content: { decision: "approve" } }))
+    const result = await call("execute", { code: "..." })
+    expect(asked).toHaveLength(1)
+    expect(asked[0]!.message).toBe(
+      'Approve fs.write_file with {"path":"/tmp/x","content":"hello"}? Reason: needs a person. Undecided by 2030-01-01T00:00:00.000Z, it counts as declined.',
+    )
+    expect((asked[0] as { requestedSchema?: unknown }).requestedSchema).toMatchObject({
+      type: "object",
+      properties: { decision: { type: "string", enum: ["approve", "decline"] }, note: { type: "string" } },
+      required: ["decision"],
+    })
+    expect(decisions).toEqual([{ id: "a1", body: { decision: "approve" } }])
+    // rendered as execute renders a finished run
+    expect(result).toEqual({
+      content: [
+        { type: "text", text: "written" },
+        { type: "text", text: "logs:\n[log] after the write" },
+      ],
+      _meta: { "switchboard/execution": { stored: true, executionId: "e1" } },
+    })
+  })
+
+  it("asks again when the resumed run pauses again, and passes a note on", async () => {
+    const { services, decisions } = stub({ waits: [resumedWith(paused("a2", "fs.delete")), resumedWith(finished)] })
+    const answers: ElicitResult[] = [
+      { action: "accept", content: { decision: "approve" } },
+      { action: "accept", content: { decision: "decline", note: "not that one" } },
+    ]
+    const { call, asked } = await connect(services, () => answers.shift()!)
+    const result = await call("execute", { code: "..." })
+    expect(asked.map((a) => a.message.split(" with ")[0])).toEqual(["Approve fs.write_file", "Approve fs.delete"])
+    expect(decisions).toEqual([
+      { id: "a1", body: { decision: "approve" } },
+      { id: "a2", body: { decision: "decline", note: "not that one" } },
+    ])
+    expect(texts(result)[0]).toBe("written")
+  })
+
+  it("declines when the person declines the question itself", async () => {
+    const { services, decisions } = stub({ waits: [resumedWith(finished)] })
+    const { call } = await connect(services, () => ({ action: "decline" }))
+    await call("execute", { code: "..." })
+    expect(decisions).toEqual([{ id: "a1", body: { decision: "decline" } }])
+  })
+
+  it("leaves the approval pending when the question is dismissed, or cannot be asked, and answers the paused text", async () => {
+    for (const answer of [
+      (): ElicitResult => ({ action: "cancel" }),
+      (): ElicitResult => {
+        throw new Error("no person here")
+      },
+    ]) {
+      const { services, decisions } = stub()
+      const { call } = await connect(services, answer)
+      const result = await call("execute", { code: "..." })
+      expect(result.isError).toBeFalsy()
+      expect(texts(result)[0]).toMatch(
+        /^paused: .*\n(The question in your client was dismissed|Asking in your client failed)/,
+      )
+      expect(texts(result)[0]).toContain("The approval is still pending.")
+      expect(decisions).toEqual([])
+    }
+  })
+
+  it("never asks where the server was told not to (the stateless HTTP endpoint)", async () => {
+    const { services } = stub()
+    const { call, asked } = await connect(services, () => ({ action: "accept", content: { decision: "approve" } }), {
+      elicitation: false,
+    })
+    expect(texts(await call("execute", { code: "..." }))[0]).toMatch(/^paused: /)
+    expect(asked).toEqual([])
+  })
+})
+
+describe("resume", () => {
+  it("answers an execution that already ended with its stored result", async () => {
+    const { services } = stub({ stored: { status: "ok", resultText: "done", logs: [] } })
+    const { call } = await connect(services)
+    expect(await call("resume", { executionId: "e1" })).toEqual({
+      content: [{ type: "text", text: "done" }],
+      _meta: { "switchboard/execution": { stored: true, executionId: "e1" } },
+    })
+    const failed = stub({ stored: { status: "error", resultText: null, errorCode: "declined", errorMessage: "no" } })
+    const answered = await (await connect(failed.services)).call("resume", { executionId: "e1" })
+    expect(answered).toMatchObject({ isError: true, content: [{ text: "error (declined): no" }] })
+  })
+
+  it("waits for the decision and answers the resumed run; past the wait, says it still waits", async () => {
+    const { services, waited } = stub({
+      stored: { status: "paused", resultText: null },
+      approvals: [approvalRow("a1")],
+      waits: [resumedWith(finished)],
+    })
+    const { call } = await connect(services)
+    expect(texts(await call("resume", { executionId: "e1" }))[0]).toBe("written")
+    const still = await call("resume", { executionId: "e1" })
+    expect(waited).toEqual(["a1", "a1"])
+    expect(still.isError).toBeFalsy()
+    expect(texts(still)[0]).toMatch(/^still waiting: approval a1 of fs.write_file is not decided yet/)
+    expect(texts(still)[0]).toContain('Call resume {"executionId":"e1"} again')
+  })
+
+  it("is no execution for an unknown id", async () => {
+    const { call } = await connect(stub().services)
+    expect(await call("resume", { executionId: "nope" })).toMatchObject({
+      isError: true,
+      content: [{ text: 'no execution "nope"' }],
+    })
+  })
+})
