@@ -30,10 +30,10 @@ const external = ["better-sqlite3", "@jitl/quickjs-wasmfile-release-sync"]
 const groups = {
   host: { commands: ["serve", "run", "mcp"], modules: ["catalog-client/local-host"], warm: ["serve", "--help"] },
   tools: { commands: ["tools"], warm: ["tools", "--db", "/nonexistent/switchboard.db"] },
-  // the catalog's commands read it alone; what they do through a host (add a source, call a tool) is the host
+  // the catalog's commands read it alone; what they do through a host (add a source, call a tool, decide an approval) is the host
   // bundle's catalog-client/local-host, loaded by import() when it is reached
   catalog: {
-    commands: ["sources", "describe", "call", "executions"],
+    commands: ["sources", "describe", "call", "executions", "policies", "approvals"],
     warm: ["sources", "list", "--db", "/nonexistent/switchboard.db"],
   },
   keys: { commands: ["keys"], warm: ["keys"] },

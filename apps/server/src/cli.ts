@@ -39,6 +39,8 @@ const commands: Record<string, (args: string[]) => Promise<unknown>> = {
   describe: async (args) => (await import("./commands/describe.js")).describeCommand(args),
   call: async (args) => (await import("./commands/call.js")).callCommand(args),
   executions: async (args) => (await import("./commands/executions.js")).executionsCommand(args),
+  policies: async (args) => (await import("./commands/policies.js")).policiesCommand(args),
+  approvals: async (args) => (await import("./commands/approvals.js")).approvalsCommand(args),
 }
 
 const [command, ...rest] = process.argv.slice(2)

@@ -8,6 +8,7 @@ import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import Database from "better-sqlite3"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { DEFAULT_ALLOW_REASON } from "@switchboard/core"
 import { contractToolNames, startContractHttpServer } from "@switchboard/fixtures"
 import type { ContractHttpServer } from "@switchboard/fixtures"
 import { openSqlite } from "../src/sqlite-database.js"
@@ -185,7 +186,15 @@ describe.each(["local", "remote"] as const)(
       expect(described.stdout).toContain("echo(args: Contract_Echo_Input): Promise<ToolResult<")
       expect(described.stdout).toContain("add(args: Demo_Add_Input): Promise<ToolResult<Demo_Add_Data>>")
       const asJson = json((await target.cli(["describe", "demo.add", "--json"])).stdout)
-      expect(asJson.tools).toEqual([{ path: "demo.add", description: "Add two numbers.", outputSource: "declared" }])
+      // each tool's policy as the server decides it; here none but the default, which allows demo.add
+      expect(asJson.tools).toEqual([
+        {
+          path: "demo.add",
+          description: "Add two numbers.",
+          outputSource: "declared",
+          policy: { action: "allow", reason: DEFAULT_ALLOW_REASON },
+        },
+      ])
       expect(asJson.missing).toEqual([])
       const missing = await target.cli(["describe", "demo.add", "demo.nope"])
       expect(missing.status).toBe(1)
@@ -315,7 +324,7 @@ describe.each(["local", "remote"] as const)(
       expect(failed.executions.map((e: { id: string }) => e.id)).toEqual([ids[0]])
       const badStatus = await target.cli(["executions", "list", "--status", "failed"])
       expect(badStatus.status).toBe(2)
-      expect(badStatus.stderr).toContain('--status must be ok or error (got "failed")')
+      expect(badStatus.stderr).toContain('--status must be ok, error or paused (got "failed")')
     }, 60_000)
   },
 )

@@ -18,7 +18,7 @@ it("config check: exit 0 for a good file, 1 for a bad one or a missing variable,
     env: { CONTRACT_PORT: "8931", CONTRACT_TOKEN: "s3cret-token-value" },
   })
   expect(good.status, good.stderr).toBe(0)
-  expect(good.stdout).toBe(`${example}: ok (2 sources: demo, contract)\n`)
+  expect(good.stdout).toBe(`${example}: ok (2 sources: demo, contract; 2 policy rules)\n`)
 
   const unset = await runCli(["config", "check", example], {
     env: { CONTRACT_PORT: "8931", CONTRACT_TOKEN: undefined },

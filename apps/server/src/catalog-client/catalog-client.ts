@@ -1,11 +1,13 @@
 /**
- * The seam between the CLI's catalog commands (`sources`, `describe`, `call`, `executions`) and where the catalog
+ * The seam between the CLI's catalog commands (`sources`, `describe`, `call`, `executions`, `policies`,
+ * `approvals`) and where the catalog
  * is: the local database (./local-client.ts, the default) or a running server (./remote-client.ts, `--url`). Each
  * operation answers what the HTTP API answers, in the API's JSON shapes, so a command prints the same text and the
  * same `--json` either way. A failure the API would answer with `{"error":{"code","message"}}` is a
  * `CatalogClientError` with that code and message, whichever side it came from.
  */
 import type { ExecuteBody, ExecutionsBody, OutputMatchesBody, OutputPageBody } from "@switchboard/api"
+import type { Client } from "@switchboard/api/client"
 import type { DescribeResult, ProgressListener, SourceView, StoredExecution } from "@switchboard/core"
 
 /** One tool run as an execution: the execute API's answer (`POST /v1/execute`), whose result is the call's union. */
@@ -23,7 +25,37 @@ export type OutputMatches = OutputMatchesBody
 export interface ExecutionListRequest {
   limit: number
   before?: string
-  status?: "ok" | "error"
+  status?: "ok" | "error" | "paused"
+}
+
+/** what a route's typed client says its JSON answer is (the api's index does not export the approvals' bodies) */
+type Answer<F extends (...args: never[]) => Promise<unknown>> =
+  Awaited<ReturnType<F>> extends { json(): Promise<infer T> } ? T : never
+
+/** `GET /v1/policies`: the rules, whether approvals are on, and what applies where no rule matches */
+export type PoliciesAnswer = Answer<Client["v1"]["policies"]["$get"]>
+export type PolicyView = PoliciesAnswer["policies"][number]
+/** `GET /v1/approvals` */
+export type ApprovalsAnswer = Answer<Client["v1"]["approvals"]["$get"]>
+export type ApprovalView = ApprovalsAnswer["approvals"][number]
+/**
+ * `POST /v1/approvals/:id`: the approval as decided; with `?wait`, its execution once its resume was recorded, and
+ * the approval it paused at next (the route's typed client knows the first answer only)
+ */
+export interface DecisionAnswer {
+  approval: ApprovalView
+  execution?: StoredExecution
+  next?: ApprovalView
+}
+
+export type ApprovalStatusFilter = "pending" | "approved" | "declined" | "expired" | "all"
+
+export interface DecisionRequest {
+  decision: "approve" | "decline"
+  note?: string
+  /** `?wait=`: how long to wait for the resumed run to be recorded (30s, 500ms, 2m). The local catalog runs the
+   * resume in the command's own process and always waits for it to be recorded. */
+  wait?: string
 }
 
 export interface CatalogClient {
@@ -43,6 +75,14 @@ export interface CatalogClient {
   readOutput(id: string): Promise<string>
   readOutputPage(id: string, page: { offset?: number; limit?: number; charOffset?: number }): Promise<OutputPage>
   grepOutput(id: string, pattern: string): Promise<OutputMatches>
+  listPolicies(): Promise<PoliciesAnswer>
+  /** a `POST /v1/policies` body */
+  addPolicy(body: Record<string, unknown>): Promise<PolicyView>
+  removePolicy(id: string): Promise<void>
+  /** newest first */
+  listApprovals(request: { status: ApprovalStatusFilter; limit: number }): Promise<ApprovalView[]>
+  /** decides a pending approval, which resumes its execution */
+  decideApproval(id: string, request: DecisionRequest): Promise<DecisionAnswer>
   close(): Promise<void>
 }
 

@@ -1,8 +1,9 @@
 /**
  * The catalog in a local database (`--db`), the CLI's default. What only reads it (sources, describe, executions
  * and their output) opens the database alone, as `tools` and `keys` do: no MCP SDK, no sandbox, no HTTP app.
- * What must reach a source (add, sync, remove, call) builds the host as `run` does (./local-host.ts, loaded only
- * then), with `--allow-stdio` deciding whether a stdio source may be started.
+ * What must reach a source (add, sync, remove, call), or run a script (a decided approval's resume), or check a
+ * request (a policy rule's add) builds the host as `run` does (./local-host.ts, loaded only then), with
+ * `--allow-stdio` deciding whether a stdio source may be started.
  */
 import {
   DEFAULT_PAGE_LINES,
@@ -10,6 +11,7 @@ import {
   createDescribeService,
   createSealedCatalogStore,
   createSecretBox,
+  effectivePolicy,
   generateSecretKey,
   listExecutionsPage,
   readOutputLines,
@@ -23,6 +25,7 @@ import { existingSecretKey } from "../secret-key.js"
 import type { CatalogClient } from "./catalog-client.js"
 import { CatalogClientError } from "./catalog-client.js"
 import type { LocalHost } from "./local-host.js"
+import { approvalView, localPolicies } from "./views.js"
 
 export interface LocalClientOptions {
   /** stdio sources may be started (add, sync, call) */
@@ -48,6 +51,16 @@ export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions):
     const key = existingSecretKey(db)
     const box = await createSecretBox(key?.key ?? generateSecretKey())
     return createSealedCatalogStore({ store: await store(), box, plugins: configViews })
+  }
+
+  /**
+   * The catalog's policy rules as a server with approvals on applies them, for describe to show each tool's policy
+   * as the server's does: `effectivePolicy` over the stored rules, not the policy service, whose request checks
+   * would load zod into this bundle.
+   */
+  const policies = async (): Promise<Parameters<typeof createDescribeService>[1]> => {
+    const rules = await (await store()).listPolicies()
+    return { decide: async (subject) => effectivePolicy(rules, subject, { approvals: true }) }
   }
 
   const execution = async (id: string): Promise<StoredExecution> => {
@@ -78,7 +91,7 @@ export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions):
     addSource: async (body, onProgress) => (await hostFor(false)).addSource(body, onProgress),
     syncSource: async (namespace, onProgress) => (await hostFor(false)).syncSource(namespace, onProgress),
     removeSource: async (namespace) => (await hostFor(false)).removeSource(namespace),
-    describe: async (paths) => createDescribeService(await store()).describeMany({ paths }),
+    describe: async (paths) => createDescribeService(await store(), await policies()).describeMany({ paths }),
     call: async (path, args) => (await hostFor(true)).call(path, args),
     // whoever can open the file reads every execution, as admin does (and `switchboard mcp` over stdio)
     listExecutions: async (request) => listExecutionsPage(await store(), OPEN_CALLER, request),
@@ -103,6 +116,14 @@ export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions):
         await runner.close()
       }
     },
+    listPolicies: async () => localPolicies(await (await store()).listPolicies()),
+    addPolicy: async (body) => (await hostFor(false)).addPolicy(body),
+    removePolicy: async (id) => (await hostFor(false)).removePolicy(id),
+    // whoever can open the file sees every approval, as admin does
+    listApprovals: async ({ status, limit }) =>
+      (await (await store()).listApprovals({ limit, ...(status === "all" ? {} : { status }) })).map(approvalView),
+    // the resume runs here: a script, so a host with a worker
+    decideApproval: async (id, request) => (await hostFor(true)).decideApproval(id, request),
     async close() {
       // what failed to open has nothing to close
       const ignore = () => {}

@@ -1,17 +1,20 @@
 /**
  * What the local catalog does through a host (./local-client.ts loads this only then): add, sync and remove a
- * source, through the sources service's Effects as the API runs them, and call a tool, as one execution. A command
- * that runs no script gets a runtime that refuses one instead of the worker pool, whose threads would load QuickJS
- * for nothing. Errors carry the API's codes (`errorCode`, the one place service errors get theirs).
+ * source, through the sources service's Effects as the API runs them; call a tool, as one execution; add and remove
+ * a policy rule; and decide an approval, whose resume then runs here, in the command's process, which waits for it
+ * to be recorded before it exits. A command that runs no script gets a runtime that refuses one instead of the
+ * worker pool, whose threads would load QuickJS for nothing. Errors carry the API's codes (`errorCode`, the one
+ * place service errors get theirs).
  */
 import { Cause, Effect, Exit, Option } from "effect"
 import { errorCode } from "@switchboard/api"
-import type { CodeRuntime, ProgressListener, ServiceError, SourceView } from "@switchboard/core"
-import { RunErrorCodes } from "@switchboard/core"
+import type { CodeRuntime, Outcome, ProgressListener, ServiceError, SourceView } from "@switchboard/core"
+import { OPEN_CALLER, RunErrorCodes, parseWait } from "@switchboard/core"
 import { createHost } from "../compose.js"
-import type { CallResponse } from "./catalog-client.js"
+import type { CallResponse, DecisionAnswer, DecisionRequest, PolicyView } from "./catalog-client.js"
 import { CatalogClientError } from "./catalog-client.js"
 import { callScript } from "./call-script.js"
+import { approvalView, policyView } from "./views.js"
 
 const noScripts: CodeRuntime = {
   run: async () => ({
@@ -30,6 +33,12 @@ const run = async <A>(effect: Effect.Effect<A, ServiceError>): Promise<A> => {
   throw Cause.squash(exit.cause)
 }
 
+/** A service's outcome's value, or its error as the API would answer it. */
+const value = <A>(outcome: Outcome<A>): A => {
+  if (outcome.ok) return outcome.value
+  throw new CatalogClientError(errorCode(outcome.error), outcome.error.message)
+}
+
 export const openLocalHost = async (db: string, { allowStdio, scripts }: { allowStdio: boolean; scripts: boolean }) => {
   const host = await createHost({
     db,
@@ -38,6 +47,8 @@ export const openLocalHost = async (db: string, { allowStdio, scripts }: { allow
     ...(scripts ? { workers: 1 } : { runtime: noScripts }),
     // the command says what happened; the host's own lines (a sync's progress, each second) would repeat it
     logLevel: "warn",
+    // a command lives too briefly to take on other executions' resumes: a server's sweep does (layers/approvals.ts)
+    approvalSweepMs: null,
   })
   return {
     addSource: (body: Record<string, unknown>, onProgress?: ProgressListener): Promise<SourceView> =>
@@ -47,6 +58,32 @@ export const openLocalHost = async (db: string, { allowStdio, scripts }: { allow
     removeSource: (namespace: string): Promise<void> => run(host.sources.remove(namespace)),
     call: (path: string, args: Record<string, unknown>): Promise<CallResponse> =>
       run(host.executor.execute({ code: callScript(path, args) })),
+    addPolicy: async (body: Record<string, unknown>): Promise<PolicyView> =>
+      policyView(value(await host.policies.add(body))),
+    removePolicy: async (id: string): Promise<void> => void value(await host.policies.remove(id)),
+    /**
+     * Decides as an admin would (whoever can open the file may), then waits for the resume the decision began
+     * here to end and be recorded, whatever `wait` says: it runs in this process, which must not exit under it.
+     */
+    async decideApproval(id: string, { wait, ...body }: DecisionRequest): Promise<DecisionAnswer> {
+      // checked before anything is decided, as the route does
+      if (wait !== undefined) value(parseWait(wait))
+      const decided = value(await host.approvals.decide(OPEN_CALLER, id, body))
+      // the resume `decide` started: `start` answers the one running for this approval (it is still running: it
+      // has a sandbox to reach) rather than start another
+      const resumed = await host.approvals.start(decided)
+      const waited = await host.approvals.wait(decided, 0)
+      if (resumed === null || !waited.execution)
+        throw new CatalogClientError(
+          "resume_failed",
+          `approval ${id} is ${decided.status}, but its execution could not be resumed here (the log above says why); a server on this catalog resumes it once this attempt's lease has passed`,
+        )
+      return {
+        approval: approvalView(waited.approval),
+        execution: waited.execution,
+        ...(waited.next ? { next: approvalView(waited.next) } : {}),
+      }
+    },
     close: () => host.close(),
   }
 }

@@ -5,7 +5,17 @@
  */
 import { createClient } from "@switchboard/api/client"
 import type { DescribeResult, SourceView, StoredExecution } from "@switchboard/core"
-import type { CallResponse, CatalogClient, ExecutionsPage, OutputMatches, OutputPage } from "./catalog-client.js"
+import type {
+  ApprovalsAnswer,
+  CallResponse,
+  CatalogClient,
+  DecisionAnswer,
+  ExecutionsPage,
+  OutputMatches,
+  OutputPage,
+  PoliciesAnswer,
+  PolicyView,
+} from "./catalog-client.js"
 import { CatalogClientError } from "./catalog-client.js"
 import { callScript } from "./call-script.js"
 
@@ -93,6 +103,20 @@ export const openRemoteClient = (url: string, key = process.env[KEY_ENV] || unde
     grepOutput: (id, pattern) =>
       json<OutputMatches>(
         client.v1.executions[":id"].output.$get({ param: { id: param(id) }, query: { grep: pattern } }),
+      ),
+    listPolicies: () => json<PoliciesAnswer>(client.v1.policies.$get()),
+    addPolicy: async (body) =>
+      (await json<{ policy: PolicyView }>(client.v1.policies.$post({ json: body as never }))).policy,
+    removePolicy: async (id) => void (await answer(client.v1.policies[":id"].$delete({ param: { id: param(id) } }))),
+    listApprovals: async ({ status, limit }) =>
+      (await json<ApprovalsAnswer>(client.v1.approvals.$get({ query: { status, limit: String(limit) } }))).approvals,
+    decideApproval: (id, { wait, ...body }) =>
+      json<DecisionAnswer>(
+        client.v1.approvals[":id"].$post({
+          param: { id: param(id) },
+          query: wait === undefined ? {} : { wait },
+          json: body,
+        }),
       ),
     close: async () => {},
   }

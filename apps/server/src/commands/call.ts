@@ -3,7 +3,8 @@
  * as any execution, under the key's scopes), and prints what the call resolved to: on `ok`, its `data` as the
  * execute API renders a result (a string as its own text, anything else as JSON); on a failed call its error code
  * and message on stderr, exit 1. `--json` prints the whole `{ ok, data, content?, meta? }` union, or
- * `{ ok: false, error }`, exit 1 when it is not ok.
+ * `{ ok: false, error }`, exit 1 when it is not ok. A call that needs a person's approval pauses its execution: what
+ * waits and how to decide it on stderr (./paused-text.ts; with `--json`, the API's 202 answer on stdout), exit 3.
  */
 import { parseArgs } from "node:util"
 import { renderForModel, splitToolPath } from "@switchboard/core"
@@ -12,6 +13,7 @@ import type { CallResponse } from "../catalog-client/catalog-client.js"
 import { allowStdioOption, asLine, printJson, targetOptions, withCatalog } from "./catalog-target.js"
 import { fail } from "./common.js"
 import { jsonObject } from "./json-input.js"
+import { EXIT_PAUSED, isPaused, pausedText } from "./paused-text.js"
 
 const usage = "call <ns.tool> [json-args | @file | -]   (the arguments: a JSON object; {} when none is given)"
 
@@ -39,6 +41,11 @@ export const callCommand = async (args: string[]) => {
     const response = await client.call(path!, toolArgs)
     for (const log of response.logs) process.stderr.write(`[${log.level}] ${log.message}\n`)
     if (response.warning !== undefined) process.stderr.write(`warning: ${response.warning}\n`)
+    if (isPaused(response)) {
+      if (values.json) printJson(response)
+      process.stderr.write(pausedText(response, values))
+      return EXIT_PAUSED
+    }
     const result = outcome(response)
     if (values.json) printJson(result)
     else if (result.ok) process.stdout.write(asLine(renderForModel(result.data)))

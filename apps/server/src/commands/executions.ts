@@ -79,7 +79,7 @@ const listed = (executions: ExecutionSummary[]) =>
     ["ID", "STATUS", "STARTED", "DURATION", "CALLS", "RESULT", "KEY", "CODE"],
     executions.map((e) => [
       e.id,
-      e.status === "ok" ? "ok" : `error (${e.errorCode})`,
+      e.status === "error" ? `error (${e.errorCode})` : e.status,
       when(e.startedAt),
       `${e.durationMs} ms`,
       String(e.toolCallCount),
@@ -108,12 +108,12 @@ const list = (values: Values, rest: string[]) => {
   if (values.offset !== undefined || values["char-offset"] !== undefined || values.grep !== undefined)
     usageError("--offset, --char-offset and --grep are for executions output")
   const status = values.status
-  if (status !== undefined && status !== "ok" && status !== "error")
-    usageError(`--status must be ok or error (got "${status}")`)
+  if (status !== undefined && status !== "ok" && status !== "error" && status !== "paused")
+    usageError(`--status must be ok, error or paused (got "${status}")`)
   const request = {
     limit: wholeNumber("limit", values.limit, 1, MAX_LIST_EXECUTIONS) ?? DEFAULT_LIST_EXECUTIONS,
     ...(values.before === undefined ? {} : { before: values.before }),
-    ...(status === undefined ? {} : { status: status as "ok" | "error" }),
+    ...(status === undefined ? {} : { status: status as "ok" | "error" | "paused" }),
   }
   return withCatalog(values, async (client) => {
     const page = await client.listExecutions(request)

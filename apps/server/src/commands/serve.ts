@@ -3,7 +3,8 @@ import { resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { Effect } from "effect"
 import { demoServerCommand } from "../build-outputs.js"
-import { applyConfigSources, describeReport } from "../config/apply-config.js"
+import { approvalFlagOptions, approvalsFromFlags } from "../approval-flags.js"
+import { applyConfigPolicies, applyConfigSources, describePolicies, describeReport } from "../config/apply-config.js"
 import { configPathFor, givenFlags, readServeConfig, withFileLimits, withFileSettings } from "../config/serve-config.js"
 import { logFlagOptions, logSettings } from "../log-flags.js"
 import { retentionFlagOptions, retentionFromFlags } from "../retention-flags.js"
@@ -28,6 +29,7 @@ const serveOptions = {
   ...runtimeFlagOptions,
   ...logFlagOptions,
   ...retentionFlagOptions,
+  ...approvalFlagOptions,
 } as const
 
 const parsePort = (text: string) => {
@@ -82,6 +84,8 @@ export const serveCommand = async (args: string[], demo: boolean) => {
   const values = withFileSettings(flags, givenFlags(tokens), config)
   const retention = retentionFromFlags(values)
   if (!retention.ok) return fail(retention.message)
+  const approvals = approvalsFromFlags(values, config?.approvals)
+  if (!approvals.ok) return fail(approvals.message)
   const demoServer = demo ? demoServerCommand() : undefined
   const creating = isMissingFile(values.db)
   const server = await startServer({
@@ -96,16 +100,21 @@ export const serveCommand = async (args: string[], demo: boolean) => {
     ...withFileLimits(tuning(values), config),
     beforeListen: config
       ? async (host) => {
+          // the rules first: no source the file adds is callable before its block rules are in place
+          const policies = await applyConfigPolicies(host, config.policies ?? [], host.logger)
           const report = await applyConfigSources(host, config.sources ?? [], {
             prune: flags.prune,
             logger: host.logger,
             progress: (namespace) => syncProgressLine(namespace),
           })
-          process.stderr.write(`switchboard: config ${file!.path}: ${describeReport(report)}\n`)
+          process.stderr.write(
+            `switchboard: config ${file!.path}: ${describeReport(report)}${describePolicies(policies)}\n`,
+          )
         }
       : undefined,
     ...logSettings(values, fail),
     retain: retention.retain,
+    ...approvals.options,
   })
   if (creating) process.stdout.write(`switchboard: created a new catalog database at ${resolve(values.db)}\n`)
   if (!isLoopback(values.host) || values["require-key"]) {
@@ -123,6 +132,7 @@ export const serveCommand = async (args: string[], demo: boolean) => {
   }
   if (demoServer) await registerDemoSource(server, demoServer)
   if (retention.retain) process.stderr.write(`switchboard: ${retention.notice}\n`)
+  if (approvals.notice) process.stderr.write(`switchboard: ${approvals.notice}\n`)
   process.stdout.write(`switchboard listening on ${server.url} (catalog: ${values.db})\n`)
   if (demo) {
     process.stdout.write(

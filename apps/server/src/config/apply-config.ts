@@ -10,7 +10,7 @@
  * new config with its `syncError`, as a PATCH does.
  */
 import { Effect } from "effect"
-import type { Logger, ProgressListener, SourceRow } from "@switchboard/core"
+import type { Logger, PolicyRequest, ProgressListener, SourceRow } from "@switchboard/core"
 import type { Host } from "../compose.js"
 import type { ConfigSource } from "./config-schema.js"
 
@@ -161,3 +161,28 @@ export const describeReport = (report: ApplyReport) =>
     .map((key) => `${key} ${report[key].join(", ")}`)
     .concat(report.failed.map((f) => `FAILED ${f.namespace}: ${f.message}`))
     .join("; ") || "no sources"
+
+/**
+ * Applies a config file's policy rules at boot: they replace every rule an earlier file made (origin `config`), so
+ * a rule edited or taken out of the file changes at this boot; rules added through the API stay. A file without
+ * `policies` takes the earlier file's rules away. A failure is thrown: a server must not start without its block
+ * rules.
+ */
+export const applyConfigPolicies = async (host: Host, policies: readonly PolicyRequest[], logger: Logger) => {
+  const before = await host.policies.rules()
+  await host.policies.applyConfig(policies)
+  const report = {
+    applied: policies.length,
+    replaced: before.filter((rule) => rule.origin === "config").length,
+    kept: before.filter((rule) => rule.origin === "api").length,
+  }
+  logger.info("config: policy rules applied", report)
+  return report
+}
+
+/** The policies' part of the boot's line, when there is anything to say. */
+export const describePolicies = (report: Awaited<ReturnType<typeof applyConfigPolicies>>) =>
+  report.applied === 0 && report.replaced === 0
+    ? ""
+    : `; policies: ${report.applied} rule${report.applied === 1 ? "" : "s"} from the file` +
+      (report.kept > 0 ? ` (${report.kept} added through the API kept)` : "")

@@ -24,8 +24,9 @@ export const configCommand = (args: string[]): number => {
       return 1
     }
     const sources = loaded.config.sources ?? []
+    const policies = loaded.config.policies?.length ?? 0
     process.stdout.write(
-      `${file}: ok (${sources.length} source${sources.length === 1 ? "" : "s"}${sources.length ? `: ${sources.map((s) => s.namespace).join(", ")}` : ""})\n`,
+      `${file}: ok (${sources.length} source${sources.length === 1 ? "" : "s"}${sources.length ? `: ${sources.map((s) => s.namespace).join(", ")}` : ""}${policies ? `; ${policies} policy rule${policies === 1 ? "" : "s"}` : ""})\n`,
     )
     return 0
   }

@@ -18,6 +18,11 @@ describe("switchboard.config.json", () => {
     if (!loaded.ok) throw new Error(loaded.problems.join("\n"))
     expect(loaded.config.server).toEqual({ port: 4747, db: "./.switchboard/config-example.db", allowStdio: true })
     expect(loaded.config.limits).toEqual({ timeoutMs: 20000, maxToolCalls: 200 })
+    expect(loaded.config.policies).toEqual([
+      { pattern: "contract.crash", action: "block", reason: "it takes the upstream down" },
+      { pattern: "contract.echo", action: "require_approval", reason: "an example: a person approves each echo" },
+    ])
+    expect(loaded.config.approvals).toEqual({ enabled: true, timeout: "1h" })
     expect((loaded.config.sources?.[1] as { transport?: unknown } | undefined)?.transport).toEqual({
       type: "http",
       url: "http://127.0.0.1:8931/mcp",
@@ -87,6 +92,42 @@ describe("switchboard.config.json", () => {
     ])
   })
 
+  it("takes policy rules as POST /v1/policies bodies, with ${NAME} from the environment, and names a bad rule's field and line", () => {
+    const loaded = readConfigText(
+      "f.json",
+      '{ "policies": [{ "source": "${SB_NS}", "annotation": "destructiveHint", "action": "block" }] }',
+      { SB_NS: "github" },
+    )
+    expect(loaded.ok && loaded.config.policies).toEqual([
+      { source: "github", annotation: "destructiveHint", action: "block" },
+    ])
+    const text = `{
+  "policies": [
+    { "pattern": "fs.*", "action": "require_approval" },
+    { "pattern": "fs.write file", "action": "deny" },
+    { "source": "Not A Namespace", "action": "allow", "why": "x" }
+  ]
+}`
+    expect(problemsOf(text)).toEqual([
+      'switchboard.config.json:4:7: policies[1].pattern: "pattern" holds no whitespace; `*` stands for any run of characters',
+      'switchboard.config.json:4:35: policies[1].action: "action" must be one of allow, require_approval, block',
+      'switchboard.config.json:5:7: policies[2].source: "source" must be a namespace (got "Not A Namespace")',
+      'switchboard.config.json:5:55: policies[2].why: unknown field "why"',
+    ])
+    expect(problemsOf('{\n  "policies": [{ "pattern": "${SB_UNSET}", "action": "block" }]\n}')).toEqual([
+      "switchboard.config.json:2:18: policies[0].pattern: environment variable SB_UNSET is not set",
+    ])
+  })
+
+  it("takes approvals: enabled and a timeout, and names a malformed timeout or an unknown field with its line", () => {
+    const loaded = readConfigText("f.json", '{ "approvals": { "enabled": false, "timeout": "30m" } }')
+    expect(loaded.ok && loaded.config.approvals).toEqual({ enabled: false, timeout: "30m" })
+    expect(problemsOf('{\n  "approvals": { "timeout": "0h", "enable": true }\n}')).toEqual([
+      "switchboard.config.json:2:18: approvals.timeout: approvals.timeout must be a duration such as 1h, 30m, 90s or 2d",
+      'switchboard.config.json:2:35: approvals.enable: unknown field "enable"',
+    ])
+  })
+
   it("has a JSON Schema, generated from the same definitions, that takes the example and refuses an unknown field", () => {
     const ajv = new Ajv2020({ strict: false, validateFormats: false })
     const validate = ajv.compile(configJsonSchema())
@@ -95,5 +136,9 @@ describe("switchboard.config.json", () => {
     typo.sources[1].transport.header = {}
     expect(validate(typo)).toBe(false)
     expect(validate({ server: { port: "x" } })).toBe(false)
+    expect(validate({ policies: [{ pattern: "fs.*", action: "deny" }] })).toBe(false)
+    expect(validate({ policies: [{ pattern: "fs.*", action: "block", extra: 1 }] })).toBe(false)
+    expect(validate({ approvals: { timeout: "1 hour" } })).toBe(false)
+    expect(validate({ approvals: { enabled: false, timeout: "2d" } })).toBe(true)
   })
 })

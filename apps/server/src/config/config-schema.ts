@@ -1,15 +1,17 @@
 /**
  * The shape of `switchboard.config.json`, in zod, built from the definitions it shares: each source is a
- * `POST /v1/sources` body (core's `addSourceRequest` with the MCP plugin's `mcpSourceConfig`), `limits` are the
- * RunLimits a request may send (core's `runLimitsRequest`), and `server` holds a few of `serve`'s flags. The JSON
+ * `POST /v1/sources` body (core's `addSourceRequest` with the MCP plugin's `mcpSourceConfig`), each policy rule a
+ * `POST /v1/policies` body (core's `policyRequest`), `limits` are the RunLimits a request may send (core's
+ * `runLimitsRequest`), and `server` and `approvals` hold a few of `serve`'s flags. The JSON
  * Schema editors complete the file with is generated from this (`switchboard config schema`, and `pnpm build`).
  */
 import { z } from "zod"
-import { addSourceRequest, parseRetention, runLimitsRequest, wholeNumber } from "@switchboard/core"
+import { addSourceRequest, parseRetention, policyRequest, runLimitsRequest, wholeNumber } from "@switchboard/core"
 import { mcpSourceConfig, mcpSourcePatch } from "@switchboard/plugin-mcp"
 // the /node entry, whose index does not load QuickJS: serve reads this file at boot
 import { maxStackBytes } from "@switchboard/runtime-quickjs/node"
 import { SYNC_TTL_FORM, SYNC_TTL_PATTERN } from "../sync-ttl.js"
+import { APPROVAL_TIMEOUT_FORM, APPROVAL_TIMEOUT_PATTERN } from "../approval-flags.js"
 
 /** The kinds of source the Node host's plugins take (layers/plugins.ts): MCP only. */
 export const configSource = addSourceRequest([
@@ -45,6 +47,25 @@ const serverSettings = z
   })
   .describe("settings of `switchboard serve`; a flag given on the command line wins over the file")
 
+/** `--no-approvals` and `--approval-timeout`; a flag wins over the file */
+const approvalSettings = z
+  .strictObject({
+    enabled: z
+      .boolean()
+      .optional()
+      .describe(
+        "default true; false (or --no-approvals): approvals are off, for trusted local use: a call that would need one runs, a block rule still blocks",
+      ),
+    timeout: z
+      .string()
+      .regex(APPROVAL_TIMEOUT_PATTERN, { error: `approvals.timeout must be ${APPROVAL_TIMEOUT_FORM}` })
+      .optional()
+      .describe(
+        "--approval-timeout: how long a paused call waits for a person before it counts as declined (default 1h)",
+      ),
+  })
+  .describe("approvals: a call that needs a person's decision pauses its execution until one approves or declines it")
+
 const serverLimits = runLimitsRequest
   .refine((limits) => limits.stackBytes === undefined || limits.stackBytes <= maxStackBytes, {
     error: `limit "stackBytes" must be at most ${maxStackBytes}: the QuickJS build's C stack is 5 MiB`,
@@ -76,9 +97,16 @@ export const configFile = z
       .superRefine(uniqueNamespaces)
       .optional()
       .describe("each exactly a POST /v1/sources body; applied at boot: added, updated, or kept when unchanged"),
+    policies: z
+      .array(policyRequest)
+      .optional()
+      .describe(
+        "policy rules, each exactly a POST /v1/policies body; applied at boot, they replace the rules the file made before (rules added through the API stay)",
+      ),
+    approvals: approvalSettings.optional(),
   })
   .describe(
-    "switchboard.config.json: sources, limits and serve settings; ${NAME} in a string is read from the environment",
+    "switchboard.config.json: sources, policy rules, limits and serve settings; ${NAME} in a string is read from the environment",
   )
 
 export type ConfigFile = z.output<typeof configFile>
