@@ -2,6 +2,7 @@ import type { ContentBlock, InvokeTool, RunError, RunLimits, ToolResult } from "
 import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core"
 import { readBounded, stringLength } from "./bounded-text.js"
 import type { TextBuiltins } from "./bounded-text.js"
+import type { RunClock } from "./determinism.js"
 import type { LogBuffer } from "./log-buffer.js"
 import { formatSource } from "../dist/prelude.js"
 import {
@@ -24,8 +25,11 @@ export interface BridgeEvents {
   hostFailure(failure: unknown): void
 }
 
-/** Calls a tool with its arguments as JSON text and answers with the result as JSON text. */
-export type InvokeJson = (path: string, argsJson: string) => Promise<string>
+/**
+ * Calls a tool with its arguments as JSON text and answers with the result as JSON text. `clockReads` as for
+ * InvokeTool: the Date reads since the previous call, with `RunOptions.determinism`.
+ */
+export type InvokeJson = (path: string, argsJson: string, clockReads?: readonly number[]) => Promise<string>
 
 /** What one run gives the bridge: where tool calls go, its limits, its log, its driver. */
 export interface BridgeRun {
@@ -34,6 +38,8 @@ export interface BridgeRun {
   limits: RunLimits
   logs: LogBuffer
   events: BridgeEvents
+  /** with `RunOptions.determinism`: what the sandbox's Date replays and records (determinism.ts) */
+  clock?: RunClock | undefined
 }
 
 export interface HostBridge {
@@ -42,8 +48,17 @@ export interface HostBridge {
    * is compiled when the script first reads its global, which may be late in the run.
    */
   readonly functions: HostFunctions
-  /** Binds the host functions to the one run this context serves; until then they do nothing. */
+  /**
+   * Binds the host functions to the one run this context serves; until then they do nothing. A run with
+   * determinism gives the sandbox's Date its clock here, before the script runs.
+   */
   attach(run: BridgeRun): void
+  /**
+   * Takes the functions of the sandbox's Date as it is made (prelude/date.ts): `configure` gives it a run's clock,
+   * `takeReads` the reads since its last call. Made before any run (a snapshot's sandbox), they last as long as
+   * the sandbox; made during a run, as long as the run.
+   */
+  adoptDate(configure: QuickJSHandle, takeReads: QuickJSHandle): void
   /** tool calls whose result has not yet reached the guest */
   readonly inflight: number
   /** the content blocks the script passed to `emit`, in order (JSON copies) */
@@ -119,14 +134,51 @@ export const installHostBridge = (ctx: QuickJSContext, text: TextBuiltins): Host
   let over = false
   /** how many times the bridge was reset: a call belongs to the run of its generation */
   let resets = 0
+  /** the functions of the sandbox's Date, once made (adoptDate) */
+  let date: { configure: QuickJSHandle; takeReads: QuickJSHandle; duringRun: boolean } | undefined
 
-  const callHost = async ({ invoke, invokeJson }: BridgeRun, path: string, argsJson: string): Promise<string> => {
+  /** Gives the sandbox's Date the run's clock; a failure (out of memory) ends the run, which would not repeat. */
+  const configureDate = (current: BridgeRun, clock: RunClock) => {
+    if (!date) return
+    const configured = ctx
+      .newString(clock.config())
+      .consume((json) => ctx.callFunction(date!.configure, ctx.undefined, json))
+    if (!configured.error) return configured.value.dispose()
+    configured.error.dispose()
+    fail(current, runErrors.internal("the run's clock could not be given to Date"))
+  }
+
+  /** The Date reads since the last tool call, from the guest (a JSON array), or undefined when there were none. */
+  const collectReads = (take: QuickJSHandle): number[] | undefined => {
+    const taken = ctx.callFunction(take, ctx.undefined)
+    // it only stringifies an array of numbers: it fails only when the run is ending anyway (out of memory, interrupted)
+    if (taken.error) return taken.error.consume(() => undefined)
+    return taken.value.consume((json) =>
+      ctx.typeof(json) === "string" ? (JSON.parse(ctx.getString(json)) as number[]) : undefined,
+    )
+  }
+
+  /** Forgets the Date functions made during a run, freeing them when `free` (not after a restore). */
+  const forgetRunDate = (free: boolean) => {
+    if (!date?.duringRun) return
+    if (free) for (const handle of [date.configure, date.takeReads]) if (handle.alive) handle.dispose()
+    date = undefined
+  }
+
+  const callHost = async (
+    { invoke, invokeJson }: BridgeRun,
+    path: string,
+    argsJson: string,
+    clockReads: number[] | undefined,
+  ): Promise<string> => {
     try {
       // leave the QuickJS callback before running host code
       await null
       const text = invokeJson
-        ? await invokeJson(path, argsJson)
-        : JSON.stringify(await invoke(path, JSON.parse(argsJson)))
+        ? await invokeJson(path, argsJson, clockReads)
+        : JSON.stringify(
+            await (clockReads ? invoke(path, JSON.parse(argsJson), clockReads) : invoke(path, JSON.parse(argsJson))),
+          )
       if (typeof text === "string") return text
     } catch {
       // The contract says invoke never rejects for an expected failure. The host error itself may carry
@@ -211,7 +263,9 @@ export const installHostBridge = (ctx: QuickJSContext, text: TextBuiltins): Host
     inflight++
     inflightBytes += bytes
     const generation = resets
-    void callHost(current, path, argsJson).then((resultJson) =>
+    // taken now: the script goes on running (and reading the clock) before the host code of the call starts
+    const clockReads = current.clock && date ? collectReads(date.takeReads) : undefined
+    void callHost(current, path, argsJson, clockReads).then((resultJson) =>
       settle(generation, current.events, resolve, bytes, resultJson),
     )
     return undefined
@@ -275,6 +329,13 @@ export const installHostBridge = (ctx: QuickJSContext, text: TextBuiltins): Host
     functions,
     attach(next) {
       run = next
+      if (next.clock) configureDate(next, next.clock)
+    },
+    adoptDate(configure, takeReads) {
+      forgetRunDate(true)
+      date = { configure, takeReads, duringRun: run !== undefined }
+      // made during a run with determinism: it gets the run's clock at once
+      if (run?.clock) configureDate(run, run.clock)
     },
     get inflight() {
       return inflight
@@ -285,19 +346,24 @@ export const installHostBridge = (ctx: QuickJSContext, text: TextBuiltins): Host
     detach() {
       closed = true
       unsettled.clear()
+      forgetRunDate(false)
     },
     close() {
       closed = true
       for (const resolve of unsettled) resolve.dispose()
       unsettled.clear()
+      forgetRunDate(true)
     },
     dispose() {
-      for (const handle of Object.values(functions)) if (handle.alive) handle.dispose()
+      const dateHandles = date ? [date.configure, date.takeReads] : []
+      for (const handle of [...Object.values(functions), ...dateHandles]) if (handle.alive) handle.dispose()
     },
     reset() {
       resets++
       run = undefined
       unsettled.clear()
+      // a Date made during the run was in the memory just put back
+      forgetRunDate(false)
       emitted = []
       emittedBytes = calls = inflight = inflightBytes = 0
       closed = over = false

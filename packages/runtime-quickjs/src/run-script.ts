@@ -1,13 +1,15 @@
 import type { ContentBlock, LogEntry, RunError, RunOptions, RunOutcome } from "@switchboard/core"
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core"
 import { classifyThrown } from "./classify-error.js"
+import { readDeterminism } from "./determinism.js"
+import type { Determinism } from "./determinism.js"
 import type { ThrowPhase } from "./classify-error.js"
 import { readThrown, serializeResult } from "./guest-calls.js"
 import type { HostBridge, InvokeJson } from "./host-bridge.js"
 import { callsFor, recordStretch } from "./interrupt-budget.js"
 import { createLogBuffer } from "./log-buffer.js"
 import type { LogBuffer, LogSink } from "./log-buffer.js"
-import { executePendingJobs } from "./quickjs-internals/index.js"
+import { executePendingJobs, seedMathRandom } from "./quickjs-internals/index.js"
 import { prepareCode, scriptFilename } from "./prepare-code.js"
 import type { PreparedCode } from "./prepare-code.js"
 import { runErrors } from "./run-errors.js"
@@ -92,12 +94,20 @@ export const runInSandbox = async (
   code: string,
   options: ScriptRunOptions,
 ): Promise<SandboxRun> => {
+  const determinism = options.determinism && readDeterminism(options.determinism)
+  if (typeof determinism === "string") return unrun(runErrors.internal(determinism))
   const prepared = prepareCode(code)
-  if (!prepared.ok)
-    return { outcome: { ok: false, error: prepared.error, logs: [] }, poisoned: false, dispose: () => true }
-  const session = new ScriptSession(module, prepared.code, options)
+  if (!prepared.ok) return unrun(prepared.error)
+  const session = new ScriptSession(module, prepared.code, options, determinism)
   return session.execute()
 }
+
+/** A run that ends before it has a sandbox. */
+const unrun = (error: RunError): SandboxRun => ({
+  outcome: { ok: false, error, logs: [] },
+  poisoned: false,
+  dispose: () => true,
+})
 
 class ScriptSession {
   private readonly logs: LogBuffer
@@ -117,6 +127,7 @@ class ScriptSession {
     private readonly module: QuickJSWASMModule,
     private readonly code: PreparedCode,
     private readonly options: ScriptRunOptions,
+    private readonly determinism: Determinism | undefined,
   ) {
     this.logs = createLogBuffer(options.limits, options.logSink)
     this.now = options.now ?? Date.now
@@ -160,6 +171,15 @@ class ScriptSession {
     const { limits, invoke, invokeJson, takeSandbox } = this.options
     const sandbox = (this.sandbox = takeSandbox?.() ?? createSandbox(this.module))
     const { runtime, context, bridge, stringify } = sandbox
+    const { determinism } = this
+    if (determinism) {
+      // the sandbox's own fresh seed is replaced: the same seed draws the same numbers as the run this one repeats
+      if (!seedMathRandom(this.module, context, determinism.seed))
+        return { ok: false, error: runErrors.internal("Math.random cannot be seeded in this QuickJS build") }
+      // A snapshot's sandbox has it already. Without determinism the context's own Date reads the very clock the
+      // replacement would, so a sandbox made for one run replaces it only for a run with determinism.
+      sandbox.globals.replaceDate()
+    }
     runtime.setMemoryLimit(limits.memoryBytes)
     runtime.setMaxStackSize(Math.min(limits.stackBytes, maxStackBytes))
     runtime.setInterruptHandler(
@@ -170,6 +190,7 @@ class ScriptSession {
       invokeJson,
       limits,
       logs: this.logs,
+      clock: determinism?.clock,
       events: {
         wake: () => this.wake(),
         fail: (error) => this.fail(error),

@@ -61,7 +61,12 @@ export const createSandbox = (module: QuickJSWASMModule): Sandbox => {
   const stringify = member("JSON", "stringify")
   const parse = member("JSON", "parse")
   const defineProperty = member("Object", "defineProperty")
-  const globals = installSandboxGlobals(context, bridge.functions, { stringify, parse, defineProperty })
+  const globals = installSandboxGlobals(
+    context,
+    bridge.functions,
+    { stringify, parse, defineProperty },
+    bridge.adoptDate,
+  )
   return { runtime, context, bridge, stringify, text, globals, held: [parse, defineProperty, text.string, text.slice] }
 }
 

@@ -1,4 +1,4 @@
-import type { CodeRuntime, InvokeTool, RunLimits, RunOutcome, ToolResult } from "@switchboard/core"
+import type { CodeRuntime, InvokeTool, RunDeterminism, RunLimits, RunOutcome, ToolResult } from "@switchboard/core"
 
 export const testLimits: RunLimits = {
   timeoutMs: 2_000,
@@ -38,12 +38,18 @@ export const noTools: InvokeTool = async (path) => ({
 export const runWith = (
   runtime: CodeRuntime,
   code: string,
-  options: { invoke?: InvokeTool; limits?: Partial<RunLimits>; signal?: AbortSignal } = {},
+  options: {
+    invoke?: InvokeTool
+    limits?: Partial<RunLimits>
+    signal?: AbortSignal
+    determinism?: RunDeterminism
+  } = {},
 ): Promise<RunOutcome> =>
   runtime.run(code, {
     invoke: options.invoke ?? noTools,
     limits: { ...testLimits, ...options.limits },
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.determinism ? { determinism: options.determinism } : {}),
   })
 
 /** Narrows an outcome for assertions, with the whole outcome in the failure message. */

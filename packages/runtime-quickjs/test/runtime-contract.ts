@@ -1,5 +1,6 @@
 import type { CodeRuntime, InvokeTool, ToolResult } from "@switchboard/core"
 import { beforeAll, describe, expect, test } from "vitest"
+import { describeDeterminismContract } from "./determinism-contract.js"
 import { expectError, expectValue, noTools, recordingInvoke, runWith, testLimits } from "./helpers.js"
 
 /**
@@ -13,6 +14,8 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
       runtime = await makeRuntime()
     })
     const run = (code: string, options?: Parameters<typeof runWith>[2]) => runWith(runtime, code, options)
+
+    describeDeterminismContract(() => runtime)
 
     describe("return values", () => {
       test.each([

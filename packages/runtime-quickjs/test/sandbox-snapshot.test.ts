@@ -152,6 +152,58 @@ describe("sandbox snapshot", () => {
   })
 
   test.each([
+    ["made on each run's first read", false],
+    ["made before the snapshot", true],
+  ])("the sandbox's Date %s: each run replays its own clock, or none", async (_name, makeDate) => {
+    const { module, snapshot } = await snapshotted({ makeDate })
+    const code =
+      "const made = 'value' in Object.getOwnPropertyDescriptor(globalThis, 'Date')!\nreturn [made, Date.now()]"
+    for (const clock of [[1000], undefined, [2000], [3000], undefined]) {
+      const before = Date.now()
+      const determinism = clock && { seed: "0000000000000001", clock }
+      const run = await runInSandbox(module, code, {
+        invoke,
+        limits: testLimits,
+        takeSandbox: () => snapshot.sandbox,
+        ...(determinism ? { determinism } : {}),
+      })
+      snapshot.restore()
+      const [made, now] = expectValue(run.outcome) as [boolean, number]
+      expect(made).toBe(makeDate)
+      if (clock) expect(now).toBe(clock[0])
+      else expect(now).toBeGreaterThanOrEqual(before)
+    }
+    // a sandbox made for one run keeps the context's own Date, which reads the same clock, unless the run has
+    // determinism: it then makes its own on the first read, as it makes tools
+    expect(expectValue(await runFresh(module, code))).toEqual([true, expect.any(Number)])
+    const determinism = { seed: "0000000000000001", clock: [4000] }
+    const fresh = await runInSandbox(module, code, { invoke, limits: testLimits, determinism })
+    expect(fresh.dispose()).toBe(true)
+    expect(expectValue(fresh.outcome)).toEqual([false, 4000])
+  })
+
+  test("a snapshot taken again after runs, with Date made (as a pool worker does), puts the whole memory back too", async () => {
+    const limits = { ...testLimits, memoryBytes: 128 << 20, timeoutMs: 20_000 }
+    const { module, snapshot: first } = await snapshotted()
+    for (const code of memoryHeavyRuns.slice(0, 3)) await runRestored(module, first, code, limits)
+    const snapshot = snapshotSandbox(module, first.sandbox, { makeDate: true })
+    if (!snapshot) throw new Error("no second snapshot")
+    const atSnapshot = new Uint8Array(module.getWasmMemory().buffer).slice()
+    for (const code of [...memoryHeavyRuns, "return [Date.now(), new Date(0).toISOString(), Date()]"]) {
+      await runRestored(module, snapshot, code, limits)
+      expect(memoryDiff(atSnapshot, new Uint8Array(module.getWasmMemory().buffer), snapshot.leftAsIs), code).toEqual([])
+    }
+    const replayed = await runInSandbox(module, "await tools.svc.echo({})\nreturn [Date.now(), Math.random()]", {
+      invoke,
+      limits,
+      takeSandbox: () => snapshot.sandbox,
+      determinism: { seed: "0000000000000001", clock: [5000] },
+    })
+    snapshot.restore()
+    expect(expectValue(replayed.outcome)).toEqual([5000, expect.any(Number)])
+  }, 60_000)
+
+  test.each([
     // newBigInt keeps a handle on the BigInt constructor, made in memory the restore overwrites
     ["a cached handle", (snapshot: SandboxSnapshot) => snapshot.sandbox.context.newBigInt(1n).dispose()],
     // the runtime makes and keeps a context of its own for this

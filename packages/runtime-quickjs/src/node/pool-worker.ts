@@ -11,7 +11,7 @@ import type { InvokeTool, RenderOptions, RunOutcome } from "@switchboard/core"
 import { renderResult } from "@switchboard/core/render"
 import { loadQuickJsModule } from "../load-module.js"
 import { runInSandbox } from "../run-script.js"
-import { createSandbox } from "../sandbox.js"
+import { createSandbox, disposeSandbox } from "../sandbox.js"
 import type { Sandbox } from "../sandbox.js"
 import { snapshotSandbox } from "../sandbox-snapshot.js"
 import type { SandboxSnapshot } from "../sandbox-snapshot.js"
@@ -94,6 +94,27 @@ const restoreSnapshot = (from: SandboxSnapshot): boolean => {
   }
 }
 
+/**
+ * The first snapshot is taken as the worker starts, with the sandbox's Date made on each run's first read of it,
+ * and taken once more after the first run, with it made (sandbox-snapshot.ts, `makeDate`): making it at start
+ * delayed the worker's readiness on a busy machine. Should that fail, the worker goes on without a snapshot.
+ */
+let dateMade = false
+
+const remakeSnapshot = (from: SandboxSnapshot) => {
+  dateMade = true
+  try {
+    snapshot = snapshotSandbox(module, from.sandbox, { clearMemory, makeDate: true })
+  } catch {
+    return poison()
+  }
+  if (snapshot) return
+  // changed since its snapshot, the sandbox serves no more runs: each gets a fresh one, as without snapshots
+  spare = undefined
+  if (!disposeSandbox(from.sandbox)) return poison()
+  prepareSpare(true)
+}
+
 const takeSpare = () => {
   const sandbox = spare
   spare = undefined
@@ -148,7 +169,7 @@ const withRendered = (outcome: RunOutcome, render: RenderOptions | undefined): R
   }
 }
 
-const run = async ({ runId, code, limits, render }: RunMessage) => {
+const run = async ({ runId, code, limits, render, determinism }: RunMessage) => {
   if (poisoned) return
   busy = true
   Atomics.store(handoff.signals, Signal.ready, 0)
@@ -157,16 +178,21 @@ const run = async ({ runId, code, limits, render }: RunMessage) => {
   current = { runId, pending, abort }
   logMirror.begin(runId)
   let nextCallId = 0
-  const invokeJson = (path: string, argsJson: string) =>
+  const invokeJson = (path: string, argsJson: string, clockReads?: readonly number[]) =>
     new Promise<string>((resolve) => {
       const callId = ++nextCallId
       pending.set(callId, resolve)
-      post({ type: "invoke", runId, callId, path, argsJson })
+      post(
+        clockReads
+          ? { type: "invoke", runId, callId, path, argsJson, clockReads }
+          : { type: "invoke", runId, callId, path, argsJson },
+      )
     })
   const result = await runInSandbox(module, code, {
     invoke: unused,
     invokeJson,
     limits,
+    determinism,
     signal: abort.signal,
     takeSandbox: takeSpare,
     awaitingResults: awaitResults,
@@ -183,9 +209,12 @@ const run = async ({ runId, code, limits, render }: RunMessage) => {
   }
   if (failAfterAnswer) return poison()
   const answeredAt = performance.now()
+  const usedSnapshot = snapshot !== undefined
   if (snapshot) {
     // the run took the snapshot's sandbox unless its script did not compile: put it back as it was made
     if (!spare && !restoreSnapshot(snapshot)) return poison()
+    if (!dateMade) remakeSnapshot(snapshot)
+    if (poisoned) return
   } else {
     // the next sandbox first, then the clean-up: a run that comes meanwhile waits for the one, not both
     if (!spare) prepareSpare(true)
@@ -193,7 +222,7 @@ const run = async ({ runId, code, limits, render }: RunMessage) => {
   }
   Atomics.store(handoff.signals, Signal.prepareUs, Math.round((performance.now() - answeredAt) * 1000))
   Atomics.store(handoff.signals, Signal.ready, 1)
-  if (!snapshot && !result.dispose()) return poison()
+  if (!usedSnapshot && !result.dispose()) return poison()
   busy = false
   // the pool replaces a worker that reported memory past this: runs sent to it are left for the pool to take back
   retiring = reportedBytes > recycleAboveBytes

@@ -3,7 +3,7 @@
  * so a message about a run that already ended (a late tool result, a late outcome) is recognised and dropped.
  */
 import type { MessagePort } from "node:worker_threads"
-import type { RenderOptions, RunLimits, RunOutcome } from "@switchboard/core"
+import type { RenderOptions, RunDeterminism, RunLimits, RunOutcome } from "@switchboard/core"
 
 /** What the pool passes to a new worker. */
 export interface PoolWorkerData {
@@ -29,7 +29,8 @@ export type ToWorker =
   /**
    * `claim`: sent while the worker is busy, to start when it is done unless the pool takes it back first (the
    * index of its claim word, Signal.claims); `sentAt` (Date.now()) lets the worker count a wait in the deadline;
-   * `render`: the worker renders the result for the caller (RunOptions.render), off the main thread
+   * `render`: the worker renders the result for the caller (RunOptions.render), off the main thread;
+   * `determinism`: RunOptions.determinism, applied in the worker
    */
   | {
       type: "run"
@@ -39,6 +40,7 @@ export type ToWorker =
       claim?: number
       sentAt?: number
       render?: RenderOptions | undefined
+      determinism?: RunDeterminism | undefined
     }
   /** `hostMs`: how long the host took to answer, which tells the worker whether polling for results pays */
   | { type: "result"; runId: number; callId: number; resultJson: string; hostMs: number }
@@ -46,7 +48,8 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: "ready"; wasmBytes: number }
-  | { type: "invoke"; runId: number; callId: number; path: string; argsJson: string }
+  /** `clockReads`: the Date reads since the run's previous call, with determinism (InvokeTool); absent when none */
+  | { type: "invoke"; runId: number; callId: number; path: string; argsJson: string; clockReads?: readonly number[] }
   | { type: "done"; runId: number; outcome: RunOutcome; poisoned: boolean; wasmBytes: number }
   /**
    * Disposing the last run's sandbox (after its outcome went out) or preparing the next one failed: the

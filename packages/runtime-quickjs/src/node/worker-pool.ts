@@ -18,10 +18,16 @@ const hostFailureJson = JSON.stringify({
   ok: false,
   error: { code: "internal_error", message: "the tool call failed in the host" },
 } satisfies ToolResult)
-/** A tool call's result as JSON text; never rejects. */
-const answerJson = async (invoke: RunOptions["invoke"], path: string, argsJson: string): Promise<string> => {
+/** A tool call's result as JSON text; never rejects. `clockReads` as the worker sent them (InvokeTool). */
+const answerJson = async (
+  invoke: RunOptions["invoke"],
+  path: string,
+  argsJson: string,
+  clockReads: readonly number[] | undefined,
+): Promise<string> => {
   try {
-    return JSON.stringify(await invoke(path, JSON.parse(argsJson))) ?? hostFailureJson
+    const args: unknown = JSON.parse(argsJson)
+    return JSON.stringify(await (clockReads ? invoke(path, args, clockReads) : invoke(path, args))) ?? hostFailureJson
   } catch {
     // invoke never rejects for an expected failure; a host error may carry secrets, so it stays here
     return hostFailureJson
@@ -186,15 +192,24 @@ class WorkerPool implements WorkerPoolRuntime {
     const runId = this.runs.assign(job, slot, waiting)
     armRunning(job, remaining, this.killGraceMs, this.stops)
     const limits = { ...job.options.limits, timeoutMs: remaining }
-    const { render } = job.options
+    const { render, determinism } = job.options
     if (waiting) {
       // the callers checked mayTakeWaiting
       job.claim = slot.markWaiting(runId)!
-      return slot.post({ type: "run", runId, code: job.code, limits, claim: job.claim, sentAt: Date.now(), render })
+      return slot.post({
+        type: "run",
+        runId,
+        code: job.code,
+        limits,
+        claim: job.claim,
+        sentAt: Date.now(),
+        render,
+        determinism,
+      })
     }
     this.polling.cool(slot)
     // a worker still preparing its next sandbox holds the run until then: sentAt lets it count that wait
-    slot.post({ type: "run", runId, code: job.code, limits, sentAt: Date.now(), render })
+    slot.post({ type: "run", runId, code: job.code, limits, sentAt: Date.now(), render, determinism })
     this.polling.stayHot()
   }
 
@@ -223,7 +238,7 @@ class WorkerPool implements WorkerPoolRuntime {
   }
 
   private invoke(slot: PoolSlot, job: Job, message: Extract<FromWorker, { type: "invoke" }>) {
-    const { runId, callId, path, argsJson } = message
+    const { runId, callId, path, argsJson, clockReads } = message
     const received = performance.now()
     job.callsInHost++
     const answer = (resultJson: string) => {
@@ -234,7 +249,7 @@ class WorkerPool implements WorkerPoolRuntime {
       this.polling.stayHot()
       this.polling.awaitNextCall(slot)
     }
-    void answerJson(job.options.invoke, path, argsJson).then(answer)
+    void answerJson(job.options.invoke, path, argsJson, clockReads).then(answer)
   }
 
   private onDied(slot: PoolSlot, cause: unknown) {

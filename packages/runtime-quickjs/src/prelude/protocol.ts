@@ -35,6 +35,12 @@ export type InvokeHost = (
 export type LogHost = (level: LogLevel, text: string) => void
 export type EmitHost = (blockJson: string | undefined, reason: string) => string | undefined
 export type LoadFormat = (stringify: typeof JSON.stringify) => (value: unknown) => string
+/** A run's clock with determinism: Date's reads return `replay` first, then the real clock; `max` reads are recorded */
+export interface RunClockConfig {
+  replay: readonly number[]
+  /** reads past this many are the real clock and are not recorded (MAX_CLOCK_READS) */
+  max: number
+}
 
 /**
  * The globals a script gets besides plain ECMAScript. Each is made by a piece of the prelude (tools.ts,
@@ -45,6 +51,9 @@ export type LoadFormat = (stringify: typeof JSON.stringify) => (value: unknown) 
 export const sandboxGlobals = ["tools", "console", "emit"] as const
 export type SandboxGlobal = (typeof sandboxGlobals)[number]
 
+/** Standard globals a sandbox may replace with a piece of its own, made the same way: `Date` (date.ts). */
+export type ReplacedGlobal = "Date"
+
 export type MakeTools = (invokeHost: InvokeHost, stringify: typeof JSON.stringify, parse: typeof JSON.parse) => unknown
 export type MakeConsole = (
   logHost: LogHost,
@@ -52,6 +61,21 @@ export type MakeConsole = (
   stringify: typeof JSON.stringify,
 ) => Record<string, (...args: unknown[]) => void>
 export type MakeEmit = (emitHost: EmitHost, stringify: typeof JSON.stringify) => (block: unknown) => void
+/**
+ * Every argument is the context's own, captured before any script ran (`bind` is Function.prototype's). The
+ * result: the sandbox's Date; `configure(clockJson)`, which gives a run with determinism its clock (a
+ * RunClockConfig as JSON); `takeReads()`, which gives the reads since its last call as a JSON array, or undefined
+ * when there were none.
+ */
+export type MakeDate = (
+  parse: typeof JSON.parse,
+  stringify: typeof JSON.stringify,
+  OriginalDate: DateConstructor,
+  construct: typeof Reflect.construct,
+  apply: typeof Reflect.apply,
+  bind: typeof Function.prototype.bind,
+  defineProperty: typeof Object.defineProperty,
+) => [date: DateConstructor, configure: (clockJson: string) => void, takeReads: () => string | undefined]
 
 export type LogLevel = LogEntry["level"]
 

@@ -5,7 +5,8 @@ import { contextPointer } from "./private-fields.js"
  * Math.random's seed. QuickJS seeds each context from the clock (js_random_init: gettimeofday, which this build
  * reads from Date.now(), so in milliseconds): two sandboxes made in the same millisecond draw the same numbers,
  * and a script can tell when its context was made. Every sandbox is seeded here instead, from
- * crypto.getRandomValues, when it is made and at each snapshot restore.
+ * crypto.getRandomValues, when it is made and at each snapshot restore; a run with `RunOptions.determinism`
+ * then writes its own seed over that one, so that it draws the same numbers as the run it repeats.
  *
  * Math.random in QuickJS is xorshift64* on a 64-bit state in the context's C struct. Its offset there is found
  * once per module, in a throwaway context, as the one 64-bit word a call steps by xorshift64*.
@@ -73,16 +74,19 @@ export const randomStateOffset = (module: QuickJSWASMModule): number | undefined
   return offsets.get(module)
 }
 
-/** Writes a fresh seed at `address` (a context's Math.random state). */
-export const writeRandomSeed = (module: QuickJSWASMModule, address: number) => {
-  new DataView(module.getWasmMemory().buffer).setBigUint64(address, randomSeed(), true)
+/** Writes `seed` (by default a fresh one; never zero) at `address` (a context's Math.random state). */
+export const writeRandomSeed = (module: QuickJSWASMModule, address: number, seed = randomSeed()) => {
+  new DataView(module.getWasmMemory().buffer).setBigUint64(address, seed, true)
 }
 
-/** Seeds a new context's Math.random; false when this module's layout is not the one expected (QuickJS's seed stays). */
-export const seedMathRandom = (module: QuickJSWASMModule, context: QuickJSContext): boolean => {
+/**
+ * Seeds a context's Math.random with `seed` (xorshift64*'s state, not zero), by default a fresh one; false when
+ * this module's layout is not the one expected (QuickJS's seed stays).
+ */
+export const seedMathRandom = (module: QuickJSWASMModule, context: QuickJSContext, seed?: bigint): boolean => {
   const offset = randomStateOffset(module)
   const pointer = contextPointer(context)
   if (offset === undefined || pointer === undefined) return false
-  writeRandomSeed(module, pointer + offset)
+  writeRandomSeed(module, pointer + offset, seed)
   return true
 }
