@@ -4,54 +4,14 @@
  * calls. Deciding starts the execution's resume on this server; `?wait=30s` answers once it is recorded.
  */
 import { Hono } from "hono"
-import {
-  DEFAULT_ALLOW_REASON,
-  DEFAULT_APPROVAL_REASON,
-  NotFound,
-  decisionRequest,
-  parseWait,
-  policyRequest,
-} from "@switchboard/core"
-import type { ApprovalRow, PolicyRow } from "@switchboard/core"
+import { NotFound, decisionRequest, parseWait, policyRequest } from "@switchboard/core"
 import type { AppServices } from "../app-services.js"
 import type { AppEnv } from "../env.js"
 import { sendError } from "../http-errors.js"
 import { jsonBody, query } from "../validate.js"
 import { approvalsQuery, decideQuery } from "../wire/approvals.js"
-import type { ApprovalBody, ApprovalsBody, PoliciesBody, PolicyBody, PolicyView } from "../wire/approvals.js"
-import type { ApprovalView } from "../wire/approval-view.js"
-
-export const policyViewOf = (row: PolicyRow): PolicyView => ({
-  id: row.id,
-  pattern: row.pattern,
-  source: row.source,
-  annotation: row.annotation as PolicyView["annotation"],
-  action: row.action,
-  reason: row.reason,
-  origin: row.origin,
-  createdAt: row.createdAt,
-})
-
-/** An approval without its replay record (the script's recorded results are the execution's data, not the approver's). */
-export const approvalViewOf = (row: ApprovalRow): ApprovalView => ({
-  id: row.id,
-  executionId: row.executionId,
-  tool: row.toolPath,
-  args: row.args,
-  reason: row.reason,
-  ruleId: row.ruleId,
-  status: row.status,
-  note: row.note,
-  createdAt: row.createdAt,
-  expiresAt: row.expiresAt,
-  decidedAt: row.decidedAt,
-  resumedAt: row.resumedAt,
-})
-
-export const defaultPolicyText = (approvals: boolean) =>
-  approvals
-    ? `${DEFAULT_APPROVAL_REASON} requires approval; ${DEFAULT_ALLOW_REASON}: allowed`
-    : "approvals are off on this server: every call a rule does not block is allowed"
+import type { ApprovalBody, ApprovalsBody, PoliciesBody, PolicyBody } from "../wire/approvals.js"
+import { approvalViewOf, defaultPolicyText, policyViewOf } from "../wire/approval-views.js"
 
 export const policyRoutes = ({ policies }: AppServices) =>
   new Hono<AppEnv>()

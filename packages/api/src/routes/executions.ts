@@ -14,7 +14,7 @@ import type { AppServices } from "../app-services.js"
 import type { AppEnv } from "../env.js"
 import { errorResponse, sendError } from "../http-errors.js"
 import { query } from "../validate.js"
-import { approvalViewOf } from "./approvals.js"
+import { approvalViewOf } from "../wire/approval-views.js"
 import { executionsQuery, outputQuery } from "../wire/executions.js"
 import type { ExecutionBody, ExecutionsBody, OutputMatchesBody, OutputPageBody } from "../wire/executions.js"
 

@@ -1,0 +1,40 @@
+/**
+ * Stored policy rules and approvals as the API shows them: one definition, for the routes (../routes/approvals.ts)
+ * and for the CLI's local catalog, which answers as a server would. No hono here, so the CLI's bundle takes only this.
+ */
+import { DEFAULT_ALLOW_REASON, DEFAULT_APPROVAL_REASON } from "@switchboard/core"
+import type { ApprovalRow, PolicyRow } from "@switchboard/core"
+import type { PolicyView } from "./approvals.js"
+import type { ApprovalView } from "./approval-view.js"
+
+export const policyViewOf = (row: PolicyRow): PolicyView => ({
+  id: row.id,
+  pattern: row.pattern,
+  source: row.source,
+  annotation: row.annotation as PolicyView["annotation"],
+  action: row.action,
+  reason: row.reason,
+  origin: row.origin,
+  createdAt: row.createdAt,
+})
+
+/** An approval without its replay record (the script's recorded results are the execution's data, not the approver's). */
+export const approvalViewOf = (row: ApprovalRow): ApprovalView => ({
+  id: row.id,
+  executionId: row.executionId,
+  tool: row.toolPath,
+  args: row.args,
+  reason: row.reason,
+  ruleId: row.ruleId,
+  status: row.status,
+  note: row.note,
+  createdAt: row.createdAt,
+  expiresAt: row.expiresAt,
+  decidedAt: row.decidedAt,
+  resumedAt: row.resumedAt,
+})
+
+export const defaultPolicyText = (approvals: boolean) =>
+  approvals
+    ? `${DEFAULT_APPROVAL_REASON} requires approval; ${DEFAULT_ALLOW_REASON}: allowed`
+    : "approvals are off on this server: every call a rule does not block is allowed"
