@@ -211,7 +211,7 @@ it("locally (--db): run pauses and exits 3 naming the approval; approvals list s
     "REASON",
   ])
   expect(row).toMatch(/^\S+\s+require_approval\s+contract\.echo\s+api\s+.*a person reads each echo$/)
-  expect(footer).toMatch(/^where no rule matches: the tool declares destructiveHint: true/)
+  expect(footer).toMatch(/^where no rule matches: a tool that declares destructiveHint: true requires approval/)
 
   const run = await cli(["run", "-"], echoScript)
   expect(run.status, run.stderr).toBe(EXIT_PAUSED)

@@ -2,7 +2,6 @@
  * Stored policy rules and approvals as the API shows them: one definition, for the routes (../routes/approvals.ts)
  * and for the CLI's local catalog, which answers as a server would. No hono here, so the CLI's bundle takes only this.
  */
-import { DEFAULT_ALLOW_REASON, DEFAULT_APPROVAL_REASON } from "@switchboard/core"
 import type { ApprovalRow, PolicyRow } from "@switchboard/core"
 import type { PolicyView } from "./approvals.js"
 import type { ApprovalView } from "./approval-view.js"
@@ -36,5 +35,5 @@ export const approvalViewOf = (row: ApprovalRow): ApprovalView => ({
 
 export const defaultPolicyText = (approvals: boolean) =>
   approvals
-    ? `${DEFAULT_APPROVAL_REASON} requires approval; ${DEFAULT_ALLOW_REASON}: allowed`
+    ? "a tool that declares destructiveHint: true requires approval; any other tool is allowed"
     : "approvals are off on this server: every call a rule does not block is allowed"
