@@ -32,6 +32,11 @@ export const readDeterminism = (determinism: RunDeterminism): Determinism | stri
 export class RunClock {
   constructor(private readonly replay: readonly number[]) {}
 
+  /** whether there are values to replay: without any, the sandbox's Date needs no configuring */
+  get replays(): boolean {
+    return this.replay.length > 0
+  }
+
   /** what the sandbox's Date is given before the script runs (or when it is made during the run), as JSON */
   config(): string {
     const replay = this.replay.length > MAX_CLOCK_READS ? this.replay.slice(0, MAX_CLOCK_READS) : this.replay

@@ -190,6 +190,13 @@ export const describeDeterminismContract = (runtime: () => CodeRuntime) => {
       expect(calls[1]).toEqual({ path: "a.second", arguments: 2 })
     }, 60_000)
 
+    test("with nothing to replay, Date records from the real clock as made: the same cap, and no call in to set it", async () => {
+      const { invoke, calls } = clockRecorder()
+      const code = `for (let i = 0; i < ${MAX_CLOCK_READS + 3}; i++) Date.now()\nawait tools.a.first({})\nreturn 1`
+      expectValue(await run(code, { invoke, determinism: { seed }, limits: { timeoutMs: 60_000 } }))
+      expect(calls[0]!.clockReads).toHaveLength(MAX_CLOCK_READS)
+    }, 60_000)
+
     describe("Date stays standard but for its clock", () => {
       /** expressions that read no clock: each must give what the context's own Date gives */
       const conformance = [

@@ -8,23 +8,30 @@
  * as `function Date() { [native code] }` (so does `Date.now`).
  *
  * The clock is kept here, not in the host: a call to the host costs 5–10 µs, a read of QuickJS's own clock 0.2.
- * For a run with determinism the host calls `configure` with the run's clock before the script runs, and
- * `takeReads` at each tool call; a run without it never calls in, and every read is the original clock. That
+ * For a run with determinism the host calls `configure` with the values to replay before the script runs (none: no
+ * call), and `takeReads` at each tool call; a run without it never calls in, and every read is the original clock. That
  * state is the run's own: a sandbox serves one run, or is put back by its snapshot.
  * Bundled by scripts/build-prelude.mjs into dist/prelude.js; never import it from host code.
  */
 import type { MakeDate, RunClockConfig } from "./protocol.js"
 
+/** MAX_CLOCK_READS (core's seams.ts), which a test checks this against: the prelude imports nothing */
+const DEFAULT_MAX_READS = 100_000
+
 const makeDate: MakeDate = (parse, stringify, OriginalDate, construct, apply, bind, defineProperty) => {
   const liveNow = OriginalDate.now
   const toDateString = OriginalDate.prototype.toString
-  /** this run's clock, with determinism */
-  let clock: RunClockConfig | undefined
+  /**
+   * this run's clock: as made, none to replay and reads recorded (from the real clock, as without it), so that a run
+   * with determinism and nothing to replay needs no call in; `configure` gives it the values a replay returns.
+   * A run without determinism records too, and nobody takes the reads: they go with the sandbox.
+   */
+  let clock: RunClockConfig = { replay: [], max: DEFAULT_MAX_READS }
   /** the reads since the last tool call, and how many this run recorded */
   let unreported: number[] = []
   let recorded = 0
   const now = (): number => {
-    if (clock === undefined || recorded >= clock.max) return liveNow()
+    if (recorded >= clock.max) return liveNow()
     const value = recorded < clock.replay.length ? clock.replay[recorded]! : liveNow()
     unreported[unreported.length] = value
     recorded++
