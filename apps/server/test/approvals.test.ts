@@ -223,6 +223,28 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("approvals on %s", (database
     expect(ledgerCalls(ledger.file)).toEqual({ write: 2, tick: 1 })
   })
 
+  it("a wrong rule, decision or wait is a 400 naming what is wrong, and changes nothing", async () => {
+    await start()
+    const rule = await server.request("POST", "/v1/policies", { pattern: "ledger.*", action: "never" })
+    expect(rule.status).toBe(400)
+    expect(rule.body.error.message).toContain('"action" must be one of allow, require_approval, block')
+    const unknownField = await server.request("POST", "/v1/policies", { pattern: "a.*", action: "block", tool: "x" })
+    expect(unknownField.status).toBe(400)
+    expect(unknownField.body.error.message).toContain('unknown field "tool"')
+    expect((await server.request("GET", "/v1/policies")).body.policies).toEqual([])
+    const paused = await pause()
+    const decision = await server.request("POST", `/v1/approvals/${paused.approval.id}`, { decision: "maybe" })
+    expect(decision.status).toBe(400)
+    expect(decision.body.error.message).toContain('"decision" must be "approve" or "decline"')
+    const wait = await server.request("POST", `/v1/approvals/${paused.approval.id}?wait=forever`, {
+      decision: "approve",
+    })
+    expect(wait.status).toBe(400)
+    expect(wait.body.error.message).toContain("wait must be a duration")
+    expect((await server.request("GET", `/v1/approvals/${paused.approval.id}`)).body.approval.status).toBe("pending")
+    expect((await server.request("POST", "/v1/approvals/no-such-id", { decision: "approve" })).status).toBe(404)
+  })
+
   it("approvals turned off let a destructive call run", async () => {
     await start({ approvals: false })
     const response = await server.execute(`return (await tools.ledger.write({ text: "t" })).data`)

@@ -47,8 +47,11 @@ interface CallOutcome {
   dataBytes?: number | null
   source?: string
   upstreamMs?: number
-  /** set when the call needs a person's decision first: it was not made */
-  pause?: EffectivePolicy
+}
+
+/** A call that needs a person's decision first: it was not made. */
+interface PauseOutcome {
+  pause: EffectivePolicy
 }
 
 /** UTF-8 bytes of the data's JSON, counted without encoding a copy. */
@@ -140,7 +143,12 @@ export const createToolInvoker = ({
       data: { rule: policy.rule },
     })
 
-  const resolveAndCall = async (path: string, args: unknown, ctx: Execution, index: number): Promise<CallOutcome> => {
+  const resolveAndCall = async (
+    path: string,
+    args: unknown,
+    ctx: Execution,
+    index: number,
+  ): Promise<CallOutcome | PauseOutcome> => {
     if (path.startsWith("$")) {
       const discovered = await discover(path, args)
       if (discovered) return { result: discovered, encoding: "direct" }
@@ -166,8 +174,7 @@ export const createToolInvoker = ({
         encoding: effectiveEncoding(tool.resultEncoding),
         source: source.namespace,
       }
-    if (policy.action === "require_approval" && !ctx.isApproved(index))
-      return { result: errResult(ToolErrorCodes.declined, ""), encoding: "direct", pause: policy }
+    if (policy.action === "require_approval" && !ctx.isApproved(index)) return { pause: policy }
     if (source.secretsError)
       return {
         result: errResult(ToolErrorCodes.sourceSecretsUnreadable, source.secretsError),
@@ -216,11 +223,12 @@ export const createToolInvoker = ({
     const span = startToolCallSpan(ctx.span, path)
     let outcome: CallOutcome
     try {
-      outcome = await resolveAndCall(path, args, ctx, index)
-      if (outcome.pause) {
+      const resolved = await resolveAndCall(path, args, ctx, index)
+      if ("pause" in resolved) {
         span.end()
-        return ctx.pauseAt(callId, index, path, args, outcome.pause)
+        return ctx.pauseAt(callId, index, path, args, resolved.pause)
       }
+      outcome = resolved
     } catch (cause) {
       outcome = {
         result: errResult(ToolErrorCodes.internal, internalError(logger, `tool call ${path}`, cause).message),
