@@ -18,12 +18,13 @@ const missingBuildOutput = (error: unknown): string | undefined => {
  * A server's execute path took about 3,000 requests to reach its warm speed (requests 501–1,500 ran at 2.4–2.6× warm
  * on this 2-core VM): the time V8 takes to tier its hottest functions up to optimized code, on the main thread and
  * in each worker (bench/warmup.ts; a busy-waiting pool, GC and SQLite were ruled out there). V8 optimizes a function
- * once it has run through `--interrupt-budget` bytes of bytecode (67,584 by default); an eighth of that gets a
- * long-running process there sooner. Set before any command's code is loaded, and for every command: V8 refuses a
+ * once it has run through `--interrupt-budget` bytes of bytecode (67,584 by default); a sixteenth of that gets a
+ * long-running process there sooner (8,192 left requests 501–1,500 at 1.2–2.2× warm, 4,096 at 1.1–1.4×; the cost is
+ * more compiling in the first 250 requests after boot). Set before any command's code is loaded, and for every command: V8 refuses a
  * code cache written under other flags (src/load-built.ts), and serve, run and the catalog commands share the host
  * bundle's. Not over the same flag given to Node itself (`node --interrupt-budget=67584 switchboard.mjs serve`).
  */
-const V8_FLAGS = ["--interrupt-budget=8192"]
+const V8_FLAGS = ["--interrupt-budget=4096"]
 /** V8 takes `--interrupt_budget` for `--interrupt-budget` */
 const flagName = (flag: string) => flag.split("=")[0]!.replaceAll("_", "-")
 
