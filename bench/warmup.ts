@@ -1,5 +1,5 @@
 /**
- * `pnpm bench:warmup [--rounds 3] [--requests 5000] [--wait ms] [--workers N] [--node-flag F …] [--code "return 1"]
+ * `pnpm bench:warmup [--rounds 3] [--cold-client] [--requests 5000] [--wait ms] [--workers N] [--node-flag F …] [--code "return 1"]
  * [--log-level info]`: the execute path's warm-up curve (issue 17 §2). A fresh `switchboard serve` (the built CLI, a
  * new SQLite file, the listening line: workers loaded), then one client sending trivial executes one after another
  * over a keep-alive connection. Printed: the median latency of each band of requests counted from boot, as a ratio
@@ -26,6 +26,8 @@ import { median } from "./execute/measure.js"
 const { values } = parseArgs({
   options: {
     rounds: { type: "string", default: "3" },
+    /** leave the client cold, as the bench did before it warmed it (its tier-up then lands on the first server) */
+    "cold-client": { type: "boolean", default: false },
     requests: { type: "string", default: "5000" },
     workers: { type: "string" },
     "node-flag": { type: "string", multiple: true, default: [] },
@@ -127,7 +129,7 @@ const configurations = [
   { name: "as built", flags: values["node-flag"], curves: [] as Curve[] },
   { name: "V8's default budget", flags: ["--interrupt-budget=67584", ...values["node-flag"]], curves: [] as Curve[] },
 ]
-await warmClient()
+if (!values["cold-client"]) await warmClient()
 for (let round = 0; round < Number(values.rounds); round++)
   for (const index of configurations.keys()) {
     const configuration = configurations[(index + round) % configurations.length]!
@@ -148,7 +150,7 @@ console.log(
     .map((l) => l.toFixed(2))
     .join(
       " ",
-    )}; ${values.rounds} rounds of ${requests} × ${JSON.stringify(values.code)} per server; workers ${values.workers ?? "default"}; node flags ${
+    )}; client ${values["cold-client"] ? "cold" : "warmed"}; ${values.rounds} rounds of ${requests} × ${JSON.stringify(values.code)} per server; workers ${values.workers ?? "default"}; node flags ${
     values["node-flag"].join(" ") || "none"
   }`,
 )
