@@ -223,6 +223,39 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("approvals on %s", (database
     expect(ledgerCalls(ledger.file)).toEqual({ write: 2, tick: 1 })
   })
 
+  it("two calls needing approval at once pause the run at once, not at its time limit; the resume asks for the other", async () => {
+    await start()
+    // a run held until its time limit would answer 202 only after 60 s: past this test's own timeout
+    const response = await server.request("POST", "/v1/execute", {
+      code: `const [a, b] = await Promise.all([tools.ledger.write({ text: "a" }), tools.ledger.write({ text: "b" })])
+        return [a.ok, b.ok]`,
+      limits: { timeoutMs: 60_000 },
+    })
+    expect(response.status).toBe(202)
+    expect(response.body.approval.tool).toBe("ledger.write")
+    const first = await server.request("POST", `/v1/approvals/${response.body.approval.id}?wait=30s`, {
+      decision: "approve",
+    })
+    expect(first.body.next.tool).toBe("ledger.write")
+    // one approval for each write, whichever reached the policy first
+    expect([response.body.approval.args.text, first.body.next.args.text].sort()).toEqual(["a", "b"])
+    const second = await server.request("POST", `/v1/approvals/${first.body.next.id}?wait=30s`, {
+      decision: "approve",
+    })
+    expect(second.body.execution).toMatchObject({ status: "ok", resultText: "[true,true]" })
+    expect(ledgerCalls(ledger.file)).toEqual({ write: 2 })
+  }, 30_000)
+
+  it("arguments that can never run are refused at once, not after a person approves them", async () => {
+    await start()
+    const response = await server.request("POST", "/v1/execute", {
+      code: `const r = await tools.ledger.write([1, 2]); return r.ok ? "ran" : r.error.code`,
+    })
+    expect(response.status).toBe(200)
+    expect(response.body.result).toBe("invalid_arguments")
+    expect((await server.request("GET", "/v1/approvals")).body.approvals).toEqual([])
+  })
+
   it("a wrong rule, decision or wait is a 400 naming what is wrong, and changes nothing", async () => {
     await start()
     const rule = await server.request("POST", "/v1/policies", { pattern: "ledger.*", action: "never" })

@@ -175,8 +175,9 @@ export class Execution {
   pauseAt(callId: number, index: number, path: string, args: unknown, policy: EffectivePolicy): Promise<ToolResult> {
     this.inflight.delete(callId)
     this.live--
-    if (this.paused || this.diverged) return held
-    this.paused = { call: { index, path, args: argsText(args) }, args, policy }
+    // a second call needing a person (two in one Promise.all) may be the last in flight: it stops the run too,
+    // else the run waits on promises that never settle until its time limit
+    if (!this.paused && !this.diverged) this.paused = { call: { index, path, args: argsText(args) }, args, policy }
     if (this.live === 0) this.stopRun()
     return held
   }

@@ -174,7 +174,7 @@ export const createToolInvoker = ({
         encoding: effectiveEncoding(tool.resultEncoding),
         source: source.namespace,
       }
-    if (policy.action === "require_approval" && !ctx.isApproved(index)) return { pause: policy }
+    // a call that cannot run whatever a person decides fails now: nobody is asked to approve it
     if (source.secretsError)
       return {
         result: errResult(ToolErrorCodes.sourceSecretsUnreadable, source.secretsError),
@@ -189,6 +189,7 @@ export const createToolInvoker = ({
         source: source.namespace,
       }
     }
+    if (policy.action === "require_approval" && !ctx.isApproved(index)) return { pause: policy }
     let upstreamStarted = performance.now()
     let raw = await invokeRaw(source, tool, args ?? {}, ctx)
     if (!raw.ok && raw.unknownTool) {

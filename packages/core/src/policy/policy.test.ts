@@ -58,6 +58,28 @@ describe("matching", () => {
     expect(ruleMatches(rule({ pattern: "fs.read", action: "block" }), tool("fsxread"))).toBe(false)
   })
 
+  it("matches any number of stars, anywhere", () => {
+    const matches = (pattern: string, path: string) => ruleMatches(rule({ pattern, action: "block" }), tool(path))
+    expect(matches("*", "a.b")).toBe(true)
+    expect(matches("*.delete_*", "github.delete_repo")).toBe(true)
+    expect(matches("a.*b*c", "a.xxbyyc")).toBe(true)
+    expect(matches("a.*b*c", "a.xxbyy")).toBe(false)
+    expect(matches("a.**", "a.")).toBe(true)
+    expect(matches("a.*x", "a.xyx")).toBe(true)
+    expect(matches("a.*x", "a.xy")).toBe(false)
+    expect(matches("*.*.*", "a.b")).toBe(false)
+    expect(matches("a.b*", "a.b")).toBe(true)
+    expect(matches("a.b", "a.bc")).toBe(false)
+  })
+
+  it("matches a pattern of many stars against a long path without backtracking into a stall", () => {
+    // a backtracking regex took 2.5 s for 10 stars against 63 characters, five times more per star added: past
+    // this test's timeout long before 20; a rule and a tool name from an upstream server stalled every execute
+    const pattern = `${"*_".repeat(20)}x`
+    expect(ruleMatches(rule({ pattern, action: "block" }), tool(`ns.${"a_".repeat(60)}`))).toBe(false)
+    expect(ruleMatches(rule({ pattern, action: "block" }), tool(`ns.${"a_".repeat(60)}x`))).toBe(true)
+  })
+
   it("matches a source by namespace and an annotation declared true; every set field must match", () => {
     const both = rule({ source: "fs", annotation: "destructiveHint", action: "block" })
     expect(ruleMatches(both, tool("fs.write", { destructiveHint: true }))).toBe(true)
