@@ -30,6 +30,7 @@ const approvalRow = (id: string, over: Partial<ApprovalRow> = {}): ApprovalRow =
   decidedAt: null,
   decidedBy: null,
   resumeLeaseUntil: null,
+  resumePastPauseAt: null,
   resumedAt: null,
   replay: null,
   ...over,

@@ -51,6 +51,11 @@ export const RunErrorCodes = {
   paused: "paused",
   /** a resumed run made another call (tool or arguments) than the record of its first run says: it cannot be resumed */
   replayDiverged: "replay_diverged",
+  /**
+   * a resume passed its pause (the approved call was made, or the declined one answered) on a server that did not
+   * record its end: it is not run again, so that call is not made twice (executor.ts resume)
+   */
+  resumeInterrupted: "resume_interrupted",
   /** every sandbox is busy and the queue is full: the caller should retry after `retryAfterSeconds` */
   overloaded: "overloaded",
   internal: "internal_error",

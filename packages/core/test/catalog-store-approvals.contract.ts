@@ -28,6 +28,7 @@ export const approval = (id: string, executionId: string, extra: Partial<Approva
   decidedAt: null,
   decidedBy: null,
   resumeLeaseUntil: null,
+  resumePastPauseAt: null,
   resumedAt: null,
   replay: { seed: "00000000000000ff", results: [{ ok: true, data: { a: 1 } }] },
   ...extra,
@@ -197,6 +198,19 @@ export const catalogStoreApprovalsContract = (subject: () => StoreUnderTest) => 
       const winner = answers.find((answer) => answer !== null)!
       expect(await store.getApproval(`r${i}`)).toEqual(winner)
     }
+  })
+
+  it("passPause is compare-and-set: one resume passes the pause, never a second, nor one after the end was recorded", async () => {
+    const other = subject().second()
+    await pausedAt("p1")
+    const answers = await Promise.all([store.passPause("p1", T0 + 5), other.passPause("p1", T0 + 6)])
+    expect(answers.filter(Boolean)).toHaveLength(1)
+    expect((await store.getApproval("p1"))?.resumePastPauseAt).toBe(answers[0] ? T0 + 5 : T0 + 6)
+    expect(await store.passPause("p1", T0 + 7)).toBe(false)
+    await pausedAt("p2")
+    await store.completeResume("p2", { ...paused("e-p2"), execution: { ...run("e-p2") } }, T0 + 8)
+    expect(await store.passPause("p2", T0 + 9)).toBe(false)
+    expect(await store.passPause("nope", T0 + 9)).toBe(false)
   })
 
   it("claimResumes expires pending approvals past their deadline, claims what is due oldest first, and holds it until the lease ends", async () => {

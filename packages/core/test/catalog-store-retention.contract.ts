@@ -145,6 +145,7 @@ export const catalogStoreRetentionContract = (subject: () => StoreUnderTest) => 
       decidedAt: null,
       decidedBy: null,
       resumeLeaseUntil: null,
+      resumePastPauseAt: null,
       resumedAt: null,
       replay: {},
     })

@@ -20,6 +20,7 @@ const pending: ApprovalRow = {
   decidedAt: null,
   decidedBy: null,
   resumeLeaseUntil: null,
+  resumePastPauseAt: null,
   resumedAt: null,
   replay: null,
 }

@@ -129,6 +129,15 @@ export const approvalRows = (dialect: StoreDialect, records: ReturnType<typeof e
       return rows.map(toRow).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     },
 
+    async passPause(approvalId: string, at: number): Promise<boolean> {
+      const rows = await db
+        .update(approvals)
+        .set({ resumePastPauseAt: at })
+        .where(and(eq(approvals.id, approvalId), isNull(approvals.resumePastPauseAt), isNull(approvals.resumedAt)))
+        .returning({ id: approvals.id })
+      return rows.length === 1
+    },
+
     async completeResume(approvalId: string, entry: ExecutionEntry, at: number, next?: ApprovalRow): Promise<void> {
       if (next) sameExecution(entry, next)
       const write = records.statements([entry], { overwrite: true })

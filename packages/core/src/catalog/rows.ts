@@ -152,6 +152,11 @@ export interface ApprovalRow {
   decidedBy: string | null
   /** while a server replays the execution, until when it holds the resume; null: no resume has started */
   resumeLeaseUntil: number | null
+  /**
+   * when a resume passed the paused call (made it, or answered it declined): from then on it acts on the world, so
+   * no later claimer runs it again (`passPause`); null: no resume got that far
+   */
+  resumePastPauseAt: number | null
   /** when the resumed run was recorded (finished, or paused again with a new approval); null: not yet */
   resumedAt: number | null
   /** what the resume replays (executor/replay.ts): opaque JSON to the store */
@@ -271,4 +276,9 @@ export interface CatalogStore extends TelemetrySink {
    * this approval's `resumedAt`, and inserts `next` (the approval it paused at again), in one atomic batch.
    */
   completeResume(approvalId: string, entry: ExecutionEntry, at: number, next?: ApprovalRow): Promise<void>
+  /**
+   * A resume reached its paused call: sets `resumePastPauseAt` if no resume did before and none was recorded.
+   * False when one did (or the row is gone): this resume must not go past the pause.
+   */
+  passPause(approvalId: string, at: number): Promise<boolean>
 }

@@ -178,6 +178,7 @@ export const approvals = pgTable(
     decidedAt: millis("decided_at"),
     decidedBy: text("decided_by"),
     resumeLeaseUntil: millis("resume_lease_until"),
+    resumePastPauseAt: millis("resume_past_pause_at"),
     resumedAt: millis("resumed_at"),
     replay: jsonText("replay").notNull(),
   },

@@ -167,6 +167,7 @@ export const approvals = sqliteTable(
     decidedAt: integer("decided_at"),
     decidedBy: text("decided_by"),
     resumeLeaseUntil: integer("resume_lease_until"),
+    resumePastPauseAt: integer("resume_past_pause_at"),
     resumedAt: integer("resumed_at"),
     replay: text("replay", { mode: "json" }).notNull(),
   },

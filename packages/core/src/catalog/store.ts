@@ -202,6 +202,7 @@ export const createCatalogStore = (dialect: StoreDialect): CatalogStore => {
     decideApproval: op(approvals.decideApproval),
     claimResumes: op(approvals.claimResumes),
     completeResume: op(approvals.completeResume),
+    passPause: op(approvals.passPause),
 
     getShape: op(async (toolId: string, encoding: string) => {
       const { toolShapes } = tables

@@ -67,6 +67,8 @@ export class Execution {
   paused: Pause | undefined
   /** set when a replayed call differs from the record: the run stops, failed with `replay_diverged` */
   diverged: string | undefined
+  /** set when a resume may not pass its pause (an earlier one did): the run stops, failed with `resume_interrupted` */
+  interrupted: string | undefined
   /** calls made so far (the next call's index) */
   callsMade = 0
   readonly startedAt: number
@@ -121,7 +123,7 @@ export class Execution {
    */
   readonly invoke: InvokeTool = (path, args, clockReads) => {
     if (clockReads) for (const read of clockReads) if (this.clock.length < MAX_CLOCK_READS) this.clock.push(read)
-    if (this.paused || this.diverged) return held
+    if (this.paused || this.diverged || this.interrupted) return held
     const index = this.callsMade++
     const replay = this.replay
     if (replay) {
@@ -135,9 +137,44 @@ export class Execution {
           this.journal.push(recorded)
           return Promise.resolve(recorded.result)
         }
-        if (!decision.approved) return Promise.resolve(this.declined(index, path, text, decision))
+        return this.passPause(replay, index, path, args, text)
       }
     }
+    return this.made(path, args, index)
+  }
+
+  /**
+   * The resume reached its paused call: from here on it acts on the world, so it says so in the store first, and
+   * goes on only if no earlier resume did. Counted live meanwhile: a pause elsewhere waits for it.
+   */
+  private passPause(replay: Replay, index: number, path: string, args: unknown, text: string): Promise<ToolResult> {
+    this.live++
+    const stopped = (why: string) => {
+      this.live--
+      this.interrupted = why
+      this.stopRun()
+      return held
+    }
+    return replay.passPause().then(
+      (passed) => {
+        if (!passed)
+          return stopped(
+            `another resume of this execution went past its pause (${path}) already: this one stops there, so no call is made twice`,
+          )
+        this.live--
+        if (this.paused || this.diverged) return held
+        const { decision } = replay
+        return decision.approved ? this.made(path, args, index) : this.declined(index, path, text, decision)
+      },
+      (cause: unknown) =>
+        stopped(
+          `the resume could not record that it reached ${path} (${cause instanceof Error ? cause.message : String(cause)}), so it did not make it`,
+        ),
+    )
+  }
+
+  /** a call made for real: through the invoker to its source (or the catalog) */
+  private made(path: string, args: unknown, index: number): Promise<ToolResult> {
     this.live++
     return this.callTool(path, args, this, index).then((result) => {
       this.journal.push({ index, path, rawArgs: args, result })
@@ -177,7 +214,8 @@ export class Execution {
     this.live--
     // a second call needing a person (two in one Promise.all) may be the last in flight: it stops the run too,
     // else the run waits on promises that never settle until its time limit
-    if (!this.paused && !this.diverged) this.paused = { call: { index, path, args: argsText(args) }, args, policy }
+    if (!this.paused && !this.diverged && !this.interrupted)
+      this.paused = { call: { index, path, args: argsText(args) }, args, policy }
     if (this.live === 0) this.stopRun()
     return held
   }
@@ -213,7 +251,8 @@ export class Execution {
   }
 
   private stopRun() {
-    if (!this.stop.signal.aborted) this.stop.abort(new Error(this.paused ? "paused" : "replay diverged"))
+    if (!this.stop.signal.aborted)
+      this.stop.abort(new Error(this.paused ? "paused" : this.diverged ? "replay diverged" : "resume interrupted"))
   }
 
   /** time left for the execution; a tool call may not outlive it */

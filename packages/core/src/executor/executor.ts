@@ -131,6 +131,14 @@ const recordFailure = (logger: Logger, cause: unknown) => {
   return `${reason}; correlation id ${correlationId}`
 }
 
+/** Why a resume that an earlier one took past its pause is not run again. */
+const interruptedMessage = (approval: ApprovalRow, record: ReplayRecord) =>
+  `a resume of this execution went past its pause at ${new Date(approval.resumePastPauseAt!).toISOString()} (${
+    approval.status === "approved"
+      ? `the approved call to ${record.pause.path} was made`
+      : `${record.pause.path} was answered declined`
+  }) on a server that did not record its end (it stopped, or the database failed): it is not run again, so no call is made twice; whether the calls it made took effect is not known here`
+
 export const createExecutor = ({
   store,
   sources,
@@ -194,10 +202,18 @@ export const createExecutor = ({
       approval.status === "approved"
         ? { approved: true }
         : { approved: false, note: approval.note, expired: approval.status === "expired" }
+    const passPause = () => store.passPause(approval.id, now())
     const execution = new Execution(record.code, record.limits, signal, approval.keyId, callTool, now, {
       id: approval.executionId,
-      replay: { record, decision, approvalId: approval.id },
+      replay: { record, decision, approvalId: approval.id, passPause },
     })
+    if (approval.resumePastPauseAt !== null) {
+      // an earlier resume made the paused call (or answered it declined) and its end was never recorded: running
+      // again would make that call, and every one after it, twice
+      execution.end()
+      const error = { code: RunErrorCodes.resumeInterrupted, message: interruptedMessage(approval, record) }
+      return finish(execution, { ok: false, error, logs: [] }, { inlineCap, maxChars: record.limits.maxResultBytes })
+    }
     return runExecution(execution)
   }
 
@@ -245,6 +261,12 @@ export const createExecutor = ({
       outcome = {
         ok: false,
         error: { code: RunErrorCodes.replayDiverged, message: execution.diverged },
+        logs: outcome.logs,
+      }
+    else if (execution.interrupted)
+      outcome = {
+        ok: false,
+        error: { code: RunErrorCodes.resumeInterrupted, message: execution.interrupted },
         logs: outcome.logs,
       }
     return finish(execution, outcome, render)
@@ -296,6 +318,7 @@ export const createExecutor = ({
       decidedAt: null,
       decidedBy: null,
       resumeLeaseUntil: null,
+      resumePastPauseAt: null,
       resumedAt: null,
       replay,
     }

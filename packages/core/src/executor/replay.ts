@@ -53,6 +53,11 @@ export interface Replay {
   decision: ReplayDecision
   /** the approval being resumed */
   approvalId: string
+  /**
+   * Says in the store that this resume reached the paused call, before it is made (or answered declined): false
+   * when an earlier resume got there first (catalog/rows.ts passPause); then this one stops, and calls nothing.
+   */
+  passPause: () => Promise<boolean>
 }
 
 /** The arguments as a recorded call keeps them: their JSON text, "" for none. */

@@ -1,0 +1,1 @@
+ALTER TABLE "approvals" ADD COLUMN "resume_past_pause_at" bigint;

@@ -1,0 +1,1 @@
+ALTER TABLE `approvals` ADD `resume_past_pause_at` integer;
