@@ -56,6 +56,8 @@ export const RunErrorCodes = {
    * record its end: it is not run again, so that call is not made twice (executor.ts resume)
    */
   resumeInterrupted: "resume_interrupted",
+  /** the key that made a paused run was revoked (or lost its execute scope) before the resume: it runs nothing */
+  keyRevoked: "key_revoked",
   /** every sandbox is busy and the queue is full: the caller should retry after `retryAfterSeconds` */
   overloaded: "overloaded",
   internal: "internal_error",

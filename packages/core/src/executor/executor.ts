@@ -17,6 +17,7 @@ import type {
   LogEntry,
   MetricsSink,
   RunError,
+  RunErrorCode,
   RunLimits,
   RunOutcome,
   SourcePlugin,
@@ -24,7 +25,7 @@ import type {
 } from "../seams.js"
 import type { CatalogStore } from "../catalog/rows.js"
 import type { SourcesService } from "../catalog/sources-service.js"
-import { OPEN_CALLER } from "../auth/scopes.js"
+import { OPEN_CALLER, callerOf, hasScope } from "../auth/scopes.js"
 import type { Caller } from "../auth/scopes.js"
 import { Execution } from "./execution.js"
 import { createToolInvoker } from "./tool-invoker.js"
@@ -164,14 +165,17 @@ export const createExecutor = ({
   const parse = (body: unknown): Outcome<ExecuteRequest> => parseRequest(executeRequest, body)
 
   /** A request may lower any limit, never raise one past the server's. */
-  const limitsFor = (request: ExecuteRequest): RunLimits => {
+  /** the limits asked for, each within this server's; one not asked for is the server's */
+  const within = (asked: Partial<RunLimits>): RunLimits => {
     const merged = { ...serverLimits }
     for (const key of LIMIT_KEYS) {
-      const asked = key === "timeoutMs" ? (request.limits?.timeoutMs ?? request.timeoutMs) : request.limits?.[key]
-      if (asked !== undefined) merged[key] = Math.min(asked, serverLimits[key])
+      const value = asked[key]
+      if (value !== undefined) merged[key] = Math.min(value, serverLimits[key])
     }
     return merged
   }
+  const limitsFor = (request: ExecuteRequest): RunLimits =>
+    within({ ...request.limits, timeoutMs: request.limits?.timeoutMs ?? request.timeoutMs })
 
   /**
    * Runs one execution to its end, without a fiber: the HTTP route's path, where an Effect at the edge cost a
@@ -203,18 +207,34 @@ export const createExecutor = ({
         ? { approved: true }
         : { approved: false, note: approval.note, expired: approval.status === "expired" }
     const passPause = () => store.passPause(approval.id, now())
-    const execution = new Execution(record.code, record.limits, signal, approval.keyId, callTool, now, {
+    // the limits it paused under, within this server's: a lease (this server's time limit and a margin) outlasts it
+    const limits = within(record.limits)
+    const execution = new Execution(record.code, limits, signal, approval.keyId, callTool, now, {
       id: approval.executionId,
       replay: { record, decision, approvalId: approval.id, passPause },
     })
-    if (approval.resumePastPauseAt !== null) {
-      // an earlier resume made the paused call (or answered it declined) and its end was never recorded: running
-      // again would make that call, and every one after it, twice
+    const endWith = (code: RunErrorCode, message: string) => {
       execution.end()
-      const error = { code: RunErrorCodes.resumeInterrupted, message: interruptedMessage(approval, record) }
-      return finish(execution, { ok: false, error, logs: [] }, { inlineCap, maxChars: record.limits.maxResultBytes })
+      const outcome = { ok: false as const, error: { code, message }, logs: [] }
+      return finish(execution, outcome, { inlineCap, maxChars: limits.maxResultBytes })
     }
+    // an earlier resume made the paused call (or answered it declined) and its end was never recorded: running
+    // again would make that call, and every one after it, twice
+    if (approval.resumePastPauseAt !== null)
+      return endWith(RunErrorCodes.resumeInterrupted, interruptedMessage(approval, record))
+    // the run acts for its key: a key revoked (or left without execute) while it waited gets nothing more done
+    const keyRefused = await keyMayNotResume(approval.keyId)
+    if (keyRefused) return endWith(RunErrorCodes.keyRevoked, keyRefused)
     return runExecution(execution)
+  }
+
+  /** why the key that made a run may not have its resume run (revoked, gone, or without execute); undefined: it may */
+  const keyMayNotResume = async (keyId: string | null): Promise<string | undefined> => {
+    if (keyId === null) return undefined
+    const key = (await store.listApiKeys()).find((row) => row.id === keyId)
+    if (key && key.revokedAt === null && hasScope(callerOf(key), "execute")) return undefined
+    const why = !key ? "was deleted" : key.revokedAt !== null ? "was revoked" : "may no longer execute"
+    return `the API key that ran this execution (${keyId}) ${why} while it waited for a person: the resume calls nothing on its behalf`
   }
 
   /** what replays Date, unless turned off: the clock the run being resumed read */

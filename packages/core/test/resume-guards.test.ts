@@ -1,8 +1,12 @@
 /**
- * A resume runs past its pause at most once. The approved call may act on the world (write a file, send a
+ * What a resume checks before it acts for the run it resumes.
+ *
+ * It runs past its pause at most once. The approved call may act on the world (write a file, send a
  * payment): a resume that made it and then could not record its end (the store failed, or the server died) is not
  * made again when another server takes the approval over once the lease passed; that one records the execution as
  * `resume_interrupted` instead. A resume that ended before the pause (it only replayed) is safe to run again.
+ * It acts for the key that made the run only while that key may still execute: a key revoked while its run waited
+ * for a person gets nothing more done (`key_revoked`), whoever approves.
  * Over a real SQLite file; the script is a JavaScript stand-in for the sandbox, as in executor-signals.test.ts.
  */
 import { afterEach, beforeEach, expect, it } from "vitest"
@@ -59,9 +63,9 @@ const flaky = (failures: number): CatalogStore => ({
   },
 })
 
-const pauseAndApprove = async (over: CatalogStore) => {
+const pauseAndApprove = async (over: CatalogStore, keyId: string | null = null) => {
   const executor = executorOver(over, runtime, plugin)
-  const paused = await executor.run({ code: "write" })
+  const paused = await executor.run({ code: "write" }, undefined, { keyId })
   expect(paused).toMatchObject({ status: "paused", stored: true })
   const [pending] = await store.listApprovals({ status: "pending", limit: 1 })
   const approved = await store.decideApproval(pending!.id, { status: "approved", note: null, by: null }, 10, 20)
@@ -97,5 +101,22 @@ it("a resume that never reached the pause (its sandbox refused it) runs in full 
   const [claimed] = await store.claimResumes(Date.now() + 1_000, Date.now() + 100_000, 16)
   const resumed = await executorOver(store, runtime, plugin).resume(claimed as ApprovalRow)
   expect(resumed).toMatchObject({ ok: true, stored: true, result: true })
+  expect(made).toEqual(['write {"text":"x"}'])
+})
+
+it("a key revoked while its run waited: the approved resume calls nothing, and the execution ends key_revoked", async () => {
+  await store.insertApiKey({ id: "k1", name: "agent", hash: "h1", scopes: ["execute"], createdAt: 1, revokedAt: null })
+  const { executor, approved } = await pauseAndApprove(store, "k1")
+  await store.revokeApiKey("k1", 50)
+  const resumed = await executor.resume(approved)
+  expect(made).toEqual([])
+  expect(resumed).toMatchObject({ ok: false, stored: true, error: { code: "key_revoked" } })
+  expect(await store.getExecution(approved.executionId)).toMatchObject({ status: "error", errorCode: "key_revoked" })
+})
+
+it("a key that may still execute: the resume runs as it would without keys", async () => {
+  await store.insertApiKey({ id: "k2", name: "agent", hash: "h2", scopes: ["execute"], createdAt: 1, revokedAt: null })
+  const { executor, approved } = await pauseAndApprove(store, "k2")
+  expect(await executor.resume(approved)).toMatchObject({ ok: true, result: true })
   expect(made).toEqual(['write {"text":"x"}'])
 })
