@@ -1,7 +1,7 @@
 /**
  * Approvals on the Node host: a fiber scoped to the host that takes on every resume that is due (approvals past
- * their deadline, which count as declined, and resumes another server began and never finished) at start and then
- * every `everyMs` (default 10 s). Any number of servers sharing a catalog may run it: each claim is compare-and-set
+ * their deadline, which count as declined, and resumes another server began and never finished) every `everyMs`
+ * (default 10 s), the first one period after the start. Any number of servers sharing a catalog may run it: each claim is compare-and-set
  * in the store, so one resume runs once. A sweep that fails is logged and the next runs as usual.
  */
 import { Effect, Layer, Schedule } from "effect"
@@ -28,6 +28,8 @@ export const approvalSweepLayer = (
           ),
         ),
       )
-      yield* Effect.forkScoped(Effect.repeat(sweep, Schedule.spaced(everyMs)))
+      // the first one period after the start: serve applies the config file's rules and sources once the host is
+      // built, and a resume taken on before that would run under the rules of the last boot
+      yield* Effect.forkScoped(Effect.repeat(sweep, Schedule.spaced(everyMs)).pipe(Effect.delay(everyMs)))
     }),
   )
