@@ -106,7 +106,11 @@ describe("switchboard.config.json", () => {
     expect(loaded.ok && loaded.config.server).toEqual({ retain: "7d", retainExecutions: 100_000 })
     expect(problemsOf('{\n  "server": { "retain": "7 days", "retainExecutions": -1 }\n}')).toEqual([
       "switchboard.config.json:2:15: server.retain: server.retain must be an age such as 7d, 12h or 90m",
-      "switchboard.config.json:2:35: server.retainExecutions: server.retainExecutions must be a whole number from 0 to 9007199254740991 (got -1)",
+      "switchboard.config.json:2:35: server.retainExecutions: server.retainExecutions must be a whole number from 1 to 9007199254740991 (got -1)",
+    ])
+    // 0 would keep none
+    expect(problemsOf('{\n  "server": { "retainExecutions": 0 }\n}')).toEqual([
+      "switchboard.config.json:2:15: server.retainExecutions: server.retainExecutions must be a whole number from 1 to 9007199254740991 (got 0)",
     ])
   })
 
