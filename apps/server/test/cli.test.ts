@@ -205,7 +205,7 @@ it("serve on a Postgres URL with a password, and a command given a server URL wi
     const printed = server.stdout() + server.stderr()
     expect(printed).toContain("switchboard listening on ")
     expect(printed).toContain(`(catalog: postgres://postgres:<redacted>@${url.host}${url.pathname})`)
-    expect(printed).toContain("needs an API key")
+    expect(printed).toContain("every route but /healthz and /readyz needs an API key")
     expect(printed).not.toContain("s3cret")
   } finally {
     await database.drop()

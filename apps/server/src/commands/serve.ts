@@ -126,7 +126,7 @@ export const serveCommand = async (args: string[], demo: boolean) => {
     const fromEnv = !given.has("db") && config?.server?.db === undefined && values.db !== DEFAULT_DB
     const { on } = targetFlags({ db: fromEnv ? undefined : values.db })
     process.stderr.write(
-      `switchboard: every route but /healthz needs an API key (${live.length} live); create one with: switchboard keys create <name> --scope execute${on} (an admin key also manages keys over HTTP: /v1/keys)\n`,
+      `switchboard: every route but /healthz and /readyz needs an API key (${live.length} live); create one with: switchboard keys create <name> --scope execute${on} (an admin key also manages keys over HTTP: /v1/keys)\n`,
     )
   }
   if (!isLoopback(values.host)) {
