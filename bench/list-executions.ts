@@ -2,7 +2,7 @@
  * `GET /v1/executions` for a key that owns few executions, on SQLite opened as the host opens it (`openSqlite`):
  * the store's keyed listing (what `listExecutionsAs` sends for a key without admin), page size 20, against a table
  * of EXECUTIONS executions of RESULT_BYTES of result each, all made by another key. Prints the median and max of
- * the listing for a key owning none, and for status "error" (none either), with the indexes on (key_id, id) and
+ * the listing for a key owning none, for status "error" (none either), and for the key with status "ok", with the indexes on (key_id, id) and
  * (status, id) as migrated, then again after dropping them (what the table was before migration 0007). A tree
  * without them prints one line each; a tree with them then times migration 0007 (creating them) on the table.
  * `pnpm tsx bench/list-executions.ts [executions] [result bytes]` (default 50,000 × 4,096; about 30 s).
@@ -68,6 +68,8 @@ const measure = async () => {
   console.log(`indexes on executions: ${indexes().join(", ")}`)
   console.log(`  key owning none, limit 20: ${await time({ limit: 20, keyId: "reader" })}`)
   console.log(`  status "error" (none), limit 20: ${await time({ limit: 20, status: "error" })}`)
+  // a read key asking for ?status=ok: the key and the status together
+  console.log(`  key owning none, status "ok", limit 20: ${await time({ limit: 20, keyId: "reader", status: "ok" })}`)
 }
 
 console.log(`${EXECUTIONS} executions × ${RESULT_BYTES} B of result, ${ROUNDS} listings each`)
