@@ -61,7 +61,7 @@ export interface HostOptions {
    * the host is built with its pool warm). `startServer` sets it, to listen meanwhile.
    */
   workersInBackground?: boolean
-  /** every route but /healthz needs an API key (set by the server once it listens beyond loopback) */
+  /** every route but /healthz and /readyz needs an API key (set by the server once it listens beyond loopback) */
   requireKey?: boolean
   /** Host header values the API answers to (DNS rebinding); the server sets it for a loopback listener without keys */
   allowedHosts?: string[]

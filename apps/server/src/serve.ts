@@ -38,7 +38,7 @@ export const isLoopback = (hostname: string) =>
 
 export const startServer = async (options: ServeOptions) => {
   const hostname = options.hostname ?? "127.0.0.1"
-  // DESIGN §8: beyond loopback, every route but /healthz requires a key
+  // DESIGN §8: beyond loopback, every route but /healthz and /readyz requires a key
   const requireKey = options.requireKey || !isLoopback(hostname)
   // DNS rebinding: a loopback server without keys answers only to its loopback names (any port: it may be 0)
   const allowedHosts = requireKey ? undefined : [hostname, "localhost", "127.0.0.1", "::1"]

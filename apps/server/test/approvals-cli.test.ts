@@ -258,6 +258,13 @@ it("locally (--db): run pauses and exits 3 naming the approval; approvals list s
   const declinedId = /execution (\S+): ok/.exec(end!)![1]!
   const text = await cli(["executions", "output", declinedId])
   expect(text.stdout).toMatch(/^declined: .*not today/)
+
+  // a catalog named by the environment is named so to the next command too: no --db (it may hold a password)
+  const fromEnv = await runCli(["run", "-"], { input: echoScript, env: { SWITCHBOARD_DB: db } })
+  expect(fromEnv.status, fromEnv.stderr).toBe(EXIT_PAUSED)
+  const fromEnvId = /^ {2}approval {2}(\S+)$/m.exec(fromEnv.stderr)![1]!
+  expect(fromEnv.stderr).toContain(`approve:  switchboard approvals approve ${fromEnvId}\n`)
+  expect(fromEnv.stderr).not.toContain("--db")
 }, 180_000)
 
 it("on a server (--url, an admin key): policies add and list, approvals list shows a paused execute, approve --wait answers the resumed run's end, policies remove", async () => {

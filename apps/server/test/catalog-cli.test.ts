@@ -421,3 +421,27 @@ it("locally, a stdio source is started only with --allow-stdio, as `run` does", 
     dir.remove()
   }
 }, 60_000)
+
+it("a --header or --env without its separator is named, and its value is not echoed", async () => {
+  const dir = tempDir()
+  try {
+    const db = join(dir.dir, "catalog.db")
+    openSqlite(db).close()
+    for (const [flag, pair, named] of [
+      ["--header", "Authorization=Bearer sk-live-SECRET", '"Authorization"'],
+      ["--header", "Authorization Bearer sk-live-SECRET", '"Authorization"'],
+      ["--header", ":sk-live-SECRET", "no name"],
+      ["--env", "TOKEN:sk-live-SECRET", '"TOKEN"'],
+    ] as const) {
+      const args =
+        flag === "--header" ? ["--http", "http://127.0.0.1:1/mcp", flag, pair] : [flag, pair, "--stdio", "node"]
+      const run = await runCli(["sources", "add", "x", "--db", db, ...args])
+      expect(run.status).toBe(2)
+      expect(run.stderr).toContain(`${flag} takes "name${flag === "--header" ? ":" : "="}value"`)
+      expect(run.stderr).toContain(named)
+      expect(run.stderr).not.toContain("SECRET")
+    }
+  } finally {
+    dir.remove()
+  }
+}, 60_000)

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from "node:path"
 import { expect, it } from "vitest"
 import { Effect } from "effect"
-import { fixtureCommand } from "@switchboard/fixtures"
+import { createTestDatabase, fixtureCommand } from "@switchboard/fixtures"
 import { createHost } from "../src/compose.js"
 import { openSqlite } from "../src/sqlite-database.js"
 import { builtDir } from "./built-cli.js"
@@ -189,6 +189,33 @@ it("serve creates a database that is not there and prints its path; started agai
     expect(again.stdout()).not.toContain("created")
   } finally {
     dir.remove()
+  }
+}, 60_000)
+
+it("serve on a Postgres URL with a password, and a command given a server URL with one, print no password", async () => {
+  const database = await createTestDatabase("switchboard_cli")
+  try {
+    // the test server trusts every local connection: the password is only carried, never checked
+    const url = new URL(database.url)
+    url.password = "s3cret"
+    const server = await spawnServe(["--db", `${url}`, "--require-key"], {
+      env: { SWITCHBOARD_SECRET_KEY: TEST_SECRET_KEY },
+    })
+    await server.stop()
+    const printed = server.stdout() + server.stderr()
+    expect(printed).toContain("switchboard listening on ")
+    expect(printed).toContain(`(catalog: postgres://postgres:<redacted>@${url.host}${url.pathname})`)
+    expect(printed).toContain("every route but /healthz and /readyz needs an API key")
+    expect(printed).not.toContain("s3cret")
+  } finally {
+    await database.drop()
+  }
+  for (const url of ["http://u:s3cret@127.0.0.1:1", "ftp://u:s3cret@127.0.0.1:1"]) {
+    const listed = await runCli(["sources", "list", "--url", url])
+    expect(listed.status).not.toBe(0)
+    expect(listed.status).toBe(2)
+    expect(listed.stderr).toContain("u:<redacted>@127.0.0.1:1")
+    expect(listed.stderr).not.toContain("s3cret")
   }
 }, 60_000)
 

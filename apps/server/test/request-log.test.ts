@@ -101,7 +101,7 @@ it("writes one JSON line per request: route pattern, status, duration, execution
     },
   ])
   // every line on stderr is one JSON object, the host's own events in the request lines' shape, but for the
-  // command's own notices at its start (commands.ts: "switchboard: every route but /healthz needs an API key …")
+  // command's own notices at its start (serve.ts: "switchboard: every route but /healthz and /readyz needs an API key …")
   expect(
     stderr.split("\n").filter((line) => line !== "" && !line.startsWith("{") && !line.startsWith("switchboard: ")),
   ).toEqual([])

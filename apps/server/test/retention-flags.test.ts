@@ -21,6 +21,7 @@ it("a malformed --retain or --retain-executions exits 2 naming the flag, before 
     ["--retain", "7"],
     ["--retain", "0d"],
     ["--retain-executions", "1e5"],
+    ["--retain-executions", "0"],
   ] as const) {
     const run = await runCli(["serve", "--db", db, flag, value])
     expect(run.status).toBe(2)

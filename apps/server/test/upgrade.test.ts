@@ -64,6 +64,9 @@ it("the boot safety net adds a nullable column an older database lacks", () => {
     const dbPath = join(dir.dir, "drifted.db")
     const first = openSqlite(dbPath)
     first.sqlite.exec(`alter table tools drop column result_encoding`)
+    // SQLite will not drop an indexed column; a database without key_id has no index on it (migration 0008) either,
+    // and the net adds columns only
+    first.sqlite.exec(`drop index executions_key_id_idx`)
     first.sqlite.exec(`alter table executions drop column key_id`)
     first.close()
     const reopened = openSqlite(dbPath)

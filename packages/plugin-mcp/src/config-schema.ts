@@ -16,15 +16,19 @@ const stringList = (field: string) => {
   return z.array(z.string({ error }), { error })
 }
 
+// a URL may carry a token (in its query or path): what is refused is never echoed
+const NOT_A_URL =
+  "transport.url is not a URL: it needs http:// or https:// and a host, such as https://mcp.example.com/mcp"
+
 /** http or https, without userinfo (fetch refuses it); given back in its normal form. */
 const httpUrl = z
-  .string({ error: (issue) => `transport.url is not a URL: ${JSON.stringify(issue.input)}` })
+  .string({ error: NOT_A_URL })
   .transform((url, ctx) => {
     let parsed: URL
     try {
       parsed = new URL(url)
     } catch {
-      ctx.issues.push({ code: "custom", input: url, message: `transport.url is not a URL: ${JSON.stringify(url)}` })
+      ctx.issues.push({ code: "custom", input: url, message: NOT_A_URL })
       return z.NEVER
     }
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {

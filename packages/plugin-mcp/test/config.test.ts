@@ -22,6 +22,22 @@ describe("checkConfig", () => {
     }
   })
 
+  it("never echoes a URL it refuses, which may hold a token", () => {
+    for (const url of [
+      "mcp.example.com/mcp?token=ghp_SECRET123",
+      7,
+      "ftp://x/ghp_SECRET123",
+      "http://me:ghp_SECRET123@x",
+    ]) {
+      const checked = checkConfig({ transport: { type: "http", url } })
+      expect(checked.ok).toBe(false)
+      if (!checked.ok) {
+        expect(checked.message).toMatch(/^transport\.url /)
+        expect(checked.message).not.toMatch(/SECRET/)
+      }
+    }
+  })
+
   it("fills defaults", () => {
     expect(checkConfig({ transport: { type: "stdio", command: "node" } })).toEqual({
       ok: true,

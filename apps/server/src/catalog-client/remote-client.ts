@@ -17,6 +17,7 @@ import type {
   PolicyView,
 } from "./catalog-client.js"
 import { CatalogClientError } from "./catalog-client.js"
+import { displayDb } from "../display-db.js"
 import { callScript } from "./call-script.js"
 
 export const KEY_ENV = "SWITCHBOARD_KEY"
@@ -54,7 +55,10 @@ export const openRemoteClient = (url: string, key = process.env[KEY_ENV] || unde
   /** the answer when it is a 2xx; otherwise its error, or that no server answered at `base` */
   const answer = async (request: Promise<Response>): Promise<Response> => {
     const response = await request.catch((cause: unknown) => {
-      throw new CatalogClientError("unreachable", `no server answered at ${base}: ${reason(cause)}`)
+      throw new CatalogClientError(
+        "unreachable",
+        `no server answered at ${displayDb(base)}: ${reason(cause).replaceAll(base, displayDb(base))}`,
+      )
     })
     if (!response.ok) throw await failureOf(response, key !== undefined)
     return response

@@ -7,7 +7,8 @@
 import type { CatalogClient } from "../catalog-client/catalog-client.js"
 import { isCatalogClientError } from "../catalog-client/catalog-client.js"
 import { openLocalClient } from "../catalog-client/local-client.js"
-import { openRemoteClient } from "../catalog-client/remote-client.js"
+import { KEY_ENV, openRemoteClient } from "../catalog-client/remote-client.js"
+import { displayDb } from "../display-db.js"
 import { defaultDb, existingCatalog, fail } from "./common.js"
 
 export const URL_ENV = "SWITCHBOARD_URL"
@@ -32,9 +33,12 @@ const serverUrl = (url: string, from: string) => {
   try {
     parsed = new URL(url)
   } catch {}
-  return parsed && (parsed.protocol === "http:" || parsed.protocol === "https:")
-    ? url
-    : fail(`${from} must be the server's http(s) URL, such as http://127.0.0.1:4747 (got "${url}")`)
+  if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:"))
+    fail(`${from} must be the server's http(s) URL, such as http://127.0.0.1:4747 (got "${displayDb(url)}")`)
+  // fetch refuses one, and its error names the whole URL
+  if (parsed!.username || parsed!.password)
+    fail(`${from} must not carry a user or password (got "${displayDb(url)}"): the key goes in $${KEY_ENV}`)
+  return url
 }
 
 /** The catalog the flags name; a wrong combination, a URL that is not one or a database that is not there exit 2. */

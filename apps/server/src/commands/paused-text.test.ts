@@ -19,3 +19,10 @@ it("names the approval and how to decide it on the same catalog; --allow-stdio g
   expect(remote).toContain("approve:  switchboard approvals approve apr-1 --url http://127.0.0.1:4747\n")
   expect(pausedText(paused, {})).toContain("approve:  switchboard approvals approve apr-1\n")
 })
+
+it("shows no password of the catalog's URL in the commands it suggests", () => {
+  const text = pausedText(paused, { db: "postgres://u:s3cret@h/d?password=s3cret" })
+  expect(text).not.toContain("s3cret")
+  expect(text).toContain("switchboard approvals approve apr-1 --db 'postgres://u:<redacted>@h/d?password=<redacted>'\n")
+  expect(pausedText(paused, { url: "https://u:s3cret@switchboard.example" })).not.toContain("s3cret")
+})

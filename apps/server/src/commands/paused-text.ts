@@ -4,6 +4,7 @@
  * exits `EXIT_PAUSED`; deciding resumes the execution from the start, its recorded calls replayed.
  */
 import type { ApprovalSummary } from "@switchboard/core"
+import { displayDb } from "../display-db.js"
 import { when } from "./table.js"
 
 /** the exit code of a command whose run paused for an approval: not 0 (no result yet), nor 1 (nothing failed) */
@@ -33,15 +34,15 @@ export interface Target {
 
 /**
  * The flags that take a suggested command to the same catalog: ` --db <path>` or ` --url <url>` (empty when it came
- * from the environment, which the next command reads too); `decide`: those of `approvals approve|decline`, locally
+ * from the environment, which the next command reads too), a password in it redacted (the flag's owner has it); `decide`: those of `approvals approve|decline`, locally
  * with `--allow-stdio` when the command had it, since the resume runs there and may call a stdio source again.
  */
 export const targetFlags = (target: Target) => {
   const on =
     target.url !== undefined
-      ? ` --url ${shellWord(target.url)}`
+      ? ` --url ${shellWord(displayDb(target.url))}`
       : target.db !== undefined
-        ? ` --db ${shellWord(target.db)}`
+        ? ` --db ${shellWord(displayDb(target.db))}`
         : ""
   return { on, decide: target.url === undefined && target["allow-stdio"] ? `${on} --allow-stdio` : on }
 }

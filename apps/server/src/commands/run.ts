@@ -12,8 +12,9 @@ import { dbOption, existingCatalog, fail } from "./common.js"
 import { EXIT_PAUSED, isPaused, pausedText } from "./paused-text.js"
 
 export const runCommand = async (args: string[]) => {
-  const { values, positionals } = parseArgs({
+  const { values, positionals, tokens } = parseArgs({
     args,
+    tokens: true,
     options: {
       ...dbOption,
       "allow-stdio": { type: "boolean", default: false },
@@ -22,6 +23,7 @@ export const runCommand = async (args: string[]) => {
     },
     allowPositionals: true,
   })
+  const dbGiven = tokens.some((token) => token.kind === "option" && token.name === "db")
   const file = positionals[0] ?? fail("run needs a script file, or - to read stdin")
   const approvals = approvalsFromFlags(values)
   if (!approvals.ok) return fail(approvals.message)
@@ -41,7 +43,8 @@ export const runCommand = async (args: string[]) => {
   for (const log of response.logs) process.stderr.write(`[${log.level}] ${log.message}\n`)
   if (response.warning !== undefined) process.stderr.write(`warning: ${response.warning}\n`)
   if (isPaused(response)) {
-    process.stderr.write(pausedText(response, { db, "allow-stdio": values["allow-stdio"] }))
+    // the catalog is named to the next command only when --db named it: $DATABASE_URL is read there too
+    process.stderr.write(pausedText(response, { db: dbGiven ? db : undefined, "allow-stdio": values["allow-stdio"] }))
     await host.close()
     process.exit(EXIT_PAUSED)
   }

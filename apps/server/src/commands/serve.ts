@@ -12,7 +12,9 @@ import { runtimeFlagOptions, tuning } from "../runtime-flags.js"
 import { isLoopback, startServer } from "../serve.js"
 import { syncProgressLine } from "../sync-progress-line.js"
 import type { RunningServer } from "../serve.js"
-import { dbOption, fail, isMissingFile, parseDuration } from "./common.js"
+import { displayDb } from "../display-db.js"
+import { DEFAULT_DB, dbOption, fail, isMissingFile, parseDuration } from "./common.js"
+import { targetFlags } from "./paused-text.js"
 import { usage } from "./usage.js"
 
 const serveOptions = {
@@ -81,7 +83,8 @@ export const serveCommand = async (args: string[], demo: boolean) => {
     process.exit(1)
   }
   const config = file?.ok ? file.config : undefined
-  const values = withFileSettings(flags, givenFlags(tokens), config)
+  const given = givenFlags(tokens)
+  const values = withFileSettings(flags, given, config)
   const retention = retentionFromFlags(values)
   if (!retention.ok) return fail(retention.message)
   const approvals = approvalsFromFlags(values, config?.approvals)
@@ -119,8 +122,11 @@ export const serveCommand = async (args: string[], demo: boolean) => {
   if (creating) process.stdout.write(`switchboard: created a new catalog database at ${resolve(values.db)}\n`)
   if (!isLoopback(values.host) || values["require-key"]) {
     const live = (await server.host.keys.list()).filter((k) => k.revokedAt === null)
+    // a catalog from $SWITCHBOARD_DB or $DATABASE_URL is found there by `keys` too: no --db, and no URL printed
+    const fromEnv = !given.has("db") && config?.server?.db === undefined && values.db !== DEFAULT_DB
+    const { on } = targetFlags({ db: fromEnv ? undefined : values.db })
     process.stderr.write(
-      `switchboard: every route but /healthz needs an API key (${live.length} live); create one with: switchboard keys create <name> --scope execute --db ${values.db} (an admin key also manages keys over HTTP: /v1/keys)\n`,
+      `switchboard: every route but /healthz and /readyz needs an API key (${live.length} live); create one with: switchboard keys create <name> --scope execute${on} (an admin key also manages keys over HTTP: /v1/keys)\n`,
     )
   }
   if (!isLoopback(values.host)) {
@@ -133,7 +139,7 @@ export const serveCommand = async (args: string[], demo: boolean) => {
   if (demoServer) await registerDemoSource(server, demoServer)
   if (retention.retain) process.stderr.write(`switchboard: ${retention.notice}\n`)
   if (approvals.notice) process.stderr.write(`switchboard: ${approvals.notice}\n`)
-  process.stdout.write(`switchboard listening on ${server.url} (catalog: ${values.db})\n`)
+  process.stdout.write(`switchboard listening on ${server.url} (catalog: ${displayDb(values.db)})\n`)
   if (demo) {
     process.stdout.write(
       `try:\n  curl -s ${server.url}/v1/execute -H 'content-type: application/json' \\\n    -d '{"code":"const r = await tools.demo.add({ a: 2, b: 3 }); return r.data"}'\n`,

@@ -25,7 +25,13 @@ const pairs = (given: string[] | undefined, separator: string, flag: string) =>
   Object.fromEntries(
     (given ?? []).map((pair) => {
       const at = pair.indexOf(separator)
-      if (at <= 0) usageError(`${flag} takes "name${separator}value" (got "${pair}")`)
+      if (at <= 0) {
+        // the value is a secret (a token, a password): the message names only what comes before any separator
+        const name = pair.split(/[=:\s]/, 1)[0]
+        usageError(
+          `${flag} takes "name${separator}value" (got ${name ? `"${name}" without "${separator}"` : "one with no name"})`,
+        )
+      }
       return [pair.slice(0, at).trim(), pair.slice(at + separator.length).trim()]
     }),
   )

@@ -41,7 +41,7 @@ commands:
           --allow-stdio for a local stdio source
   config  ${configUsage.replaceAll("\n", "\n          ")}
   keys    API keys: keys create <name> --scope <scope> (prints the key once) | keys list | keys revoke <id>   --db
-          a server listening beyond loopback (--host 0.0.0.0), or started with --require-key, needs one on every route but /healthz;
+          a server listening beyond loopback (--host 0.0.0.0), or started with --require-key, needs one on every route but /healthz and /readyz;
           there an admin key also manages keys over HTTP (POST /v1/keys, GET /v1/keys, DELETE /v1/keys/<id>)
           --scope (repeat it, or separate with commas; each includes the ones above it):
 ${SCOPES.map((s) => `            ${s.padEnd(8)} ${SCOPE_DESCRIPTIONS[s]}`).join("\n")}

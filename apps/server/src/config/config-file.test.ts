@@ -38,6 +38,24 @@ describe("switchboard.config.json", () => {
     expect(problems.join("")).not.toContain("s3cret")
   })
 
+  it("puts ${NAME} back in place of a variable's value in every problem, which names the field", () => {
+    const text = `{
+  "server": { "port": "\${PORT}" },
+  "sources": [
+    { "namespace": "gh", "kind": "mcp", "transport": { "type": "http", "url": "mcp.example.com/mcp?token=\${GH_TOKEN}" } }
+  ]
+}`
+    // a message quotes a value as JSON: a " in it is escaped there
+    const problems = problemsOf(text, { GH_TOKEN: "ghp_SECRET123", PORT: 'p"ss' })
+    expect(problems).toEqual([
+      'switchboard.config.json:2:15: server.port: server.port must be a whole number from 0 to 65535 (got "${PORT}")',
+      expect.stringMatching(
+        /^switchboard\.config\.json:4:\d+: sources\[0\]\.transport\.url: transport\.url is not a URL/,
+      ),
+    ])
+    expect(problems.join("\n")).not.toMatch(/ghp_SECRET123|p\\"ss/)
+  })
+
   it("names the line and column of a syntax error", () => {
     const problems = problemsOf('{\n  "sources": [\n    { "namespace": "a", }\n  ]\n}\n')
     expect(problems[0]).toMatch(/^switchboard\.config\.json:3:25: syntax: PropertyNameExpected/)
@@ -72,7 +90,7 @@ describe("switchboard.config.json", () => {
       'switchboard.config.json:3:15: limits.timeoutMs: limit "timeoutMs" must be a positive whole number',
     )
     expect(problems).toContain(
-      'switchboard.config.json:5:71: sources[0].transport.url: transport.url is not a URL: "not a url"',
+      "switchboard.config.json:5:71: sources[0].transport.url: transport.url is not a URL: it needs http:// or https:// and a host, such as https://mcp.example.com/mcp",
     )
     expect(problems.find((p) => p.includes("sources[1]"))).toMatch(
       /^switchboard\.config\.json:6:5: sources\[1\]\.transport: /,
@@ -88,7 +106,11 @@ describe("switchboard.config.json", () => {
     expect(loaded.ok && loaded.config.server).toEqual({ retain: "7d", retainExecutions: 100_000 })
     expect(problemsOf('{\n  "server": { "retain": "7 days", "retainExecutions": -1 }\n}')).toEqual([
       "switchboard.config.json:2:15: server.retain: server.retain must be an age such as 7d, 12h or 90m",
-      "switchboard.config.json:2:35: server.retainExecutions: server.retainExecutions must be a whole number from 0 to 9007199254740991 (got -1)",
+      "switchboard.config.json:2:35: server.retainExecutions: server.retainExecutions must be a whole number from 1 to 9007199254740991 (got -1)",
+    ])
+    // 0 would keep none
+    expect(problemsOf('{\n  "server": { "retainExecutions": 0 }\n}')).toEqual([
+      "switchboard.config.json:2:15: server.retainExecutions: server.retainExecutions must be a whole number from 1 to 9007199254740991 (got 0)",
     ])
   })
 

@@ -2,7 +2,7 @@
  * Reads `switchboard.config.json`: plain JSON (no comments, no trailing commas: editors read a .json file so),
  * `${NAME}` in any string replaced from the environment, then checked against config-schema.ts. Every problem is
  * one line naming the file, the line and column, and the field. A variable's value is never printed: a message
- * names the variable only.
+ * names the variable only, and where a schema's message quotes a value, `${NAME}` stands in its place.
  */
 import { readFileSync } from "node:fs"
 import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode } from "jsonc-parser"
@@ -57,11 +57,15 @@ export const readConfigText = (file: string, text: string, env: NodeJS.ProcessEn
   }
 
   const problems: string[] = []
+  const substituted = new Map<string, string>()
   const substitute = (value: unknown, path: Path): unknown => {
     if (typeof value === "string")
       return value.replace(VARIABLE, (whole, name: string) => {
         const found = env[name]
-        if (found !== undefined) return found
+        if (found !== undefined) {
+          substituted.set(name, found)
+          return found
+        }
         problems.push(at(nodeOf(path).offset, fieldName(path), `environment variable ${name} is not set`))
         return whole
       })
@@ -80,13 +84,26 @@ export const readConfigText = (file: string, text: string, env: NodeJS.ProcessEn
   if (extra.length > 0) return { ok: false, problems: extra.flatMap((path) => explain(unknown(path))) }
   return { ok: true, config: parsed.data }
 
+  /**
+   * A message of the schema's (ours, or a plugin's) may quote the value it refused: each variable's value is put
+   * back as `${NAME}`, as written and as JSON writes it inside quotes. Longest first, so a value inside another
+   * does not break it; an empty value is nothing to hide. The message only: the line and column stay numbers.
+   */
+  function unsubstituted(message: string): string {
+    const values = [...substituted]
+      .flatMap(([name, value]) => [value, JSON.stringify(value).slice(1, -1)].map((form) => [form, name] as const))
+      .filter(([form]) => form !== "")
+      .sort(([a], [b]) => b.length - a.length)
+    return values.reduce((text, [form, name]) => text.replaceAll(form, `\${${name}}`), message)
+  }
+
   function explain(issue: z.core.$ZodIssue): string[] {
     if (issue.code === "unrecognized_keys")
       return issue.keys.map((key) => {
         const path = [...issue.path, key]
         return at(nodeOf(path).offset, fieldName(path), `unknown field "${key}"`)
       })
-    return [at(nodeOf(issue.path).offset, fieldName(issue.path), issue.message)]
+    return [at(nodeOf(issue.path).offset, fieldName(issue.path), unsubstituted(issue.message))]
   }
 }
 

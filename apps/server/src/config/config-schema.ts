@@ -41,7 +41,7 @@ const serverSettings = z
       })
       .optional()
       .describe("--retain: executions that started longer ago are pruned (default: every execution is kept)"),
-    retainExecutions: wholeNumber("server.retainExecutions", { min: 0, max: Number.MAX_SAFE_INTEGER })
+    retainExecutions: wholeNumber("server.retainExecutions", { min: 1, max: Number.MAX_SAFE_INTEGER })
       .optional()
       .describe("--retain-executions: only the newest this many executions are kept"),
   })

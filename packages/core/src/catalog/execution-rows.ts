@@ -136,7 +136,8 @@ export const executionRows = ({
       }
     },
 
-    // newest first by the primary key, LIMIT rows: a filter walks the key's order until it has enough
+    // newest first by the primary key, or (key_id, id) under a key, or (status, id) under a status alone (0008),
+    // LIMIT rows: under a key and a status, the key's rows are walked until enough have the status
     async listExecutions({ limit, before, status, keyId }: ExecutionListQuery): Promise<ExecutionSummary[]> {
       if (!Number.isInteger(limit) || limit < 1)
         throw new RangeError(`listExecutions needs a whole number limit of at least 1 (got ${limit})`)
@@ -156,7 +157,13 @@ export const executionRows = ({
         .where(
           and(
             before === undefined ? undefined : lt(executions.id, before),
-            status === undefined ? undefined : eq(executions.status, status),
+            status === undefined
+              ? undefined
+              : keyId === undefined
+                ? eq(executions.status, status)
+                : // under a key the key's index leads: given status = ? as well, SQLite chose (status, id) and a key
+                  // owning none walked every other key's rows of a common status. An expression uses no index.
+                  sql`${executions.status} || '' = ${status}`,
             keyId === undefined ? undefined : eq(executions.keyId, keyId),
           ),
         )

@@ -8,7 +8,7 @@ it("reads an age in s, m, h, d or w and a whole count; neither given keeps every
     policy: { maxAgeMs: 90 * 60_000, maxExecutions: 100_000 },
   })
   expect(parseRetention({ retain: "2w" })).toMatchObject({ policy: { maxAgeMs: 14 * 86_400_000 } })
-  expect(parseRetention({ retainExecutions: "0" })).toEqual({ ok: true, policy: { maxExecutions: 0 } })
+  expect(parseRetention({ retainExecutions: "1" })).toEqual({ ok: true, policy: { maxExecutions: 1 } })
   expect(parseRetention({})).toEqual({ ok: true, policy: undefined })
   expect(parseRetention({ retain: "", retainExecutions: " " })).toEqual({ ok: true, policy: undefined })
 })
@@ -24,6 +24,15 @@ it("refuses an age without a unit or of zero, and a count that is not a whole nu
       ok: false,
       message: expect.stringContaining("--retain-executions must be"),
     })
+  // 0 would keep none: every execution not held or paused deleted at the next prune
+  expect(parseRetention({ retainExecutions: "0" })).toEqual({
+    ok: false,
+    message: '--retain-executions must be at least 1 (got "0"); without it every execution is kept',
+  })
+  expect(parseRetention({ retainExecutions: "00" }, { retain: "R", retainExecutions: "N" })).toMatchObject({
+    ok: false,
+    message: expect.stringMatching(/^N must be at least 1/),
+  })
 })
 
 it("says the policy in words", () => {

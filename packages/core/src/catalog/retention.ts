@@ -46,6 +46,12 @@ export const parseRetention = (
         ok: false,
         message: `${names.retainExecutions} must be a whole number of executions, such as 100000 (got "${retainExecutions}")`,
       }
+    // 0 keeps none: every execution not held or paused would go at the next prune, a typo's cost
+    if (count < 1)
+      return {
+        ok: false,
+        message: `${names.retainExecutions} must be at least 1 (got "${retainExecutions}"); without it every execution is kept`,
+      }
     policy.maxExecutions = count
   }
   return { ok: true, policy: Object.keys(policy).length > 0 ? policy : undefined }

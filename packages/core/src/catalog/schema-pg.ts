@@ -95,7 +95,13 @@ export const executions = pgTable(
     /** kept at least until then, whatever the retention (see schema-sqlite.ts) */
     keepUntil: millis("keep_until"),
   },
-  (t) => [index("executions_started_at_idx").on(t.startedAt, t.id)],
+  (t) => [
+    index("executions_started_at_idx").on(t.startedAt, t.id),
+    // a listing by key or by status reads only that key's or status's rows, newest first from the index: without
+    // them a key owning few executions walked every other row, on SQLite on the main thread (execution-rows.ts)
+    index("executions_key_id_idx").on(t.keyId, t.id),
+    index("executions_status_idx").on(t.status, t.id),
+  ],
 )
 
 /**

@@ -77,8 +77,14 @@ export const executions = sqliteTable(
      */
     keepUntil: integer("keep_until"),
   },
-  // retention reads the oldest first, and finds the newest N's edge, in this order (catalog/prune.ts)
-  (t) => [index("executions_started_at_idx").on(t.startedAt, t.id)],
+  (t) => [
+    // retention reads the oldest first, and finds the newest N's edge, in this order (catalog/prune.ts)
+    index("executions_started_at_idx").on(t.startedAt, t.id),
+    // a listing by key or by status reads only that key's or status's rows, newest first from the index: without
+    // them a key owning few executions walked every other row, on SQLite on the main thread (execution-rows.ts)
+    index("executions_key_id_idx").on(t.keyId, t.id),
+    index("executions_status_idx").on(t.status, t.id),
+  ],
 )
 
 /**
