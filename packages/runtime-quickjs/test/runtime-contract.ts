@@ -614,6 +614,21 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
         const error = expectError(await run("await tools.a.b({})", { invoke, signal: controller.signal }))
         expect(error.code).toBe("aborted")
       })
+
+      // a pause for a person's approval stops the run this way: the record keeps what the script logged before it
+      test("an aborted run keeps what it logged before the abort", async () => {
+        const controller = new AbortController()
+        const invoke: InvokeTool = () => {
+          setTimeout(() => controller.abort(), 10)
+          return new Promise<ToolResult>(() => {})
+        }
+        const outcome = await run('console.log("before the call"); await tools.a.b({})', {
+          invoke,
+          signal: controller.signal,
+        })
+        expect(expectError(outcome).code).toBe("aborted")
+        expect(outcome.logs).toEqual([{ level: "log", message: "before the call" }])
+      })
     })
 
     describe("the sandbox has nothing but ECMAScript, tools and console", () => {

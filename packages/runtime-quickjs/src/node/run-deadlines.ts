@@ -49,10 +49,12 @@ export const armRunning = (job: Job, remainingMs: number, killGraceMs: number, s
   job.onAbort = () => {
     // a run the worker has not started is only taken back
     if (stops.takeBack(job)) return job.settle(failed(runErrors.aborted()))
-    // The caller is gone: it hears `aborted` now. The worker gets a while to end the run by itself
-    // (a run waiting on a tool does at once) before it is killed, since a kill costs a respawn.
+    // The caller is gone: it hears `aborted` now, with what the run logged so far (a pause for a person's approval
+    // stops a run this way, and its record keeps them). The worker gets a while to end the run by itself (a run
+    // waiting on a tool does at once) before it is killed, since a kill costs a respawn.
+    const outcome = stoppedOutcome(job, runErrors.aborted())
     slot.post({ type: "abort", runId })
-    job.settle(failed(runErrors.aborted()))
+    job.settle(outcome)
     job.timer = setTimeout(() => stops.kill(job, runErrors.aborted()), abortGraceMs)
   }
   job.options.signal?.addEventListener("abort", job.onAbort)
