@@ -162,9 +162,14 @@ export class Execution {
             `another resume of this execution went past its pause (${path}) already: this one stops there, so no call is made twice`,
           )
         this.live--
-        if (this.paused || this.diverged) return held
+        // a divergence has stopped the run; a pause elsewhere has not: the call a person decided is still made
+        // (or answered), and the run stops once nothing is in flight
+        if (this.diverged || this.interrupted) return held
         const { decision } = replay
-        return decision.approved ? this.made(path, args, index) : this.declined(index, path, text, decision)
+        if (decision.approved) return this.made(path, args, index)
+        const answered = this.declined(index, path, text, decision)
+        if (this.paused && this.live === 0) this.stopRun()
+        return answered
       },
       (cause: unknown) =>
         stopped(

@@ -1,0 +1,94 @@
+/**
+ * When a run stops for a pause: once no call is left in flight, whatever order the calls settle in. A run that is
+ * never stopped waits on promises that never settle until its time limit (30 s by default), holding its sandbox.
+ * The Execution alone, with a stand-in for the tool invoker whose timing the test sets, so each order is certain.
+ */
+import { expect, it } from "vitest"
+import { defaultLimits } from "../src/index.js"
+import { Execution } from "../src/executor/execution.js"
+import type { CallTool } from "../src/executor/execution.js"
+import type { ReplayRecord } from "../src/executor/replay.js"
+
+const needsPerson = { action: "require_approval" as const, rule: null, reason: "writes" }
+const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** every call needs a person's approval, unless it is the approved one; each takes `ms` to get there */
+const invoker =
+  (ms: number, made: string[]): CallTool =>
+  async (path, args, ctx, index) => {
+    await tick(ms)
+    const id = ctx.callStarted(path, Date.now())
+    if (ctx.isApproved(index)) {
+      made.push(JSON.stringify(args))
+      ctx.callEnded(id, {
+        executionId: "e1",
+        toolPath: path,
+        encoding: "direct",
+        startedAt: 0,
+        durationMs: 0,
+        ok: true,
+        errorCode: null,
+        dataBytes: null,
+        outputSchemaError: null,
+      })
+      return { ok: true, data: "written" }
+    }
+    return ctx.pauseAt(id, index, path, args, needsPerson)
+  }
+
+it("two calls in one Promise.all that both need a person stop the run", async () => {
+  const execution = new Execution("", defaultLimits, undefined, null, invoker(5, []), Date.now)
+  void execution.invoke("fs.write", { text: "a" })
+  void execution.invoke("fs.write", { text: "b" })
+  await tick(50)
+  expect(execution.paused?.call.path).toBe("fs.write")
+  expect(execution.runSignal.aborted).toBe(true)
+})
+
+const record: ReplayRecord = {
+  version: 1,
+  code: "",
+  limits: defaultLimits,
+  seed: "00000000000000ff",
+  clock: [],
+  calls: [],
+  pause: { index: 0, path: "fs.write", args: '{"text":"a"}' },
+  startedAt: 0,
+  runMs: 0,
+  toolCallCount: 0,
+}
+
+for (const passMs of [0, 40])
+  it(`a resume whose other call pauses ${passMs ? "before" : "after"} the approved one passes the pause: the approved call is made, and the run stops`, async () => {
+    const made: string[] = []
+    const execution = new Execution("", defaultLimits, undefined, null, invoker(5, made), Date.now, {
+      replay: {
+        record: { ...record },
+        decision: { approved: true },
+        approvalId: "a1",
+        passPause: () => tick(passMs).then(() => true),
+      },
+    })
+    void execution.invoke("fs.write", { text: "a" })
+    void execution.invoke("fs.write", { text: "b" })
+    await tick(120)
+    expect(made).toEqual(['{"text":"a"}'])
+    expect(execution.paused?.call.args).toBe('{"text":"b"}')
+    expect(execution.runSignal.aborted).toBe(true)
+  })
+
+it("a declined resume whose other call paused first stops the run once the declined call is answered", async () => {
+  const execution = new Execution("", defaultLimits, undefined, null, invoker(5, []), Date.now, {
+    replay: {
+      record: { ...record },
+      decision: { approved: false, note: null, expired: false },
+      approvalId: "a1",
+      passPause: () => tick(40).then(() => true),
+    },
+  })
+  const declined = execution.invoke("fs.write", { text: "a" })
+  void execution.invoke("fs.write", { text: "b" })
+  expect(await declined).toMatchObject({ ok: false, error: { code: "declined" } })
+  await tick(20)
+  expect(execution.runSignal.aborted).toBe(true)
+})
