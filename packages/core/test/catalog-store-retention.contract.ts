@@ -4,7 +4,8 @@
  * covers, and works in batches bounded by executions, tool calls and bytes of text.
  */
 import { beforeEach, expect, it } from "vitest"
-import type { ApprovalRow, CatalogStore, ExecutionEntry, ExecutionRecord } from "../src/index.js"
+import type { CatalogStore, ExecutionEntry, ExecutionRecord } from "../src/index.js"
+import { approval as approvalRow } from "./catalog-store-approvals.contract.js"
 import { call, run } from "./catalog-store.shared.js"
 import type { StoreUnderTest } from "./catalog-store.shared.js"
 
@@ -130,25 +131,9 @@ export const catalogStoreRetentionContract = (subject: () => StoreUnderTest) => 
 
   it("never deletes a paused execution; once its resume records the end, it goes with its approvals", async () => {
     const now = T0 + 48 * HOUR
-    const approval = (id: string, executionId: string): ApprovalRow => ({
-      id,
-      executionId,
-      toolPath: "fs.delete",
-      args: {},
-      reason: "destructive",
-      ruleId: null,
-      status: "pending",
-      note: null,
-      keyId: null,
-      createdAt: T0,
-      expiresAt: T0 + HOUR,
-      decidedAt: null,
-      decidedBy: null,
-      resumeLeaseUntil: null,
-      resumePastPauseAt: null,
-      resumedAt: null,
-      replay: {},
-    })
+    // the approvals contract's row, at this suite's time
+    const approval = (id: string, executionId: string) =>
+      approvalRow(id, executionId, { createdAt: T0, expiresAt: T0 + HOUR })
     await store.recordPause(entry("waits", T0, { status: "paused", resultText: null }, 2), approval("a-waits", "waits"))
     await store.recordPause(
       entry("resumed", T0 + 1, { status: "paused", resultText: null }),

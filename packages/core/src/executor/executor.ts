@@ -166,16 +166,16 @@ export const createExecutor = ({
 
   /** A request may lower any limit, never raise one past the server's. */
   /** the limits asked for, each within this server's; one not asked for is the server's */
-  const within = (asked: Partial<RunLimits>): RunLimits => {
+  const within = (asked: Partial<RunLimits> | undefined, timeoutMs?: number): RunLimits => {
     const merged = { ...serverLimits }
     for (const key of LIMIT_KEYS) {
-      const value = asked[key]
+      const value = key === "timeoutMs" ? (asked?.timeoutMs ?? timeoutMs) : asked?.[key]
       if (value !== undefined) merged[key] = Math.min(value, serverLimits[key])
     }
     return merged
   }
-  const limitsFor = (request: ExecuteRequest): RunLimits =>
-    within({ ...request.limits, timeoutMs: request.limits?.timeoutMs ?? request.timeoutMs })
+  // per execute: no object made for the asking, as before the resume shared this
+  const limitsFor = (request: ExecuteRequest): RunLimits => within(request.limits, request.timeoutMs)
 
   /**
    * Runs one execution to its end, without a fiber: the HTTP route's path, where an Effect at the edge cost a
