@@ -82,6 +82,8 @@ export interface CatalogClient {
   /** newest first */
   listApprovals(request: { status: ApprovalStatusFilter; limit: number }): Promise<ApprovalView[]>
   /** decides a pending approval, which resumes its execution */
+  /** one approval, its arguments whole */
+  getApproval(id: string): Promise<ApprovalView>
   decideApproval(id: string, request: DecisionRequest): Promise<DecisionAnswer>
   close(): Promise<void>
 }

@@ -11,6 +11,7 @@ executions show <id>
 executions output <id> [--offset N] [--limit N] [--char-offset N] | [--grep PATTERN]`
 
 export const approvalsUsage = `approvals list [--status pending|approved|declined|expired|all] [--limit N]
+approvals show <id>
 approvals approve <id> [--note TEXT] [--wait 30s] [--allow-stdio]
 approvals decline <id> [--note TEXT] [--wait 30s] [--allow-stdio]`
 
