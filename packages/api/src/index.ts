@@ -8,6 +8,7 @@ export { appServices } from "./app-services.js"
 export type { RequestLog, RequestLogEntry } from "./request-log.js"
 // the answers' shapes, for a client that speaks for the API without it (the CLI's catalog client)
 export type { ExecuteBody } from "./wire/execute.js"
+export type { ExecutePausedBody } from "./wire/approvals.js"
 export type { ExecutionsBody, OutputMatchesBody, OutputPageBody } from "./wire/executions.js"
 export { DEFAULT_MAX_BODY_BYTES } from "./body-limit.js"
 export { errorCode } from "./http-errors.js"

@@ -43,9 +43,8 @@ const paused = (
 ): ExecuteResponse => ({
   executionId: "e1",
   stored: true,
-  ok: false,
   status: "paused",
-  error: { code: "paused", message: `paused before ${tool}` },
+  message: `paused before ${tool}`,
   approval: {
     id: approvalId,
     tool,

@@ -50,7 +50,15 @@ export { splitToolPath } from "./catalog/tool-path.js"
 export type { SourcesService, SourceView, SyncOptions } from "./catalog/sources-service.js"
 export type { ProgressListener } from "./catalog/sync-progress.js"
 export { createExecutor, DEFAULT_APPROVAL_TTL_MS } from "./executor/executor.js"
-export type { ApprovalSummary, Executor, ExecuteResponse, ExecutorOptions } from "./executor/executor.js"
+export type {
+  ApprovalSummary,
+  EndedResponse,
+  Executor,
+  ExecuteResponse,
+  ExecutorOptions,
+  PausedResponse,
+} from "./executor/executor.js"
+export { isPausedResponse } from "./executor/executor.js"
 export type { ReplayRecord, RecordedCall } from "./executor/replay.js"
 export { createPolicyService, DEFAULT_POLICY_REFRESH_MS } from "./policy/policy-service.js"
 export type { PolicyService } from "./policy/policy-service.js"

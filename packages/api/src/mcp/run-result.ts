@@ -5,8 +5,10 @@
  * not an error: it is waiting for a person, and the text says for what and how to go on.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import { inlineText } from "@switchboard/core"
+import { inlineText, isPausedResponse } from "@switchboard/core"
 import type {
+  EndedResponse,
+  PausedResponse,
   ApprovalRow,
   ApprovalSummary,
   ExecuteResponse,
@@ -27,11 +29,11 @@ export interface PausedRun {
   logs: LogEntry[]
 }
 
-/** The paused arm of the executor's response (it is the only one with a `status`). */
+const pausedRun = ({ executionId, approval, logs }: PausedResponse): PausedRun => ({ executionId, approval, logs })
+
+/** The paused arm of the executor's response, as a run that waits; null for one that ended. */
 export const pausedOf = (response: ExecuteResponse): PausedRun | null =>
-  "status" in response && response.status === "paused"
-    ? { executionId: response.executionId, approval: response.approval, logs: response.logs }
-    : null
+  isPausedResponse(response) ? pausedRun(response) : null
 
 /** What a paused response shows of a stored approval. */
 export const summaryOf = (row: ApprovalRow): ApprovalSummary => ({
@@ -99,7 +101,7 @@ export const pausedResult = ({ executionId, approval, logs }: PausedRun, note?: 
 }
 
 /** A run that ended (or was refused), as execute has always answered it. */
-const endedResult = (response: ExecuteResponse): CallToolResult => {
+const endedResult = (response: EndedResponse): CallToolResult => {
   const logs = logsBlock(response.logs)
   // a record that could not be stored is said in the text a model reads, after the result and its logs
   const warning = response.warning === undefined ? [] : [`warning: ${response.warning}`]
@@ -117,10 +119,8 @@ const endedResult = (response: ExecuteResponse): CallToolResult => {
 }
 
 /** The executor's response, whatever it came to. */
-export const responseResult = (response: ExecuteResponse, note?: string): CallToolResult => {
-  const paused = pausedOf(response)
-  return paused ? pausedResult(paused, note) : endedResult(response)
-}
+export const responseResult = (response: ExecuteResponse, note?: string): CallToolResult =>
+  isPausedResponse(response) ? pausedResult(pausedRun(response), note) : endedResult(response)
 
 /**
  * An execution that ended before this call, or was resumed on another server: its record, the text cut as the run

@@ -319,7 +319,8 @@ export const openApiDocument = (kinds: readonly SourceKind[] = []) => ({
         summary: "Run a script in the sandbox",
         description:
           "A script that fails is still a 200: `ok` is false and `error.code` names the cause (each limit has its own code). " +
-          "A script that reaches a call a policy says needs a person's approval pauses there, durably: 202, naming the approval. " +
+          "A script that reaches a call a policy says needs a person's approval pauses there, durably: 202, naming the approval; " +
+          "nothing failed and nothing ended, so that answer has no `ok` and no `error`: its `status` is `paused`. " +
           "Once a person decides it (POST /v1/approvals/{id}), the run resumes and GET /v1/executions/{id} gives its end.",
         requestBody: body("ExecuteRequest"),
         responses: {

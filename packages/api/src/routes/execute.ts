@@ -1,5 +1,5 @@
 import { Hono } from "hono"
-import { executeRequest, isServiceError } from "@switchboard/core"
+import { executeRequest, isPausedResponse, isServiceError } from "@switchboard/core"
 import type { AppServices } from "../app-services.js"
 import type { AppEnv } from "../env.js"
 import { sendError } from "../http-errors.js"
@@ -15,8 +15,8 @@ export const executeRoutes = ({ executor }: AppServices) =>
     if (isServiceError(response)) return sendError(c, response)
     // for the request log
     c.set("executionId", response.executionId)
-    if (!response.ok) c.set("errorCode", response.error.code)
     // paused before a call that needs a person: accepted, not done (GET /v1/executions/{id} gives the end)
-    if ("status" in response) return c.json(response satisfies ExecutePausedBody, 202)
+    if (isPausedResponse(response)) return c.json(response satisfies ExecutePausedBody, 202)
+    if (!response.ok) c.set("errorCode", response.error.code)
     return c.json(response satisfies ExecuteBody)
   })

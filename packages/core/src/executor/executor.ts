@@ -81,19 +81,25 @@ export type ExecuteResponse =
     }
   | { executionId?: string; stored: boolean; warning?: string; ok: false; error: RunError; logs: LogEntry[] }
   /**
-   * The run reached a call that needs a person's decision and is paused, durably: `approval` names it. `ok` is false
-   * and `error` says so in words, for a surface that knows nothing of approvals.
+   * The run reached a call that needs a person's decision and is paused, durably: `approval` names it. Nothing
+   * failed and nothing ended, so it has no `ok`: `status` says what happened, and `message` says it in words.
    */
   | {
       executionId: string
       stored: true
       warning?: undefined
-      ok: false
       status: "paused"
-      error: { code: typeof RunErrorCodes.paused; message: string }
+      message: string
       approval: ApprovalSummary
       logs: LogEntry[]
     }
+
+/** A run that waits for a person: the one arm of `ExecuteResponse` with a `status`. */
+export type PausedResponse = Extract<ExecuteResponse, { status: "paused" }>
+/** A run that ended, well or not, or was refused: the arms with `ok`. */
+export type EndedResponse = Exclude<ExecuteResponse, PausedResponse>
+
+export const isPausedResponse = (response: ExecuteResponse): response is PausedResponse => "status" in response
 
 export interface ExecutorOptions {
   store: CatalogStore
@@ -381,12 +387,8 @@ export const createExecutor = ({
     return {
       executionId: execution.id,
       stored: true,
-      ok: false,
       status: "paused",
-      error: {
-        code: RunErrorCodes.paused,
-        message: `paused before ${call.path}: it needs a person's approval (${policy.reason}); approval ${approval.id} expires at ${new Date(approval.expiresAt).toISOString()}`,
-      },
+      message: `paused before ${call.path}: it needs a person's approval (${policy.reason}); approval ${approval.id} expires at ${new Date(approval.expiresAt).toISOString()}`,
       approval: summary,
       logs,
     }
