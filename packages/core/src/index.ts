@@ -93,6 +93,7 @@ export type { GroupCommit, GroupCommitOptions } from "./executor/group-commit.js
 export { timeOrderedId } from "./ids.js"
 export { renderForModel } from "./render/render-for-model.js"
 export { renderResult } from "./render/render-result.js"
+export { parseOnRead } from "./render/parse-on-read.js"
 export type { RenderOptions, RenderedResult } from "./render/render-result.js"
 export { inlineText, splitLines, toWellFormed, DEFAULT_INLINE_CAP } from "./render/render-for-model.js"
 export type { InlineText } from "./render/render-for-model.js"

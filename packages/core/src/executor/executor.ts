@@ -9,6 +9,7 @@ import type { Logger, Outcome } from "../errors.js"
 import { DEFAULT_INLINE_CAP, fitsInline, inlineText } from "../render/render-for-model.js"
 import { POINTED_OUTPUT_HOLD_MS } from "../catalog/retention.js"
 import { renderResult } from "../render/render-result.js"
+import { parseOnRead } from "../render/parse-on-read.js"
 import type { ContentBlock } from "../result.js"
 import { RunErrorCodes, noopMetrics } from "../seams.js"
 import type {
@@ -72,6 +73,11 @@ export type ExecuteResponse =
       warning?: string
       ok: true
       result: unknown
+      /**
+       * `result` as JSON text, when it was made with the result's text (render/render-result.ts, `json`): a
+       * surface that writes the result as JSON writes this as it is. `result` is then parsed from it if read.
+       */
+      resultJson?: string
       /** the result as model-facing text (media blocks taken out), cut at the inline cap */
       text: string
       truncated?: { totalLines: number; totalChars: number }
@@ -441,13 +447,18 @@ export const createExecutor = ({
       notStored === undefined ? { executionId: execution.id, stored: true } : { stored: false, warning: notStored }
     if (!outcome.ok) return { ...named, ok: false, error: outcome.error, logs: outcome.logs }
     const inline = inlineText(fullText!, notStored === undefined ? execution.id : null, inlineCap)
-    const response: ExecuteResponse = {
+    const response: Extract<ExecuteResponse, { ok: true }> = {
       ...named,
       ok: true,
-      result: outcome.value,
+      result: undefined,
       text: inline.text,
       logs: outcome.logs,
     }
+    const json = rendered!.json
+    // a large value that came from a pool worker as JSON text (outcome.rendered) is rebuilt only if something reads it
+    if (json !== undefined && outcome.rendered) parseOnRead(response, "result", json)
+    else response.result = outcome.value
+    if (json !== undefined) response.resultJson = json
     if (inline.truncated) response.truncated = { totalLines: inline.totalLines, totalChars: inline.totalChars }
     const media = [...(outcome.emitted ?? []), ...rendered!.media]
     if (media.length > 0) response.media = media
