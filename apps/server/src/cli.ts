@@ -7,6 +7,7 @@
  * ERR_MODULE_NOT_FOUND, so the commands load behind this check, which says what to run instead.
  */
 import { setFlagsFromString } from "node:v8"
+import { endProcess, endQuietlyOnClosedPipe } from "./process-end.js"
 
 const missingBuildOutput = (error: unknown): string | undefined => {
   const { code, url } = (error ?? {}) as { code?: unknown; url?: unknown }
@@ -29,7 +30,8 @@ const V8_FLAGS = ["--interrupt-budget=4096"]
 /** V8 takes `--interrupt_budget` for `--interrupt-budget` */
 const flagName = (flag: string) => flag.split("=")[0]!.replaceAll("_", "-")
 
-const commands: Record<string, (args: string[]) => Promise<unknown>> = {
+/** each answers the exit code: only this entry ends the process (./process-end.ts) */
+const commands: Record<string, (args: string[]) => Promise<number>> = {
   serve: async (args) => (await import("./commands/serve.js")).serveCommand(args, false),
   demo: async (args) => (await import("./commands/serve.js")).serveCommand(args, true),
   run: async (args) => (await import("./commands/run.js")).runCommand(args),
@@ -48,25 +50,28 @@ const commands: Record<string, (args: string[]) => Promise<unknown>> = {
 const [command, ...rest] = process.argv.slice(2)
 for (const flag of V8_FLAGS)
   if (!process.execArgv.some((given) => flagName(given) === flagName(flag))) setFlagsFromString(flag)
-const fail = (message: string): never => {
+endQuietlyOnClosedPipe()
+const failed = (message: string) => {
   process.stderr.write(`switchboard: ${message}\n`)
-  process.exit(2)
+  return 2
 }
+let code: number
 try {
   const run = command !== undefined && Object.hasOwn(commands, command) ? commands[command] : undefined
-  if (run) await run(rest)
+  if (run) code = await run(rest)
   else {
     process.stdout.write((await import("./commands/usage.js")).usage())
-    process.exit(command === undefined || command === "help" || command === "--help" ? 0 : 2)
+    code = command === undefined || command === "help" || command === "--help" ? 0 : 2
   }
 } catch (error) {
   const missing = missingBuildOutput(error)
-  if (missing)
-    fail(
-      `a build output is missing (${missing}). Build the packages with \`pnpm build\` at the repository root (bash scripts/setup does).`,
-    )
-  fail(error instanceof Error ? error.message : String(error))
+  code = missing
+    ? failed(
+        `a build output is missing (${missing}). Build the packages with \`pnpm build\` at the repository root (bash scripts/setup does).`,
+      )
+    : failed(error instanceof Error ? error.message : String(error))
 }
+await endProcess(code)
 
 // a module (top-level await), though it exports nothing
 export {}

@@ -55,7 +55,7 @@ export const openCatalogClient = (values: TargetValues): CatalogClient => {
 }
 
 /**
- * Runs a command's work against the catalog and exits with the code it returns. What the API answers as
+ * Runs a command's work against the catalog and answers the exit code it returns. What the API answers as
  * `{"error":{"code","message"}}` (from the server, or the same failure of the local catalog) is printed as
  * `switchboard: <message> (<code>)`, exit 1.
  */
@@ -71,7 +71,7 @@ export const withCatalog = async (values: TargetValues, work: (client: CatalogCl
   } finally {
     await client.close()
   }
-  process.exit(code)
+  return code
 }
 
 /** a line of output: text that does not end with a newline gets one (an empty text stays empty) */

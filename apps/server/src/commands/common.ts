@@ -13,9 +13,20 @@ export const dbOption = {
   db: { type: "string", default: defaultDb() },
 } as const
 
+/**
+ * A command stopped by its user's mistake (a flag, an argument, a --db): the entry (src/cli.ts), the one place that
+ * ends the process, prints `switchboard: <message>` and exits 2.
+ */
+export class UsageError extends Error {
+  readonly _tag = "UsageError"
+}
+
+/** A tag check, never `instanceof` (a bundle may hold two copies of this module). */
+export const isUsageError = (error: unknown): error is UsageError =>
+  (error as { _tag?: unknown } | null)?._tag === "UsageError"
+
 export const fail = (message: string): never => {
-  process.stderr.write(`switchboard: ${message}\n`)
-  process.exit(2)
+  throw new UsageError(message)
 }
 
 /** --sync-ttl in milliseconds; anything else stops the command naming the flag */

@@ -46,4 +46,5 @@ export const keysCommand = async (args: string[]) => {
   } finally {
     await database.close()
   }
+  return 0
 }

@@ -18,7 +18,10 @@ export const mcpCommand = async (args: string[]) => {
     },
   })
   // stdout is the protocol stream: help goes to stderr here
-  if (values.help) return void process.stderr.write(usage())
+  if (values.help) {
+    process.stderr.write(usage())
+    return 0
+  }
   const approvals = approvalsFromFlags(values)
   if (!approvals.ok) return fail(approvals.message)
   // loaded here, not with the bundle: serve and run share it, and the MCP SDK's server costs a start ~60 ms
@@ -32,12 +35,11 @@ export const mcpCommand = async (args: string[]) => {
     ...approvals.options,
   })
   if (approvals.notice) process.stderr.write(`switchboard: ${approvals.notice}\n`)
-  const stop = async () => {
-    await mcp.close()
-    process.exit(0)
-  }
-  process.once("SIGINT", stop)
-  process.once("SIGTERM", stop)
-  await mcp.ended
-  process.exit(0)
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => void mcp.close().then(resolve)
+    process.once("SIGINT", stop)
+    process.once("SIGTERM", stop)
+  })
+  await Promise.race([mcp.ended, stopped])
+  return 0
 }

@@ -46,11 +46,11 @@ export const runCommand = async (args: string[]) => {
     // the catalog is named to the next command only when --db named it: $DATABASE_URL is read there too
     process.stderr.write(pausedText(response, { db: dbGiven ? db : undefined, "allow-stdio": values["allow-stdio"] }))
     await host.close()
-    process.exit(EXIT_PAUSED)
+    return EXIT_PAUSED
   }
   if (response.ok)
     process.stdout.write(response.text.endsWith("\n") || response.text === "" ? response.text : `${response.text}\n`)
   else process.stderr.write(`error (${response.error.code}): ${response.error.message}\n`)
   await host.close()
-  process.exit(response.ok ? 0 : 1)
+  return response.ok ? 0 : 1
 }

@@ -74,13 +74,16 @@ const registerDemoSource = async (server: RunningServer, demo: { command: string
 
 export const serveCommand = async (args: string[], demo: boolean) => {
   const { values: flags, tokens } = parseArgs({ args, options: serveOptions, strict: true, tokens: true })
-  if (flags.help) return void process.stdout.write(usage())
+  if (flags.help) {
+    process.stdout.write(usage())
+    return 0
+  }
   // a bad config file stops the boot before anything is opened
   const file = readServeConfig(configPathFor(flags.config))
   if (file && !file.ok) {
     for (const problem of file.problems) process.stderr.write(`switchboard: ${problem}\n`)
     process.stderr.write(`switchboard: the config file ${file.path} is not valid; nothing was started\n`)
-    process.exit(1)
+    return 1
   }
   const config = file?.ok ? file.config : undefined
   const given = givenFlags(tokens)
@@ -145,10 +148,10 @@ export const serveCommand = async (args: string[], demo: boolean) => {
       `try:\n  curl -s ${server.url}/v1/execute -H 'content-type: application/json' \\\n    -d '{"code":"const r = await tools.demo.add({ a: 2, b: 3 }); return r.data"}'\n`,
     )
   }
-  const stop = async () => {
-    await server.close()
-    process.exit(0)
-  }
-  process.once("SIGINT", stop)
-  process.once("SIGTERM", stop)
+  // it serves until a signal stops it; then the entry ends the process
+  return new Promise<number>((resolve) => {
+    const stop = () => void server.close().then(() => resolve(0))
+    process.once("SIGINT", stop)
+    process.once("SIGTERM", stop)
+  })
 }

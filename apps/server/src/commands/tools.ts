@@ -19,4 +19,5 @@ export const toolsCommand = async (args: string[]) => {
   } finally {
     await database.close()
   }
+  return 0
 }
