@@ -7,7 +7,14 @@
  * ERR_MODULE_NOT_FOUND, so the commands load behind this check, which says what to run instead.
  */
 import { setFlagsFromString } from "node:v8"
+import { buildProgram } from "./cli/program.js"
 import { endProcess, endQuietlyOnClosedPipe } from "./process-end.js"
+
+/** commander's own exit (help, version, or a mistake it printed), turned into a throw by `exitOverride` */
+const isCommanderExit = (error: unknown): error is { exitCode: number } =>
+  typeof (error as { code?: unknown } | null)?.code === "string" &&
+  (error as { code: string }).code.startsWith("commander.") &&
+  typeof (error as { exitCode?: unknown }).exitCode === "number"
 
 const missingBuildOutput = (error: unknown): string | undefined => {
   const { code, url } = (error ?? {}) as { code?: unknown; url?: unknown }
@@ -30,24 +37,9 @@ const V8_FLAGS = ["--interrupt-budget=4096"]
 /** V8 takes `--interrupt_budget` for `--interrupt-budget` */
 const flagName = (flag: string) => flag.split("=")[0]!.replaceAll("_", "-")
 
-/** each answers the exit code: only this entry ends the process (./process-end.ts) */
-const commands: Record<string, (args: string[]) => Promise<number>> = {
-  serve: async (args) => (await import("./commands/serve.js")).serveCommand(args, false),
-  demo: async (args) => (await import("./commands/serve.js")).serveCommand(args, true),
-  run: async (args) => (await import("./commands/run.js")).runCommand(args),
-  tools: async (args) => (await import("./commands/tools.js")).toolsCommand(args),
-  keys: async (args) => (await import("./commands/keys.js")).keysCommand(args),
-  mcp: async (args) => (await import("./commands/mcp.js")).mcpCommand(args),
-  config: async (args) => (await import("./commands/config.js")).configCliCommand(args),
-  sources: async (args) => (await import("./commands/sources.js")).sourcesCommand(args),
-  describe: async (args) => (await import("./commands/describe.js")).describeCommand(args),
-  call: async (args) => (await import("./commands/call.js")).callCommand(args),
-  executions: async (args) => (await import("./commands/executions.js")).executionsCommand(args),
-  policies: async (args) => (await import("./commands/policies.js")).policiesCommand(args),
-  approvals: async (args) => (await import("./commands/approvals.js")).approvalsCommand(args),
-}
+/** what `sources add <ns> --stdio <command> [args...]` hands the source as its command line, unparsed */
+const PASS_THROUGH = "--stdio"
 
-const [command, ...rest] = process.argv.slice(2)
 for (const flag of V8_FLAGS)
   if (!process.execArgv.some((given) => flagName(given) === flagName(flag))) setFlagsFromString(flag)
 endQuietlyOnClosedPipe()
@@ -55,21 +47,31 @@ const failed = (message: string) => {
   process.stderr.write(`switchboard: ${message}\n`)
   return 2
 }
+const argv = process.argv.slice(2)
+const { program, outcome } = buildProgram()
+const cut = argv[0] === "sources" && argv[1] === "add" ? argv.indexOf(PASS_THROUGH) : -1
+if (cut >= 0) outcome.rest = argv.slice(cut + 1)
 let code: number
 try {
-  const run = command !== undefined && Object.hasOwn(commands, command) ? commands[command] : undefined
-  if (run) code = await run(rest)
-  else {
-    process.stdout.write((await import("./commands/usage.js")).usage())
-    code = command === undefined || command === "help" || command === "--help" ? 0 : 2
+  if (argv.length === 0) {
+    program.outputHelp()
+    code = 0
+  } else {
+    await program.parseAsync(cut >= 0 ? argv.slice(0, cut + 1) : argv, { from: "user" })
+    code = outcome.code
   }
 } catch (error) {
   const missing = missingBuildOutput(error)
-  code = missing
-    ? failed(
-        `a build output is missing (${missing}). Build the packages with \`pnpm build\` at the repository root (bash scripts/setup does).`,
-      )
-    : failed(error instanceof Error ? error.message : String(error))
+  code = isCommanderExit(error)
+    ? // --help and --version exit 0; a mistake commander found (and printed, with the usage) is a usage error
+      error.exitCode === 0
+      ? 0
+      : 2
+    : missing
+      ? failed(
+          `a build output is missing (${missing}). Build the packages with \`pnpm build\` at the repository root (bash scripts/setup does).`,
+        )
+      : failed(error instanceof Error ? error.message : String(error))
 }
 await endProcess(code)
 

@@ -12,4 +12,5 @@ export type { ExecutionsBody, OutputMatchesBody, OutputPageBody } from "./wire/e
 export { DEFAULT_MAX_BODY_BYTES } from "./body-limit.js"
 export { errorCode } from "./http-errors.js"
 export { approvalViewOf, defaultPolicyText, policyViewOf } from "./wire/approval-views.js"
+export { keyViewOf } from "./wire/key-views.js"
 export { openApiDocument } from "./openapi/document.js"
