@@ -443,6 +443,10 @@ describe("against a running server only", () => {
       expect(refused.status, args.join(" ")).toBe(2)
       expect(refused.stderr, args.join(" ")).toContain(`switchboard: ${says}`)
     }
+    // a key a header cannot carry (the README's "sb_…" pasted as it is) is named, not taken for an unreachable server
+    const pasted = await runCli(["sources", "list", "--url", server.url], { env: { SWITCHBOARD_KEY: "sb_…" } })
+    expect(pasted.status).toBe(2)
+    expect(pasted.stderr).toContain("switchboard: $SWITCHBOARD_KEY is not an API key")
     // a --db given wins over $SWITCHBOARD_URL
     const local = await runCli(["sources", "list", "--db", db], { env: { SWITCHBOARD_URL: closed } })
     expect(local.status, local.stderr).toBe(0)

@@ -46,6 +46,12 @@ export const catalogTarget = (values: TargetValues, localOnly: readonly string[]
     fail("--allow-stdio is for the local catalog: a server starts stdio sources only when it was started with it")
   if (localOnly.length > 0)
     fail(`${localOnly.map((flag) => `--${flag}`).join(", ")}: for a local catalog; a server applies its own settings`)
+  // sent as a header, which holds no character past U+00FF: fetch's error would read as "no server answered"
+  const key = process.env[KEY_ENV] ?? ""
+  if (/[^\x21-\x7e]/.test(key.trim()))
+    fail(
+      `$${KEY_ENV} is not an API key: it holds a space or a character outside printable ASCII (a key is sb_ and base64url)`,
+    )
   return { kind: "remote", url: serverUrl(url, values.url === undefined ? `$${URL_ENV}` : "--url") }
 }
 
