@@ -327,3 +327,50 @@ it("on a server (--url, an admin key): policies add and list, approvals list sho
   const ran = await request(server, "POST", "/v1/execute", { code: echoScript }, admin)
   expect(ran.body).toMatchObject({ ok: true, result: "hi" })
 }, 180_000)
+
+it("a person deciding sees the whole call: run's paused text and approvals list share the room between the fields and name what they cut; approvals show gives every argument, control and bidi characters escaped", async () => {
+  const dir = scratch()
+  const db = join(dir, "catalog.db")
+  openSqlite(db).close()
+  const cli = (args: string[], input?: string) => runCli([...args, "--db", db], { input })
+  expect((await cli(["sources", "add", JSON.stringify(contractSource())])).status).toBe(0)
+  expect((await cli(["policies", "add", "--pattern", "contract.echo", "--action", "require_approval"])).status).toBe(0)
+
+  // a long harmless memo first, then where the money goes, its name reversed on screen by U+202E
+  const script = `return await tools.contract.echo({ memo: "thanks for lunch ".repeat(3000), message: "hi", to: "moc.live@\\u202eyrallam", amount: 1000000 })`
+  const run = await cli(["run", "-"], script)
+  expect(run.status, run.stderr).toBe(EXIT_PAUSED)
+  const approvalId = /^ {2}approval {2}(\S+)$/m.exec(run.stderr)![1]!
+  const argsLine = /^ {2}args {6}(.*)$/m.exec(run.stderr)![1]!
+  expect(argsLine).toMatch(
+    /^\{"memo":"thanks for lunch .*…\(51002 chars\),"message":"hi","to":"moc\.live@\\u202eyrallam","amount":1000000\}$/,
+  )
+  expect(run.stderr).toContain(
+    `  cut       not shown whole: memo; all of them: switchboard approvals show ${approvalId} --db ${db}\n`,
+  )
+  expect(run.stderr).not.toContain("\u202e")
+
+  const listed = await cli(["approvals", "list"])
+  const row = listed.stdout.trimEnd().split("\n")[1]!
+  expect(row).toContain('"to":"moc.live@\\u202eyrallam"')
+  expect(row).toContain('"amount":1000000')
+  expect(listed.stdout).not.toContain("\u202e")
+
+  const shown = await cli(["approvals", "show", approvalId])
+  expect(shown.status, shown.stderr).toBe(0)
+  expect(shown.stdout).toMatch(new RegExp(`^approval  ${approvalId}\nstatus    pending\ntool      contract\\.echo\n`))
+  const args = shown.stdout.slice(shown.stdout.indexOf("\nargs\n") + 6)
+  expect(JSON.parse(args)).toEqual({
+    memo: "thanks for lunch ".repeat(3000),
+    message: "hi",
+    to: "moc.live@\u202eyrallam",
+    amount: 1000000,
+  })
+  expect(args).toContain('"to": "moc.live@\\u202eyrallam"')
+  expect(shown.stdout).not.toContain("\u202e")
+  const json = JSON.parse((await cli(["approvals", "show", approvalId, "--json"])).stdout)
+  expect(json.approval).toMatchObject({ id: approvalId, status: "pending", args: { to: "moc.live@\u202eyrallam" } })
+  const missing = await cli(["approvals", "show", "nope"])
+  expect(missing.status).toBe(1)
+  expect(missing.stderr).toBe('switchboard: no approval "nope" (not_found)\n')
+}, 120_000)

@@ -77,10 +77,13 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("approvals on %s", (database
     const paused = await pause()
     expect(paused).toMatchObject({
       status: "paused",
-      ok: false,
       stored: true,
+      message: expect.stringMatching(/^paused before ledger\.write: it needs a person's approval \(/),
       approval: { tool: "ledger.write", args: { text: "hello" } },
     })
+    // nothing failed and nothing ended: the 202 says what happened by its status alone
+    expect(paused).not.toHaveProperty("ok")
+    expect(paused).not.toHaveProperty("error")
     expect(paused.approval.reason).toContain("destructiveHint")
     expect(paused.approval.expiresAt).toBeGreaterThan(Date.now() + 50 * 60_000)
     // the call that needs a person did not run; the one before it did, once

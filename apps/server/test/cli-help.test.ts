@@ -42,6 +42,7 @@ const commands: string[][] = [
   ["policies", "remove"],
   ["approvals"],
   ["approvals", "list"],
+  ["approvals", "show"],
   ["approvals", "approve"],
   ["approvals", "decline"],
   ["completion"],

@@ -57,6 +57,26 @@ it("Postgres down: /readyz answers 503 naming it, /healthz still 200, and an exe
   }
 }, 30_000)
 
+it("Postgres refusing connections: every /readyz names the refusal (ECONNREFUSED) at once, not a wait of 2 s", async () => {
+  postgres.stop()
+  try {
+    // the pool's connections are gone: every probe must make a new one, which is refused
+    await server.request("GET", "/readyz")
+    for (let probe = 0; probe < 3; probe++) {
+      const started = performance.now()
+      const ready = await server.request("GET", "/readyz")
+      const took = performance.now() - started
+      expect({ status: ready.status, reason: ready.body.reason }).toMatchObject({
+        status: 503,
+        reason: expect.stringMatching(/ECONNREFUSED/),
+      })
+      expect(took).toBeLessThan(1_500)
+    }
+  } finally {
+    postgres.start()
+  }
+}, 30_000)
+
 it("Postgres restarted while serving: the same server recovers with no restart, and the record of each execute is stored", async () => {
   postgres.restart()
   const deadline = Date.now() + 10_000

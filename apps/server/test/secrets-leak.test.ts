@@ -98,6 +98,36 @@ it("tools that echo their env and headers, and upstreams that fail with them: th
   expectNone("a log line", lines)
 }, 60_000)
 
+/** a secret's spellings that a tool may echo: base64 and base64url, hex in both cases, every byte percent-encoded */
+const spellingsOf = (secret: string) => {
+  const bytes = Buffer.from(secret)
+  return [
+    bytes.toString("base64"),
+    bytes.toString("base64url"),
+    bytes.toString("hex"),
+    bytes.toString("hex").toUpperCase(),
+    [...bytes].map((b) => `%${b.toString(16).padStart(2, "0").toUpperCase()}`).join(""),
+    // the secret inside a longer base64 text, at the three byte offsets, less the characters its neighbours share
+    Buffer.from(`user:${secret}`).toString("base64").slice(8, -4),
+    Buffer.from(`ab${secret}!`).toString("base64").slice(4, -4),
+  ]
+}
+
+it("a tool that echoes the secret base64-, base64url-, hex- and percent-encoded: no spelling reaches the script, the answer or the record", async () => {
+  const run = await server.execute("return await tools.envecho.echo_encoded({})")
+  expect(run.ok, JSON.stringify(run)).toBe(true)
+  expect(run.result.ok, JSON.stringify(run.result)).toBe(true)
+  const spelled = run.result.data.ECHO_TOKEN
+  // every field was there, and each one's secret was replaced
+  expect(Object.keys(spelled).sort()).toEqual(["HEX", "base64", "base64url", "basicAuth", "hex", "percent", "shifted"])
+  for (const [name, value] of Object.entries(spelled)) expect(value, name).toContain("<redacted>")
+  const stored = await server.request("GET", `/v1/executions/${run.executionId}`)
+  for (const spelling of spellingsOf(ENV_SECRET)) {
+    expect(JSON.stringify(run), `the answer holds ${spelling}`).not.toContain(spelling)
+    expect(JSON.stringify(stored.body), `the record holds ${spelling}`).not.toContain(spelling)
+  }
+}, 60_000)
+
 it("no row of the database holds a secret: sources, tools, shapes, executions, tool calls", async () => {
   await server.execute(`${CALL_ALL} return 1`)
   const db = new Database(server.dbPath, { readonly: true, fileMustExist: true })

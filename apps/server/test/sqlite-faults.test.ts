@@ -177,6 +177,16 @@ it("a file deleted while serving: /readyz answers 503 naming it, and records are
   expect(ready.body.reason).toMatch(/deleted|replaced/)
   expect((await server.request("GET", "/healthz")).status).toBe(200)
   expect(JSON.stringify(lines)).toMatch(/deleted|replaced/)
+  // reads say the database is unavailable, as /readyz does: not an internal error of ours
+  for (const path of ["/v1/executions", "/v1/tools", "/v1/sources", "/v1/executions/nope"]) {
+    const read = await server.request("GET", path)
+    expect({ path, status: read.status, code: read.body.error.code }).toEqual({
+      path,
+      status: 503,
+      code: "database_unavailable",
+    })
+    expect(read.body.error.message).toContain(server.dbPath)
+  }
 }, 30_000)
 
 it("/readyz needs no key, like /healthz", async () => {
@@ -184,3 +194,54 @@ it("/readyz needs no key, like /healthz", async () => {
   expect(await server.request("GET", "/readyz")).toMatchObject({ status: 200, body: { ok: true } })
   expect((await server.request("GET", "/v1/sources")).status).toBe(401)
 }, 30_000)
+
+it("a lock race (another connection taking the write lock over and over, and checkpointing): every answer's `stored` says whether its record is in the file", async () => {
+  server = await startTestServer({ busyWaitMs: 40 })
+  const other = new Database(server.dbPath)
+  cleanups.push(() => other.open && (other.inTransaction && other.exec("rollback"), other.close()))
+  let racing = true
+  const race = (async () => {
+    for (let round = 0; racing; round++) {
+      try {
+        other.exec("begin immediate")
+        other.exec(
+          `insert into api_keys (id, name, hash, scopes, created_at) values ('k${round}', 'other', 'h${round}', '[]', 0)`,
+        )
+        await new Promise((resolve) => setTimeout(resolve, round % 3 === 0 ? 80 : round % 3))
+        other.exec(round % 2 === 0 ? "commit" : "rollback")
+        if (round % 5 === 0) other.pragma("wal_checkpoint(TRUNCATE)")
+      } catch {
+        // the server holds the lock: this round takes none
+        if (other.inTransaction) other.exec("rollback")
+      }
+      await new Promise((resolve) => setTimeout(resolve, round % 4))
+    }
+  })()
+  const answers: { marker: string; body: { stored: boolean; executionId?: string } }[] = []
+  for (let wave = 0; wave < 12; wave++)
+    answers.push(
+      ...(await Promise.all(
+        Array.from({ length: 16 }, async (_, i) => {
+          const marker = `race-${wave}-${i}`
+          const { body } = await server!.request("POST", "/v1/execute", { code: `return "${marker}"` })
+          return { marker, body }
+        }),
+      )),
+    )
+  racing = false
+  await race
+  other.close()
+  const file = new Database(server.dbPath, { readonly: true })
+  const inFile = new Map(
+    file
+      .prepare("select id, result_text from executions")
+      .all()
+      .map((row: any) => [row.result_text as string, row.id as string]),
+  )
+  file.close()
+  const untrue = answers.filter(({ marker, body }) =>
+    body.stored ? inFile.get(marker) !== body.executionId : inFile.has(marker),
+  )
+  expect(answers.some(({ body }) => !body.stored)).toBe(true)
+  expect(untrue.map(({ marker, body }) => ({ marker, stored: body.stored }))).toEqual([])
+}, 60_000)

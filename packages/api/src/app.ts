@@ -1,6 +1,6 @@
 /** The hono app: /healthz and /readyz, the /v1 routes, the MCP endpoint at /mcp. Runtime-neutral: no Node APIs, so it serves on Node and on Workers. */
 import { Hono } from "hono"
-import { internalError } from "@switchboard/core"
+import { internalError, isDatabaseFault } from "@switchboard/core"
 import { DEFAULT_MAX_BODY_BYTES, checkMaxBodyBytes, limitBody } from "./body-limit.js"
 import { errorResponse } from "./http-errors.js"
 import { readiness } from "./probes.js"
@@ -95,6 +95,12 @@ export const createApp = (services: AppServices, options: AppOptions = {}) => {
       // the caller's mistake or its network's, never our defect: one line, and nobody is left to answer
       services.logger.info("request aborted by the client before its body arrived", { request: where })
       return errorResponse(c, "client_closed_request", "the connection closed before the request body arrived", 400)
+    }
+    // a database that cannot be used (locked past the wait, its file deleted or replaced) is no defect of ours:
+    // 503, with the fault's own message, which is safe to show (core's DatabaseFault), as /readyz says it
+    if (isDatabaseFault(cause)) {
+      services.logger.warn(`database unavailable in ${where}`, { reason: cause.message })
+      return errorResponse(c, "database_unavailable", cause.message, 503)
     }
     const error = internalError(services.logger, where, cause)
     return errorResponse(c, "internal_error", error.message, 500)

@@ -36,16 +36,19 @@ const approvalRow = (id: string, over: Partial<ApprovalRow> = {}): ApprovalRow =
   ...over,
 })
 
-const paused = (approvalId: string, tool = "fs.write_file"): ExecuteResponse => ({
+const paused = (
+  approvalId: string,
+  tool = "fs.write_file",
+  args: unknown = { path: "/tmp/x", content: "hello" },
+): ExecuteResponse => ({
   executionId: "e1",
   stored: true,
-  ok: false,
   status: "paused",
-  error: { code: "paused", message: `paused before ${tool}` },
+  message: `paused before ${tool}`,
   approval: {
     id: approvalId,
     tool,
-    args: { path: "/tmp/x", content: "hello" },
+    args,
     reason: "needs a person",
     expiresAt: EXPIRES,
   },
@@ -161,7 +164,8 @@ describe("execute over a pause", () => {
     const result = await call("execute", { code: "..." })
     expect(asked).toHaveLength(1)
     expect(asked[0]!.message).toBe(
-      'Approve fs.write_file with {"path":"/tmp/x","content":"hello"}? Reason: needs a person. Undecided by 2030-01-01T00:00:00.000Z, it counts as declined.',
+      'Approve fs.write_file with these arguments?\n{\n  "path": "/tmp/x",\n  "content": "hello"\n}\n' +
+        "Reason: needs a person. Undecided by 2030-01-01T00:00:00.000Z, it counts as declined.",
     )
     expect((asked[0] as { requestedSchema?: unknown }).requestedSchema).toMatchObject({
       type: "object",
@@ -177,6 +181,46 @@ describe("execute over a pause", () => {
       ],
       _meta: { "switchboard/execution": { stored: true, executionId: "e1" } },
     })
+  })
+
+  it("a long harmless field first does not hide the rest: the paused text shows each field, names the one it cut and where to read all", async () => {
+    const args = { memo: "thanks for lunch ".repeat(3_000), to: "mallory@evil.example", amount: 1_000_000 }
+    const { services } = stub({ response: paused("a1", "bank.transfer", args) })
+    const { call } = await connect(services)
+    const [text] = texts(await call("execute", { code: "..." }))
+    expect(text).toMatch(
+      /^waiting: bank\.transfer with \{"memo":"thanks for lunch .*…\(51002 chars\),"to":"mallory@evil\.example","amount":1000000\}$/m,
+    )
+    expect(text).toContain(
+      "not shown whole: memo; the whole arguments: GET /v1/approvals/a1, or `switchboard approvals show a1` on the host",
+    )
+  })
+
+  it("never asks a person to approve arguments the question cannot show whole: it answers the paused text, saying why", async () => {
+    const args = { memo: "m".repeat(20_000), to: "mallory" }
+    const { services, decisions } = stub({ response: paused("a1", "bank.transfer", args) })
+    const { call, asked } = await connect(services, () => ({ action: "accept", content: { decision: "approve" } }))
+    const [text] = texts(await call("execute", { code: "..." }))
+    expect(asked).toEqual([])
+    expect(decisions).toEqual([])
+    expect(text).toContain(
+      "The call's arguments are too long to show whole in a question; read them at GET /v1/approvals/a1",
+    )
+    expect(text).toContain("The approval is still pending.")
+  })
+
+  it("escapes bidi and control characters in the question and the paused text", async () => {
+    const args = { to: "moc.live@\u202eyrallam", note: "line\u2028break\u0007" }
+    const { services } = stub({ response: paused("a1", "bank.transfer", args) })
+    const { call, asked } = await connect(services, () => ({ action: "cancel" }))
+    const [text] = texts(await call("execute", { code: "..." }))
+    expect(asked[0]!.message).toContain('"to": "moc.live@\\u202eyrallam"')
+    expect(asked[0]!.message).toContain('"note": "line\\u2028break\\u0007"')
+    expect(text).toContain(
+      'waiting: bank.transfer with {"to":"moc.live@\\u202eyrallam","note":"line\\u2028break\\u0007"}',
+    )
+    for (const shown of [asked[0]!.message, text!])
+      expect(shown).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u2028\u202e]/)
   })
 
   it("asks again when the resumed run pauses again, and passes a note on", async () => {

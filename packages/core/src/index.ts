@@ -50,7 +50,15 @@ export { splitToolPath } from "./catalog/tool-path.js"
 export type { SourcesService, SourceView, SyncOptions } from "./catalog/sources-service.js"
 export type { ProgressListener } from "./catalog/sync-progress.js"
 export { createExecutor, DEFAULT_APPROVAL_TTL_MS } from "./executor/executor.js"
-export type { ApprovalSummary, Executor, ExecuteResponse, ExecutorOptions } from "./executor/executor.js"
+export type {
+  ApprovalSummary,
+  EndedResponse,
+  Executor,
+  ExecuteResponse,
+  ExecutorOptions,
+  PausedResponse,
+} from "./executor/executor.js"
+export { isPausedResponse } from "./executor/executor.js"
 export type { ReplayRecord, RecordedCall } from "./executor/replay.js"
 export { createPolicyService, DEFAULT_POLICY_REFRESH_MS } from "./policy/policy-service.js"
 export type { PolicyService } from "./policy/policy-service.js"
@@ -85,6 +93,7 @@ export type { GroupCommit, GroupCommitOptions } from "./executor/group-commit.js
 export { timeOrderedId } from "./ids.js"
 export { renderForModel } from "./render/render-for-model.js"
 export { renderResult } from "./render/render-result.js"
+export { parseOnRead } from "./render/parse-on-read.js"
 export type { RenderOptions, RenderedResult } from "./render/render-result.js"
 export {
   inlineText,

@@ -77,7 +77,8 @@ export interface RunError {
 export type RunOutcome =
   /**
    * `emitted`: content blocks the script passed to `emit(block)`, in order (images and audio for MCP clients);
-   * `rendered`: `renderResult(value, options.render)`, when the runtime made it (off the main thread)
+   * `rendered`: `renderResult(value, options.render)`, when the runtime made it (off the main thread); with
+   * `rendered.json`, `value` may be parsed from that text only when read (render/parse-on-read.ts)
    */
   | { ok: true; value: unknown; logs: LogEntry[]; emitted?: ContentBlock[]; rendered?: RenderedResult }
   | { ok: false; error: RunError; logs: LogEntry[] }

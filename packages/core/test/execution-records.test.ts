@@ -6,6 +6,7 @@ import { afterEach, beforeEach, expect, it } from "vitest"
 import { Effect } from "effect"
 import { DEFAULT_INLINE_CAP, POINTED_OUTPUT_HOLD_MS, createExecutor } from "../src/index.js"
 import type {
+  EndedResponse,
   Caller,
   CatalogStore,
   CodeRuntime,
@@ -77,7 +78,7 @@ it("twenty concurrent executes are all recorded, in fewer transactions than reco
     }),
   )
   for (const [i, { response, stored }] of found.entries()) {
-    expect(response.ok).toBe(true)
+    expect(response).toMatchObject({ ok: true })
     expect(stored).toMatchObject({
       id: response.executionId,
       code: `script ${i}`,
@@ -96,7 +97,7 @@ it("a batch that fails fails each execute in it (logged, answered as not stored,
   const { logger, errors } = memoryLogger()
   const executor = executorWith(sink, logger)
   const lost = await Promise.all([executor.execute({ code: "a" }), executor.execute({ code: "b" })])
-  expect(lost.map((r) => [r.ok, r.stored, r.executionId])).toEqual([
+  expect(lost.map((r) => [(r as EndedResponse).ok, r.stored, r.executionId])).toEqual([
     [true, false, undefined],
     [true, false, undefined],
   ])
@@ -134,7 +135,7 @@ it("an answer cut at the inline cap holds its record an hour past any retention;
     executor.execute({ code: "x".repeat(DEFAULT_INLINE_CAP) }),
   ])
   const after = Date.now()
-  expect(cut.ok && cut.text).toContain("read_output")
+  expect((cut as EndedResponse).ok && (cut as { text: string }).text).toContain("read_output")
   const held = (await store.getExecution(cut.executionId!))!.keepUntil!
   expect(held).toBeGreaterThanOrEqual(before + POINTED_OUTPUT_HOLD_MS)
   expect(held).toBeLessThanOrEqual(after + POINTED_OUTPUT_HOLD_MS)

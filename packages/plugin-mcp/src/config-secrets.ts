@@ -5,6 +5,7 @@
  */
 import { isRecord } from "@switchboard/core"
 import type { McpSourceConfig } from "./config.js"
+import { encodedSpellings } from "./secret-spellings.js"
 
 const REDACTED = "<redacted>"
 
@@ -193,6 +194,7 @@ export const secretsOf = (config: McpSourceConfig | null | undefined): string[] 
     safeDecode(value),
     encodeURIComponent(value),
     JSON.stringify(value).slice(1, -1),
+    ...(value.length >= MIN_SECRET_LENGTH ? encodedSpellings(value) : []),
   ])
   // longest first, so a secret that contains another is replaced whole
   return [...new Set(spellings.filter((value) => value.length >= MIN_SECRET_LENGTH))].sort(
@@ -207,9 +209,27 @@ export const secretsOf = (config: McpSourceConfig | null | undefined): string[] 
 export const scrubSecrets = (config: McpSourceConfig | null | undefined, text: string): string =>
   scrubWith(secretsOf(config), text)
 
-/** `text` with each of `secrets` (longest first, as secretsOf orders them) replaced. */
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
+
+/** patterns per list of spellings: a source's list is made once (scrub-result.ts) and matched at every call */
+const patterns = new WeakMap<readonly string[], RegExp | null>()
+
+/**
+ * One pattern matching every spelling in `secrets`, whatever its case (a secret echoed upper-cased, or its hex
+ * in capitals): one pass over a text finds them all. Longest first (secretsOf's order), so a secret that holds
+ * another is replaced whole. Null when there are none.
+ */
+export const secretPattern = (secrets: readonly string[]): RegExp | null => {
+  let pattern = patterns.get(secrets)
+  if (pattern === undefined) {
+    pattern = secrets.length === 0 ? null : new RegExp(secrets.map(escapeRegExp).join("|"), "gi")
+    patterns.set(secrets, pattern)
+  }
+  return pattern
+}
+
+/** `text` with each of `secrets` (longest first, as secretsOf orders them) replaced, in any case. */
 export const scrubWith = (secrets: readonly string[], text: string): string => {
-  let scrubbed = text
-  for (const secret of secrets) if (scrubbed.includes(secret)) scrubbed = scrubbed.split(secret).join(REDACTED)
-  return scrubbed
+  const pattern = secretPattern(secrets)
+  return pattern ? text.replace(pattern, REDACTED) : text
 }

@@ -6,7 +6,7 @@
  * audio blocks and a resource's `blob`, where a short secret can occur by chance and replacing it would
  * corrupt the bytes. Secrets under 4 characters are left, as in every message (see scrubSecrets).
  */
-import { scrubWith, secretsOf } from "./config-secrets.js"
+import { scrubWith, secretPattern, secretsOf } from "./config-secrets.js"
 import type { McpSourceConfig } from "./config.js"
 
 const BINARY_KEY_OF: Record<string, string> = { image: "data", audio: "data" }
@@ -14,8 +14,8 @@ const BINARY_KEY_OF: Record<string, string> = { image: "data", audio: "data" }
 interface Spellings {
   /** as scrubWith replaces them in a string */
   plain: string[]
-  /** each as it reads inside JSON text */
-  escaped: string[]
+  /** every one of them as it reads inside JSON text, in one pattern */
+  escaped: RegExp | null
 }
 
 /** spellings per config object: computed once per source config, not once per call */
@@ -25,10 +25,8 @@ const spellingsOf = (config: McpSourceConfig): Spellings => {
   let spellings = spellingsCache.get(config)
   if (!spellings) {
     const plain = secretsOf(config)
-    spellingsCache.set(
-      config,
-      (spellings = { plain, escaped: plain.map((secret) => JSON.stringify(secret).slice(1, -1)) }),
-    )
+    const escaped = secretPattern(plain.map((secret) => JSON.stringify(secret).slice(1, -1)))
+    spellingsCache.set(config, (spellings = { plain, escaped }))
   }
   return spellings
 }
@@ -48,14 +46,16 @@ const scrubValue = (secrets: readonly string[], value: unknown): unknown => {
 }
 
 /**
- * One JSON.stringify decides whether to walk: it holds every string and key, escaped character by character,
- * so a string holding a spelling holds its escaped form there, and no escaped spelling in it means no spelling
- * anywhere. A result that echoes no secret (nearly all) is handed on as it is, without being rebuilt.
+ * One JSON.stringify decides whether to walk, one pass of one pattern over it: it holds every string and key,
+ * escaped character by character, so a string holding a spelling holds its escaped form there, and no escaped
+ * spelling in it means no spelling anywhere. A result that echoes no secret (nearly all) is handed on as it is, without being rebuilt.
  */
 export const scrubResult = (config: McpSourceConfig, raw: unknown): unknown => {
   const { plain, escaped } = spellingsOf(config)
   if (plain.length === 0) return raw
   const json = JSON.stringify(raw)
-  if (json === undefined || !escaped.some((secret) => json.includes(secret))) return raw
+  if (json === undefined || !escaped) return raw
+  escaped.lastIndex = 0
+  if (!escaped.test(json)) return raw
   return scrubValue(plain, raw)
 }

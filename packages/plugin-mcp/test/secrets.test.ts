@@ -61,6 +61,29 @@ describe("scrubSecrets", () => {
     expect(scrubSecrets(config, "abcdefgh abcd")).toBe("<redacted> <redacted>")
   })
 
+  it("replaces a secret upper- or lower-cased, base64 or base64url (alone or inside longer base64), hex or percent-encoded", () => {
+    const secret = "s3cret/Token+value?"
+    const config: McpSourceConfig = { transport: { type: "stdio", command: "x", args: [], env: { TOKEN: secret } } }
+    const bytes = Buffer.from(secret)
+    const spellings = {
+      upper: secret.toUpperCase(),
+      lower: secret.toLowerCase(),
+      base64: bytes.toString("base64"),
+      base64url: bytes.toString("base64url"),
+      hex: bytes.toString("hex"),
+      HEX: bytes.toString("hex").toUpperCase(),
+      percent: [...bytes].map((b) => `%${b.toString(16).padStart(2, "0")}`).join(""),
+      basicAuth: Buffer.from(`user:${secret}`).toString("base64"),
+      shifted: Buffer.from(`ab${secret}!`).toString("base64"),
+    }
+    for (const [name, spelling] of Object.entries(spellings)) {
+      const scrubbed = scrubSecrets(config, `before ${spelling} after`)
+      expect(scrubbed, name).toMatch(/^before .*<redacted>.* after$/)
+      // what is left around the mark is at most the characters a neighbour shares with the secret
+      expect(scrubbed.replace(/^before |<redacted>| after$/g, "").length, name).toBeLessThanOrEqual(8)
+    }
+  })
+
   it("leaves text alone when there is no config", () => {
     expect(scrubSecrets(undefined, "nothing to hide")).toBe("nothing to hide")
   })

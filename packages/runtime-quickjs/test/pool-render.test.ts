@@ -32,7 +32,20 @@ test.each([
   const outcome = await run(code)
   if (!outcome.ok) throw new Error(JSON.stringify(outcome.error))
   expect(outcome.rendered).toBeDefined()
-  expect(outcome.rendered).toEqual(renderResult(outcome.value, render))
+  const { json, ...rendered } = outcome.rendered!
+  const { json: madeJson, ...made } = renderResult(outcome.value, render)
+  expect(rendered).toEqual(made)
+  // an object or array also comes as its JSON (made with the text, or apart when media was taken out)
+  if (typeof outcome.value === "object") expect(json).toBe(madeJson ?? JSON.stringify(outcome.value))
+  else expect(json).toBeUndefined()
+})
+
+test("a large object comes as its JSON text, and the value is parsed from it only when read", async () => {
+  const outcome = await run("return { rows: Array.from({ length: 300 }, (_, i) => ({ i })) }")
+  if (!outcome.ok) throw new Error(JSON.stringify(outcome.error))
+  expect(Object.getOwnPropertyDescriptor(outcome, "value")?.get).toBeTypeOf("function")
+  expect(outcome.rendered?.json).toBe(JSON.stringify({ rows: Array.from({ length: 300 }, (_, i) => ({ i })) }))
+  expect(outcome.value).toEqual({ rows: Array.from({ length: 300 }, (_, i) => ({ i })) })
 })
 
 test.each([

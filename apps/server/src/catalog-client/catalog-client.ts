@@ -6,12 +6,18 @@
  * same `--json` either way. A failure the API would answer with `{"error":{"code","message"}}` is a
  * `CatalogClientError` with that code and message, whichever side it came from.
  */
-import type { ExecuteBody, ExecutionsBody, OutputMatchesBody, OutputPageBody } from "@switchboard/api"
+import type {
+  ExecuteBody,
+  ExecutePausedBody,
+  ExecutionsBody,
+  OutputMatchesBody,
+  OutputPageBody,
+} from "@switchboard/api"
 import type { Client } from "@switchboard/api/client"
 import type { DescribeResult, ProgressListener, SourceView, StoredExecution } from "@switchboard/core"
 
 /** One tool run as an execution: the execute API's answer (`POST /v1/execute`), whose result is the call's union. */
-export type CallResponse = ExecuteBody
+export type CallResponse = ExecuteBody | ExecutePausedBody
 
 /** `GET /v1/executions`: newest first; `nextBefore` when the page is full, the `before` of the next */
 export type ExecutionsPage = ExecutionsBody
@@ -95,6 +101,8 @@ export interface CatalogClient {
   /** newest first */
   listApprovals(request: { status: ApprovalStatusFilter; limit: number }): Promise<ApprovalView[]>
   /** decides a pending approval, which resumes its execution */
+  /** one approval, its arguments whole */
+  getApproval(id: string): Promise<ApprovalView>
   decideApproval(id: string, request: DecisionRequest): Promise<DecisionAnswer>
   close(): Promise<void>
 }

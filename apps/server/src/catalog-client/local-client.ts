@@ -135,6 +135,11 @@ export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions):
     // whoever can open the file sees every approval, as admin does
     listApprovals: async ({ status, limit }) =>
       (await (await store()).listApprovals({ limit, ...(status === "all" ? {} : { status }) })).map(approvalView),
+    async getApproval(id) {
+      const found = await (await store()).getApproval(id)
+      if (!found) throw new CatalogClientError("not_found", `no approval "${id}"`)
+      return approvalView(found)
+    },
     // the resume runs here: a script, so a host with a worker
     decideApproval: async (id, request) => (await hostFor(true)).decideApproval(id, request),
     async close() {

@@ -6,6 +6,7 @@
 import { createClient } from "@switchboard/api/client"
 import type { DescribeResult, SourceView } from "@switchboard/core"
 import type {
+  ApprovalView,
   ApprovalsAnswer,
   CallResponse,
   CatalogClient,
@@ -126,6 +127,8 @@ export const openRemoteClient = (url: string, key = process.env[KEY_ENV] || unde
     removePolicy: async (id) => void (await answer(client.v1.policies[":id"].$delete({ param: { id: param(id) } }))),
     listApprovals: async ({ status, limit }) =>
       (await json<ApprovalsAnswer>(client.v1.approvals.$get({ query: { status, limit: String(limit) } }))).approvals,
+    getApproval: async (id) =>
+      (await json<{ approval: ApprovalView }>(client.v1.approvals[":id"].$get({ param: { id: param(id) } }))).approval,
     decideApproval: (id, { wait, ...body }) =>
       json<DecisionAnswer>(
         client.v1.approvals[":id"].$post({

@@ -55,6 +55,18 @@ export const addApprovalCommands = (program: Command, outcome: Outcome) => {
     ),
     [["switchboard approvals list"], ["switchboard approvals list --status all --json"]],
   )
+  examples(
+    addFlags(
+      approvals
+        .command("show")
+        .description(
+          "one approval: every field, and the call's arguments whole (indented JSON, unsafe characters escaped)",
+        )
+        .argument("<id>", "the approval's id"),
+      targetFlags,
+    ).action(runs(outcome, async () => (await loadApprovals()).approvalsShowCommand)),
+    [["switchboard approvals show <id>"], ["switchboard approvals show <id> --json"]],
+  )
   for (const decision of ["approve", "decline"] as const)
     examples(
       addFlags(

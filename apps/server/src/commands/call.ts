@@ -15,9 +15,10 @@ import { asLine, printJson, withCatalog } from "./catalog-target.js"
 import { usageError } from "./common.js"
 import { jsonObject } from "./json-input.js"
 import { EXIT_PAUSED, isPaused, pausedText } from "./paused-text.js"
+import type { PausedAnswer } from "./paused-text.js"
 
 /** What the call resolved to; the execution's own failure (a limit, the sandbox) in the union's failed form. */
-const outcome = (response: CallResponse): ToolResult => {
+const outcome = (response: Exclude<CallResponse, PausedAnswer>): ToolResult => {
   if (!response.ok) return { ok: false, error: { code: response.error.code, message: response.error.message } }
   const result = response.result as ToolResult | null
   return typeof result === "object" && result !== null && typeof result.ok === "boolean"
@@ -32,12 +33,12 @@ export const callCommand = async ({ values, args }: CommandInput<typeof callFlag
   return withCatalog(values, async (client) => {
     const response = await client.call(path!, toolArgs)
     for (const log of response.logs) process.stderr.write(`[${log.level}] ${log.message}\n`)
-    if (response.warning !== undefined) process.stderr.write(`warning: ${response.warning}\n`)
     if (isPaused(response)) {
       if (values.json) printJson(response)
       process.stderr.write(pausedText(response, values))
       return EXIT_PAUSED
     }
+    if (response.warning !== undefined) process.stderr.write(`warning: ${response.warning}\n`)
     const result = outcome(response)
     if (values.json) printJson(result)
     else if (result.ok) process.stdout.write(asLine(renderForModel(result.data)))

@@ -3,6 +3,7 @@
  * approval's id, and the commands that decide it (on the same catalog: `--db`, or `--url`). The run's process
  * exits `EXIT_PAUSED`; deciding resumes the execution from the start, its recorded calls replayed.
  */
+import { argsPreview, cutNote, escapeUnsafe } from "@switchboard/api"
 import type { ApprovalSummary } from "@switchboard/core"
 import { displayDb } from "../display-db.js"
 import { when } from "./table.js"
@@ -20,7 +21,20 @@ export interface PausedAnswer {
 export const isPaused = (response: object): response is PausedAnswer =>
   (response as { status?: unknown }).status === "paused"
 
+/** how many characters of a paused call's arguments the text shows; `approvals show` gives them whole */
 const ARGS_SHOWN = 500
+
+/**
+ * `  args      {…}`, the room shared between the fields; when something was cut, a line naming it and the command
+ * that shows the whole arguments
+ */
+export const argsLines = (approval: { id: string; args: unknown }, on: string, room = ARGS_SHOWN) => {
+  const preview = argsPreview(approval.args, room)
+  const args = `  args      ${preview.text}\n`
+  return preview.cut.length === 0
+    ? args
+    : `${args}  cut       ${cutNote(preview)}; all of them: switchboard approvals show ${approval.id}${on}\n`
+}
 
 /** a flag's value as a shell reads it back */
 const shellWord = (text: string) => (/^[\w./:@%+=,-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`)
@@ -54,13 +68,12 @@ decline:  switchboard approvals decline ${id} --note 'why'${decide}
 
 export const pausedText = (paused: PausedAnswer, target: Target) => {
   const { approval } = paused
-  const args = JSON.stringify(approval.args) ?? "undefined"
   const { on, decide } = targetFlags(target)
-  return `paused: execution ${paused.executionId} waits for a person's approval of ${approval.tool}
+  const tool = escapeUnsafe(approval.tool)
+  return `paused: execution ${paused.executionId} waits for a person's approval of ${tool}
   approval  ${approval.id}
-  tool      ${approval.tool}
-  args      ${args.length > ARGS_SHOWN ? `${args.slice(0, ARGS_SHOWN)}…` : args}
-  reason    ${approval.reason}
+  tool      ${tool}
+${argsLines(approval, on)}  reason    ${escapeUnsafe(approval.reason)}
   expires   ${when(approval.expiresAt)} (undecided by then, it counts as declined)
 ${decideLines(approval.id, decide)}the execution then runs again from the start, its calls so far answered from the record, and goes on past this one:
   switchboard executions show ${paused.executionId}${on}

@@ -91,11 +91,11 @@ export const runCommand = async ({ values, args, given }: CommandInput<typeof ru
       return isPaused(response) ? EXIT_PAUSED : response.ok ? 0 : 1
     }
     for (const log of response.logs) process.stderr.write(`[${log.level}] ${log.message}\n`)
-    if (response.warning !== undefined) process.stderr.write(`warning: ${response.warning}\n`)
     if (isPaused(response)) {
       process.stderr.write(pausedText(response, named))
       return EXIT_PAUSED
     }
+    if (response.warning !== undefined) process.stderr.write(`warning: ${response.warning}\n`)
     if (!response.ok) {
       process.stderr.write(`error (${response.error.code})${place(file, response.error)}: ${response.error.message}\n`)
       return 1

@@ -1,7 +1,11 @@
 /** Rows for a person to read: columns as wide as their widest cell, two spaces apart, a header line first. */
+import { escapeUnsafe } from "@switchboard/api"
 
-/** a cell on one line: any run of whitespace (a newline in an error message) becomes one space */
-const oneLine = (cell: string) => cell.replace(/\s+/g, " ").trim()
+/**
+ * a cell on one line: any run of whitespace (a newline in an error message) becomes one space, and a control or
+ * bidi character is shown as its escape, so no cell can move the cursor, reorder a line or hide text
+ */
+const oneLine = (cell: string) => escapeUnsafe(cell.replace(/\s+/g, " ").trim())
 
 export const table = (header: readonly string[], rows: readonly (readonly string[])[]): string => {
   const lines = [header, ...rows].map((row) => row.map(oneLine))

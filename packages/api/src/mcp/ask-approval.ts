@@ -11,7 +11,8 @@ import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/t
 import { decisionRequest, parseRequest } from "@switchboard/core"
 import type { ApprovalSummary, DecisionRequest } from "@switchboard/core"
 import { jsonSchemaOf } from "../wire/json-schema.js"
-import { argsPreview } from "./run-result.js"
+import { escapeUnsafe, safeJson } from "../args-preview.js"
+import { wholeArgsAt } from "./run-result.js"
 
 /** What the person said: a decision, or why there is none (the question was dismissed, or could not be asked). */
 export type Answer = { ok: true; decision: DecisionRequest } | { ok: false; why: string }
@@ -30,9 +31,21 @@ export const decisionForm: ElicitRequestFormParams["requestedSchema"] = {
   required: decisionSchema.required,
 }
 
-export const questionOf = (approval: ApprovalSummary) =>
-  `Approve ${approval.tool} with ${argsPreview(approval.args)}? Reason: ${approval.reason}. ` +
-  `Undecided by ${new Date(approval.expiresAt).toISOString()}, it counts as declined.`
+/**
+ * The most characters of arguments a question holds. A person is asked only about a call they can read whole:
+ * one whose arguments are longer is not asked about in the client (the paused text says where to read and decide it).
+ */
+export const QUESTION_ARGS_CHARS = 8_000
+
+/** The question, with the whole arguments; null when they are too long to ask about in a client's dialog. */
+export const questionOf = (approval: ApprovalSummary): string | null => {
+  const args = safeJson(approval.args, 2)
+  if (args.length > QUESTION_ARGS_CHARS) return null
+  return (
+    `Approve ${escapeUnsafe(approval.tool)} with these arguments?\n${args}\nReason: ${escapeUnsafe(approval.reason)}. ` +
+    `Undecided by ${new Date(approval.expiresAt).toISOString()}, it counts as declined.`
+  )
+}
 
 /**
  * The SDK checks an accepted form's content against the schema it asked with. The one schema this server asks
@@ -63,9 +76,15 @@ export const askThrough =
   (server: Server, relatedRequestId: RequestId): AskApproval =>
   async (approval, signal) => {
     const timeout = Math.min(MAX_TIMER_MS, Math.max(1, approval.expiresAt - Date.now()))
+    const message = questionOf(approval)
+    if (message === null)
+      return {
+        ok: false,
+        why: `The call's arguments are too long to show whole in a question; read them at ${wholeArgsAt(approval.id)}, and decide there.`,
+      }
     try {
       const result = await server.elicitInput(
-        { mode: "form", message: questionOf(approval), requestedSchema: decisionForm },
+        { mode: "form", message, requestedSchema: decisionForm },
         { relatedRequestId, signal, timeout },
       )
       if (result.action === "decline") return { ok: true, decision: { decision: "decline" } }

@@ -5,8 +5,10 @@
  * not an error: it is waiting for a person, and the text says for what and how to go on.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import { inlineText } from "@switchboard/core"
+import { inlineText, isPausedResponse } from "@switchboard/core"
 import type {
+  EndedResponse,
+  PausedResponse,
   ApprovalRow,
   ApprovalSummary,
   ExecuteResponse,
@@ -14,6 +16,7 @@ import type {
   RunError,
   StoredExecution,
 } from "@switchboard/core"
+import { argsPreview, cutNote, escapeUnsafe } from "../args-preview.js"
 import { errorResult, textResult } from "./tool-result.js"
 
 /** `_meta` key of an execute (or resume) result: whether its record was stored, and its id when it was */
@@ -26,11 +29,11 @@ export interface PausedRun {
   logs: LogEntry[]
 }
 
-/** The paused arm of the executor's response (it is the only one with a `status`). */
+const pausedRun = ({ executionId, approval, logs }: PausedResponse): PausedRun => ({ executionId, approval, logs })
+
+/** The paused arm of the executor's response, as a run that waits; null for one that ended. */
 export const pausedOf = (response: ExecuteResponse): PausedRun | null =>
-  "status" in response && response.status === "paused"
-    ? { executionId: response.executionId, approval: response.approval, logs: response.logs }
-    : null
+  isPausedResponse(response) ? pausedRun(response) : null
 
 /** What a paused response shows of a stored approval. */
 export const summaryOf = (row: ApprovalRow): ApprovalSummary => ({
@@ -53,15 +56,20 @@ export const errorText = (error: Omit<RunError, "code"> & { code: string }) => {
   return `error (${error.code})${at}: ${error.message}`
 }
 
-/** How many characters of a call's arguments a question or a paused text shows; the approval holds them all. */
+/** How many characters of a call's arguments a paused text shows; the approval holds them all. */
 const ARGS_PREVIEW_CHARS = 1_000
 
-/** The arguments as JSON, cut: a write_file's content may be megabytes, and a person reads the start. */
-export const argsPreview = (args: unknown) => {
-  const text = JSON.stringify(args) ?? "undefined"
-  return text.length <= ARGS_PREVIEW_CHARS
-    ? text
-    : `${text.slice(0, ARGS_PREVIEW_CHARS)}… (${text.length} characters in all)`
+/** where a person reads the whole arguments of an approval */
+export const wholeArgsAt = (approvalId: string) =>
+  `GET /v1/approvals/${approvalId}, or \`switchboard approvals show ${approvalId}\` on the host`
+
+/** The call a paused text names: the arguments shared fairly between their fields, and what was cut named. */
+const waitingLine = (approval: ApprovalSummary) => {
+  const preview = argsPreview(approval.args, ARGS_PREVIEW_CHARS)
+  const line = `waiting: ${escapeUnsafe(approval.tool)} with ${preview.text}`
+  return preview.cut.length === 0
+    ? line
+    : `${line}\n${cutNote(preview)}; the whole arguments: ${wholeArgsAt(approval.id)}`
 }
 
 const when = (epochMs: number) => new Date(epochMs).toISOString()
@@ -80,8 +88,8 @@ export const pausedResult = ({ executionId, approval, logs }: PausedRun, note?: 
   const result = textResult(
     [
       `paused: the script waits for a person to approve a tool call; it has not failed, and it goes on from here once someone decides.${note ? `\n${note}` : ""}`,
-      `waiting: ${approval.tool} with ${argsPreview(approval.args)}`,
-      `reason: ${approval.reason}`,
+      waitingLine(approval),
+      `reason: ${escapeUnsafe(approval.reason)}`,
       `approval: ${approval.id}, expires ${when(approval.expiresAt)} (undecided by then, the call is declined)`,
       `execution: ${executionId}`,
       `To go on: ${howToDecide(approval.id)} Then call ${resumeCall(executionId)}: it waits for the decision and returns the script's result.`,
@@ -93,7 +101,7 @@ export const pausedResult = ({ executionId, approval, logs }: PausedRun, note?: 
 }
 
 /** A run that ended (or was refused), as execute has always answered it. */
-const endedResult = (response: ExecuteResponse): CallToolResult => {
+const endedResult = (response: EndedResponse): CallToolResult => {
   const logs = logsBlock(response.logs)
   // a record that could not be stored is said in the text a model reads, after the result and its logs
   const warning = response.warning === undefined ? [] : [`warning: ${response.warning}`]
@@ -111,10 +119,8 @@ const endedResult = (response: ExecuteResponse): CallToolResult => {
 }
 
 /** The executor's response, whatever it came to. */
-export const responseResult = (response: ExecuteResponse, note?: string): CallToolResult => {
-  const paused = pausedOf(response)
-  return paused ? pausedResult(paused, note) : endedResult(response)
-}
+export const responseResult = (response: ExecuteResponse, note?: string): CallToolResult =>
+  isPausedResponse(response) ? pausedResult(pausedRun(response), note) : endedResult(response)
 
 /**
  * An execution that ended before this call, or was resumed on another server: its record, the text cut as the run

@@ -86,6 +86,9 @@ const responses = {
     headers: { "Retry-After": { description: "seconds", schema: { type: "integer" } } },
   },
   Internal: errorJson("`internal_error`: a defect of the server; the message holds a correlation id for its log"),
+  DatabaseUnavailable: errorJson(
+    "`database_unavailable`: the catalog database cannot be used, for a reason that is no defect: locked by another connection past the wait, or its SQLite file deleted or replaced while the server had it open; the message says which (as /readyz does)",
+  ),
   UpstreamFailed: errorJson(
     "`upstream_failed`: the source's MCP server could not be reached or failed to list its tools; `upstream_error`: it was reached and broke a bound of what it may send (a stdio server flooding stdout, or an http server answering past the message bound)",
   ),
@@ -95,7 +98,12 @@ const responses = {
 }
 
 /** What every route but /healthz and /readyz may answer, from the key check and the request guard. */
-const guarded = { "401": response("Unauthorized"), "403": response("Forbidden"), "500": response("Internal") }
+const guarded = {
+  "401": response("Unauthorized"),
+  "403": response("Forbidden"),
+  "500": response("Internal"),
+  "503": response("DatabaseUnavailable"),
+}
 /** And what a route that takes a JSON body may answer besides. */
 const withBody = {
   ...guarded,
@@ -319,7 +327,8 @@ export const openApiDocument = (kinds: readonly SourceKind[] = []) => ({
         summary: "Run a script in the sandbox",
         description:
           "A script that fails is still a 200: `ok` is false and `error.code` names the cause (each limit has its own code). " +
-          "A script that reaches a call a policy says needs a person's approval pauses there, durably: 202, naming the approval. " +
+          "A script that reaches a call a policy says needs a person's approval pauses there, durably: 202, naming the approval; " +
+          "nothing failed and nothing ended, so that answer has no `ok` and no `error`: its `status` is `paused`. " +
           "Once a person decides it (POST /v1/approvals/{id}), the run resumes and GET /v1/executions/{id} gives its end.",
         requestBody: body("ExecuteRequest"),
         responses: {

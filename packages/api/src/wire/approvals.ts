@@ -55,13 +55,15 @@ export const approvalBody = z.object({
   next: approvalView.optional().describe("with ?wait: the approval the run paused at next, when it paused again"),
 })
 
-/** POST /v1/execute's 202: the run paused before a call that needs a person's decision. */
+/**
+ * POST /v1/execute's 202: the run paused before a call that needs a person's decision. Nothing failed and nothing
+ * ended, so there is no `ok`: `status` is what a client tells it apart by.
+ */
 export const executePaused = z.object({
   executionId: z.string(),
   stored: z.literal(true),
-  ok: z.literal(false),
-  status: z.literal("paused"),
-  error: z.object({ code: z.literal("paused"), message: z.string() }),
+  status: z.literal("paused").describe("the run waits for a person's decision; it has neither failed nor ended"),
+  message: z.string().describe("what waits, in words"),
   approval: z.object({
     id: z.string(),
     tool: z.string(),

@@ -9,6 +9,7 @@ import type { Logger, Outcome } from "../errors.js"
 import { DEFAULT_INLINE_CAP, fitsInline, inlineText } from "../render/render-for-model.js"
 import { POINTED_OUTPUT_HOLD_MS } from "../catalog/retention.js"
 import { renderResult } from "../render/render-result.js"
+import { parseOnRead } from "../render/parse-on-read.js"
 import type { ContentBlock } from "../result.js"
 import { RunErrorCodes, noopMetrics } from "../seams.js"
 import type {
@@ -72,6 +73,11 @@ export type ExecuteResponse =
       warning?: string
       ok: true
       result: unknown
+      /**
+       * `result` as JSON text, when it was made with the result's text (render/render-result.ts, `json`): a
+       * surface that writes the result as JSON writes this as it is. `result` is then parsed from it if read.
+       */
+      resultJson?: string
       /** the result as model-facing text (media blocks taken out), cut at the inline cap */
       text: string
       truncated?: { totalLines: number; totalChars: number }
@@ -81,19 +87,25 @@ export type ExecuteResponse =
     }
   | { executionId?: string; stored: boolean; warning?: string; ok: false; error: RunError; logs: LogEntry[] }
   /**
-   * The run reached a call that needs a person's decision and is paused, durably: `approval` names it. `ok` is false
-   * and `error` says so in words, for a surface that knows nothing of approvals.
+   * The run reached a call that needs a person's decision and is paused, durably: `approval` names it. Nothing
+   * failed and nothing ended, so it has no `ok`: `status` says what happened, and `message` says it in words.
    */
   | {
       executionId: string
       stored: true
       warning?: undefined
-      ok: false
       status: "paused"
-      error: { code: typeof RunErrorCodes.paused; message: string }
+      message: string
       approval: ApprovalSummary
       logs: LogEntry[]
     }
+
+/** A run that waits for a person: the one arm of `ExecuteResponse` with a `status`. */
+export type PausedResponse = Extract<ExecuteResponse, { status: "paused" }>
+/** A run that ended, well or not, or was refused: the arms with `ok`. */
+export type EndedResponse = Exclude<ExecuteResponse, PausedResponse>
+
+export const isPausedResponse = (response: ExecuteResponse): response is PausedResponse => "status" in response
 
 export interface ExecutorOptions {
   store: CatalogStore
@@ -381,12 +393,8 @@ export const createExecutor = ({
     return {
       executionId: execution.id,
       stored: true,
-      ok: false,
       status: "paused",
-      error: {
-        code: RunErrorCodes.paused,
-        message: `paused before ${call.path}: it needs a person's approval (${policy.reason}); approval ${approval.id} expires at ${new Date(approval.expiresAt).toISOString()}`,
-      },
+      message: `paused before ${call.path}: it needs a person's approval (${policy.reason}); approval ${approval.id} expires at ${new Date(approval.expiresAt).toISOString()}`,
       approval: summary,
       logs,
     }
@@ -439,13 +447,18 @@ export const createExecutor = ({
       notStored === undefined ? { executionId: execution.id, stored: true } : { stored: false, warning: notStored }
     if (!outcome.ok) return { ...named, ok: false, error: outcome.error, logs: outcome.logs }
     const inline = inlineText(fullText!, notStored === undefined ? execution.id : null, inlineCap)
-    const response: ExecuteResponse = {
+    const response: Extract<ExecuteResponse, { ok: true }> = {
       ...named,
       ok: true,
-      result: outcome.value,
+      result: undefined,
       text: inline.text,
       logs: outcome.logs,
     }
+    const json = rendered!.json
+    // a large value that came from a pool worker as JSON text (outcome.rendered) is rebuilt only if something reads it
+    if (json !== undefined && outcome.rendered) parseOnRead(response, "result", json)
+    else response.result = outcome.value
+    if (json !== undefined) response.resultJson = json
     if (inline.truncated) response.truncated = { totalLines: inline.totalLines, totalChars: inline.totalChars }
     const media = [...(outcome.emitted ?? []), ...rendered!.media]
     if (media.length > 0) response.media = media

@@ -19,6 +19,7 @@ import { handleOf } from "../catalog/sources-service.js"
 import type { SourcesService } from "../catalog/sources-service.js"
 import { outputSchemaMismatch } from "../encodings/output-schema-check.js"
 import { closestNames } from "./suggest.js"
+import { createArgumentCheck } from "./argument-check.js"
 import { DEFAULT_DESCRIBE_LIMIT, createDescribeService } from "../describe/describe-service.js"
 import { describeRequest, parseRequest } from "../request-schemas.js"
 import { endSpan, startToolCallSpan } from "./tracing.js"
@@ -96,6 +97,7 @@ export const createToolInvoker = ({
   now = Date.now,
 }: ToolInvokerOptions) => {
   const describe = createDescribeService(store, policies)
+  const checkArguments = createArgumentCheck(logger)
 
   /**
    * `tools.$describe(paths)` and `tools.$search(query, limit)`: discovery from inside a script, checked by the
@@ -189,6 +191,13 @@ export const createToolInvoker = ({
         source: source.namespace,
       }
     }
+    const mismatch = checkArguments(`${tool.id}@${tool.syncedAt}`, path, tool.inputSchema, args ?? {})
+    if (mismatch)
+      return {
+        result: errResult(ToolErrorCodes.invalidArguments, mismatch.message, { data: { errors: mismatch.errors } }),
+        encoding: effectiveEncoding(tool.resultEncoding),
+        source: source.namespace,
+      }
     if (policy.action === "require_approval" && !ctx.isApproved(index)) return { pause: policy }
     let upstreamStarted = performance.now()
     let raw = await invokeRaw(source, tool, args ?? {}, ctx)

@@ -15,9 +15,12 @@ import { endAt } from "./surrogates.js"
 export const renderForModel = (value: unknown, inlineCap = DEFAULT_INLINE_CAP, maxChars?: number): string => {
   if (value === undefined || value === null) return ""
   if (typeof value === "string") return toWellFormed(value)
-  const compact = JSON.stringify(value) ?? ""
-  return toWellFormed(compact.length <= inlineCap ? compact : (prettyJson(value, { compact, maxChars }) ?? compact))
+  return renderJson(value, JSON.stringify(value) ?? "", inlineCap, maxChars)
 }
+
+/** renderForModel's text of a value that is not a string, given its compact JSON (`JSON.stringify(value)`) */
+export const renderJson = (value: unknown, compact: string, inlineCap = DEFAULT_INLINE_CAP, maxChars?: number) =>
+  toWellFormed(compact.length <= inlineCap ? compact : (prettyJson(value, { compact, maxChars }) ?? compact))
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
 
@@ -74,24 +77,23 @@ export const inlineText = (
 ): InlineText => {
   if (fitsInline(full, cap))
     return { text: full, truncated: false, totalLines: countLines(full), totalChars: full.length }
-  const lines = splitLines(full)
-  const head: string[] = []
-  let used = 0
-  for (const line of lines) {
-    if (used + line.length + 1 > cap) break
-    head.push(line)
-    used += line.length + 1
+  // the whole lines that fit, with their newlines, within the cap; the text is not split (it may be megabytes)
+  let shownLines = 0
+  let headEnd = 0
+  for (let i = full.indexOf("\n"); i !== -1 && i + 1 <= cap; i = full.indexOf("\n", i + 1)) {
+    shownLines++
+    headEnd = i
   }
+  const totalLines = countLines(full)
   // a single line longer than the cap: show its beginning rather than nothing
   const cut = endAt(full, cap)
-  const shown = head.length > 0 ? head.join("\n") : full.slice(0, cut)
-  const shownLines = head.length > 0 ? head.length : 0
-  const shownPart = `[output truncated: showing ${head.length > 0 ? shownLines : `${cut} characters of line 0`} of ${lines.length} lines (${full.length} characters in all). `
+  const shown = shownLines > 0 ? full.slice(0, headEnd) : full.slice(0, cut)
+  const shownPart = `[output truncated: showing ${shownLines > 0 ? shownLines : `${cut} characters of line 0`} of ${totalLines} lines (${full.length} characters in all). `
   if (executionId === null) {
     const gone = `${shownPart}The rest could not be stored, so it cannot be read later: return less, or run the script again]`
-    return { text: `${shown}\n${gone}`, truncated: true, totalLines: lines.length, totalChars: full.length }
+    return { text: `${shown}\n${gone}`, truncated: true, totalLines, totalChars: full.length }
   }
   // a first line longer than the cap was cut: the rest of it is read from where the cut fell
-  const note = `${shownPart}${readOn({ executionId, offset: shownLines, ...(head.length > 0 ? {} : { charOffset: cut }) })}]`
-  return { text: `${shown}\n${note}`, truncated: true, totalLines: lines.length, totalChars: full.length }
+  const note = `${shownPart}${readOn({ executionId, offset: shownLines, ...(shownLines > 0 ? {} : { charOffset: cut }) })}]`
+  return { text: `${shown}\n${note}`, truncated: true, totalLines, totalChars: full.length }
 }

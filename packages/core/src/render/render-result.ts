@@ -5,7 +5,7 @@
  */
 import type { ContentBlock } from "../result.js"
 import { splitMedia } from "./media-blocks.js"
-import { renderForModel } from "./render-for-model.js"
+import { renderForModel, renderJson } from "./render-for-model.js"
 
 export interface RenderOptions {
   /** results whose compact JSON fits this many characters stay compact (renderForModel's inline cap) */
@@ -18,9 +18,18 @@ export interface RenderedResult {
   /** the text stored with the execution, which the response cuts at the inline cap */
   text: string
   media: ContentBlock[]
+  /**
+   * The value's JSON as `JSON.stringify` writes it, for an object or array: made once with the text, so an
+   * answer that carries the value writes this instead of encoding it again. A runtime that renders off the main
+   * thread sends this in place of the value (RunOutcome), which the main thread then never has to rebuild.
+   */
+  json?: string
 }
 
 export const renderResult = (value: unknown, options: RenderOptions): RenderedResult => {
   const { value: rest, media } = splitMedia(value)
-  return { text: renderForModel(rest, options.inlineCap, options.maxChars), media }
+  if (media.length > 0 || typeof value !== "object" || value === null)
+    return { text: renderForModel(rest, options.inlineCap, options.maxChars), media }
+  const json = JSON.stringify(value)
+  return { text: renderJson(value, json, options.inlineCap, options.maxChars), media, json }
 }

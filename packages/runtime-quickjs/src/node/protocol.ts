@@ -3,7 +3,7 @@
  * so a message about a run that already ended (a late tool result, a late outcome) is recognised and dropped.
  */
 import type { MessagePort } from "node:worker_threads"
-import type { RenderOptions, RunDeterminism, RunLimits, RunOutcome } from "@switchboard/core"
+import type { RenderOptions, RenderedResult, RunDeterminism, RunLimits, RunOutcome } from "@switchboard/core"
 
 /** What the pool passes to a new worker. */
 export interface PoolWorkerData {
@@ -24,6 +24,11 @@ export interface PoolWorkerData {
   /** the copy of the current run's log, which the pool reads when it kills the worker (log-mirror.ts) */
   logs: SharedArrayBuffer
 }
+
+/** A run's outcome as a worker posts it: a large object or array as its JSON text (`rendered.json`) without the value. */
+export type PostedOutcome =
+  | RunOutcome
+  | (Omit<Extract<RunOutcome, { ok: true }>, "value" | "rendered"> & { rendered: RenderedResult & { json: string } })
 
 export type ToWorker =
   /**
@@ -50,7 +55,7 @@ export type FromWorker =
   | { type: "ready"; wasmBytes: number }
   /** `clockReads`: the Date reads since the run's previous call, with determinism (InvokeTool); absent when none */
   | { type: "invoke"; runId: number; callId: number; path: string; argsJson: string; clockReads?: readonly number[] }
-  | { type: "done"; runId: number; outcome: RunOutcome; poisoned: boolean; wasmBytes: number }
+  | { type: "done"; runId: number; outcome: PostedOutcome; poisoned: boolean; wasmBytes: number }
   /**
    * Disposing the last run's sandbox (after its outcome went out) or preparing the next one failed: the
    * module is unusable. A run the pool sent meanwhile never started; the pool runs it on another worker.

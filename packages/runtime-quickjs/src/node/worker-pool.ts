@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import { parseOnRead } from "@switchboard/core"
 import type { RunError, RunOptions, RunOutcome, ToolResult } from "@switchboard/core"
 import { runErrors } from "../run-errors.js"
 import { failed } from "./pool-job.js"
@@ -224,10 +225,13 @@ class WorkerPool implements WorkerPoolRuntime {
     clearTimeout(job.timer)
     slot.runId = undefined
     slot.wasmBytes = message.wasmBytes
-    const { outcome } = message
+    const outcome = message.outcome
     // the worker saw what was left of the deadline; the error names the limit the caller set
     if (!outcome.ok && outcome.error.code === "timeout") outcome.error = runErrors.timeout(job.options.limits)
-    job.settle(outcome)
+    // a large object or array came as its JSON text (pool-worker.ts, withRendered): it is parsed if it is read
+    if (outcome.ok && !("value" in outcome))
+      parseOnRead(outcome as Extract<RunOutcome, { ok: true }>, "value", outcome.rendered.json)
+    job.settle(outcome as RunOutcome)
     if (message.poisoned || this.workers.mustRecycle(message.wasmBytes)) return this.replace(slot)
     // the worker starts its waiting run by itself once its next sandbox is ready (the pool may still take it
     // back until then: a claim word each); the next run in the queue may wait behind it
