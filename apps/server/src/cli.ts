@@ -1,10 +1,12 @@
 /**
- * `switchboard` — the command line; each command is a module in commands/, loaded only when it runs, so `tools`
- * never loads the HTTP app, the sandbox or the MCP SDK. Built (scripts/build-cli.mjs), this is dist/switchboard.mjs,
- * and each of those imports loads the bundle of the command's group through V8's code cache (src/load-built.ts).
- * From the sources (tsx) it loads build outputs as well: the sandbox's prelude and the bundles its worker threads
- * run, in the packages' dist/ folders. Without them Node stops at the first import with a bare
- * ERR_MODULE_NOT_FOUND, so the commands load behind this check, which says what to run instead.
+ * `switchboard` — the command line's entry: the commander program (./cli/program.ts) parses the arguments, and each
+ * command's work is a module in commands/, loaded only when it runs, so `tools` never loads the HTTP app, the
+ * sandbox or the MCP SDK, and `--help` or a usage error loads none. Built (scripts/build-cli.mjs), this is
+ * dist/switchboard.mjs, and each of those imports loads the bundle of the command's group through V8's code cache
+ * (src/load-built.ts). From the sources (tsx) it loads build outputs as well: the sandbox's prelude and the bundles
+ * its worker threads run, in the packages' dist/ folders. Without them Node stops at the first import with a bare
+ * ERR_MODULE_NOT_FOUND, so the commands load behind this check, which says what to run instead. This is the one
+ * place that ends the process (./process-end.ts): once stdout and stderr are flushed.
  */
 import { setFlagsFromString } from "node:v8"
 import { buildProgram } from "./cli/program.js"
