@@ -28,7 +28,11 @@ const external = ["better-sqlite3", "@jitl/quickjs-wasmfile-release-sync"]
 // commands: it loads the bundle, which writes its code cache. `modules`: other modules (src/, without .js) the
 // group's bundle exports, for another group's import() of them (below, modulesInOtherGroups).
 const groups = {
-  host: { commands: ["serve", "run", "mcp"], modules: ["catalog-client/local-host"], warm: ["serve", "--help"] },
+  host: {
+    commands: ["serve", "run", "mcp"],
+    modules: ["catalog-client/local-host"],
+    warm: ["run", "-", "--db", "/nonexistent/switchboard.db"],
+  },
   tools: { commands: ["tools"], warm: ["tools", "--db", "/nonexistent/switchboard.db"] },
   // the catalog's commands read it alone; what they do through a host (add a source, call a tool, decide an approval) is the host
   // bundle's catalog-client/local-host, loaded by import() when it is reached
@@ -36,9 +40,9 @@ const groups = {
     commands: ["sources", "describe", "call", "executions", "policies", "approvals"],
     warm: ["sources", "list", "--db", "/nonexistent/switchboard.db"],
   },
-  keys: { commands: ["keys"], warm: ["keys"] },
-  config: { commands: ["config"], warm: ["config"] },
-  usage: { commands: ["usage"], warm: ["help"] },
+  keys: { commands: ["keys"], warm: ["keys", "list", "--db", "/nonexistent/switchboard.db"] },
+  config: { commands: ["config"], warm: ["config", "check", "/nonexistent/switchboard.config.json"] },
+  completion: { commands: ["completion"], warm: ["completion", "bash"] },
 }
 const groupOf = Object.fromEntries(
   Object.entries(groups).flatMap(([group, { commands }]) => commands.map((name) => [name, group])),
@@ -68,14 +72,18 @@ const options = {
   logLevel: "warning",
 }
 
-/** src/cli.ts imports ./commands/<name>.js: in the build, the exports of lib/<group>.cjs, loaded by src/load-built.ts */
+/**
+ * The command line (src/cli/) imports ../commands/<name>.js where a command runs: in the build, the exports of
+ * lib/<group>.cjs, loaded by src/load-built.ts
+ */
 const commandsInLib = {
   name: "commands-in-lib",
   setup(b) {
-    b.onResolve({ filter: /^\.\/commands\/[a-z-]+\.js$/ }, (args) => ({
-      path: /^\.\/commands\/(.+)\.js$/.exec(args.path)[1],
-      namespace: "built-command",
-    }))
+    b.onResolve({ filter: /^\.\.\/commands\/[a-z-]+\.js$/ }, (args) => {
+      if (args.kind !== "dynamic-import")
+        throw new Error(`${args.importer}: import ${args.path} by import(), where it runs`)
+      return { path: /^\.\.\/commands\/(.+)\.js$/.exec(args.path)[1], namespace: "built-command" }
+    })
     b.onLoad({ filter: /.*/, namespace: "built-command" }, (args) => ({
       contents: `module.exports = require(${JSON.stringify(here("../src/load-built.ts"))}).loadBuilt(${JSON.stringify(groupOf[args.path])})`,
       loader: "js",
@@ -115,7 +123,11 @@ export async function buildCli() {
       format: "esm",
       entryPoints: [here("../src/cli.ts")],
       outfile: `${dist}switchboard.mjs`,
-      banner: { js: "#!/usr/bin/env node" },
+      // commander is CommonJS, and requires Node's modules: an ES module has no require of its own
+      banner: {
+        js: '#!/usr/bin/env node\nimport { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);',
+      },
+      define: { SWITCHBOARD_VERSION: JSON.stringify(await packageVersion()) },
       plugins: [commandsInLib],
     }),
     ...Object.entries(groups).map(([group, { commands, modules = [] }]) =>
@@ -158,10 +170,12 @@ export async function buildCli() {
       "runtime-quickjs/src/node/pool-worker.ts",
     ),
   )
+  // also the package's second command, `switchboard-demo-server`: the demo's MCP server, for a stdio source anywhere
   await writeOutput(
     `${dist}demo-server.mjs`,
-    await worker("../../../fixtures/src/bin/demo-server.ts", "fixtures/src/bin/demo-server.ts"),
+    `#!/usr/bin/env node\n${await worker("../../../fixtures/src/bin/demo-server.ts", "fixtures/src/bin/demo-server.ts")}`,
   )
+  await chmod(`${dist}demo-server.mjs`, 0o755)
   await rm(`${dist}drizzle`, { recursive: true, force: true })
   for (const dialect of ["sqlite", "postgres"])
     await cp(here(`../../../drizzle/${dialect}`), `${dist}drizzle/${dialect}`, { recursive: true })
@@ -173,16 +187,21 @@ export async function buildCli() {
   return builds.flatMap((result) => (result.metafile ? [result.metafile] : []))
 }
 
+/** the built package's version: this package's own (`switchboard --version` prints it) */
+async function packageVersion() {
+  return JSON.parse(await readFile(here("../package.json"), "utf8")).version ?? "0.0.0"
+}
+
 /** The package `npm pack apps/server/dist` makes: its run-time dependencies at the versions this repository locks. */
 async function manifest() {
   const server = JSON.parse(await readFile(here("../package.json"), "utf8"))
   const root = JSON.parse(await readFile(here("../../../package.json"), "utf8"))
   return {
     name: "switchboard",
-    version: server.version ?? "0.0.0",
+    version: await packageVersion(),
     description: "A sandboxed code-execution service for AI agents (built CLI and server)",
     type: "module",
-    bin: { switchboard: "switchboard.mjs" },
+    bin: { switchboard: "switchboard.mjs", "switchboard-demo-server": "demo-server.mjs" },
     engines: root.engines,
     dependencies: Object.fromEntries(external.map((name) => [name, server.dependencies[name]])),
   }

@@ -5,11 +5,6 @@
  */
 import type { HostOptions } from "./compose.js"
 
-export const approvalFlagOptions = {
-  "no-approvals": { type: "boolean", default: false },
-  "approval-timeout": { type: "string" },
-} as const
-
 export const APPROVAL_TIMEOUT_FORM = "a duration such as 1h, 30m, 90s or 2d"
 
 /** also the JSON Schema's `pattern`, so that an editor flags a wrong one: more than 0, at most 6 digits */
@@ -22,10 +17,6 @@ export const parseApprovalTimeout = (text: string): number | null => {
   const match = APPROVAL_TIMEOUT_PATTERN.exec(text.trim())
   return match ? Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS] : null
 }
-
-export const approvalFlagsUsage = `--approval-timeout 1h: how long a paused call waits for a person (switchboard approvals approve|decline <id>)
-  before it counts as declined (default 1h). --no-approvals: approvals are off, for trusted local use: a call that would
-  need one runs (by default a tool declaring destructiveHint: true, or one a require_approval rule names); block still blocks`
 
 export interface ApprovalFlagValues {
   "no-approvals"?: boolean

@@ -1,12 +1,22 @@
 /**
- * `switchboard` — the command line; each command is a module in commands/, loaded only when it runs, so `tools`
- * never loads the HTTP app, the sandbox or the MCP SDK. Built (scripts/build-cli.mjs), this is dist/switchboard.mjs,
- * and each of those imports loads the bundle of the command's group through V8's code cache (src/load-built.ts).
- * From the sources (tsx) it loads build outputs as well: the sandbox's prelude and the bundles its worker threads
- * run, in the packages' dist/ folders. Without them Node stops at the first import with a bare
- * ERR_MODULE_NOT_FOUND, so the commands load behind this check, which says what to run instead.
+ * `switchboard` — the command line's entry: the commander program (./cli/program.ts) parses the arguments, and each
+ * command's work is a module in commands/, loaded only when it runs, so `tools` never loads the HTTP app, the
+ * sandbox or the MCP SDK, and `--help` or a usage error loads none. Built (scripts/build-cli.mjs), this is
+ * dist/switchboard.mjs, and each of those imports loads the bundle of the command's group through V8's code cache
+ * (src/load-built.ts). From the sources (tsx) it loads build outputs as well: the sandbox's prelude and the bundles
+ * its worker threads run, in the packages' dist/ folders. Without them Node stops at the first import with a bare
+ * ERR_MODULE_NOT_FOUND, so the commands load behind this check, which says what to run instead. This is the one
+ * place that ends the process (./process-end.ts): once stdout and stderr are flushed.
  */
 import { setFlagsFromString } from "node:v8"
+import { buildProgram } from "./cli/program.js"
+import { endProcess, endQuietlyOnClosedPipe } from "./process-end.js"
+
+/** commander's own exit (help, version, or a mistake it printed), turned into a throw by `exitOverride` */
+const isCommanderExit = (error: unknown): error is { exitCode: number } =>
+  typeof (error as { code?: unknown } | null)?.code === "string" &&
+  (error as { code: string }).code.startsWith("commander.") &&
+  typeof (error as { exitCode?: unknown }).exitCode === "number"
 
 const missingBuildOutput = (error: unknown): string | undefined => {
   const { code, url } = (error ?? {}) as { code?: unknown; url?: unknown }
@@ -29,44 +39,43 @@ const V8_FLAGS = ["--interrupt-budget=4096"]
 /** V8 takes `--interrupt_budget` for `--interrupt-budget` */
 const flagName = (flag: string) => flag.split("=")[0]!.replaceAll("_", "-")
 
-const commands: Record<string, (args: string[]) => Promise<unknown>> = {
-  serve: async (args) => (await import("./commands/serve.js")).serveCommand(args, false),
-  demo: async (args) => (await import("./commands/serve.js")).serveCommand(args, true),
-  run: async (args) => (await import("./commands/run.js")).runCommand(args),
-  tools: async (args) => (await import("./commands/tools.js")).toolsCommand(args),
-  keys: async (args) => (await import("./commands/keys.js")).keysCommand(args),
-  mcp: async (args) => (await import("./commands/mcp.js")).mcpCommand(args),
-  config: async (args) => (await import("./commands/config.js")).configCliCommand(args),
-  sources: async (args) => (await import("./commands/sources.js")).sourcesCommand(args),
-  describe: async (args) => (await import("./commands/describe.js")).describeCommand(args),
-  call: async (args) => (await import("./commands/call.js")).callCommand(args),
-  executions: async (args) => (await import("./commands/executions.js")).executionsCommand(args),
-  policies: async (args) => (await import("./commands/policies.js")).policiesCommand(args),
-  approvals: async (args) => (await import("./commands/approvals.js")).approvalsCommand(args),
-}
+/** what `sources add <ns> --stdio <command> [args...]` hands the source as its command line, unparsed */
+const PASS_THROUGH = "--stdio"
 
-const [command, ...rest] = process.argv.slice(2)
 for (const flag of V8_FLAGS)
   if (!process.execArgv.some((given) => flagName(given) === flagName(flag))) setFlagsFromString(flag)
-const fail = (message: string): never => {
+endQuietlyOnClosedPipe()
+const failed = (message: string) => {
   process.stderr.write(`switchboard: ${message}\n`)
-  process.exit(2)
+  return 2
 }
+const argv = process.argv.slice(2)
+const { program, outcome } = buildProgram()
+const cut = argv[0] === "sources" && argv[1] === "add" ? argv.indexOf(PASS_THROUGH) : -1
+if (cut >= 0) outcome.rest = argv.slice(cut + 1)
+let code: number
 try {
-  const run = command !== undefined && Object.hasOwn(commands, command) ? commands[command] : undefined
-  if (run) await run(rest)
-  else {
-    process.stdout.write((await import("./commands/usage.js")).usage())
-    process.exit(command === undefined || command === "help" || command === "--help" ? 0 : 2)
+  if (argv.length === 0) {
+    program.outputHelp()
+    code = 0
+  } else {
+    await program.parseAsync(cut >= 0 ? argv.slice(0, cut + 1) : argv, { from: "user" })
+    code = outcome.code
   }
 } catch (error) {
   const missing = missingBuildOutput(error)
-  if (missing)
-    fail(
-      `a build output is missing (${missing}). Build the packages with \`pnpm build\` at the repository root (bash scripts/setup does).`,
-    )
-  fail(error instanceof Error ? error.message : String(error))
+  code = isCommanderExit(error)
+    ? // --help and --version exit 0; a mistake commander found (and printed, with the usage) is a usage error
+      error.exitCode === 0
+      ? 0
+      : 2
+    : missing
+      ? failed(
+          `a build output is missing (${missing}). Build the packages with \`pnpm build\` at the repository root (bash scripts/setup does).`,
+        )
+      : failed(error instanceof Error ? error.message : String(error))
 }
+await endProcess(code)
 
 // a module (top-level await), though it exports nothing
 export {}

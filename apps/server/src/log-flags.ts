@@ -1,17 +1,10 @@
 /** The command-line flags for the log (`serve`, `demo`): `--log-level` and `--log-format`. */
+import type { logFlags } from "./cli/flags.js"
 import type { HostOptions } from "./compose.js"
 import { LOG_FORMATS, LOG_LEVELS } from "./logger.js"
 import type { LogFormat, LogLevel } from "./logger.js"
 
-export const logFlagOptions = {
-  "log-level": { type: "string" },
-  "log-format": { type: "string" },
-} as const
-
-export const logFlagsUsage = `--log-level ${LOG_LEVELS.join("|")} (default info: a line per request; warn leaves requests out)
-  --log-format ${LOG_FORMATS.join("|")} (default json: one JSON object a line on stderr; pretty: for people)`
-
-export type LogFlagValues = Partial<Record<keyof typeof logFlagOptions, string>>
+export type LogFlagValues = Partial<Record<keyof typeof logFlags, string>>
 
 const oneOf = <T extends string>(choices: readonly T[], text: string): text is T =>
   (choices as readonly string[]).includes(text)

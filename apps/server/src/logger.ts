@@ -9,10 +9,9 @@ import type { Logger } from "@switchboard/core"
 import { batchedDestination } from "./log-destination.js"
 import { prettyLines } from "./pretty-log.js"
 
-export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const
-export type LogLevel = (typeof LOG_LEVELS)[number]
-export const LOG_FORMATS = ["json", "pretty"] as const
-export type LogFormat = (typeof LOG_FORMATS)[number]
+export { LOG_FORMATS, LOG_LEVELS } from "./log-levels.js"
+export type { LogFormat, LogLevel } from "./log-levels.js"
+import type { LogFormat, LogLevel } from "./log-levels.js"
 
 export interface LogOptions {
   /** the least level written (default `info`: every request; `warn` leaves requests out) */

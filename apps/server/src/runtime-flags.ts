@@ -5,27 +5,11 @@
 import type { RunLimits } from "@switchboard/core"
 import { minimumLimits } from "@switchboard/core"
 import { maxStackBytes } from "@switchboard/runtime-quickjs/node"
+import type { runtimeFlags } from "./cli/flags.js"
 import { fail } from "./commands/common.js"
 import type { HostOptions } from "./compose.js"
 
-export const runtimeFlagOptions = {
-  "timeout-ms": { type: "string" },
-  "memory-mb": { type: "string" },
-  "stack-kb": { type: "string" },
-  "max-tool-calls": { type: "string" },
-  "max-result-mb": { type: "string" },
-  "max-log-lines": { type: "string" },
-  "max-log-kb": { type: "string" },
-  "max-tool-arg-kb": { type: "string" },
-  "max-tool-args-in-flight-mb": { type: "string" },
-  workers: { type: "string" },
-  queue: { type: "string" },
-} as const
-
-export const runtimeFlagsUsage =
-  "--timeout-ms 30000 --memory-mb 64 --stack-kb 512 --max-tool-calls 1000 --max-result-mb 8 --max-log-lines 1000 --max-log-kb 1024 --max-tool-arg-kb 1024 --max-tool-args-in-flight-mb 8 --workers N --queue N"
-
-export type RuntimeFlagValues = Partial<Record<keyof typeof runtimeFlagOptions, string>>
+export type RuntimeFlagValues = Partial<Record<keyof typeof runtimeFlags, string>>
 
 /** The host options the flags set; a bad value stops the command with its message (exit 2). */
 export const tuning = (values: RuntimeFlagValues): Pick<HostOptions, "limits" | "workers" | "queue"> => {
@@ -34,7 +18,7 @@ export const tuning = (values: RuntimeFlagValues): Pick<HostOptions, "limits" | 
 }
 
 /** flag -> the limit it sets, and the unit the flag is written in */
-const limitFlags: [keyof typeof runtimeFlagOptions, keyof RunLimits, number][] = [
+const limitFlags: [keyof typeof runtimeFlags, keyof RunLimits, number][] = [
   ["timeout-ms", "timeoutMs", 1],
   ["memory-mb", "memoryBytes", 1 << 20],
   ["stack-kb", "stackBytes", 1 << 10],
@@ -52,7 +36,7 @@ export const runtimeTuning = (
 ): { ok: true; options: Pick<HostOptions, "limits" | "workers" | "queue"> } | { ok: false; message: string } => {
   const limits: Partial<RunLimits> = {}
   const options: Pick<HostOptions, "limits" | "workers" | "queue"> = {}
-  const read = (flag: keyof typeof runtimeFlagOptions, min: number): number | string | undefined => {
+  const read = (flag: keyof typeof runtimeFlags, min: number): number | string | undefined => {
     const text = values[flag]
     if (text === undefined) return undefined
     const value = Number(text)

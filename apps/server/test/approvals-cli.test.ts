@@ -222,6 +222,19 @@ it("locally (--db): run pauses and exits 3 naming the approval; approvals list s
   expect(executionId).toBeDefined()
   expect(run.stderr).toContain('  args      {"message":"hi"}\n')
   expect(run.stderr).toContain(`approve:  switchboard approvals approve ${approvalId} --db ${db}\n`)
+  // the paused execution names what it waits for, and how to decide it
+  const waiting = await cli(["executions", "show", executionId!])
+  expect(waiting.stdout).toMatch(/^status\s+paused$/m)
+  expect(waiting.stdout).toMatch(
+    new RegExp(
+      `^waits for\\s+approval ${approvalId}: contract\\.echo \\(a person reads each echo.*\\); switchboard approvals approve ${approvalId} --db `,
+      "m",
+    ),
+  )
+  expect(JSON.parse((await cli(["executions", "show", executionId!, "--json"])).stdout).approval).toMatchObject({
+    id: approvalId,
+    status: "pending",
+  })
 
   const pending = await cli(["approvals", "list"])
   expect(pending.status, pending.stderr).toBe(0)

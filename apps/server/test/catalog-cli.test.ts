@@ -179,6 +179,33 @@ describe.each(["local", "remote"] as const)(
       expect(sources.map((s: { namespace: string }) => s.namespace)).toEqual(["contract", "demo"])
     }, 60_000)
 
+    it("tools lists this catalog's tools, one line each (--long the whole description), --limit, --json as GET /v1/tools", async () => {
+      const listed = await target.cli(["tools", "--namespace", "contract", "--limit", "3"])
+      expect(listed.status, listed.stderr).toBe(0)
+      const lines = listed.stdout.trimEnd().split("\n")
+      expect(lines).toHaveLength(3)
+      for (const line of lines) expect(line).toMatch(/^contract\.\S+\t[^\n]*$/)
+      const found = json((await target.cli(["tools", "--json", "--query", "echo", "--limit", "1"])).stdout)
+      expect(found.tools).toEqual([
+        expect.objectContaining({ path: "contract.echo", namespace: "contract", name: "echo" }),
+      ])
+      const long = await target.cli(["tools", "--namespace", "demo", "--long"])
+      expect(long.stdout).toContain("demo.add\tAdd two numbers.\n")
+      const badLimit = await target.cli(["tools", "--limit", "0"])
+      expect(badLimit.status).toBe(2)
+      expect(badLimit.stderr).toContain('--limit must be a whole number from 1 to 1000 (got "0")')
+    }, 60_000)
+
+    it("run runs a script on this catalog and prints its result; --json as POST /v1/execute answers", async () => {
+      const script = 'const r = await tools.contract.echo({ message: "ran" }); return r.ok ? "ran ok" : r.error.message'
+      const ran = await target.cli(["run", "-"], { input: script })
+      expect(ran.stderr).toBe("")
+      expect(ran.stdout).toBe("ran ok\n")
+      expect(ran.status).toBe(0)
+      const answer = json((await target.cli(["run", "-", "--json"], { input: "return 1 + 1" })).stdout)
+      expect(answer).toMatchObject({ ok: true, result: 2, text: "2", stored: true })
+    }, 60_000)
+
     it("describe prints the TypeScript a model sees; --json the whole answer; a path with no tool exits 1 naming it", async () => {
       const described = await target.cli(["describe", "contract.echo", "demo.add"])
       expect(described.status, described.stderr).toBe(0)
@@ -361,6 +388,26 @@ describe("against a running server only", () => {
     expect(wrong.stderr).toContain("The key in $SWITCHBOARD_KEY was refused. (unauthorized)")
   }, 60_000)
 
+  it("run and tools use $SWITCHBOARD_URL as the other catalog commands do, sending $SWITCHBOARD_KEY; a local-only flag with a server is refused", async () => {
+    const elsewhere = tempDir()
+    try {
+      const env = { SWITCHBOARD_URL: server.url, SWITCHBOARD_KEY: readKey, SWITCHBOARD_DB: undefined }
+      // no catalog here: the server's is listed
+      const tools = await runCli(["tools", "--json"], { cwd: elsewhere.dir, env })
+      expect(tools.status, tools.stderr).toBe(0)
+      expect(json(tools.stdout)).toEqual({ tools: [] })
+      // a read key may not run a script: the server says so
+      const run = await runCli(["run", "-"], { cwd: elsewhere.dir, env, input: "return 1" })
+      expect(run.status).toBe(1)
+      expect(run.stderr).toBe('switchboard: this route needs the "execute" scope; this key has: read (forbidden)\n')
+      const tuned = await runCli(["run", "-", "--url", server.url, "--workers", "2"], { input: "return 1" })
+      expect(tuned.status).toBe(2)
+      expect(tuned.stderr).toContain("--workers: for a local catalog; a server applies its own settings")
+    } finally {
+      elsewhere.remove()
+    }
+  }, 60_000)
+
   it("a key without admin lists and reads only its own executions, through the server", async () => {
     expect((await runCli(["run", "-", "--db", db], { input: "return 1" })).status).toBe(0)
     const { id } = newestExecution(db)
@@ -396,6 +443,10 @@ describe("against a running server only", () => {
       expect(refused.status, args.join(" ")).toBe(2)
       expect(refused.stderr, args.join(" ")).toContain(`switchboard: ${says}`)
     }
+    // a key a header cannot carry (the README's "sb_…" pasted as it is) is named, not taken for an unreachable server
+    const pasted = await runCli(["sources", "list", "--url", server.url], { env: { SWITCHBOARD_KEY: "sb_…" } })
+    expect(pasted.status).toBe(2)
+    expect(pasted.stderr).toContain("switchboard: $SWITCHBOARD_KEY is not an API key")
     // a --db given wins over $SWITCHBOARD_URL
     const local = await runCli(["sources", "list", "--db", db], { env: { SWITCHBOARD_URL: closed } })
     expect(local.status, local.stderr).toBe(0)

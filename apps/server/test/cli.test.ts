@@ -34,9 +34,11 @@ it("switchboard run prints a string result as its own text and an object as JSON
     const failed = await runCli(["run", "-", "--db", db], { input: "throw new Error('nope')" })
     expect(failed.status).toBe(1)
     expect(failed.stderr).toMatch(/error \(runtime_error\).*nope/)
+    // a mistake: named, with the usage, on stderr
     const usage = await runCli(["frobnicate"])
     expect(usage.status).toBe(2)
-    expect(usage.stdout).toContain("commands:")
+    expect(usage.stderr).toContain("switchboard: unknown command 'frobnicate'")
+    expect(usage.stderr).toContain("Commands:")
   } finally {
     dir.remove()
   }
@@ -60,15 +62,18 @@ it("switchboard keys create sets scopes (--scope repeated or comma-separated); a
     expect(missing.status).toBe(2)
     expect(missing.stderr).toContain("keys create needs --scope (read, execute, admin)")
     const listed = await runCli(["keys", "list", "--db", db])
-    expect(
-      listed.stdout
-        .trim()
-        .split("\n")
-        .map((line) => line.split("\t").slice(1, 4)),
-    ).toEqual([
+    const [header, ...rows] = listed.stdout.trimEnd().split("\n")
+    expect(header!.split(/\s{2,}/)).toEqual(["ID", "NAME", "SCOPES", "STATUS", "CREATED"])
+    expect(rows.map((line) => line.split(/\s{2,}/).slice(1, 4))).toEqual([
       ["agent", "execute", "live"],
       ["both", "read,execute,admin", "live"],
     ])
+    const asJson = JSON.parse((await runCli(["keys", "list", "--json", "--db", db])).stdout)
+    expect(asJson.keys.map((k: { name: string; scope: string }) => [k.name, k.scope])).toEqual([
+      ["agent", "execute"],
+      ["both", "admin"],
+    ])
+    expect(JSON.stringify(asJson)).not.toMatch(/sb_|hash/)
   } finally {
     dir.remove()
   }
@@ -102,7 +107,8 @@ const notCatalogs: { kind: string; make: (dir: string) => string; says: (path: s
   {
     kind: "a path where there is nothing",
     make: (dir) => join(dir, "typo", "catalog.db"),
-    says: (path) => `no catalog database at ${path}: check --db (\`switchboard serve\` or \`demo\` creates a new one)`,
+    says: (path) =>
+      `no catalog database at ${path}: check --db (\`switchboard init\`, \`serve\` or \`demo\` creates a new one)`,
   },
   {
     kind: "a directory",
@@ -248,3 +254,127 @@ it("demo creates its database and prints its path; on a catalog whose demo sourc
     dir.remove()
   }
 }, 90_000)
+
+it("init makes a new catalog and prints its first admin key once; the key works on a server; a catalog that is there is refused", async () => {
+  const dir = tempDir()
+  try {
+    const db = join(dir.dir, "fresh", "new.db")
+    // without init, a command on a new path says how to make one
+    const before = await runCli(["keys", "create", "ops", "--scope", "admin", "--db", db])
+    expect(before.status).toBe(2)
+    expect(before.stderr).toContain("`switchboard init`")
+    const made = await runCli(["init", "--db", db])
+    expect(made.status, made.stderr).toBe(0)
+    expect(made.stdout).toMatch(/^sb_[A-Za-z0-9_-]{43}\n$/)
+    expect(made.stderr).toContain(`created a new catalog database at ${db}`)
+    expect(made.stderr).toContain("scopes admin")
+    const key = made.stdout.trim()
+    const keys = JSON.parse((await runCli(["keys", "list", "--json", "--db", db])).stdout).keys
+    expect(keys.map((k: { name: string; scope: string }) => [k.name, k.scope])).toEqual([["admin", "admin"]])
+    const server = await spawnServe(["--db", db, "--require-key"])
+    try {
+      const listed = await runCli(["sources", "list", "--url", server.url], { env: { SWITCHBOARD_KEY: key } })
+      expect(listed.status, listed.stderr).toBe(0)
+    } finally {
+      await server.stop()
+    }
+    const again = await runCli(["init", "--db", db])
+    expect(again.status).toBe(2)
+    expect(again.stdout).toBe("")
+    expect(again.stderr).toContain(`there is a catalog at ${db} already`)
+  } finally {
+    dir.remove()
+  }
+}, 60_000)
+
+it("serve stores $SWITCHBOARD_ADMIN_KEY as an admin key, once; a malformed one stops it; with no key it says to make an admin key first", async () => {
+  const dir = tempDir()
+  try {
+    const db = join(dir.dir, "served.db")
+    const none = await spawnServe(["--db", db, "--require-key"])
+    await none.stop()
+    expect(none.stderr()).toContain(
+      "there is none: create the first, an admin key, with: switchboard keys create <name> --scope admin",
+    )
+    expect(none.stderr()).toContain("then give each agent an execute key")
+    const adminKey = `sb_${"k".repeat(43)}`
+    for (let boot = 0; boot < 2; boot++) {
+      const server = await spawnServe(["--db", db, "--require-key"], { env: { SWITCHBOARD_ADMIN_KEY: adminKey } })
+      try {
+        expect(server.stderr().includes("stored $SWITCHBOARD_ADMIN_KEY as an admin key"), server.stderr()).toBe(
+          boot === 0,
+        )
+        const keys = await fetch(`${server.url}/v1/keys`, { headers: { authorization: `Bearer ${adminKey}` } })
+        expect(keys.status).toBe(200)
+        expect(
+          ((await keys.json()) as any).keys.map((k: { name: string; scope: string }) => [k.name, k.scope]),
+        ).toEqual([["admin (SWITCHBOARD_ADMIN_KEY)", "admin"]])
+      } finally {
+        await server.stop()
+      }
+    }
+    const bad = await runCli(["serve", "--db", db, "--port", "0"], { env: { SWITCHBOARD_ADMIN_KEY: "sb_short" } })
+    expect(bad.status).toBe(2)
+    expect(bad.stderr).toContain("SWITCHBOARD_ADMIN_KEY must be sb_ followed by at least 32 base64url characters")
+  } finally {
+    dir.remove()
+  }
+}, 90_000)
+
+it("run prints the whole result, however long, to a file or a pipe; --model-text the cut a model sees, pointing at executions output", async () => {
+  const dir = tempDir()
+  try {
+    const db = newCatalog(join(dir.dir, "run.db"))
+    const script = join(dir.dir, "big.ts")
+    writeFileSync(
+      script,
+      'return Array.from({ length: 4000 }, (_, i) => "row " + i + " " + "y".repeat(50)).join("\\n")\n',
+    )
+    const whole = await runCli(["run", script, "--db", db])
+    expect(whole.status, whole.stderr).toBe(0)
+    const lines = whole.stdout.trimEnd().split("\n")
+    expect(lines).toHaveLength(4000)
+    expect(lines.at(-1)).toBe(`row 3999 ${"y".repeat(50)}`)
+    const model = await runCli(["run", script, "--db", db, "--model-text"])
+    expect(model.stdout.length).toBeLessThan(31_000)
+    const note = model.stdout.trimEnd().split("\n").at(-1)!
+    expect(note).toMatch(/^\[output truncated: showing \d+ of 4000 lines/)
+    const id = /switchboard executions output (\S+) --db /.exec(note)?.[1]
+    expect(id, note).toBeDefined()
+    expect(note).not.toContain("read_output")
+    // the pointer, as written, reads the rest
+    const offset = Number(/--offset (\d+)/.exec(note)![1])
+    const rest = await runCli(["executions", "output", id!, "--db", db, "--offset", String(offset), "--limit", "1"])
+    expect(rest.stdout).toBe(`${offset}\trow ${offset} ${"y".repeat(50)}\n`)
+  } finally {
+    dir.remove()
+  }
+}, 60_000)
+
+it("a run that fails names the script's line and column, as POST /v1/execute does", async () => {
+  const dir = tempDir()
+  try {
+    const db = newCatalog(join(dir.dir, "err.db"))
+    const script = join(dir.dir, "three.ts")
+    writeFileSync(script, 'const a = 1\nconst b = 2\nthrow new Error("boom")\n')
+    const failed = await runCli(["run", script, "--db", db])
+    expect(failed.status).toBe(1)
+    // (the first command on a new catalog also says it made its key file)
+    expect(failed.stderr.endsWith(`\nerror (runtime_error) at ${script}:3:16: Error: boom\n`), failed.stderr).toBe(true)
+    const fromStdin = await runCli(["run", "-", "--db", db], {
+      input: 'const a = 1\nconst b = 2\nthrow new Error("boom")\n',
+    })
+    expect(fromStdin.stderr).toBe("error (runtime_error) at <stdin>:3:16: Error: boom\n")
+    const server = await spawnServe(["--db", db])
+    try {
+      const api = await call(server.url, "POST", "/v1/execute", {
+        code: 'const a = 1\nconst b = 2\nthrow new Error("boom")\n',
+      })
+      expect(api.body.error).toMatchObject({ line: 3, column: 16 })
+    } finally {
+      await server.stop()
+    }
+  } finally {
+    dir.remove()
+  }
+}, 60_000)

@@ -95,7 +95,14 @@ export { renderForModel } from "./render/render-for-model.js"
 export { renderResult } from "./render/render-result.js"
 export { parseOnRead } from "./render/parse-on-read.js"
 export type { RenderOptions, RenderedResult } from "./render/render-result.js"
-export { inlineText, splitLines, toWellFormed, DEFAULT_INLINE_CAP } from "./render/render-for-model.js"
+export {
+  inlineText,
+  readOnThroughApi,
+  splitLines,
+  toWellFormed,
+  DEFAULT_INLINE_CAP,
+} from "./render/render-for-model.js"
+export type { ReadOn } from "./render/render-for-model.js"
 export type { InlineText } from "./render/render-for-model.js"
 export {
   readOutputLines,
@@ -136,6 +143,7 @@ export { createDescribeService, DEFAULT_DESCRIBE_LIMIT, MAX_DESCRIBE_TOOLS } fro
 export type { DescribeService, DescribeResult } from "./describe/describe-service.js"
 export { rankTools, scoreTool, words } from "./describe/search-tools.js"
 export { MAX_API_KEY_LENGTH, createApiKeyService, hashKey } from "./auth/api-keys.js"
+export { ADMIN_KEY_ENV, ADMIN_KEY_NAME, adminKeyProblem, storeAdminKey } from "./auth/admin-key.js"
 export {
   createSecretBox,
   generateSecretKey,

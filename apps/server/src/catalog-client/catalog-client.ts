@@ -41,6 +41,14 @@ type Answer<F extends (...args: never[]) => Promise<unknown>> =
 /** `GET /v1/policies`: the rules, whether approvals are on, and what applies where no rule matches */
 export type PoliciesAnswer = Answer<Client["v1"]["policies"]["$get"]>
 export type PolicyView = PoliciesAnswer["policies"][number]
+/** `GET /v1/executions/:id` */
+export interface ExecutionAnswer {
+  execution: StoredExecution
+  approval?: ApprovalView
+}
+/** `GET /v1/tools` */
+export type ToolsAnswer = Answer<Client["v1"]["tools"]["$get"]>
+export type ToolSummary = ToolsAnswer["tools"][number]
 /** `GET /v1/approvals` */
 export type ApprovalsAnswer = Answer<Client["v1"]["approvals"]["$get"]>
 export type ApprovalView = ApprovalsAnswer["approvals"][number]
@@ -72,11 +80,16 @@ export interface CatalogClient {
   addSource(body: Record<string, unknown>, onProgress?: ProgressListener): Promise<SourceView>
   syncSource(namespace: string, onProgress?: ProgressListener): Promise<SourceView>
   removeSource(namespace: string): Promise<void>
+  /** `GET /v1/tools`: ranked by `query` when given, else in path order */
+  listTools(request: { query?: string; namespace?: string; limit?: number }): Promise<ToolSummary[]>
   describe(paths: string[]): Promise<DescribeResult>
+  /** runs a script as one execution (`POST /v1/execute`) */
+  execute(code: string): Promise<CallResponse>
   /** runs the tool at `path` with `args`, as one execution of a script that calls it (./call-script.ts) */
   call(path: string, args: Record<string, unknown>): Promise<CallResponse>
   listExecutions(request: ExecutionListRequest): Promise<ExecutionsPage>
-  getExecution(id: string): Promise<StoredExecution>
+  /** `GET /v1/executions/:id`: the record, and for a paused one the approval it waits for */
+  getExecution(id: string): Promise<ExecutionAnswer>
   /** the stored result text, exactly as stored */
   readOutput(id: string): Promise<string>
   readOutputPage(id: string, page: { offset?: number; limit?: number; charOffset?: number }): Promise<OutputPage>

@@ -25,6 +25,7 @@ import { existingSecretKey } from "../secret-key.js"
 import type { CatalogClient } from "./catalog-client.js"
 import { CatalogClientError } from "./catalog-client.js"
 import type { LocalHost } from "./local-host.js"
+import { callScript } from "./call-script.js"
 import { approvalView, localPolicies } from "./views.js"
 
 export interface LocalClientOptions {
@@ -91,11 +92,23 @@ export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions):
     addSource: async (body, onProgress) => (await hostFor(false)).addSource(body, onProgress),
     syncSource: async (namespace, onProgress) => (await hostFor(false)).syncSource(namespace, onProgress),
     removeSource: async (namespace) => (await hostFor(false)).removeSource(namespace),
+    async listTools({ query, namespace, limit }) {
+      const tools = query?.trim()
+        ? await createDescribeService(await store(), await policies()).search(query, { namespace, limit })
+        : await (await store()).listTools({ namespace, limit })
+      return tools.map(({ path, namespace, name, description }) => ({ path, namespace, name, description }))
+    },
     describe: async (paths) => createDescribeService(await store(), await policies()).describeMany({ paths }),
-    call: async (path, args) => (await hostFor(true)).call(path, args),
+    execute: async (code) => (await hostFor(true)).execute(code),
+    call: async (path, args) => (await hostFor(true)).execute(callScript(path, args)),
     // whoever can open the file reads every execution, as admin does (and `switchboard mcp` over stdio)
     listExecutions: async (request) => listExecutionsPage(await store(), OPEN_CALLER, request),
-    getExecution: execution,
+    async getExecution(id) {
+      const found = await execution(id)
+      if (found.status !== "paused") return { execution: found }
+      const [pending] = await (await store()).listApprovals({ executionId: id, status: "pending", limit: 1 })
+      return pending ? { execution: found, approval: approvalView(pending) } : { execution: found }
+    },
     readOutput: output,
     readOutputPage: async (id, { offset, limit, charOffset }) => ({
       executionId: id,

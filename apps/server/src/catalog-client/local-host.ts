@@ -13,7 +13,6 @@ import { OPEN_CALLER, RunErrorCodes, parseWait } from "@switchboard/core"
 import { createHost } from "../compose.js"
 import type { CallResponse, DecisionAnswer, DecisionRequest, PolicyView } from "./catalog-client.js"
 import { CatalogClientError } from "./catalog-client.js"
-import { callScript } from "./call-script.js"
 import { approvalView, policyView } from "./views.js"
 
 const noScripts: CodeRuntime = {
@@ -56,8 +55,7 @@ export const openLocalHost = async (db: string, { allowStdio, scripts }: { allow
     syncSource: (namespace: string, onProgress?: ProgressListener): Promise<SourceView> =>
       run(host.sources.sync(namespace, { onProgress })),
     removeSource: (namespace: string): Promise<void> => run(host.sources.remove(namespace)),
-    call: (path: string, args: Record<string, unknown>): Promise<CallResponse> =>
-      run(host.executor.execute({ code: callScript(path, args) })),
+    execute: (code: string): Promise<CallResponse> => run(host.executor.execute({ code })),
     addPolicy: async (body: Record<string, unknown>): Promise<PolicyView> =>
       policyView(value(await host.policies.add(body))),
     removePolicy: async (id: string): Promise<void> => void value(await host.policies.remove(id)),

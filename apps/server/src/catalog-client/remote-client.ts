@@ -4,24 +4,25 @@
  * key; it is never a flag, which would leave it in shell history and in `ps`.
  */
 import { createClient } from "@switchboard/api/client"
-import type { DescribeResult, SourceView, StoredExecution } from "@switchboard/core"
+import type { DescribeResult, SourceView } from "@switchboard/core"
 import type {
   ApprovalView,
   ApprovalsAnswer,
   CallResponse,
   CatalogClient,
   DecisionAnswer,
+  ExecutionAnswer,
   ExecutionsPage,
   OutputMatches,
   OutputPage,
   PoliciesAnswer,
   PolicyView,
+  ToolsAnswer,
 } from "./catalog-client.js"
 import { CatalogClientError } from "./catalog-client.js"
 import { displayDb } from "../display-db.js"
 import { callScript } from "./call-script.js"
-
-export const KEY_ENV = "SWITCHBOARD_KEY"
+import { KEY_ENV } from "../cli/flags.js"
 
 /** what fetch rejects with when nothing answered: Node's `TypeError: fetch failed`, its cause the socket's error */
 const reason = (cause: unknown) => {
@@ -81,7 +82,20 @@ export const openRemoteClient = (url: string, key = process.env[KEY_ENV] || unde
       ).source,
     removeSource: async (namespace) =>
       void (await answer(client.v1.sources[":namespace"].$delete({ param: { namespace: param(namespace) } }))),
+    listTools: async ({ query, namespace, limit }) =>
+      (
+        await json<ToolsAnswer>(
+          client.v1.tools.$get({
+            query: {
+              ...(query === undefined ? {} : { query }),
+              ...(namespace === undefined ? {} : { namespace }),
+              ...(limit === undefined ? {} : { limit: String(limit) }),
+            },
+          }),
+        )
+      ).tools,
     describe: (paths) => json<DescribeResult>(client.v1.describe.$post({ json: { paths } })),
+    execute: (code) => json<CallResponse>(client.v1.execute.$post({ json: { code } })),
     call: (path, args) => json<CallResponse>(client.v1.execute.$post({ json: { code: callScript(path, args) } })),
     listExecutions: ({ limit, before, status }) =>
       json<ExecutionsPage>(
@@ -89,9 +103,7 @@ export const openRemoteClient = (url: string, key = process.env[KEY_ENV] || unde
           query: { limit: String(limit), ...(before === undefined ? {} : { before }), ...(status ? { status } : {}) },
         }),
       ),
-    getExecution: async (id) =>
-      (await json<{ execution: StoredExecution }>(client.v1.executions[":id"].$get({ param: { id: param(id) } })))
-        .execution,
+    getExecution: (id) => json<ExecutionAnswer>(client.v1.executions[":id"].$get({ param: { id: param(id) } })),
     readOutput: async (id) =>
       (await answer(client.v1.executions[":id"].output.$get({ param: { id: param(id) }, query: {} }))).text(),
     readOutputPage: (id, { offset, limit, charOffset }) =>

@@ -5,7 +5,6 @@
  * command's own process, which waits for the resumed run to be recorded before it exits, and starts a stdio source
  * the run calls only with `--allow-stdio`, as `run` and `call` do. `--json`: the API's answer.
  */
-import { parseArgs } from "node:util"
 import { argsPreview, escapeUnsafe, safeJson } from "@switchboard/api"
 import type {
   ApprovalStatusFilter,
@@ -13,26 +12,16 @@ import type {
   DecisionAnswer,
   DecisionRequest,
 } from "../catalog-client/catalog-client.js"
-import { allowStdioOption, printJson, targetOptions, withCatalog } from "./catalog-target.js"
-import { approvalsUsage, indented } from "./catalog-usage.js"
-import { fail } from "./common.js"
+import type { approvalsListFlags, decideFlags } from "../cli/command-flags.js"
+import type { CommandInput } from "../cli/define.js"
+import type { targetFlags as targetFlagSpecs } from "../cli/flags.js"
+import { printJson, withCatalog } from "./catalog-target.js"
+import { usageError } from "./common.js"
 import { argsLines, decideLines, targetFlags } from "./paused-text.js"
 import { table, when } from "./table.js"
 
-const options = {
-  ...targetOptions,
-  // locally the resume runs here, and may call a stdio source again
-  ...allowStdioOption,
-  status: { type: "string" },
-  limit: { type: "string" },
-  note: { type: "string" },
-  wait: { type: "string" },
-} as const
-
 const STATUSES: readonly ApprovalStatusFilter[] = ["pending", "approved", "declined", "expired", "all"]
 const MAX_LIST = 200
-
-const usageError = (problem: string): never => fail(`${problem}\n  ${indented(approvalsUsage, "  ")}`)
 
 /** a call's arguments on one line, their room shared between the fields (the table names the cut ones by their start) */
 const argsText = (args: unknown, most: number) => argsPreview(args, most).text
@@ -71,74 +60,59 @@ ${argsLines(next, on)}${decideLines(next.id, decide)}`
   return `${head}execution ${execution.id}: ${execution.status}; its result: switchboard executions output ${execution.id}${on}\n`
 }
 
-export const approvalsCommand = async (args: string[]) => {
-  const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true })
-  const [action, id, ...extra] = positionals
-  // the flags that named the catalog, for the commands the text suggests
-  const target = targetFlags(values)
+export const approvalsListCommand = async ({ values }: CommandInput<typeof approvalsListFlags>) => {
+  const status = (values.status ?? "pending") as ApprovalStatusFilter
+  if (!STATUSES.includes(status)) usageError(`--status must be one of ${STATUSES.join(", ")} (got "${values.status}")`)
+  const limit = values.limit === undefined ? 50 : Number(values.limit)
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST)
+    usageError(`--limit must be a whole number from 1 to ${MAX_LIST} (got "${values.limit}")`)
+  return withCatalog(values, async (client) => {
+    const approvals = await client.listApprovals({ status, limit })
+    if (values.json) printJson({ approvals })
+    else
+      process.stdout.write(
+        table(
+          ["ID", "STATUS", "TOOL", "ARGS", "EXECUTION", "EXPIRES", "REASON"],
+          approvals.map((a) => [
+            a.id,
+            a.status,
+            a.tool,
+            argsText(a.args, 100),
+            a.executionId,
+            when(a.expiresAt),
+            a.reason,
+          ]),
+        ),
+      )
+    return 0
+  })
+}
 
-  if (action === "list") {
-    if (id !== undefined) usageError("approvals list takes no argument")
-    if (values.note !== undefined || values.wait !== undefined)
-      usageError("--note and --wait are for approve and decline")
-    const status = (values.status ?? "pending") as ApprovalStatusFilter
-    if (!STATUSES.includes(status))
-      usageError(`--status must be one of ${STATUSES.join(", ")} (got "${values.status}")`)
-    const limit = values.limit === undefined ? 50 : Number(values.limit)
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST)
-      usageError(`--limit must be a whole number from 1 to ${MAX_LIST} (got "${values.limit}")`)
-    return withCatalog(values, async (client) => {
-      const approvals = await client.listApprovals({ status, limit })
-      if (values.json) printJson({ approvals })
-      else
-        process.stdout.write(
-          table(
-            ["ID", "STATUS", "TOOL", "ARGS", "EXECUTION", "EXPIRES", "REASON"],
-            approvals.map((a) => [
-              a.id,
-              a.status,
-              a.tool,
-              argsText(a.args, 100),
-              a.executionId,
-              when(a.expiresAt),
-              a.reason,
-            ]),
-          ),
-        )
-      return 0
-    })
-  }
-  if (action === "show") {
-    if (id === undefined || extra.length > 0) usageError("approvals show takes one approval id")
-    if (
-      values.note !== undefined ||
-      values.wait !== undefined ||
-      values.status !== undefined ||
-      values.limit !== undefined
-    )
-      usageError("approvals show takes no --note, --wait, --status or --limit")
-    return withCatalog(values, async (client) => {
-      const approval = await client.getApproval(id!)
-      if (values.json) printJson({ approval })
-      else process.stdout.write(approvalText(approval))
-      return 0
-    })
-  }
-  if (action === "approve" || action === "decline") {
-    if (id === undefined || extra.length > 0) usageError(`approvals ${action} takes one approval id`)
-    if (values.status !== undefined || values.limit !== undefined)
-      usageError("--status and --limit are for approvals list")
+export const approvalsShowCommand = async ({ values, args }: CommandInput<typeof targetFlagSpecs>) =>
+  withCatalog(values, async (client) => {
+    const approval = await client.getApproval(args[0]!)
+    if (values.json) printJson({ approval })
+    else process.stdout.write(approvalText(approval))
+    return 0
+  })
+
+const decide =
+  (decision: DecisionRequest["decision"]) =>
+  async ({ values, args }: CommandInput<typeof decideFlags>) => {
     const request: DecisionRequest = {
-      decision: action,
+      decision,
       ...(values.note === undefined ? {} : { note: values.note }),
       ...(values.wait === undefined ? {} : { wait: values.wait }),
     }
+    // the flags that named the catalog, for the commands the text suggests
+    const target = targetFlags(values)
     return withCatalog(values, async (client) => {
-      const answer = await client.decideApproval(id!, request)
+      const answer = await client.decideApproval(args[0]!, request)
       if (values.json) printJson(answer)
       else process.stdout.write(decisionText(answer, target))
       return 0
     })
   }
-  return usageError(action === undefined ? "approvals needs an action" : `unknown action "${action}"`)
-}
+
+export const approveCommand = decide("approve")
+export const declineCommand = decide("decline")

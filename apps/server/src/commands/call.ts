@@ -6,17 +6,16 @@
  * `{ ok: false, error }`, exit 1 when it is not ok. A call that needs a person's approval pauses its execution: what
  * waits and how to decide it on stderr (./paused-text.ts; with `--json`, the API's 202 answer on stdout), exit 3.
  */
-import { parseArgs } from "node:util"
 import { renderForModel, splitToolPath } from "@switchboard/core"
 import type { ToolResult } from "@switchboard/core"
 import type { CallResponse } from "../catalog-client/catalog-client.js"
-import { allowStdioOption, asLine, printJson, targetOptions, withCatalog } from "./catalog-target.js"
-import { fail } from "./common.js"
+import type { callFlags } from "../cli/command-flags.js"
+import type { CommandInput } from "../cli/define.js"
+import { asLine, printJson, withCatalog } from "./catalog-target.js"
+import { usageError } from "./common.js"
 import { jsonObject } from "./json-input.js"
 import { EXIT_PAUSED, isPaused, pausedText } from "./paused-text.js"
 import type { PausedAnswer } from "./paused-text.js"
-
-const usage = "call <ns.tool> [json-args | @file | -]   (the arguments: a JSON object; {} when none is given)"
 
 /** What the call resolved to; the execution's own failure (a limit, the sandbox) in the union's failed form. */
 const outcome = (response: Exclude<CallResponse, PausedAnswer>): ToolResult => {
@@ -27,16 +26,9 @@ const outcome = (response: Exclude<CallResponse, PausedAnswer>): ToolResult => {
     : { ok: false, error: { code: "internal_error", message: "the call's script returned no result union" } }
 }
 
-export const callCommand = async (args: string[]) => {
-  const { values, positionals } = parseArgs({
-    args,
-    options: { ...targetOptions, ...allowStdioOption },
-    allowPositionals: true,
-  })
-  const [path, given, ...extra] = positionals
-  if (path === undefined || extra.length > 0) fail(usage)
-  if (!splitToolPath(path!))
-    fail(`call needs a tool path, namespace.tool, such as demo.add (got "${path}")\n  ${usage}`)
+export const callCommand = async ({ values, args }: CommandInput<typeof callFlags>) => {
+  const [path, given] = args
+  if (!splitToolPath(path!)) usageError(`call needs a tool path, namespace.tool, such as demo.add (got "${path}")`)
   const toolArgs = given === undefined ? {} : jsonObject(given, "call's arguments")
   return withCatalog(values, async (client) => {
     const response = await client.call(path!, toolArgs)

@@ -3,19 +3,18 @@ import { SYNC_TTL_FORM, parseSyncTtl } from "../sync-ttl.js"
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs"
 import { resolve } from "node:path"
 import { isPostgresUrl } from "../database-shape.js"
+import { UsageError } from "../usage-error.js"
 
-export const DEFAULT_DB = "./.switchboard/switchboard.db"
+export { DEFAULT_DB, defaultDb } from "../default-db.js"
 
-/** --db when it is not given: $SWITCHBOARD_DB, $DATABASE_URL, or the default path (an empty variable is an unset one) */
-export const defaultDb = () => process.env.SWITCHBOARD_DB || process.env.DATABASE_URL || DEFAULT_DB
-
-export const dbOption = {
-  db: { type: "string", default: defaultDb() },
-} as const
-
+/** stops the command: its user's mistake, `switchboard: <message>`, exit 2 */
 export const fail = (message: string): never => {
-  process.stderr.write(`switchboard: ${message}\n`)
-  process.exit(2)
+  throw new UsageError(message)
+}
+
+/** stops the command as `fail` does, the command's usage after the message */
+export const usageError = (message: string): never => {
+  throw new UsageError(message, true)
 }
 
 /** --sync-ttl in milliseconds; anything else stops the command naming the flag */
@@ -42,7 +41,8 @@ const startsLikeSqlite = (path: string) => {
 const notACatalog = (db: string): string | undefined => {
   const path = resolve(db)
   const stat = statSync(db, { throwIfNoEntry: false })
-  if (!stat) return `no catalog database at ${path}: check --db (\`switchboard serve\` or \`demo\` creates a new one)`
+  if (!stat)
+    return `no catalog database at ${path}: check --db (\`switchboard init\`, \`serve\` or \`demo\` creates a new one)`
   if (stat.isDirectory()) return `${path} is a directory, not a catalog database: check --db`
   if (!stat.isFile()) return `${path} is not a regular file, not a catalog database: check --db`
   if (stat.size === 0) return `${path} is an empty file, not a catalog database: check --db`

@@ -1,4 +1,6 @@
 /** `switchboard config check|schema` (src/config/config-command.ts): it opens nothing, and loads no host. */
+import type { CommandInput, FlagSpecs } from "../cli/define.js"
 import { configCommand } from "../config/config-command.js"
 
-export const configCliCommand = (args: string[]) => process.exit(configCommand(args))
+export const configCheckCommand = async ({ args }: CommandInput<FlagSpecs>) => configCommand(["check", ...args])
+export const configSchemaCommand = async () => configCommand(["schema"])

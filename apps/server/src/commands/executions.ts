@@ -5,26 +5,16 @@
  * line, or with `--grep` the lines that match, each after its 0-based line number and a tab. `--json`: the API's
  * answer.
  */
-import { parseArgs } from "node:util"
 import { DEFAULT_LIST_EXECUTIONS, MAX_LIST_EXECUTIONS, MAX_PAGE_LINES } from "@switchboard/core"
-import type { ExecutionSummary, StoredExecution } from "@switchboard/core"
-import type { OutputPage } from "../catalog-client/catalog-client.js"
-import { printJson, targetOptions, withCatalog } from "./catalog-target.js"
-import { executionsUsage, indented } from "./catalog-usage.js"
-import { fail } from "./common.js"
+import type { ExecutionSummary } from "@switchboard/core"
+import type { ExecutionAnswer, OutputPage } from "../catalog-client/catalog-client.js"
+import type { executionsListFlags, executionsOutputFlags } from "../cli/command-flags.js"
+import type { CommandInput } from "../cli/define.js"
+import type { targetFlags } from "../cli/flags.js"
+import { printJson, withCatalog } from "./catalog-target.js"
+import { usageError } from "./common.js"
+import { targetFlags as targetFlagsOf } from "./paused-text.js"
 import { table, when } from "./table.js"
-
-const options = {
-  ...targetOptions,
-  offset: { type: "string" },
-  limit: { type: "string" },
-  "char-offset": { type: "string" },
-  grep: { type: "string" },
-  status: { type: "string" },
-  before: { type: "string" },
-} as const
-
-const usageError = (problem: string): never => fail(`${problem}\n  ${indented(executionsUsage, "  ")}`)
 
 const wholeNumber = (flag: string, text: string | undefined, min: number, max: number) => {
   if (text === undefined) return undefined
@@ -34,7 +24,7 @@ const wholeNumber = (flag: string, text: string | undefined, min: number, max: n
     : usageError(`--${flag} must be a whole number from ${min} to ${max} (got "${text}")`)
 }
 
-const summary = (execution: StoredExecution) => {
+const summary = ({ execution, approval }: ExecutionAnswer, on: string) => {
   const failed = execution.status === "error" ? ` (${execution.errorCode}): ${execution.errorMessage ?? ""}` : ""
   const result =
     execution.resultText === null
@@ -48,6 +38,15 @@ const summary = (execution: StoredExecution) => {
     ["key", execution.keyId ?? "none"],
     ["tool calls", String(execution.toolCallCount)],
     ["result", result],
+    // what a paused execution waits for, and where to decide it
+    ...(approval
+      ? ([
+          [
+            "waits for",
+            `approval ${approval.id}: ${approval.tool} (${approval.reason}); switchboard approvals approve ${approval.id}${on}`,
+          ],
+        ] as [string, string][])
+      : []),
   ]
   const code = execution.code
     .replace(/\n$/, "")
@@ -99,14 +98,7 @@ const pageFooter = (id: string, page: OutputPage) => {
   return `${shown} of ${page.totalLines}${next}\n`
 }
 
-type Values = ReturnType<typeof parse>["values"]
-
-const parse = (args: string[]) => parseArgs({ args, options, allowPositionals: true })
-
-const list = (values: Values, rest: string[]) => {
-  if (rest.length > 0) usageError("executions list takes no argument")
-  if (values.offset !== undefined || values["char-offset"] !== undefined || values.grep !== undefined)
-    usageError("--offset, --char-offset and --grep are for executions output")
+export const executionsListCommand = async ({ values }: CommandInput<typeof executionsListFlags>) => {
   const status = values.status
   if (status !== undefined && status !== "ok" && status !== "error" && status !== "paused")
     usageError(`--status must be ok, error or paused (got "${status}")`)
@@ -129,54 +121,43 @@ const list = (values: Values, rest: string[]) => {
   })
 }
 
-export const executionsCommand = async (args: string[]) => {
-  const { values, positionals } = parse(args)
-  const [action, id, ...extra] = positionals
-  if (action === "list") return list(values, positionals.slice(1))
-  if (values.status !== undefined || values.before !== undefined)
-    usageError("--status and --before are for executions list")
-  if ((action === "show" || action === "output") && (id === undefined || extra.length > 0))
-    usageError(`executions ${action} takes one execution id`)
-  const paging = values.offset !== undefined || values.limit !== undefined || values["char-offset"] !== undefined
-  if (action !== "output" && (paging || values.grep !== undefined))
-    usageError("--offset, --limit, --char-offset and --grep are for executions output")
+export const executionsShowCommand = async ({ values, args }: CommandInput<typeof targetFlags>) =>
+  withCatalog(values, async (client) => {
+    const answer = await client.getExecution(args[0]!)
+    if (values.json) printJson(answer)
+    else process.stdout.write(summary(answer, targetFlagsOf(values).decide))
+    return 0
+  })
 
-  if (action === "show")
-    return withCatalog(values, async (client) => {
-      const execution = await client.getExecution(id!)
-      if (values.json) printJson({ execution })
-      else process.stdout.write(summary(execution))
-      return 0
-    })
-  if (action === "output") {
-    if (paging && values.grep !== undefined) usageError("read a page (--offset, --limit) or --grep, not both")
-    if (values.json && !paging && values.grep === undefined)
-      usageError("--json needs --offset/--limit or --grep: without them the stored text is printed as it is")
-    const page = {
-      offset: wholeNumber("offset", values.offset, 0, 2 ** 31 - 1),
-      limit: wholeNumber("limit", values.limit, 1, MAX_PAGE_LINES),
-      charOffset: wholeNumber("char-offset", values["char-offset"], 0, 2 ** 31 - 1),
-    }
-    return withCatalog(values, async (client) => {
-      if (values.grep !== undefined) {
-        const found = await client.grepOutput(id!, values.grep)
-        if (values.json) printJson(found)
-        else {
-          for (const match of found.matches) process.stdout.write(`${match.line}\t${match.text}\n`)
-          if (found.truncated) process.stderr.write(`the search stopped at ${found.matches.length} matches\n`)
-        }
-      } else if (!paging) {
-        process.stdout.write(await client.readOutput(id!))
-      } else {
-        const read = await client.readOutputPage(id!, page)
-        if (values.json) printJson(read)
-        else {
-          read.lines.forEach((line, i) => process.stdout.write(`${read.offset + i}\t${line}\n`))
-          process.stderr.write(pageFooter(id!, read))
-        }
-      }
-      return 0
-    })
+export const executionsOutputCommand = async ({ values, args }: CommandInput<typeof executionsOutputFlags>) => {
+  const id = args[0]!
+  const paging = values.offset !== undefined || values.limit !== undefined || values["char-offset"] !== undefined
+  if (paging && values.grep !== undefined) usageError("read a page (--offset, --limit) or --grep, not both")
+  if (values.json && !paging && values.grep === undefined)
+    usageError("--json needs --offset/--limit or --grep: without them the stored text is printed as it is")
+  const page = {
+    offset: wholeNumber("offset", values.offset, 0, 2 ** 31 - 1),
+    limit: wholeNumber("limit", values.limit, 1, MAX_PAGE_LINES),
+    charOffset: wholeNumber("char-offset", values["char-offset"], 0, 2 ** 31 - 1),
   }
-  return usageError(action === undefined ? "executions needs an action" : `unknown action "${action}"`)
+  return withCatalog(values, async (client) => {
+    if (values.grep !== undefined) {
+      const found = await client.grepOutput(id, values.grep)
+      if (values.json) printJson(found)
+      else {
+        for (const match of found.matches) process.stdout.write(`${match.line}\t${match.text}\n`)
+        if (found.truncated) process.stderr.write(`the search stopped at ${found.matches.length} matches\n`)
+      }
+    } else if (!paging) {
+      process.stdout.write(await client.readOutput(id))
+    } else {
+      const read = await client.readOutputPage(id, page)
+      if (values.json) printJson(read)
+      else {
+        read.lines.forEach((line, i) => process.stdout.write(`${read.offset + i}\t${line}\n`))
+        process.stderr.write(pageFooter(id, read))
+      }
+    }
+    return 0
+  })
 }

@@ -1,30 +1,17 @@
 /** `switchboard mcp`: the MCP server over stdio, on the catalog in --db. */
-import { parseArgs } from "node:util"
-import { approvalFlagOptions, approvalsFromFlags } from "../approval-flags.js"
-import { runtimeFlagOptions, tuning } from "../runtime-flags.js"
-import { dbOption, existingCatalog, fail, parseDuration } from "./common.js"
-import { usage } from "./usage.js"
+import { approvalsFromFlags } from "../approval-flags.js"
+import type { CommandInput } from "../cli/define.js"
+import type { mcpFlags } from "../cli/command-flags.js"
+import { tuning } from "../runtime-flags.js"
+import { defaultDb, existingCatalog, fail, parseDuration } from "./common.js"
 
-export const mcpCommand = async (args: string[]) => {
-  const { values } = parseArgs({
-    args,
-    options: {
-      ...dbOption,
-      "allow-stdio": { type: "boolean", default: false },
-      "sync-ttl": { type: "string", default: "15m" },
-      help: { type: "boolean", default: false },
-      ...runtimeFlagOptions,
-      ...approvalFlagOptions,
-    },
-  })
-  // stdout is the protocol stream: help goes to stderr here
-  if (values.help) return void process.stderr.write(usage())
+export const mcpCommand = async ({ values }: CommandInput<typeof mcpFlags>) => {
   const approvals = approvalsFromFlags(values)
   if (!approvals.ok) return fail(approvals.message)
   // loaded here, not with the bundle: serve and run share it, and the MCP SDK's server costs a start ~60 ms
   const { serveMcpStdio } = await import("../mcp-stdio.js")
   const mcp = await serveMcpStdio({
-    db: existingCatalog(values.db),
+    db: existingCatalog(values.db ?? defaultDb()),
     allowStdio: values["allow-stdio"],
     syncTtlMs: parseDuration(values["sync-ttl"]),
     ...tuning(values),
@@ -32,12 +19,11 @@ export const mcpCommand = async (args: string[]) => {
     ...approvals.options,
   })
   if (approvals.notice) process.stderr.write(`switchboard: ${approvals.notice}\n`)
-  const stop = async () => {
-    await mcp.close()
-    process.exit(0)
-  }
-  process.once("SIGINT", stop)
-  process.once("SIGTERM", stop)
-  await mcp.ended
-  process.exit(0)
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => void mcp.close().then(resolve)
+    process.once("SIGINT", stop)
+    process.once("SIGTERM", stop)
+  })
+  await Promise.race([mcp.ended, stopped])
+  return 0
 }

@@ -1,56 +1,118 @@
 /**
- * `switchboard run <file|->`: one script against the catalog, its result on stdout. A run that pauses before a call
- * that needs a person's approval prints what waits and how to decide it (./paused-text.ts), and exits 3.
+ * `switchboard run <file|->`: one script against the catalog (the local database, or a server with `--url`), its
+ * whole result on stdout, however long: a person at a terminal, a pipe or a file gets all of it. `--model-text`
+ * prints what a model is shown instead: past the inline cap the first lines, then where to read the rest, named as
+ * the command that reads it (`switchboard executions output <id>`). A failed run prints its error with the script's
+ * line and column, exit 1. A run that pauses before a call that needs a person's approval prints what waits and how
+ * to decide it (./paused-text.ts), and exits 3. `--json`: what `POST /v1/execute` answers.
  */
 import { readFileSync } from "node:fs"
-import { parseArgs } from "node:util"
 import { Effect } from "effect"
+import { DEFAULT_INLINE_CAP, inlineText } from "@switchboard/core"
+import type { ReadOn } from "@switchboard/core"
 import { createHost } from "../compose.js"
-import { approvalFlagOptions, approvalsFromFlags } from "../approval-flags.js"
-import { runtimeFlagOptions, tuning } from "../runtime-flags.js"
-import { dbOption, existingCatalog, fail } from "./common.js"
-import { EXIT_PAUSED, isPaused, pausedText } from "./paused-text.js"
+import { approvalsFromFlags } from "../approval-flags.js"
+import type { ApprovalSettings } from "../approval-flags.js"
+import type { CallResponse } from "../catalog-client/catalog-client.js"
+import type { CommandInput } from "../cli/define.js"
+import { approvalFlags, runtimeFlags } from "../cli/flags.js"
+import type { runFlags } from "../cli/command-flags.js"
+import { tuning } from "../runtime-flags.js"
+import { asLine, catalogTarget, printJson, withClient } from "./catalog-place.js"
+import type { CatalogTarget } from "./catalog-place.js"
+import { fail } from "./common.js"
+import { EXIT_PAUSED, isPaused, pausedText, targetFlags } from "./paused-text.js"
 
-export const runCommand = async (args: string[]) => {
-  const { values, positionals, tokens } = parseArgs({
-    args,
-    tokens: true,
-    options: {
-      ...dbOption,
-      "allow-stdio": { type: "boolean", default: false },
-      ...runtimeFlagOptions,
-      ...approvalFlagOptions,
-    },
-    allowPositionals: true,
-  })
-  const dbGiven = tokens.some((token) => token.kind === "option" && token.name === "db")
-  const file = positionals[0] ?? fail("run needs a script file, or - to read stdin")
-  const approvals = approvalsFromFlags(values)
-  if (!approvals.ok) return fail(approvals.message)
-  const db = existingCatalog(values.db)
-  const code = readFileSync(file === "-" ? 0 : file, "utf8")
+type Values = CommandInput<typeof runFlags>["values"]
+
+/** what a run answers, and the stored text of its result when the answer's text was cut */
+interface Ran {
+  response: CallResponse
+  stored: (id: string) => Promise<string>
+}
+
+const runLocally = async (
+  db: string,
+  code: string,
+  values: Values,
+  approvals: ApprovalSettings,
+  report: (ran: Ran) => Promise<number>,
+) => {
   const host = await createHost({
     db,
     allowStdio: values["allow-stdio"],
     // one script: one worker unless --workers says otherwise
     workers: 1,
     ...tuning(values),
-    ...approvals.options,
+    ...approvals,
     // it lives for one script: resuming other executions' approvals here would be cut short at its exit
     approvalSweepMs: null,
   })
-  const response = await Effect.runPromise(host.executor.execute({ code }))
-  for (const log of response.logs) process.stderr.write(`[${log.level}] ${log.message}\n`)
-  if (response.warning !== undefined) process.stderr.write(`warning: ${response.warning}\n`)
-  if (isPaused(response)) {
-    // the catalog is named to the next command only when --db named it: $DATABASE_URL is read there too
-    process.stderr.write(pausedText(response, { db: dbGiven ? db : undefined, "allow-stdio": values["allow-stdio"] }))
+  try {
+    const response = await Effect.runPromise(host.executor.execute({ code }))
+    return await report({
+      response,
+      stored: async (id) => (await host.store.getExecution(id))?.resultText ?? "",
+    })
+  } finally {
     await host.close()
-    process.exit(EXIT_PAUSED)
   }
-  if (response.ok)
-    process.stdout.write(response.text.endsWith("\n") || response.text === "" ? response.text : `${response.text}\n`)
-  else process.stderr.write(`error (${response.error.code}): ${response.error.message}\n`)
-  await host.close()
-  process.exit(response.ok ? 0 : 1)
+}
+
+/** `<file>:<line>:<column>` of a failed run, when the error has a place in the script */
+const place = (file: string, error: { line?: number; column?: number }) =>
+  error.line === undefined
+    ? ""
+    : ` at ${file === "-" ? "<stdin>" : file}:${error.line}${error.column === undefined ? "" : `:${error.column}`}`
+
+export const runCommand = async ({ values, args, given }: CommandInput<typeof runFlags>) => {
+  const file = args[0] ?? fail("run needs a script file, or - to read stdin")
+  // checked before anything is opened
+  const approvals = approvalsFromFlags(values)
+  if (!approvals.ok) return fail(approvals.message)
+  // a server applies its own limits and approval settings
+  const localOnly = [...Object.keys(runtimeFlags), ...Object.keys(approvalFlags)].filter((flag) => given.has(flag))
+  const target: CatalogTarget = catalogTarget(values, localOnly)
+  const code = readFileSync(file === "-" ? 0 : file, "utf8")
+  // the catalog is named to the next command only when a flag named it: the environment is read there too
+  const named = {
+    ...(target.kind === "local" && values.db !== undefined ? { db: target.db } : {}),
+    ...(target.kind === "remote" && values.url !== undefined ? { url: target.url } : {}),
+    "allow-stdio": values["allow-stdio"],
+  }
+  const { on } = targetFlags(named)
+  const readOn = ({ executionId, offset, charOffset }: ReadOn) =>
+    `Read the rest with switchboard executions output ${executionId}${on} --offset ${offset}${charOffset === undefined ? "" : ` --char-offset ${charOffset}`} --limit 200, all of it with switchboard executions output ${executionId}${on}; search it with --grep <regex>`
+
+  const report = async ({ response, stored }: Ran) => {
+    if (values.json) {
+      // what POST /v1/execute answers (a paused run: its 202 body), the text as cut for a model
+      printJson(response)
+      return isPaused(response) ? EXIT_PAUSED : response.ok ? 0 : 1
+    }
+    for (const log of response.logs) process.stderr.write(`[${log.level}] ${log.message}\n`)
+    if (isPaused(response)) {
+      process.stderr.write(pausedText(response, named))
+      return EXIT_PAUSED
+    }
+    if (response.warning !== undefined) process.stderr.write(`warning: ${response.warning}\n`)
+    if (!response.ok) {
+      process.stderr.write(`error (${response.error.code})${place(file, response.error)}: ${response.error.message}\n`)
+      return 1
+    }
+    // the text was cut for a model: the whole of it is the stored record's (a record that could not be stored says so)
+    const cut = response.truncated !== undefined && response.executionId !== undefined
+    const whole = cut ? await stored(response.executionId!) : response.text
+    const text =
+      values["model-text"] && cut ? inlineText(whole, response.executionId!, DEFAULT_INLINE_CAP, readOn).text : whole
+    process.stdout.write(asLine(text))
+    return 0
+  }
+
+  if (target.kind === "local") return runLocally(target.db, code, values, approvals.options, report)
+  const { openRemoteClient } = await import("../catalog-client/remote-client.js")
+  const done = await withClient(openRemoteClient(target.url), async (client) =>
+    report({ response: await client.execute(code), stored: (id) => client.readOutput(id) }),
+  )
+  return done.ok ? done.value : done.code
 }

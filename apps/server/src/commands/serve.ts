@@ -1,38 +1,22 @@
 /** `switchboard serve` and `switchboard demo`: the HTTP server; the demo also registers its own MCP source. */
 import { resolve } from "node:path"
-import { parseArgs } from "node:util"
 import { Effect } from "effect"
+import { ADMIN_KEY_ENV, ADMIN_KEY_NAME, adminKeyProblem, storeAdminKey } from "@switchboard/core"
 import { demoServerCommand } from "../build-outputs.js"
-import { approvalFlagOptions, approvalsFromFlags } from "../approval-flags.js"
+import { approvalsFromFlags } from "../approval-flags.js"
 import { applyConfigPolicies, applyConfigSources, describePolicies, describeReport } from "../config/apply-config.js"
-import { configPathFor, givenFlags, readServeConfig, withFileLimits, withFileSettings } from "../config/serve-config.js"
-import { logFlagOptions, logSettings } from "../log-flags.js"
-import { retentionFlagOptions, retentionFromFlags } from "../retention-flags.js"
-import { runtimeFlagOptions, tuning } from "../runtime-flags.js"
+import type { CommandInput } from "../cli/define.js"
+import type { serveFlags } from "../cli/command-flags.js"
+import { configPathFor, readServeConfig, withFileLimits, withFileSettings } from "../config/serve-config.js"
+import { logSettings } from "../log-flags.js"
+import { retentionFromFlags } from "../retention-flags.js"
+import { tuning } from "../runtime-flags.js"
 import { isLoopback, startServer } from "../serve.js"
 import { syncProgressLine } from "../sync-progress-line.js"
 import type { RunningServer } from "../serve.js"
 import { displayDb } from "../display-db.js"
-import { DEFAULT_DB, dbOption, fail, isMissingFile, parseDuration } from "./common.js"
+import { DEFAULT_DB, defaultDb, fail, isMissingFile, parseDuration } from "./common.js"
 import { targetFlags } from "./paused-text.js"
-import { usage } from "./usage.js"
-
-const serveOptions = {
-  port: { type: "string", default: "4747" },
-  host: { type: "string", default: "127.0.0.1" },
-  ...dbOption,
-  "allow-stdio": { type: "boolean", default: false },
-  "allow-private-sources": { type: "boolean", default: false },
-  "sync-ttl": { type: "string", default: "15m" },
-  "require-key": { type: "boolean", default: false },
-  config: { type: "string" },
-  prune: { type: "boolean", default: false },
-  help: { type: "boolean", default: false },
-  ...runtimeFlagOptions,
-  ...logFlagOptions,
-  ...retentionFlagOptions,
-  ...approvalFlagOptions,
-} as const
 
 const parsePort = (text: string) => {
   const port = Number(text)
@@ -72,23 +56,30 @@ const registerDemoSource = async (server: RunningServer, demo: { command: string
   )
 }
 
-export const serveCommand = async (args: string[], demo: boolean) => {
-  const { values: flags, tokens } = parseArgs({ args, options: serveOptions, strict: true, tokens: true })
-  if (flags.help) return void process.stdout.write(usage())
+type ServeInput = CommandInput<typeof serveFlags>
+
+export const serveCommand = (input: ServeInput) => serve(input, false)
+export const demoCommand = (input: ServeInput) => serve(input, true)
+
+const serve = async ({ values: parsed, given }: ServeInput, demo: boolean) => {
+  const flags = { ...parsed, db: parsed.db ?? defaultDb() }
   // a bad config file stops the boot before anything is opened
   const file = readServeConfig(configPathFor(flags.config))
   if (file && !file.ok) {
     for (const problem of file.problems) process.stderr.write(`switchboard: ${problem}\n`)
     process.stderr.write(`switchboard: the config file ${file.path} is not valid; nothing was started\n`)
-    process.exit(1)
+    return 1
   }
   const config = file?.ok ? file.config : undefined
-  const given = givenFlags(tokens)
   const values = withFileSettings(flags, given, config)
   const retention = retentionFromFlags(values)
   if (!retention.ok) return fail(retention.message)
   const approvals = approvalsFromFlags(values, config?.approvals)
   if (!approvals.ok) return fail(approvals.message)
+  // checked before anything is opened: a key that could never be verified is refused
+  const adminKey = process.env[ADMIN_KEY_ENV]?.trim() || undefined
+  const adminProblem = adminKey === undefined ? undefined : adminKeyProblem(adminKey)
+  if (adminProblem !== undefined) return fail(adminProblem)
   const demoServer = demo ? demoServerCommand() : undefined
   const creating = isMissingFile(values.db)
   const server = await startServer({
@@ -101,20 +92,22 @@ export const serveCommand = async (args: string[], demo: boolean) => {
     syncTtlMs: parseDuration(values["sync-ttl"]),
     requireKey: values["require-key"],
     ...withFileLimits(tuning(values), config),
-    beforeListen: config
-      ? async (host) => {
-          // the rules first: no source the file adds is callable before its block rules are in place
-          const policies = await applyConfigPolicies(host, config.policies ?? [], host.logger)
-          const report = await applyConfigSources(host, config.sources ?? [], {
-            prune: flags.prune,
-            logger: host.logger,
-            progress: (namespace) => syncProgressLine(namespace),
-          })
-          process.stderr.write(
-            `switchboard: config ${file!.path}: ${describeReport(report)}${describePolicies(policies)}\n`,
-          )
-        }
-      : undefined,
+    beforeListen: async (host) => {
+      // the operator's admin key is a key before the first request can ask for one
+      if (adminKey !== undefined && (await storeAdminKey(host.store, adminKey, Date.now())))
+        process.stderr.write(`switchboard: stored $${ADMIN_KEY_ENV} as an admin key ("${ADMIN_KEY_NAME}")\n`)
+      if (!config) return
+      // the rules first: no source the file adds is callable before its block rules are in place
+      const policies = await applyConfigPolicies(host, config.policies ?? [], host.logger)
+      const report = await applyConfigSources(host, config.sources ?? [], {
+        prune: flags.prune,
+        logger: host.logger,
+        progress: (namespace) => syncProgressLine(namespace),
+      })
+      process.stderr.write(
+        `switchboard: config ${file!.path}: ${describeReport(report)}${describePolicies(policies)}\n`,
+      )
+    },
     ...logSettings(values, fail),
     retain: retention.retain,
     ...approvals.options,
@@ -126,7 +119,9 @@ export const serveCommand = async (args: string[], demo: boolean) => {
     const fromEnv = !given.has("db") && config?.server?.db === undefined && values.db !== DEFAULT_DB
     const { on } = targetFlags({ db: fromEnv ? undefined : values.db })
     process.stderr.write(
-      `switchboard: every route but /healthz and /readyz needs an API key (${live.length} live); create one with: switchboard keys create <name> --scope execute${on} (an admin key also manages keys over HTTP: /v1/keys)\n`,
+      live.length === 0
+        ? `switchboard: every route but /healthz and /readyz needs an API key, and there is none: create the first, an admin key, with: switchboard keys create <name> --scope admin${on} (or start with $${ADMIN_KEY_ENV} set to one); then give each agent an execute key: switchboard keys create <name> --scope execute${on}, or POST /v1/keys with the admin key\n`
+        : `switchboard: every route but /healthz and /readyz needs an API key (${live.length} live); give an agent an execute key: switchboard keys create <name> --scope execute${on} (an admin key also manages keys over HTTP: /v1/keys)\n`,
     )
   }
   if (!isLoopback(values.host)) {
@@ -145,10 +140,10 @@ export const serveCommand = async (args: string[], demo: boolean) => {
       `try:\n  curl -s ${server.url}/v1/execute -H 'content-type: application/json' \\\n    -d '{"code":"const r = await tools.demo.add({ a: 2, b: 3 }); return r.data"}'\n`,
     )
   }
-  const stop = async () => {
-    await server.close()
-    process.exit(0)
-  }
-  process.once("SIGINT", stop)
-  process.once("SIGTERM", stop)
+  // it serves until a signal stops it; then the entry ends the process
+  return new Promise<number>((resolve) => {
+    const stop = () => void server.close().then(() => resolve(0))
+    process.once("SIGINT", stop)
+    process.once("SIGTERM", stop)
+  })
 }

@@ -2,24 +2,15 @@
  * `switchboard sources list|add|sync|remove`: the catalog's sources, in the local database (--db) or on a running
  * server (--url), as `/v1/sources` shows them. `--json` prints the API's answer; by default a table, or a line.
  */
-import { parseArgs } from "node:util"
 import type { SourceView } from "@switchboard/core"
+import type { sourcesAddFlags, sourcesFlags, sourcesSyncFlags } from "../cli/command-flags.js"
+import type { CommandInput } from "../cli/define.js"
 import { syncProgressLine } from "../sync-progress-line.js"
-import { allowStdioOption, printJson, targetOptions, withCatalog } from "./catalog-target.js"
-import { indented, sourcesUsage } from "./catalog-usage.js"
-import { fail } from "./common.js"
+import type { CatalogClient } from "../catalog-client/catalog-client.js"
+import { printJson, withCatalog } from "./catalog-target.js"
+import { usageError } from "./common.js"
 import { jsonObject } from "./json-input.js"
 import { table, when } from "./table.js"
-
-const options = {
-  ...targetOptions,
-  ...allowStdioOption,
-  http: { type: "string" },
-  header: { type: "string", multiple: true },
-  env: { type: "string", multiple: true },
-} as const
-
-const usageError = (problem: string): never => fail(`${problem}\n  ${indented(sourcesUsage, "  ")}`)
 
 const pairs = (given: string[] | undefined, separator: string, flag: string) =>
   Object.fromEntries(
@@ -36,12 +27,12 @@ const pairs = (given: string[] | undefined, separator: string, flag: string) =>
     }),
   )
 
-type Values = ReturnType<typeof parse>["values"]
+type AddInput = CommandInput<typeof sourcesAddFlags>
 
 /** The body of `sources add`: the JSON given, or one made from --stdio or --http. */
-const sourceBody = (values: Values, positionals: string[], stdio: string[] | undefined): Record<string, unknown> => {
-  const [given, ...extra] = positionals
-  if (given === undefined || extra.length > 0) return usageError("sources add takes one source")
+const sourceBody = ({ values, args, rest }: AddInput): Record<string, unknown> => {
+  const given = args[0]!
+  const stdio = values.stdio ? rest : undefined
   if (stdio === undefined && values.env) usageError("--env is for a stdio source: give it before --stdio")
   if (values.http === undefined && values.header) usageError("--header is for an http source (--http <url>)")
   if (stdio !== undefined && values.http !== undefined) usageError("a source is --stdio or --http, not both")
@@ -58,69 +49,66 @@ const sourceBody = (values: Values, positionals: string[], stdio: string[] | und
   return jsonObject(given, "the source")
 }
 
-const parse = (args: string[]) => parseArgs({ args, options, allowPositionals: true, strict: true })
-
 const describeSource = (source: SourceView) =>
   `${source.namespace}: ${source.toolCount} ${source.toolCount === 1 ? "tool" : "tools"}` +
   (source.syncError === null ? "" : ` (sync error: ${source.syncError})`)
 
-export const sourcesCommand = async (args: string[]) => {
-  // what follows --stdio is the server's own command line, its flags included
-  const cut = args.indexOf("--stdio")
-  const stdio = cut < 0 ? undefined : args.slice(cut + 1)
-  const { values, positionals } = parse(cut < 0 ? args : args.slice(0, cut))
-  const [action, ...rest] = positionals
-  const named = () => (rest.length === 1 ? rest[0]! : usageError(`sources ${action} takes one namespace`))
-  if (action !== "add" && (stdio || values.http || values.header || values.env))
-    usageError("--stdio, --http, --header and --env are for sources add")
+export const sourcesListCommand = async ({ values }: CommandInput<typeof sourcesFlags>) =>
+  withCatalog(values, async (client) => {
+    const sources = await client.listSources()
+    if (values.json) printJson({ sources })
+    else
+      process.stdout.write(
+        table(
+          ["NAMESPACE", "KIND", "STATUS", "TOOLS", "LAST SYNCED", "SYNC ERROR"],
+          sources.map((s) => [
+            s.namespace,
+            s.kind,
+            s.status,
+            String(s.toolCount),
+            when(s.lastSyncedAt),
+            s.syncError ?? "",
+          ]),
+        ),
+      )
+    return 0
+  })
 
-  if (action === "list") {
-    if (rest.length > 0) usageError("sources list takes no argument")
-    return withCatalog(values, async (client) => {
-      const sources = await client.listSources()
-      if (values.json) printJson({ sources })
-      else
-        process.stdout.write(
-          table(
-            ["NAMESPACE", "KIND", "STATUS", "TOOLS", "LAST SYNCED", "SYNC ERROR"],
-            sources.map((s) => [
-              s.namespace,
-              s.kind,
-              s.status,
-              String(s.toolCount),
-              when(s.lastSyncedAt),
-              s.syncError ?? "",
-            ]),
-          ),
-        )
-      return 0
-    })
+/** add or sync, waiting for the sync: its pages on stderr as it goes, then what it found */
+const synced = async (
+  values: { json: boolean },
+  namespace: string,
+  verb: string,
+  client: CatalogClient,
+  sync: (onProgress: ReturnType<typeof syncProgressLine>["onProgress"]) => Promise<SourceView>,
+) => {
+  const progress = syncProgressLine(namespace)
+  let source: SourceView
+  try {
+    source = await sync(progress.onProgress)
+  } finally {
+    progress.end()
   }
-  if (action === "add" || action === "sync") {
-    const body = action === "add" ? sourceBody(values, rest, stdio) : undefined
-    const namespace = body ? String(body.namespace) : named()
-    return withCatalog(values, async (client) => {
-      const progress = syncProgressLine(namespace)
-      let source: SourceView
-      try {
-        source = body
-          ? await client.addSource(body, progress.onProgress)
-          : await client.syncSource(namespace, progress.onProgress)
-      } finally {
-        progress.end()
-      }
-      if (values.json) printJson({ source })
-      else process.stdout.write(`${body ? "added" : "synced"} ${describeSource(source)}\n`)
-      return source.status === "ready" ? 0 : 1
-    })
-  }
-  if (action === "remove") {
-    const namespace = named()
-    return withCatalog(values, async (client) => {
-      await client.removeSource(namespace)
-      if (!values.json) process.stdout.write(`removed ${namespace} and its tools\n`)
-      return 0
-    })
-  }
-  return usageError(action === undefined ? "sources needs an action" : `unknown action "${action}"`)
+  if (values.json) printJson({ source })
+  else process.stdout.write(`${verb} ${describeSource(source)}\n`)
+  return source.status === "ready" ? 0 : 1
 }
+
+export const sourcesAddCommand = async (input: AddInput) => {
+  const body = sourceBody(input)
+  return withCatalog(input.values, (client) =>
+    synced(input.values, String(body.namespace), "added", client, (onProgress) => client.addSource(body, onProgress)),
+  )
+}
+
+export const sourcesSyncCommand = async ({ values, args }: CommandInput<typeof sourcesSyncFlags>) =>
+  withCatalog(values, (client) =>
+    synced(values, args[0]!, "synced", client, (onProgress) => client.syncSource(args[0]!, onProgress)),
+  )
+
+export const sourcesRemoveCommand = async ({ values, args }: CommandInput<typeof sourcesSyncFlags>) =>
+  withCatalog(values, async (client) => {
+    await client.removeSource(args[0]!)
+    if (!values.json) process.stdout.write(`removed ${args[0]} and its tools\n`)
+    return 0
+  })

@@ -1,19 +1,9 @@
-import { parseArgs } from "node:util"
+import { Command } from "commander"
 import { expect, it } from "vitest"
+import { addFlags, parsedFlags } from "../cli/define.js"
+import { serveFlags } from "../cli/command-flags.js"
 import { readConfigText } from "./config-file.js"
-import { givenFlags, withFileLimits, withFileSettings } from "./serve-config.js"
-
-const options = {
-  db: { type: "string", default: "./default.db" },
-  host: { type: "string", default: "127.0.0.1" },
-  port: { type: "string", default: "4747" },
-  "allow-stdio": { type: "boolean", default: false },
-  "allow-private-sources": { type: "boolean", default: false },
-  "require-key": { type: "boolean", default: false },
-  "sync-ttl": { type: "string", default: "15m" },
-  retain: { type: "string" },
-  "retain-executions": { type: "string" },
-} as const
+import { withFileLimits, withFileSettings } from "./serve-config.js"
 
 const file = readConfigText(
   "f.json",
@@ -25,12 +15,16 @@ const file = readConfigText(
 
 it("takes the file's settings and limits, under the flags given on the command line", () => {
   if (!file.ok) throw new Error(file.problems.join("\n"))
-  const { values, tokens } = parseArgs({
-    args: ["--port", "4747", "--host", "::1", "--retain", "7d"],
-    options,
-    tokens: true,
-  })
-  expect(withFileSettings(values, givenFlags(tokens), file.config)).toEqual({
+  // serve's own flags, parsed as the CLI parses them; --db left at what serve takes without it
+  const serve = addFlags(new Command("serve"), serveFlags).parse(
+    ["--port", "4747", "--host", "::1", "--retain", "7d"],
+    {
+      from: "user",
+    },
+  )
+  const { values, given } = parsedFlags(serve)
+  const flags = { ...(values as Record<string, unknown>), db: "./default.db" } as Parameters<typeof withFileSettings>[0]
+  expect(withFileSettings(flags, given, file.config)).toMatchObject({
     db: "./file.db",
     host: "::1",
     // given on the command line, though it is the default

@@ -43,14 +43,10 @@ export const configPathFor = (flag: string | undefined): string | undefined =>
 export const readServeConfig = (path: string | undefined) =>
   path === undefined ? undefined : { path, ...loadConfigFile(path) }
 
-/** The options parseArgs saw on the command line (`tokens`), so a flag left at its default does not hide the file. */
-export const givenFlags = (tokens: readonly { kind: string; name?: string }[]) =>
-  new Set(tokens.flatMap((token) => (token.kind === "option" && token.name ? [token.name] : [])))
-
 /** The flag values with the file's settings under the flags that were given. */
 export const withFileSettings = <F extends ServeFlags>(
   flags: F,
-  given: Set<string>,
+  given: ReadonlySet<string>,
   file: ConfigFile | undefined,
 ): F => {
   const merged: Record<string, unknown> = { ...(flags as ServeFlags) }

@@ -5,27 +5,14 @@
  * checked there, and any local process could make one that a keyed server over the same catalog would honour.
  */
 import { Hono } from "hono"
-import { Forbidden, NotFound, effectiveScope } from "@switchboard/core"
-import type { ApiKeyRow } from "@switchboard/core"
+import { Forbidden, NotFound } from "@switchboard/core"
 import type { AppServices } from "../app-services.js"
 import type { AppEnv } from "../env.js"
 import { sendError } from "../http-errors.js"
 import { jsonBody } from "../validate.js"
 import { createKeyRequest } from "../wire/keys.js"
-import type { KeyCreatedBody, KeyView, KeysBody } from "../wire/keys.js"
-
-const isoOrNull = (at: number | null) => (at === null ? null : new Date(at).toISOString())
-
-/** A stored key as the API shows it: never its hash. */
-const viewOf = (row: Omit<ApiKeyRow, "hash">): KeyView => ({
-  id: row.id,
-  name: row.name,
-  // a row written before scopes were checked may hold a bare "*"
-  scopes: Array.isArray(row.scopes) ? row.scopes.map(String) : [String(row.scopes)],
-  scope: effectiveScope(row.scopes),
-  createdAt: new Date(row.createdAt).toISOString(),
-  revokedAt: isoOrNull(row.revokedAt),
-})
+import type { KeyCreatedBody, KeysBody } from "../wire/keys.js"
+import { keyViewOf as viewOf } from "../wire/key-views.js"
 
 /** What a server that checks no key answers on /v1/keys; `hint` is the host's own way to manage keys, if any. */
 export const keysNotCheckedMessage = (hint?: string) =>

@@ -62,6 +62,24 @@ describe("inlineText", () => {
     expect(inline.text).toContain("/v1/executions/e/output?offset=0&charOffset=100&limit=200")
   })
 
+  it("a surface may say in its own terms where to read the rest, from the line (and character) the cut left", () => {
+    const readOn = ({
+      executionId,
+      offset,
+      charOffset,
+    }: {
+      executionId: string
+      offset: number
+      charOffset?: number
+    }) =>
+      `switchboard executions output ${executionId} --offset ${offset}${charOffset === undefined ? "" : ` --char-offset ${charOffset}`}`
+    const lines = inlineText(Array.from({ length: 50 }, (_, i) => `line ${i}`).join("\n"), "e2", 30, readOn)
+    expect(lines.text.split("\n").at(-1)).toMatch(/ switchboard executions output e2 --offset 4\]$/)
+    expect(lines.text).not.toContain("read_output")
+    const long = inlineText("z".repeat(500), "e3", 100, readOn)
+    expect(long.text).toMatch(/switchboard executions output e3 --offset 0 --char-offset 100\]$/)
+  })
+
   it("splitLines keeps the text's own lines (\\r stays, a trailing newline makes an empty last line)", () => {
     expect(splitLines("a\r\nb\n")).toEqual(["a\r", "b", ""])
     expect(splitLines("")).toEqual([])

@@ -53,8 +53,28 @@ const countLines = (text: string) => {
 /** Whether `inlineText` answers the whole text; past the cap it cuts it and points at read_output. */
 export const fitsInline = (full: string, cap = DEFAULT_INLINE_CAP) => full.length <= cap
 
-/** `executionId` null: the record was not stored, so the note says the rest is gone instead of where to read it. */
-export const inlineText = (full: string, executionId: string | null, cap = DEFAULT_INLINE_CAP): InlineText => {
+/** Where the rest of a cut text starts: the line, and within a first line longer than the cap, the character. */
+export interface ReadOn {
+  executionId: string
+  offset: number
+  charOffset?: number
+}
+
+/** How a model reads on, through MCP or HTTP: each surface that shows a cut text may say it in its own terms. */
+export const readOnThroughApi = ({ executionId, offset, charOffset }: ReadOn) =>
+  `Read the rest with read_output {"executionId":"${executionId}","offset":${offset}${charOffset === undefined ? "" : `,"charOffset":${charOffset}`},"limit":200} or ` +
+  `GET /v1/executions/${executionId}/output?offset=${offset}${charOffset === undefined ? "" : `&charOffset=${charOffset}`}&limit=200; search it with grep_output or ?grep=<regex>`
+
+/**
+ * `executionId` null: the record was not stored, so the note says the rest is gone instead of where to read it;
+ * `readOn` says where to read it (by default through MCP's read_output or the HTTP API).
+ */
+export const inlineText = (
+  full: string,
+  executionId: string | null,
+  cap = DEFAULT_INLINE_CAP,
+  readOn: (at: ReadOn) => string = readOnThroughApi,
+): InlineText => {
   if (fitsInline(full, cap))
     return { text: full, truncated: false, totalLines: countLines(full), totalChars: full.length }
   // the whole lines that fit, with their newlines, within the cap; the text is not split (it may be megabytes)
@@ -68,16 +88,12 @@ export const inlineText = (full: string, executionId: string | null, cap = DEFAU
   // a single line longer than the cap: show its beginning rather than nothing
   const cut = endAt(full, cap)
   const shown = shownLines > 0 ? full.slice(0, headEnd) : full.slice(0, cut)
-  // a first line longer than the cap was cut: the rest of it is read from where the cut fell
-  const within = shownLines > 0 ? "" : `,"charOffset":${cut}`
   const shownPart = `[output truncated: showing ${shownLines > 0 ? shownLines : `${cut} characters of line 0`} of ${totalLines} lines (${full.length} characters in all). `
   if (executionId === null) {
     const gone = `${shownPart}The rest could not be stored, so it cannot be read later: return less, or run the script again]`
     return { text: `${shown}\n${gone}`, truncated: true, totalLines, totalChars: full.length }
   }
-  const note =
-    shownPart +
-    `Read the rest with read_output {"executionId":"${executionId}","offset":${shownLines}${within},"limit":200} or ` +
-    `GET /v1/executions/${executionId}/output?offset=${shownLines}${shownLines > 0 ? "" : `&charOffset=${cut}`}&limit=200; search it with grep_output or ?grep=<regex>]`
+  // a first line longer than the cap was cut: the rest of it is read from where the cut fell
+  const note = `${shownPart}${readOn({ executionId, offset: shownLines, ...(shownLines > 0 ? {} : { charOffset: cut }) })}]`
   return { text: `${shown}\n${note}`, truncated: true, totalLines, totalChars: full.length }
 }
