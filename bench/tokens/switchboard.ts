@@ -1,6 +1,6 @@
 /**
  * The Switchboard side: a real server on a loopback port (SQLite in a temp folder, the default worker pool) with
- * the catalog's servers registered as sources, reached by the MCP SDK's client at /mcp as an agent reaches it.
+ * the catalog's sources registered, reached by the MCP SDK's client at /mcp as an agent reaches it.
  * Its model reads our tools/list and instructions, then each describe it asks, the script, and the result.
  */
 import { join } from "node:path"
@@ -9,7 +9,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { startServer } from "@switchboard/server"
 import { callTokens, listingTokens, resultText, tokensOf } from "./count.js"
-import type { Upstream } from "./upstreams.js"
+
+/** A source as POST /v1/sources takes it: the namespace, the kind, and the kind's own config. */
+export type SourceBody = { namespace: string; kind: string } & Record<string, unknown>
 
 export interface SwitchboardCall {
   call: number
@@ -35,7 +37,7 @@ export interface PolicyRule {
 
 export const startSwitchboard = async (
   dir: string,
-  upstreams: readonly Upstream[],
+  sources: readonly SourceBody[],
   policies: readonly PolicyRule[] = [],
 ): Promise<SwitchboardSide> => {
   const server = await startServer({ db: join(dir, "catalog.db"), port: 0, logger: quiet, allowStdio: true })
@@ -49,8 +51,7 @@ export const startSwitchboard = async (
     if (response.status !== 201) throw new Error(`POST ${path} answered ${response.status}: ${await response.text()}`)
   }
   try {
-    for (const { namespace, command, args, env } of upstreams)
-      await post("/v1/sources", { namespace, kind: "mcp", transport: { type: "stdio", command, args, env: env ?? {} } })
+    for (const source of sources) await post("/v1/sources", source)
     for (const rule of policies) await post("/v1/policies", rule)
     await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)))
   } catch (error) {

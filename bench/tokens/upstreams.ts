@@ -4,6 +4,7 @@
  */
 import { createRequire } from "node:module"
 import { fixtureCommand } from "@switchboard/fixtures"
+import type { SourceBody } from "./switchboard.js"
 import type { Workspace } from "./workspace.js"
 
 export interface Upstream {
@@ -36,3 +37,10 @@ export const referenceUpstreams = (workspace: Workspace): Upstream[] => [
     args: [binOf("@modelcontextprotocol/server-filesystem"), workspace.dir],
   },
 ]
+
+/** The same server as a Switchboard MCP source over stdio. */
+export const mcpSourceOf = ({ namespace, command, args, env }: Upstream): SourceBody => ({
+  namespace,
+  kind: "mcp",
+  transport: { type: "stdio", command, args, env: env ?? {} },
+})
