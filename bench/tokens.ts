@@ -12,6 +12,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { TOKENIZER } from "./tokens/count.js"
 import { demoTasks } from "./tokens/demo-tasks.js"
+import { describeEstimates } from "./tokens/github-describe.js"
 import { githubTools } from "./tokens/github-openapi.js"
 import { runNative, runSwitchboard } from "./tokens/measure-task.js"
 import type { NativeTaskCost, SwitchboardTaskCost } from "./tokens/measure-task.js"
@@ -156,15 +157,24 @@ try {
     join(root, "b"),
   )
   // when OpenAPI sources land: `sources: [{ namespace: "github", kind: "openapi", ... }]` and tasks, as above
+  const github = githubTools()
   await measure(
     {
       name: "(c) GitHub's REST API (@octokit/openapi 23.0.2), one tool per operation",
-      native: async () => listedOnly(githubTools()),
+      native: async () => listedOnly(github),
       why: "Switchboard has no OpenAPI sources yet",
       tasks: [],
     },
     join(root, "c"),
   )
+  print("An estimate, not a measurement: describe's answer for common operations, rendered by core from the spec's")
+  print("schemas (the success answer's as the declared output), against the operation's native listing entry.")
+  print()
+  print("| operation | native listing entry | describe: input only | describe: input and declared data |")
+  print("| --- | ---: | ---: | ---: |")
+  for (const e of describeEstimates(github))
+    print(`| ${e.name} | ${n(e.listed)} | ${n(e.withoutData)} | ${n(e.withData)} |`)
+  print()
 } finally {
   rmSync(root, { recursive: true, force: true })
 }

@@ -1,7 +1,8 @@
 /**
  * Catalog (c): GitHub's REST API from its official OpenAPI document (@octokit/openapi, dereferenced), as a native
  * importer would list it to a model: one tool per operation, named by its operationId, described by its summary
- * and description, its input schema the operation's parameters and its JSON body's properties. No MCP server is
+ * and description, its input schema the operation's parameters and its JSON body's properties (its output schema
+ * the success answer's, which the listing leaves out as it does every tool's). No MCP server is
  * involved, and no call is made (GitHub is not reachable here): only the listing is measured.
  */
 import { createRequire } from "node:module"
@@ -23,6 +24,7 @@ interface Operation {
   description?: string
   parameters?: Parameter[]
   requestBody?: { content?: Record<string, { schema?: Schema }> }
+  responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>
 }
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options"]
@@ -55,10 +57,14 @@ export const githubTools = (): Tool[] => {
       const op = item[method] as Operation | undefined
       if (!op) continue
       const body = op.requestBody?.content?.["application/json"]?.schema
+      const success = op.responses?.["200"] ?? op.responses?.["201"]
+      const output = success?.content?.["application/json"]?.schema
       tools.push({
         name: op.operationId.replaceAll("/", "_"),
         description: [op.summary, op.description].filter(Boolean).join("\n\n"),
         inputSchema: inputSchemaOf([...(item.parameters ?? []), ...(op.parameters ?? [])], body),
+        // an array answer too, though MCP declares objects only: describe renders either
+        ...(output ? { outputSchema: output as Tool["outputSchema"] } : {}),
       })
     }
   }
