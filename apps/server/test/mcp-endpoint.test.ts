@@ -68,6 +68,29 @@ describe.each(Object.keys(connect) as (keyof typeof connect)[])("MCP over %s", (
       properties: { code: { type: "string" } },
       required: ["code"],
     })
+    // limits are listed by name; each is still taken and checked (the next test)
+    const limits = (executeTool.inputSchema.properties as Record<string, { description: string }>).limits!
+    expect(limits.description).toContain("timeoutMs, memoryBytes")
+    expect(limits.description).toContain("maxToolCalls")
+    // all of it is in the model's context at every turn: held short (pnpm bench:tokens counts its tokens)
+    const listed = JSON.stringify(
+      tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+    )
+    expect(listed.length + (agent.client.getInstructions() ?? "").length).toBeLessThan(4000)
+  })
+
+  it("limits listed by name are taken: a lowered one applies, an unknown one is named with the ones there are", async () => {
+    const script = `for (let i = 0; i < 3; i++) await tools.contract.echo({ message: "m" })
+return "all ran"`
+    expect(texts(await call("execute", { code: script }))).toEqual(["all ran"])
+    const lowered = await call("execute", { code: script, limits: { maxToolCalls: 2 } })
+    expect(lowered.isError).toBe(true)
+    expect(texts(lowered)[0]).toMatch(/^error \(tool_call_limit\): .*limit of 2/)
+    const unknown = await call("execute", { code: script, limits: { maxCalls: 2 } })
+    expect(unknown.isError).toBe(true)
+    expect(texts(unknown)[0]).toMatch(
+      /^invalid arguments: unknown limit "maxCalls"; limits are: timeoutMs, .*maxToolCalls/,
+    )
   })
 
   it("a string result is its own text: newlines, quotes and tabs kept, a lone surrogate replaced, nothing quoted", async () => {
@@ -157,7 +180,7 @@ describe.each(Object.keys(connect) as (keyof typeof connect)[])("MCP over %s", (
     expect(texts(badArgs)[0]).toMatch(/^invalid arguments: .*offset/s)
   })
 
-  it("describe answers with TypeScript, by path or by query", async () => {
+  it("describe answers exact paths with TypeScript, and a query with one line per tool naming its path", async () => {
     const byPath = await call("describe", { paths: ["contract.echo", "contract.get-sum", "contract.nope"] })
     expect(byPath.isError).toBeFalsy()
     const [text = "", note] = texts(byPath)
@@ -167,7 +190,13 @@ describe.each(Object.keys(connect) as (keyof typeof connect)[])("MCP over %s", (
     expect(note).toContain('no tool "contract.nope"')
 
     const byQuery = await call("describe", { query: "structured", limit: 5 })
-    expect(texts(byQuery)[0]).toMatch(/type Contract_Structured_Data = \{\n\s+temperature: number/)
+    const [lines = "", footer] = texts(byQuery)
+    expect(lines.split("\n")[0]).toMatch(/^contract\.structured — \S/)
+    expect(lines).not.toContain("type ToolResult")
+    expect(footer).toContain('describe {"paths": [...]}')
+    // the path a search line names is the one describe takes, and its declaration has the declared data type
+    const declared = await call("describe", { paths: [lines.split("\n")[0]!.split(" — ")[0]!] })
+    expect(texts(declared)[0]).toMatch(/type Contract_Structured_Data = \{\n\s+temperature: number/)
 
     const nothing = await call("describe", { paths: ["contract.nope"] })
     expect(nothing.isError).toBe(true)

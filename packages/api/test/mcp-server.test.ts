@@ -101,6 +101,18 @@ describe("createMcpServer", () => {
     expect(after.description).toContain("Connected namespaces: docs, github.")
   })
 
+  it("names the first 20 namespaces and counts the rest, so the listing stays short as sources are added", async () => {
+    const sources = Array.from(
+      { length: 23 },
+      (_, i) => ({ namespace: `ns${String(i).padStart(2, "0")}` }) as SourceRow,
+    )
+    const { client } = await connect(stubServices({ sources }).services)
+    const { description } = (await client.listTools()).tools.find((t) => t.name === "execute")!
+    expect(description).toContain("Connected namespaces: ns00, ns01, ")
+    expect(description).toContain(", ns19 and 3 more.")
+    expect(description).not.toContain("ns20")
+  })
+
   it("passes the executor's text through untouched", async () => {
     const { call } = await connect(stubServices().services)
     expect(await call("execute", { code: "return 1" })).toEqual({

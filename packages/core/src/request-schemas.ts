@@ -101,7 +101,7 @@ export const describeRequest = z
       query: z
         .string({ error: '"query" must be a string of words' })
         .optional()
-        .describe("words to rank tools by, over their names, paths, argument names and descriptions"),
+        .describe("words to find in tool names, paths, argument names and descriptions"),
       limit: wholeNumber("limit", { min: 1, max: MAX_DESCRIBE_TOOLS })
         .optional()
         .describe(`with query: how many tools at most (default ${DEFAULT_DESCRIBE_LIMIT})`),

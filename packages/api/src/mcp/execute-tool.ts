@@ -12,24 +12,50 @@ import { EXECUTION_META, errorText } from "./run-result.js"
 import type { McpServices } from "./services.js"
 import { settle, settledOf } from "./settle.js"
 import { errorResult, inputSchemaOf } from "./tool-result.js"
+import type { JsonSchema } from "../wire/json-schema.js"
 
-/** Listed namespaces are read at list time, so a client sees sources added since it connected. */
+/** Past this many namespaces the listing names the first and counts the rest, so it stays short as a catalog grows. */
+const LISTED_NAMESPACES = 20
+
+const namespacesLine = (namespaces: string[]) => {
+  if (namespaces.length === 0) return "No sources are connected yet."
+  const more = namespaces.length - LISTED_NAMESPACES
+  const named = namespaces.slice(0, LISTED_NAMESPACES).join(", ")
+  return more > 0 ? `Connected namespaces: ${named} and ${more} more.` : `Connected namespaces: ${named}.`
+}
+
+/**
+ * Listed namespaces are read at list time, so a client sees sources added since it connected. Every `tools/list`
+ * puts this text in front of the model: each sentence is one it needs to write a script or to act on an answer.
+ */
 export const executeDescription = (namespaces: string[]) =>
   [
-    "Run a script in a sandbox and get back what it returns: a string as its own text, anything else as JSON.",
-    "Call tools with `const r = await tools.<namespace>.<tool>(args)`. Each call resolves to `{ ok: true, data, content?, meta? }` or `{ ok: false, error: { code, message } }`, and never throws for a tool failure.",
-    "Read `r.data` (already parsed), never `r.content[0].text`. Return an image or audio block (or an array holding them), or pass one to `emit(block)`, to hand it back as media.",
-    "console output follows the result in a second text block. A long result is cut; read the rest with read_output or grep_output.",
-    "If the execution's record could not be stored, a last text block says so, and a cut result cannot be read further.",
-    "A call that needs a person's approval pauses the script: a client with elicitation asks its person and gets the result here; else you get what waits, and resume {executionId} returns the result once someone decides.",
-    namespaces.length > 0 ? `Connected namespaces: ${namespaces.join(", ")}.` : "No sources are connected yet.",
-    "Call describe for tool names and their input and output types.",
+    "Run a script in a sandbox; what it returns comes back, a string as text, anything else as JSON.",
+    "`const r = await tools.<namespace>.<tool>(args)` resolves to `{ ok: true, data, content?, meta? }` or `{ ok: false, error: { code, message } }`, never throws. Read `r.data` (parsed), never `r.content[0].text`.",
+    "Return an image or audio block, or pass it to `emit(block)`, to hand it back as media. A long result is cut: read_output or grep_output read the rest.",
+    "A call needing a person's approval pauses the script; resume {executionId} returns its result once someone decides.",
+    namespacesLine(namespaces),
+    "describe finds tools and gives their types.",
   ].join("\n")
+
+/**
+ * The arguments as listed: `limits` by its keys alone, which name what each bounds and its unit, and no top-level
+ * `timeoutMs`, which `limits.timeoutMs` does the same as (both are still taken). Each limit's meaning and server
+ * default are in the OpenAPI document; a model seldom lowers one, and a bad value is answered with a message
+ * naming the limit and its range. The executor checks the request against the whole schema.
+ */
+const listedInputSchema = () => {
+  const schema = inputSchemaOf(executeRequest) as { type: "object"; properties: Record<string, JsonSchema> }
+  const { timeoutMs: _, limits, ...rest } = schema.properties
+  const keys = Object.keys((limits as { properties: Record<string, JsonSchema> }).properties)
+  const description = `lowers (never raises) the server's limits for this run: any of ${keys.join(", ")}, each a whole number`
+  return { ...schema, properties: { ...rest, limits: { type: "object", description } } }
+}
 
 export const executeTool = async ({ store }: McpServices): Promise<Tool> => ({
   name: "execute",
   description: executeDescription((await store.listSources()).map((s) => s.namespace).sort()),
-  inputSchema: inputSchemaOf(executeRequest),
+  inputSchema: listedInputSchema(),
   annotations: { title: "Run a script against the tool catalog", openWorldHint: true },
 })
 

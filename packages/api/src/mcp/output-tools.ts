@@ -20,7 +20,7 @@ const grepInput = z.object({ executionId, pattern: grepPattern.min(1) })
 export const readOutputTool: Tool = {
   name: "read_output",
   description:
-    "Read an execution's whole stored output by line range. Each line comes prefixed with its 0-based line number and a tab. A line over 4,000 characters is read in pieces: the page ends inside it and its footer names the offset and charOffset to continue from.",
+    "Read an execution's whole stored output by line range; each line comes as its 0-based number, a tab, its text.",
   inputSchema: inputSchemaOf(readInput),
   annotations: { title: "Read stored execution output", readOnlyHint: true },
 }
@@ -28,7 +28,7 @@ export const readOutputTool: Tool = {
 export const grepOutputTool: Tool = {
   name: "grep_output",
   description:
-    "Search an execution's whole stored output with an RE2 regular expression (no lookaround or backreferences). Answers the matching lines, each prefixed with its 0-based line number and a tab.",
+    "Search an execution's whole stored output: the lines matching the pattern, each as its 0-based number, a tab, its text.",
   inputSchema: inputSchemaOf(grepInput),
   annotations: { title: "Search stored execution output", readOnlyHint: true },
 }

@@ -19,10 +19,10 @@ import type { McpServices } from "./services.js"
 import { MCP_SERVER_INFO } from "./server-info.js"
 import { errorResult } from "./tool-result.js"
 
+/** Read by clients that show a server's instructions; execute's description carries the rules in full. */
 const instructions =
-  "Switchboard runs short scripts against a catalog of tools. Find tools with describe, then run a script with execute; " +
-  "in a script, `await tools.<namespace>.<tool>(args)` gives `{ ok, data }` and you read `r.data`. " +
-  "A script that reaches a call needing a person's approval pauses; resume gives its result once someone decided."
+  "Switchboard runs scripts against a catalog of tools: find tools with describe, then run a script with execute " +
+  "(each call's result `r`: read `r.data`)."
 
 /** `ask`: the client's person, where the client and the transport allow asking (./ask-approval.ts) */
 type Handler = (

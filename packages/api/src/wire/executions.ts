@@ -25,7 +25,7 @@ export const outputPageFields = {
   charOffset: wholeNumber("charOffset", { min: 0, max: MAX_TEXT_OFFSET })
     .optional()
     .describe(
-      "where in the first line to start: a line over 4,000 characters is read in pieces, and a page that ends inside one names the charOffset to continue from",
+      "where in the first line to start: a line over 4,000 characters is read in pieces, each page naming where the next starts",
     ),
 }
 

@@ -1,0 +1,24 @@
+/** One line per tool for the MCP `describe` search: its path, its description's first sentence, and a policy mark. */
+import type { EffectivePolicy, ToolRow } from "@switchboard/core"
+
+/** Long enough for a tool's purpose; its whole description comes with its declaration. */
+const SUMMARY_CHARS = 120
+
+const summaryOf = (description: string | null): string => {
+  const text = (description ?? "").replace(/\s+/g, " ").trim()
+  const end = text.search(/[.!?](\s|$)/)
+  const sentence = end >= 0 ? text.slice(0, end + 1) : text
+  return sentence.length > SUMMARY_CHARS ? `${sentence.slice(0, SUMMARY_CHARS - 1).trimEnd()}…` : sentence
+}
+
+/** What a model must know before it picks a tool: a call of it will not run, or waits for a person. */
+const marks: Record<EffectivePolicy["action"], string> = {
+  allow: "",
+  require_approval: " [needs a person's approval]",
+  block: " [blocked by policy]",
+}
+
+export const searchLine = (tool: Pick<ToolRow, "path" | "description">, policy: Pick<EffectivePolicy, "action">) => {
+  const summary = summaryOf(tool.description)
+  return `${tool.path}${summary ? ` — ${summary}` : ""}${marks[policy.action]}`
+}
