@@ -53,7 +53,7 @@ it("replaces a stdio source's env whole (not merged), re-syncs, and the next cal
     namespace: "envs",
     status: "ready",
     syncError: null,
-    toolCount: 2,
+    toolCount: 3,
     config: { transport: { env: { ECHO_TOKEN: "<redacted>", ECHO_SHORT: "<redacted>" } } },
   })
   expect(JSON.stringify(patched.body)).not.toContain(NEW)
