@@ -50,7 +50,10 @@ const failed = (message: string) => {
   return 2
 }
 const argv = process.argv.slice(2)
-const { program, outcome } = buildProgram()
+// the command run is the only one declared; help and completion describe them all
+const first = argv[0]
+const whole = first === undefined || first.startsWith("-") || first === "help" || first === "completion"
+const { program, outcome } = buildProgram(whole ? undefined : first)
 const cut = argv[0] === "sources" && argv[1] === "add" ? argv.indexOf(PASS_THROUGH) : -1
 if (cut >= 0) outcome.rest = argv.slice(cut + 1)
 let code: number

@@ -48,7 +48,14 @@ export type CommandWork<F extends FlagSpecs> = (input: CommandInput<F>) => Promi
 /** commander spells `--no-approvals` as the negation of an `approvals` option: the flag's own name is kept here */
 const negated = (name: string) => name.startsWith("no-")
 
+/**
+ * What a command not asked for is declared on: it takes any call and does nothing. A start builds only the command
+ * it runs (./program.ts): each declared option costs a little, and there are some 250.
+ */
+export const UNUSED: Command = new Proxy(() => {}, { get: () => UNUSED, apply: () => UNUSED }) as unknown as Command
+
 export const addFlags = (command: Command, flags: FlagSpecs) => {
+  if (command === UNUSED) return command
   for (const [name, spec] of Object.entries(flags)) {
     const option = new Option(spec.value ? `--${name} <${spec.value}>` : `--${name}`, spec.help)
     // shown in the help and offered by completion, not checked by commander: the command's own message names the flag

@@ -7,7 +7,7 @@
 import { Argument, Command } from "commander"
 import { addApprovalCommands } from "./approval-commands.js"
 import { addCatalogCommands } from "./catalog-commands.js"
-import { runs } from "./define.js"
+import { UNUSED, runs } from "./define.js"
 import type { Outcome } from "./define.js"
 import { KEY_ENV, URL_ENV } from "./flags.js"
 import { addHostCommands } from "./host-commands.js"
@@ -37,8 +37,12 @@ Examples:
   source <(switchboard completion bash)              completion for this shell (zsh, fish: see completion --help)
 `
 
-/** the program, and where its command's exit code is left */
-export const buildProgram = () => {
+/**
+ * The program, and where its command's exit code is left. `only`: the one command to declare (the command line's
+ * first word), the others left out: a start builds what it runs. Without it (help, completion, an unknown
+ * command), all of them.
+ */
+export const buildProgram = (only?: string): { program: Command; outcome: Outcome } => {
   const outcome: Outcome = { code: 0, rest: [] }
   const program = new Command("switchboard")
     .description("A sandboxed code-execution service for AI agents: its server, catalog and scripts")
@@ -49,15 +53,23 @@ export const buildProgram = () => {
     .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, "switchboard: ")) })
     .helpCommand("help [command]", "print a command's usage and examples")
   program.addHelpText("after", ROOT_NOTES)
-  addHostCommands(program, outcome)
-  addLocalCommands(program, outcome)
-  addCatalogCommands(program, outcome)
-  addApprovalCommands(program, outcome)
+  // the commands are declared on this: the one asked for on the program itself, any other on nothing
+  const declaring = new Proxy(program, {
+    get: (target, key) =>
+      key === "command"
+        ? (nameAndArgs: string) =>
+            only === undefined || nameAndArgs.split(" ")[0] === only ? target.command(nameAndArgs) : UNUSED
+        : Reflect.get(target, key),
+  })
+  addHostCommands(declaring, outcome)
+  addLocalCommands(declaring, outcome)
+  addCatalogCommands(declaring, outcome)
+  addApprovalCommands(declaring, outcome)
 
   // offered by completion, checked by the command (its message names the shells)
   const shell = new Argument("<shell>", SHELLS.join(", "))
   shell.argChoices = [...SHELLS]
-  const completion = program
+  const completion = declaring
     .command("completion")
     .description("print a completion script for a shell: bash, zsh or fish")
     .addArgument(shell)
@@ -80,5 +92,6 @@ Examples:
   switchboard completion fish > ~/.config/fish/completions/switchboard.fish
 `,
   )
-  return { program, outcome }
+  // a first word that is no command: every command, for the error's list and its suggestion
+  return only !== undefined && program.commands.length === 0 ? buildProgram() : { program, outcome }
 }
