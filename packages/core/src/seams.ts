@@ -179,6 +179,11 @@ export const SourceRefusalCodes = {
   sourceDisabled: "source_disabled",
   /** the source resolves to a loopback, private, link-local or metadata address, which this server refuses */
   privateAddress: "private_address",
+  /**
+   * a stdio source's env sets a variable that makes its command load code (NODE_OPTIONS, LD_PRELOAD, PYTHONPATH…),
+   * and this server was started without --allow-stdio-code-env
+   */
+  codeLoadingEnv: "code_loading_env",
 } as const
 export type SourceRefusalCode = (typeof SourceRefusalCodes)[keyof typeof SourceRefusalCodes]
 

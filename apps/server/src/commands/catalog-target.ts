@@ -9,6 +9,7 @@ import { isCatalogClientError } from "../catalog-client/catalog-client.js"
 import { openLocalClient } from "../catalog-client/local-client.js"
 import { KEY_ENV, openRemoteClient } from "../catalog-client/remote-client.js"
 import { displayDb } from "../display-db.js"
+import { stdioAllowance, stdioFlagOptions } from "../stdio-flags.js"
 import { defaultDb, existingCatalog, fail } from "./common.js"
 
 export const URL_ENV = "SWITCHBOARD_URL"
@@ -19,13 +20,14 @@ export const targetOptions = {
   json: { type: "boolean", default: false },
 } as const
 
-/** for the commands that may start a source's server: add, sync, call */
-export const allowStdioOption = { "allow-stdio": { type: "boolean", default: false } } as const
+/** for the commands that may start a source's server: add, sync, call (--allow-stdio, --allow-stdio-code-env) */
+export const allowStdioOption = stdioFlagOptions
 
 export interface TargetValues {
   db?: string
   url?: string
   "allow-stdio"?: boolean
+  "allow-stdio-code-env"?: boolean
 }
 
 const serverUrl = (url: string, from: string) => {
@@ -48,8 +50,8 @@ export const openCatalogClient = (values: TargetValues): CatalogClient => {
   const fromEnv = values.db === undefined ? process.env[URL_ENV] || undefined : undefined
   const url = values.url ?? fromEnv
   if (url === undefined)
-    return openLocalClient(existingCatalog(values.db ?? defaultDb()), { allowStdio: values["allow-stdio"] ?? false })
-  if (values["allow-stdio"])
+    return openLocalClient(existingCatalog(values.db ?? defaultDb()), { allowStdio: stdioAllowance(values) })
+  if (values["allow-stdio"] || values["allow-stdio-code-env"])
     fail("--allow-stdio is for the local catalog: a server starts stdio sources only when it was started with it")
   return openRemoteClient(serverUrl(url, values.url === undefined ? `$${URL_ENV}` : "--url"))
 }

@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util"
 import { approvalFlagOptions, approvalsFromFlags } from "../approval-flags.js"
 import { runtimeFlagOptions, tuning } from "../runtime-flags.js"
+import { stdioAllowance, stdioFlagOptions } from "../stdio-flags.js"
 import { dbOption, existingCatalog, fail, parseDuration } from "./common.js"
 import { usage } from "./usage.js"
 
@@ -10,7 +11,7 @@ export const mcpCommand = async (args: string[]) => {
     args,
     options: {
       ...dbOption,
-      "allow-stdio": { type: "boolean", default: false },
+      ...stdioFlagOptions,
       "sync-ttl": { type: "string", default: "15m" },
       help: { type: "boolean", default: false },
       ...runtimeFlagOptions,
@@ -25,7 +26,7 @@ export const mcpCommand = async (args: string[]) => {
   const { serveMcpStdio } = await import("../mcp-stdio.js")
   const mcp = await serveMcpStdio({
     db: existingCatalog(values.db),
-    allowStdio: values["allow-stdio"],
+    allowStdio: stdioAllowance(values),
     syncTtlMs: parseDuration(values["sync-ttl"]),
     ...tuning(values),
     // a long-running process: it keeps the sweep that resumes approvals past their deadline

@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import { createHost } from "../compose.js"
 import { approvalFlagOptions, approvalsFromFlags } from "../approval-flags.js"
 import { runtimeFlagOptions, tuning } from "../runtime-flags.js"
+import { stdioAllowance, stdioFlagOptions } from "../stdio-flags.js"
 import { dbOption, existingCatalog, fail } from "./common.js"
 import { EXIT_PAUSED, isPaused, pausedText } from "./paused-text.js"
 
@@ -17,7 +18,7 @@ export const runCommand = async (args: string[]) => {
     tokens: true,
     options: {
       ...dbOption,
-      "allow-stdio": { type: "boolean", default: false },
+      ...stdioFlagOptions,
       ...runtimeFlagOptions,
       ...approvalFlagOptions,
     },
@@ -31,7 +32,7 @@ export const runCommand = async (args: string[]) => {
   const code = readFileSync(file === "-" ? 0 : file, "utf8")
   const host = await createHost({
     db,
-    allowStdio: values["allow-stdio"],
+    allowStdio: stdioAllowance(values),
     // one script: one worker unless --workers says otherwise
     workers: 1,
     ...tuning(values),

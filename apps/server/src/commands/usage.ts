@@ -55,6 +55,7 @@ source secrets are encrypted in the catalog with SWITCHBOARD_SECRET_KEY (32 byte
 
 sources:
   --allow-stdio            stdio sources run a command on this host: without it none is started (add, sync or call), whoever added it
+  --allow-stdio-code-env   a stdio source's env may set variables that make its command load code (NODE_OPTIONS, LD_PRELOAD, …)
   --allow-private-sources  a server listening beyond loopback refuses http sources at loopback, private, link-local and metadata
                            addresses (after DNS resolution and on every redirect); this allows them. run and mcp listen nowhere: no check
 

@@ -8,6 +8,7 @@ const options = {
   host: { type: "string", default: "127.0.0.1" },
   port: { type: "string", default: "4747" },
   "allow-stdio": { type: "boolean", default: false },
+  "allow-stdio-code-env": { type: "boolean", default: false },
   "allow-private-sources": { type: "boolean", default: false },
   "require-key": { type: "boolean", default: false },
   "sync-ttl": { type: "string", default: "15m" },
@@ -18,7 +19,15 @@ const options = {
 const file = readConfigText(
   "f.json",
   JSON.stringify({
-    server: { db: "./file.db", port: 9000, allowStdio: true, syncTtl: "1h", retain: "30d", retainExecutions: 5000 },
+    server: {
+      db: "./file.db",
+      port: 9000,
+      allowStdio: true,
+      allowStdioCodeEnv: true,
+      syncTtl: "1h",
+      retain: "30d",
+      retainExecutions: 5000,
+    },
     limits: { timeoutMs: 5000, maxToolCalls: 10 },
   }),
 )
@@ -36,6 +45,7 @@ it("takes the file's settings and limits, under the flags given on the command l
     // given on the command line, though it is the default
     port: "4747",
     "allow-stdio": true,
+    "allow-stdio-code-env": true,
     "allow-private-sources": false,
     "require-key": false,
     "sync-ttl": "1h",

@@ -66,6 +66,8 @@ const responses = {
       '`forbidden`: the API key lacks the scope this route needs (the message names it: `this route needs the "admin" scope; this key has: execute`), ' +
       "or /v1/keys on a server that checks no key; " +
       "`source_disabled`: a stdio source on a host that does not allow them (a Node server started without --allow-stdio, or a Cloudflare Worker) when adding or syncing it; " +
+      "`code_loading_env`: a stdio source whose env sets a variable that makes its command load code (NODE_OPTIONS, LD_PRELOAD, " +
+      "PYTHONPATH, …) on a server started without --allow-stdio-code-env; " +
       "`private_address`: an http source whose address is loopback, private, link-local or metadata, on a server that listens beyond loopback without --allow-private-sources",
   ),
   NotFound: errorJson(
