@@ -215,9 +215,14 @@ export interface SourcePlugin {
   secretFields?(config: unknown): string[][]
   /**
    * The config a `PATCH` of `patch` onto `current` makes, unchecked (core passes it to `validateConfig`
-   * next), or why the patch is not allowed. A plugin without it has no fields that can be replaced.
+   * next), or why the patch is not allowed. `dropped`: the stored secrets the patch took away because it sends
+   * the source elsewhere without sending them again (`transport.headers.authorization`), for the answer to name.
+   * A plugin without it has no fields that can be replaced.
    */
-  mergeConfig?(current: unknown, patch: unknown): { ok: true; config: unknown } | { ok: false; message: string }
+  mergeConfig?(
+    current: unknown,
+    patch: unknown,
+  ): { ok: true; config: unknown; dropped?: string[] } | { ok: false; message: string }
   discover(
     source: SourceHandle,
     options?: DiscoverOptions,

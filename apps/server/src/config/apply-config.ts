@@ -49,7 +49,9 @@ const run = <A>(effect: Effect.Effect<A, { message: string }>) =>
     ),
   )
 
-type Plan = { action: "add" | "unchanged" | "replace" } | { action: "update"; patch: Record<string, unknown> }
+type Plan =
+  | { action: "add" | "unchanged" | "replace" }
+  | { action: "update"; patch: { transport: Record<string, unknown> }; changed: string[] }
 
 /** What to do with a file's source given the catalog's row for its namespace. */
 const plan = (host: Host, source: ConfigSource, row: SourceRow | null): Plan => {
@@ -67,8 +69,12 @@ const plan = (host: Host, source: ConfigSource, row: SourceRow | null): Plan => 
   const changed = [...keys].filter((key) => canonical(stored[key]) !== canonical(wanted.transport[key]))
   if (stored.type !== wanted.transport.type || changed.some((key) => !patchable.includes(key)))
     return { action: "replace" }
-  const fields = row.secretsError ? patchable : changed
-  return { action: "update", patch: { transport: Object.fromEntries(fields.map((k) => [k, wanted.transport[k]])) } }
+  // every field a PATCH takes, changed or not: a new URL or new arguments alone would drop the stored headers or env
+  // (plugin-mcp config.ts), and a row whose secrets do not decrypt needs the file's values again anyway
+  const transport = Object.fromEntries(
+    patchable.filter((k) => k in wanted.transport).map((k) => [k, wanted.transport[k]]),
+  )
+  return { action: "update", patch: { transport }, changed }
 }
 
 export interface ApplyOptions {
@@ -112,9 +118,9 @@ export const applyConfigSources = async (
       if (!updated.ok) failed(namespace, updated.message)
       else {
         report.updated.push(namespace)
-        logger.info("config: source updated and re-synced", { namespace, fields: Object.keys(step.patch.transport!) })
+        logger.info("config: source updated and re-synced", { namespace, fields: step.changed })
         // a failed re-sync keeps the new config, as a PATCH does
-        if (updated.value.syncError) failed(namespace, updated.value.syncError)
+        if (updated.value.source.syncError) failed(namespace, updated.value.source.syncError)
       }
       continue
     }

@@ -5,7 +5,7 @@ import type { AppServices } from "../app-services.js"
 import type { AppEnv } from "../env.js"
 import { runForRequest } from "../http-errors.js"
 import { checkedByService } from "../validate.js"
-import type { SourceBody, SourcesBody } from "../wire/sources.js"
+import type { SourceBody, SourcePatchBody, SourcesBody } from "../wire/sources.js"
 
 /** namespace, kind, and the kind's own fields */
 type SourceRequest = z.input<ReturnType<typeof sourceFields>>
@@ -22,8 +22,8 @@ export const sourceRoutes = ({ sources }: AppServices) =>
       runForRequest(c, sources.sync(c.req.param("namespace")), (source) => c.json({ source } satisfies SourceBody)),
     )
     .patch("/:namespace", checkedByService<SourcePatchRequest>(), (c) =>
-      runForRequest(c, sources.update(c.req.param("namespace"), c.req.valid("json")), (source) =>
-        c.json({ source } satisfies SourceBody),
+      runForRequest(c, sources.update(c.req.param("namespace"), c.req.valid("json")), (update) =>
+        c.json(update satisfies SourcePatchBody),
       ),
     )
     .delete("/:namespace", (c) => runForRequest(c, sources.remove(c.req.param("namespace")), () => c.body(null, 204)))

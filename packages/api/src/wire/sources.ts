@@ -14,5 +14,16 @@ export const sourceView = z.object({
 export const sourceBody = z.object({ source: sourceView })
 export type SourceBody = z.input<typeof sourceBody>
 
+export const sourcePatchBody = z.object({
+  source: sourceView,
+  dropped: z
+    .array(z.string())
+    .describe(
+      "the stored secrets this PATCH dropped because it sent the source elsewhere without sending them again: an http source's " +
+        "headers when `transport.url` moves to another origin, a stdio source's env when `transport.args` change (`transport.headers.authorization`)",
+    ),
+})
+export type SourcePatchBody = z.input<typeof sourcePatchBody>
+
 export const sourcesBody = z.object({ sources: z.array(sourceView) })
 export type SourcesBody = z.input<typeof sourcesBody>

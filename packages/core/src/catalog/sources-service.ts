@@ -42,6 +42,15 @@ export interface SourcesServiceOptions {
   progressLogMs?: number
 }
 
+/**
+ * What a PATCH made: the source as the API shows it, and the stored secrets it dropped because it sent the source
+ * elsewhere without them (`transport.headers.authorization`; the plugin's `mergeConfig` decides).
+ */
+export interface SourceUpdate {
+  source: SourceView
+  dropped: string[]
+}
+
 /** What a caller of `add` or `sync` may follow: each page of the source's listing as it is read (a CLI's progress line). */
 export interface SyncOptions {
   onProgress?: ProgressListener
@@ -283,7 +292,8 @@ export const createSourcesService = ({
      * transport's `headers` or `url`, `env` or `args`, each whole), checks the result as `add` does, and
      * discovers with it before anything is stored: a refusal by this server (a stdio source it may not start, an
      * address it may not reach) changes nothing, so no server sharing the catalog runs what this one refused.
-     * Otherwise the new config is stored, pooled connections are dropped and the discovered tools applied. A
+     * Otherwise the new config is stored, pooled connections are dropped and the discovered tools applied; the
+     * answer names the stored secrets the plugin dropped (an http source moved to another origin). A
      * failed discovery keeps the new config and reports the failure in the answer's `syncError`, as a failed lazy
      * re-sync does: the old secrets may be the very thing that stopped working.
      */
@@ -348,7 +358,7 @@ export const createSourcesService = ({
       const current = yield* attempt("read source", () => store.getSource(namespace))
       if (!current || current.id !== row.id)
         return yield* new NotFound({ message: `source "${namespace}" was removed while it was being updated` })
-      return yield* viewOf(current)
+      return { source: yield* viewOf(current), dropped: merged.dropped ?? [] } satisfies SourceUpdate
     }, Effect.uninterruptible),
 
     /** `DELETE /v1/sources/:namespace`: the source and its tools go; its plugin drops its connections. */
