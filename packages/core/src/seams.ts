@@ -149,6 +149,9 @@ export interface DiscoverOptions {
   onProgress?: (progress: DiscoveryProgress) => void
 }
 
+/** Who a source's config is shown to: an admin, or anyone else who may list sources (a `read` key). */
+export type ConfigViewer = "admin" | "reader"
+
 /** What a source row gives a plugin: its namespace and its stored config (secrets included; never echoed). */
 export interface SourceHandle {
   id: string
@@ -204,8 +207,12 @@ export interface SourcePlugin {
   validateConfig(
     config: unknown,
   ): { ok: true; config: unknown } | { ok: false; reason: "invalid" | "forbidden"; message: string }
-  /** The config with every secret value replaced, fit to show in an API response. */
-  redactConfig(config: unknown): unknown
+  /**
+   * The config with every secret value replaced, fit to show in an API response. `viewer`: `admin` (the default)
+   * sees every field; `reader` (a key without admin, listing sources) sees less where the plugin cannot tell every
+   * secret apart (MCP: no arguments of a stdio source).
+   */
+  redactConfig(config: unknown, viewer?: ConfigViewer): unknown
   /**
    * Where the secrets are in a config: the paths of its secret string values (`["transport", "env", "TOKEN"]`).
    * Core encrypts the values at these paths before a config is stored and decrypts them when it is read, so

@@ -85,6 +85,8 @@ export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions):
             row,
             await sealed.countTools(row.id),
             configViews.find((view) => view.kind === row.kind),
+            // whoever can open the file is the operator, as admin is
+            "admin",
           ),
         ),
       )

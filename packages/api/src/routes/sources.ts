@@ -17,7 +17,8 @@ export const sourceRoutes = ({ sources }: AppServices) =>
     .post("/", checkedByService<SourceRequest>(), (c) =>
       runForRequest(c, sources.add(c.req.valid("json")), (source) => c.json({ source } satisfies SourceBody, 201)),
     )
-    .get("/", async (c) => c.json({ sources: await sources.list() } satisfies SourcesBody))
+    // a read key may list sources: it sees less of each config than an admin (SourcePlugin.redactConfig)
+    .get("/", async (c) => c.json({ sources: await sources.list(c.get("caller")) } satisfies SourcesBody))
     .post("/:namespace/sync", (c) =>
       runForRequest(c, sources.sync(c.req.param("namespace")), (source) => c.json({ source } satisfies SourceBody)),
     )

@@ -8,7 +8,11 @@ export const sourceView = z.object({
   toolCount: z.int().min(0),
   lastSyncedAt: z.string().meta({ format: "date-time" }).nullable(),
   syncError: z.string().nullable(),
-  config: z.unknown().describe('the source\'s config with every secret value replaced by "<redacted>"'),
+  config: z
+    .unknown()
+    .describe(
+      "the source's config with every secret value replaced by \"<redacted>\"; for a key without admin, a stdio source's `args` are left out",
+    ),
 })
 
 export const sourceBody = z.object({ source: sourceView })

@@ -18,7 +18,9 @@ import {
 } from "../errors.js"
 import type { Internal, Logger, ServiceError } from "../errors.js"
 import { noopMetrics } from "../seams.js"
-import type { DiscoveryFailure, MetricsSink, SourcePlugin } from "../seams.js"
+import type { ConfigViewer, DiscoveryFailure, MetricsSink, SourcePlugin } from "../seams.js"
+import { hasScope } from "../auth/scopes.js"
+import type { Caller } from "../auth/scopes.js"
 import { SYNC_PROGRESS_LOG_MS, syncProgress } from "./sync-progress.js"
 import type { ProgressListener } from "./sync-progress.js"
 import type { CatalogStore, SourceRow } from "./rows.js"
@@ -109,8 +111,9 @@ export const createSourcesService = ({
     return stale.has(row.id) || row.lastSyncedAt === null || now() - row.lastSyncedAt >= syncTtlMs
   }
 
-  const view = async (row: SourceRow): Promise<SourceView> =>
-    sourceView(row, await store.countTools(row.id), pluginFor(row.kind))
+  /** every view but the listing answers an admin (the routes that add, sync or change a source need admin) */
+  const view = async (row: SourceRow, viewer: ConfigViewer = "admin"): Promise<SourceView> =>
+    sourceView(row, await store.countTools(row.id), pluginFor(row.kind), viewer)
 
   /** A sync's failure is a value, not a rejection: lazy re-syncs on the per-call path share it without an Effect. */
   const runSync = async (row: SourceRow): Promise<SourceRow | ServiceError> => {
@@ -275,8 +278,10 @@ export const createSourcesService = ({
       return yield* viewOf(stored)
     }, Effect.uninterruptible),
 
-    async list(): Promise<SourceView[]> {
-      return Promise.all((await store.listSources()).map(view))
+    /** `GET /v1/sources`, which a `read` key may ask: a caller without admin sees less of each config (SourcePlugin.redactConfig). */
+    async list(caller: Caller): Promise<SourceView[]> {
+      const viewer = hasScope(caller, "admin") ? "admin" : "reader"
+      return Promise.all((await store.listSources()).map((row) => view(row, viewer)))
     },
 
     /**
