@@ -117,6 +117,7 @@ export const serveCommand = async (args: string[], demo: boolean) => {
             prune: flags.prune,
             logger: host.logger,
             progress: (namespace) => syncProgressLine(namespace),
+            variables: file?.ok ? file.variables : undefined,
           })
           process.stderr.write(
             `switchboard: config ${file!.path}: ${describeReport(report)}${describePolicies(policies)}\n`,
