@@ -21,8 +21,21 @@ const CREDENTIAL_WORD =
 const SECRET_SHORT_FLAGS = new Set(["-p", "-H"])
 
 /** Tokens that say what they are, whatever precedes them (GitHub, GitLab, Slack, OpenAI/Anthropic, Stripe, AWS, Hugging Face, npm, a JWT). */
-const KNOWN_TOKEN =
-  /^(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|glpat-[\w-]{20,}|xox[abeprs]-[\w-]{10,}|xapp-[\w-]{10,}|sk-[\w-]{20,}|[sr]k_(?:live|test)_\w{10,}|AKIA[0-9A-Z]{16}|hf_[A-Za-z0-9]{20,}|npm_[A-Za-z0-9]{30,}|eyJ[\w-]+\.[\w-]+\.[\w-]+)$/
+const KNOWN_TOKEN = new RegExp(
+  `^(?:${[
+    "gh[pousr]_[A-Za-z0-9]{20,}",
+    "github_pat_\\w{20,}",
+    "glpat-[\\w-]{20,}",
+    "xox[abeprs]-[\\w-]{10,}",
+    "xapp-[\\w-]{10,}",
+    "sk-[\\w-]{20,}",
+    "[sr]k_(?:live|test)_\\w{10,}",
+    "AKIA[0-9A-Z]{16}",
+    "hf_[A-Za-z0-9]{20,}",
+    "npm_[A-Za-z0-9]{30,}",
+    "eyJ[\\w-]+\\.[\\w-]+\\.[\\w-]+",
+  ].join("|")})$`,
+)
 
 const wordsOf = (name: string) =>
   name
