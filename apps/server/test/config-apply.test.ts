@@ -125,6 +125,8 @@ describe("switchboard.config.json applied at boot", () => {
     })
     expect(moved.report.updated).toEqual(["web"])
     expect(moved.sources.web.status).toBe("ready")
+    // a URL at another origin drops stored headers unless they are sent again: the file's are
+    expect(moved.sources.web.config.transport.headers).toEqual({ authorization: "<redacted>", "x-team": "<redacted>" })
     expect(moved.called.result).toBe(true)
   }, 60_000)
 

@@ -17,7 +17,7 @@ httpScenarioSuite("the Node server", { stdio: true, stdioRefusal: { says: STDIO_
     hostname: "127.0.0.1",
     port: 0,
     requireKey: true,
-    allowStdio: { commands: [SCENARIO_STDIO_COMMAND] },
+    allowStdio: { exactly: [SCENARIO_STDIO_COMMAND] },
     logger: memoryLogger().logger,
   }).catch((cause: unknown) => {
     dir.remove()

@@ -114,11 +114,20 @@ export interface Answer {
   body: any
 }
 
-/** One HTTP request to the child; the body parsed as JSON when it is JSON. */
-export const call = async (url: string, method: string, path: string, body?: unknown): Promise<Answer> => {
+/** One HTTP request to the child (with `key` as its bearer token when given); the body parsed as JSON when it is JSON. */
+export const call = async (
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  key?: string,
+): Promise<Answer> => {
   const response = await fetch(url + path, {
     method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(key === undefined ? {} : { authorization: `Bearer ${key}` }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   const text = await response.text()

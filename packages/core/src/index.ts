@@ -47,7 +47,7 @@ export * as pgSchema from "./catalog/schema-pg.js"
 export { createSourcesService } from "./catalog/sources-service.js"
 export { sourceView } from "./catalog/source-view.js"
 export { splitToolPath } from "./catalog/tool-path.js"
-export type { SourcesService, SourceView, SyncOptions } from "./catalog/sources-service.js"
+export type { SourcesService, SourceUpdate, SourceView, SyncOptions } from "./catalog/sources-service.js"
 export type { ProgressListener } from "./catalog/sync-progress.js"
 export { createExecutor, DEFAULT_APPROVAL_TTL_MS } from "./executor/executor.js"
 export type {

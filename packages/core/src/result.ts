@@ -42,6 +42,8 @@ export const ToolErrorCodes = {
   sourceDisabled: "source_disabled",
   /** the source's address is loopback, private, link-local or metadata, and this server refuses those */
   privateAddress: "private_address",
+  /** the stdio source's env sets a variable that makes its command load code, and this server refuses those */
+  codeLoadingEnv: "code_loading_env",
   /** the source answered with something that is not a tool result at all */
   invalidResult: "invalid_result",
   /** a policy rule blocks this tool; `error.data.rule` is the rule that matched. The call never reached the source */

@@ -150,6 +150,9 @@ export interface DiscoverOptions {
   onProgress?: (progress: DiscoveryProgress) => void
 }
 
+/** Who a source's config is shown to: an admin, or anyone else who may list sources (a `read` key). */
+export type ConfigViewer = "admin" | "reader"
+
 /** What a source row gives a plugin: its namespace and its stored config (secrets included; never echoed). */
 export interface SourceHandle {
   id: string
@@ -180,6 +183,11 @@ export const SourceRefusalCodes = {
   sourceDisabled: "source_disabled",
   /** the source resolves to a loopback, private, link-local or metadata address, which this server refuses */
   privateAddress: "private_address",
+  /**
+   * a stdio source's env sets a variable that makes its command load code (NODE_OPTIONS, LD_PRELOAD, PYTHONPATH…),
+   * and this server was started without --allow-stdio-code-env
+   */
+  codeLoadingEnv: "code_loading_env",
 } as const
 export type SourceRefusalCode = (typeof SourceRefusalCodes)[keyof typeof SourceRefusalCodes]
 
@@ -200,8 +208,12 @@ export interface SourcePlugin {
   validateConfig(
     config: unknown,
   ): { ok: true; config: unknown } | { ok: false; reason: "invalid" | "forbidden"; message: string }
-  /** The config with every secret value replaced, fit to show in an API response. */
-  redactConfig(config: unknown): unknown
+  /**
+   * The config with every secret value replaced, fit to show in an API response. `viewer`: `admin` (the default)
+   * sees every field; `reader` (a key without admin, listing sources) sees less where the plugin cannot tell every
+   * secret apart (MCP: no arguments of a stdio source).
+   */
+  redactConfig(config: unknown, viewer?: ConfigViewer): unknown
   /**
    * Where the secrets are in a config: the paths of its secret string values (`["transport", "env", "TOKEN"]`).
    * Core encrypts the values at these paths before a config is stored and decrypts them when it is read, so
@@ -211,9 +223,14 @@ export interface SourcePlugin {
   secretFields?(config: unknown): string[][]
   /**
    * The config a `PATCH` of `patch` onto `current` makes, unchecked (core passes it to `validateConfig`
-   * next), or why the patch is not allowed. A plugin without it has no fields that can be replaced.
+   * next), or why the patch is not allowed. `dropped`: the stored secrets the patch took away because it sends
+   * the source elsewhere without sending them again (`transport.headers.authorization`), for the answer to name.
+   * A plugin without it has no fields that can be replaced.
    */
-  mergeConfig?(current: unknown, patch: unknown): { ok: true; config: unknown } | { ok: false; message: string }
+  mergeConfig?(
+    current: unknown,
+    patch: unknown,
+  ): { ok: true; config: unknown; dropped?: string[] } | { ok: false; message: string }
   discover(
     source: SourceHandle,
     options?: DiscoverOptions,

@@ -4,92 +4,46 @@
  * only shows sources loads this without zod (./config-view.ts).
  */
 import { isRecord } from "@switchboard/core"
+import type { ConfigViewer } from "@switchboard/core"
+import { secretArgIndexes, secretArgs } from "./arg-secrets.js"
 import type { McpSourceConfig } from "./config.js"
 import { encodedSpellings } from "./secret-spellings.js"
-
-const REDACTED = "<redacted>"
+import { REDACTED, isPlainUrl, parseUrl, redactUrl, safeDecode, schemeUrl, urlSecrets } from "./url-secrets.js"
 
 const redactValues = (map: Record<string, string>) => Object.fromEntries(Object.keys(map).map((k) => [k, REDACTED]))
 
-const parseUrl = (url: string): URL | null => {
-  try {
-    return new URL(url)
-  } catch {
-    return null
+const redactArgs = (args: readonly string[]): string[] => {
+  const secret = secretArgs(args)
+  return args.map((arg, index) => {
+    const kind = secret.get(index)
+    return kind === undefined ? arg : kind === "url" ? redactUrl(arg) : REDACTED
+  })
+}
+
+/**
+ * Header and env values are secrets, and so are the http URL's userinfo and query values, and the arguments that
+ * look like credentials (./arg-secrets.ts): only names are ever shown. A `reader` (a key without admin) sees no
+ * arguments of a stdio source at all, since which of them hold a credential can only be guessed.
+ */
+export const redactConfig = (config: unknown, viewer: ConfigViewer = "admin"): unknown => {
+  const transport = (config as McpSourceConfig | null)?.transport
+  if (!transport) return null
+  if (transport.type === "http")
+    return { transport: { ...transport, url: redactUrl(transport.url), headers: redactValues(transport.headers) } }
+  const { args, ...rest } = transport
+  return {
+    transport: {
+      ...rest,
+      ...(viewer === "admin" ? { args: redactArgs(args ?? []) } : {}),
+      env: redactValues(transport.env),
+    },
   }
 }
 
-/** Query-string pairs as written (still percent-encoded), so a redacted URL keeps its keys byte for byte. */
-const queryPairs = (url: URL) =>
-  url.search
-    .slice(1)
-    .split("&")
-    .filter((pair) => pair.length > 0)
-    .map((pair) => {
-      const eq = pair.indexOf("=")
-      return eq < 0
-        ? { raw: pair, key: pair, value: "" }
-        : { raw: pair, key: pair.slice(0, eq), value: pair.slice(eq + 1) }
-    })
-
-/**
- * A path segment that may be a credential: hosted MCP servers put keys in the path (`/s/<key>/mcp`). Long, or
- * letters and digits mixed: a word such as `mcp` or `v1` is not one.
- */
-const isTokenLikeSegment = (segment: string): boolean => {
-  const text = safeDecode(segment)
-  return text.length >= 16 || (text.length >= 8 && /\d/.test(text) && /[A-Za-z]/.test(text))
-}
-
-/**
- * The URL with its userinfo, every query value, every bare query key (`?<key>`), every token-like path segment
- * and its fragment replaced; built by hand, because URL's setters would percent-encode `<redacted>`.
- */
-const redactUrl = (url: string): string => {
-  const parsed = parseUrl(url)
-  if (!parsed) return REDACTED
-  const userinfo = parsed.username || parsed.password ? `${REDACTED}${parsed.password ? `:${REDACTED}` : ""}@` : ""
-  const path = parsed.pathname
-    .split("/")
-    .map((segment) => (isTokenLikeSegment(segment) ? REDACTED : segment))
-    .join("/")
-  const pairs = queryPairs(parsed)
-  const search =
-    pairs.length > 0
-      ? `?${pairs.map(({ key, value, raw }) => (raw.includes("=") ? `${key}=${REDACTED}` : REDACTED)).join("&")}`
-      : ""
-  const hash = parsed.hash ? `#${REDACTED}` : ""
-  return `${parsed.protocol}//${userinfo}${parsed.host}${path}${search}${hash}`
-}
-
-/** The parts of a URL that may be credentials, as written: userinfo, query values and bare keys, token-like path segments, the fragment. */
-const urlSecrets = (parsed: URL): string[] => [
-  parsed.username,
-  parsed.password,
-  ...queryPairs(parsed).map((pair) => (pair.raw.includes("=") ? pair.value : pair.key)),
-  ...parsed.pathname.split("/").filter(isTokenLikeSegment),
-  parsed.hash.slice(1),
-]
-
-const redactArgs = (args: readonly string[] | undefined): string[] | undefined => {
-  if (!args) return args
-  const secret = new Set(secretArgIndexes(args))
-  return args.map((arg, index) => (secret.has(index) ? REDACTED : arg))
-}
-
-/** Header and env values are secrets, and so are the http URL's userinfo and query values: only names are ever shown. */
-export const redactConfig = (config: unknown): unknown => {
-  const transport = (config as McpSourceConfig | null)?.transport
-  if (!transport) return null
-  return transport.type === "stdio"
-    ? { transport: { ...transport, args: redactArgs(transport.args), env: redactValues(transport.env) } }
-    : { transport: { ...transport, url: redactUrl(transport.url), headers: redactValues(transport.headers) } }
-}
-
 /** An http(s) URL with nothing in it that may be a credential (see urlSecrets). */
-const isPlainUrl = (url: unknown): boolean => {
+const isPlainHttpUrl = (url: unknown): boolean => {
   const parsed = typeof url === "string" ? parseUrl(url) : null
-  return parsed !== null && /^https?:$/.test(parsed.protocol) && urlSecrets(parsed).every((part) => part === "")
+  return parsed !== null && /^https?:$/.test(parsed.protocol) && isPlainUrl(parsed)
 }
 
 /**
@@ -102,46 +56,16 @@ export const secretFields = (config: unknown): string[][] => {
   const map = transport.type === "stdio" ? "env" : transport.type === "http" ? "headers" : null
   const values = map ? (transport as Record<string, unknown>)[map] : undefined
   const paths = isRecord(values) ? Object.keys(values).map((name) => ["transport", map!, name]) : []
-  if (transport.type === "http" && !isPlainUrl(transport.url)) paths.push(["transport", "url"])
+  if (transport.type === "http" && !isPlainHttpUrl(transport.url)) paths.push(["transport", "url"])
   if (transport.type === "stdio" && Array.isArray(transport.args))
     for (const index of secretArgIndexes(transport.args)) paths.push(["transport", "args", String(index)])
   return paths
 }
 
-/** A flag whose next argument is a credential: `--api-key sk_…`, `--token …`, `--header "Authorization: …"`. */
-const SECRET_FLAG = /^--?[\w-]*(?:key|token|secret|password|passwd|auth|credential|header)[\w-]*$/i
-/** An argument that carries a credential itself: `--api-key=sk_…`, `Bearer …`, `Authorization: …`. */
-const SECRET_ARG =
-  /^--?[\w-]*(?:key|token|secret|password|passwd|auth|credential)[\w-]*=.|\bbearer\s+\S|^authorization\s*:/i
-
-/**
- * Which of a stdio source's arguments may be credentials (tokens are often passed as arguments): those that
- * look like one, those after a flag that takes one, and those already sealed. They are sealed at rest,
- * redacted when shown and scrubbed from text like env values.
- */
-const secretArgIndexes = (args: readonly unknown[]): number[] =>
-  args.flatMap((arg, index) => {
-    if (typeof arg !== "string") return []
-    const after =
-      index > 0 &&
-      typeof args[index - 1] === "string" &&
-      SECRET_FLAG.test(args[index - 1] as string) &&
-      !(args[index - 1] as string).includes("=")
-    return after || SECRET_ARG.test(arg) || arg.startsWith("enc:v1:") ? [index] : []
-  })
-
 /** Shorter values are not scrubbed: replacing every "1" or "on" in a message would destroy it and hide nothing. */
 const MIN_SECRET_LENGTH = 4
 /** the shortest item of a header's list (`cookie: a=…; b=…`) scrubbed on its own */
 const MIN_LIST_PART_LENGTH = 8
-
-const safeDecode = (text: string): string => {
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    return text
-  }
-}
 
 /**
  * A header value and the parts of it that travel alone: the credentials after a scheme (`Bearer <token>`),
@@ -170,6 +94,22 @@ const headerSecrets = (value: string): string[] => {
   return parts
 }
 
+/**
+ * A secret argument and the parts of it that travel alone: what follows its `=` (`--api-key=…`, `TOKEN=…`) or its
+ * header name (`X-Api-Key: …`, and a scheme's credentials after it), and a URL's credentials (a connection
+ * string's password, a webhook's token).
+ */
+const argSecrets = (arg: string): string[] => {
+  // a URL's credentials, not its user name: a connection string's `postgres` is no secret, and is a common word
+  const ofUrl = (url: URL | null) => (url ? urlSecrets(url).filter((part) => part !== url.username) : [])
+  const url = schemeUrl(arg)
+  if (url) return [arg, ...ofUrl(url)]
+  const assigned = /^(?:--?)?[A-Za-z_][\w.-]*=(.+)$/s.exec(arg)?.[1]
+  if (assigned !== undefined) return [arg, ...headerSecrets(assigned), ...ofUrl(schemeUrl(assigned))]
+  const header = /^[A-Za-z][\w-]*\s*:\s*(\S.*)$/s.exec(arg)?.[1]
+  return header !== undefined ? [arg, ...headerSecrets(header)] : headerSecrets(arg)
+}
+
 /** Every configured secret value, in each spelling a server or an error is likely to print it in. */
 export const secretsOf = (config: McpSourceConfig | null | undefined): string[] => {
   const transport = config?.transport
@@ -178,11 +118,7 @@ export const secretsOf = (config: McpSourceConfig | null | undefined): string[] 
   if (transport.type === "stdio") {
     raw.push(...Object.values(transport.env ?? {}))
     const args = transport.args ?? []
-    for (const index of secretArgIndexes(args)) {
-      const arg = args[index]!
-      // the whole argument, and what follows its `=` or its scheme (`Bearer <token>`) alone
-      raw.push(arg, arg.slice(arg.indexOf("=") + 1), ...headerSecrets(arg.replace(/^authorization\s*:\s*/i, "")))
-    }
+    for (const index of secretArgIndexes(args)) raw.push(...argSecrets(args[index]!))
   }
   if (transport.type === "http") {
     for (const value of Object.values(transport.headers ?? {})) raw.push(...headerSecrets(value))

@@ -19,20 +19,57 @@ export const checkConfig = (config: unknown): ConfigCheck => {
     : { ok: false, reason: "invalid", message: checked.error.message }
 }
 
-/** `PATCH /v1/sources/:namespace`: `{ "transport": { "env": {...} } }` and the like; checked by checkConfig afterwards. */
+const originOf = (url: string): string | null => {
+  try {
+    return new URL(url).origin
+  } catch {
+    return null
+  }
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i])
+
+/**
+ * The stored secrets a PATCH would hand to somewhere else, which it drops unless it sends them again: an http
+ * source's headers when its URL moves to another origin (another server would receive them), a stdio source's
+ * env when its arguments change (another program would run with it). An admin cannot read a secret, so a PATCH
+ * must not be a way to send one where they choose.
+ */
+const movedSecrets = (
+  current: McpTransportConfig,
+  given: Partial<Record<string, unknown>>,
+): { field: "headers" | "env"; names: string[] } | null => {
+  if (current.type === "http" && typeof given.url === "string" && given.headers === undefined) {
+    const moved = originOf(given.url) !== originOf(current.url)
+    return moved ? { field: "headers", names: Object.keys(current.headers) } : null
+  }
+  if (current.type === "stdio" && Array.isArray(given.args) && given.env === undefined) {
+    const changed = !sameList(given.args as string[], current.args)
+    return changed ? { field: "env", names: Object.keys(current.env) } : null
+  }
+  return null
+}
+
+/**
+ * `PATCH /v1/sources/:namespace`: `{ "transport": { "env": {...} } }` and the like; checked by checkConfig
+ * afterwards. `dropped` names the stored secrets the patch took away (see movedSecrets).
+ */
 export const mergeConfig = (
   current: unknown,
   patch: unknown,
-): { ok: true; config: McpSourceConfig } | { ok: false; message: string } => {
+): { ok: true; config: McpSourceConfig; dropped: string[] } | { ok: false; message: string } => {
   const transport = (current as McpSourceConfig | null)?.transport
   if (!transport) return { ok: false, message: "the stored source has no transport" }
   const checked = parseRequest(mcpSourcePatch[transport.type], patch)
   if (!checked.ok) return { ok: false, message: checked.error.message }
+  const given = checked.value.transport as Partial<Record<string, unknown>>
+  const moved = movedSecrets(transport, given)
   return {
     ok: true,
     config: {
       ...(current as McpSourceConfig),
-      transport: { ...transport, ...checked.value.transport } as McpTransportConfig,
+      transport: { ...transport, ...given, ...(moved ? { [moved.field]: {} } : {}) } as McpTransportConfig,
     },
+    dropped: moved ? moved.names.map((name) => `transport.${moved.field}.${name}`) : [],
   }
 }

@@ -9,15 +9,17 @@ import { boundedFetch } from "./bounded-fetch.js"
 import { loadClientSdk, loadedClientSdk } from "./load-sdk.js"
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
 import type { McpTransportConfig } from "./config.js"
-import { findRefusal, stdioDisabled, stdioUnavailable } from "./refusal.js"
-import type { SpawnStdio } from "./stdio-spawner.js"
+import { codeLoadingNames } from "./code-env.js"
+import { codeLoadingEnv, findRefusal, stdioDisabled, stdioUnavailable } from "./refusal.js"
+import type { SpawnStdio, StdioServer } from "./stdio-spawner.js"
 import type { StdoutOverflow } from "./stdout-reader.js"
 
 /** What this host lets a connection do. Checked here, where a process would be spawned or a request sent. */
 export interface ConnectPolicy {
   /**
    * stdio sources run a command on this host: without this, every connect to one is refused before spawning.
-   * `true` allows any; a list allows only those exact commands and arguments (`switchboard demo`'s own source).
+   * `true` allows any; an object may allow only exact transports (`switchboard demo`'s own source) and env that
+   * loads code (see StdioAllowance).
    */
   allowStdio: StdioAllowance
   /** the fetch every HTTP request of a source goes through (the host's egress guard); the global fetch when absent */
@@ -30,19 +32,33 @@ export interface ConnectPolicy {
   stdioUnavailableMessage?: string
 }
 
+/**
+ * Which stdio sources this host starts. `true`: any (`--allow-stdio`); `false`: none. An object allows `any`, or
+ * only the transports in `exactly`, each matched whole (command, args, env and cwd: `switchboard demo`'s own
+ * source, as the demo made it; any change to one makes it an ordinary stdio source). `codeEnv`: a source's env may
+ * set variables that make its command load code (./code-env.ts; `--allow-stdio-code-env`), refused otherwise.
+ */
 export type StdioAllowance =
   | boolean
-  | { readonly commands: readonly { readonly command: string; readonly args: readonly string[] }[] }
+  | { readonly any?: boolean; readonly exactly?: readonly StdioServer[]; readonly codeEnv?: boolean }
 
-const stdioAllowed = (allowance: StdioAllowance, transport: { command: string; args: readonly string[] }): boolean =>
+const sameEnv = (a: Readonly<Record<string, string>> = {}, b: Readonly<Record<string, string>> = {}) => {
+  const keys = Object.keys(a)
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && a[key] === b[key])
+}
+
+/** the whole transport, as given: an allowance made for one transport covers no variation of it */
+const sameServer = (allowed: StdioServer, transport: StdioServer) =>
+  allowed.command === transport.command &&
+  (allowed.args ?? []).length === (transport.args ?? []).length &&
+  (allowed.args ?? []).every((arg, i) => arg === transport.args?.[i]) &&
+  sameEnv(allowed.env, transport.env) &&
+  (allowed.cwd ?? null) === (transport.cwd ?? null)
+
+const stdioAllowed = (allowance: StdioAllowance, transport: StdioServer): boolean =>
   typeof allowance === "boolean"
     ? allowance
-    : allowance.commands.some(
-        ({ command, args }) =>
-          command === transport.command &&
-          args.length === transport.args.length &&
-          args.every((arg, i) => arg === transport.args[i]),
-      )
+    : allowance.any === true || (allowance.exactly ?? []).some((allowed) => sameServer(allowed, transport))
 
 export interface McpConnection {
   client: Client
@@ -145,6 +161,10 @@ export const connect = async (
   // a host that cannot start processes says so first: naming a flag it has no use for would mislead
   if (transport.type === "stdio" && !policy.spawnStdio) throw stdioUnavailable(policy.stdioUnavailableMessage)
   if (transport.type === "stdio" && !stdioAllowed(policy.allowStdio, transport)) throw stdioDisabled()
+  if (transport.type === "stdio" && !(typeof policy.allowStdio === "object" && policy.allowStdio.codeEnv)) {
+    const loaders = codeLoadingNames(transport.env)
+    if (loaders.length > 0) throw codeLoadingEnv(loaders)
+  }
   const { Client, CfWorkerJsonSchemaValidator, StreamableHTTPClientTransport, ToolListChangedNotificationSchema } =
     await loadClientSdk()
   // the SDK's default validator builds an Ajv per client (~150 µs here) and compiles schemas with `new Function`,

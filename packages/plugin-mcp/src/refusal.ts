@@ -1,7 +1,8 @@
 /**
- * A source this server will not start or reach, by its configuration: a stdio source without --allow-stdio, or
- * an address the host's egress guard refuses. A value with a stable code (core's SourceRefusalCodes), never a
- * failure of the source; nothing was attempted upstream.
+ * A source this server will not start or reach, by its configuration: a stdio source without --allow-stdio (or
+ * whose env would load code, without --allow-stdio-code-env), or an address the host's egress guard refuses. A
+ * value with a stable code (core's SourceRefusalCodes), never a failure of the source; nothing was attempted
+ * upstream.
  */
 import { Data } from "effect"
 import { SourceRefusalCodes } from "@switchboard/core"
@@ -19,6 +20,22 @@ export const STDIO_UNAVAILABLE_MESSAGE = "stdio sources run a command on the hos
 
 export const stdioUnavailable = (message = STDIO_UNAVAILABLE_MESSAGE) =>
   new SourceRefusal({ code: SourceRefusalCodes.sourceDisabled, message })
+
+/**
+ * A stdio source whose env sets variables that make its command load code (./code-env.ts). The message names
+ * the variables, never their values (a value may be a secret).
+ */
+export const codeLoadingEnv = (names: readonly string[]) => {
+  const fields = names.map((name) => `transport.env.${name}`).join(", ")
+  const what = names.length === 1 ? "it" : "them"
+  return new SourceRefusal({
+    code: SourceRefusalCodes.codeLoadingEnv,
+    message:
+      `${fields} can make the command load code of the sender's choosing (as NODE_OPTIONS, LD_PRELOAD or PYTHONPATH can), ` +
+      `and this server refuses such variables in a stdio source's env; remove ${what}, or start the server with ` +
+      "--allow-stdio-code-env to allow them",
+  })
+}
 
 /** A tag check rather than `instanceof` (STYLE §9): a host's fetch may throw it from another copy of this package. */
 export const isSourceRefusal = (value: unknown): value is SourceRefusal =>

@@ -197,6 +197,32 @@ describe("mergeConfig, for PATCH", () => {
     expect(mergeConfig(stdio, { transport: { env: { C: "3" } } })).toEqual({
       ok: true,
       config: { transport: { type: "stdio", command: "x", args: [], env: { C: "3" } } },
+      dropped: [],
+    })
+  })
+  it("drops the stored env for new arguments, and the stored headers for a URL at another origin, unless sent again", () => {
+    expect(mergeConfig(stdio, { transport: { args: ["other"] } })).toEqual({
+      ok: true,
+      config: { transport: { type: "stdio", command: "x", args: ["other"], env: {} } },
+      dropped: ["transport.env.A", "transport.env.B"],
+    })
+    expect(mergeConfig(stdio, { transport: { args: ["other"], env: { A: "1" } } })).toMatchObject({ dropped: [] })
+    expect(mergeConfig(stdio, { transport: { args: [] } })).toMatchObject({ dropped: [], config: stdio })
+    const http: McpSourceConfig = {
+      transport: { type: "http", url: "https://mcp.example.com/mcp", headers: { authorization: "Bearer x" } },
+    }
+    for (const url of [
+      "https://evil.example.com/mcp",
+      "http://mcp.example.com/mcp",
+      "https://mcp.example.com:8443/mcp",
+    ])
+      expect(mergeConfig(http, { transport: { url } })).toMatchObject({
+        config: { transport: { url, headers: {} } },
+        dropped: ["transport.headers.authorization"],
+      })
+    expect(mergeConfig(http, { transport: { url: "https://mcp.example.com/v2/mcp?x=1" } })).toMatchObject({
+      config: { transport: { headers: { authorization: "Bearer x" } } },
+      dropped: [],
     })
   })
   it("refuses fields that are not credentials, naming the ones it takes", () => {

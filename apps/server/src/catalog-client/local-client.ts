@@ -19,6 +19,7 @@ import {
 } from "@switchboard/core"
 import type { CatalogStore, StoredExecution } from "@switchboard/core"
 import { mcpConfigView } from "@switchboard/plugin-mcp"
+import type { StdioAllowance } from "@switchboard/plugin-mcp"
 import { openCatalogDatabase } from "../catalog-database.js"
 import type { CatalogDatabase } from "../catalog-database.js"
 import { existingSecretKey } from "../secret-key.js"
@@ -29,8 +30,8 @@ import { callScript } from "./call-script.js"
 import { approvalView, localPolicies } from "./views.js"
 
 export interface LocalClientOptions {
-  /** stdio sources may be started (add, sync, call) */
-  allowStdio: boolean
+  /** which stdio sources may be started (add, sync, call) */
+  allowStdio: StdioAllowance
 }
 
 /** the kinds of source the Node host takes (layers/plugins.ts), as far as showing one needs */
@@ -85,6 +86,8 @@ export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions):
             row,
             await sealed.countTools(row.id),
             configViews.find((view) => view.kind === row.kind),
+            // whoever can open the file is the operator, as admin is
+            "admin",
           ),
         ),
       )

@@ -10,6 +10,7 @@ import { Cause, Effect, Exit, Option } from "effect"
 import { errorCode } from "@switchboard/api"
 import type { CodeRuntime, Outcome, ProgressListener, ServiceError, SourceView } from "@switchboard/core"
 import { OPEN_CALLER, RunErrorCodes, parseWait } from "@switchboard/core"
+import type { StdioAllowance } from "@switchboard/plugin-mcp"
 import { createHost } from "../compose.js"
 import type { CallResponse, DecisionAnswer, DecisionRequest, PolicyView } from "./catalog-client.js"
 import { CatalogClientError } from "./catalog-client.js"
@@ -38,7 +39,10 @@ const value = <A>(outcome: Outcome<A>): A => {
   throw new CatalogClientError(errorCode(outcome.error), outcome.error.message)
 }
 
-export const openLocalHost = async (db: string, { allowStdio, scripts }: { allowStdio: boolean; scripts: boolean }) => {
+export const openLocalHost = async (
+  db: string,
+  { allowStdio, scripts }: { allowStdio: StdioAllowance; scripts: boolean },
+) => {
   const host = await createHost({
     db,
     allowStdio,

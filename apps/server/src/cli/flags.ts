@@ -26,6 +26,9 @@ export const allowStdioFlag = {
   "allow-stdio": {
     help: "stdio sources run a command on this host: without this flag none is started here (a server has its own)",
   },
+  "allow-stdio-code-env": {
+    help: "a stdio source's env may set variables that make its command load code (NODE_OPTIONS, LD_PRELOAD, …)",
+  },
 } as const
 
 export const runtimeFlags = {

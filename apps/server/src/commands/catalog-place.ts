@@ -15,6 +15,7 @@ export interface TargetValues {
   db?: string
   url?: string
   "allow-stdio"?: boolean
+  "allow-stdio-code-env"?: boolean
 }
 
 const serverUrl = (url: string, from: string) => {
@@ -42,7 +43,7 @@ export const catalogTarget = (values: TargetValues, localOnly: readonly string[]
   const fromEnv = values.db === undefined ? process.env[URL_ENV] || undefined : undefined
   const url = values.url ?? fromEnv
   if (url === undefined) return { kind: "local", db: existingCatalog(values.db ?? defaultDb()) }
-  if (values["allow-stdio"])
+  if (values["allow-stdio"] || values["allow-stdio-code-env"])
     fail("--allow-stdio is for the local catalog: a server starts stdio sources only when it was started with it")
   if (localOnly.length > 0)
     fail(`${localOnly.map((flag) => `--${flag}`).join(", ")}: for a local catalog; a server applies its own settings`)

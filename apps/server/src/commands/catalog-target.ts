@@ -2,6 +2,7 @@
 import type { CatalogClient } from "../catalog-client/catalog-client.js"
 import { openLocalClient } from "../catalog-client/local-client.js"
 import { openRemoteClient } from "../catalog-client/remote-client.js"
+import { stdioAllowance } from "../stdio-flags.js"
 import { catalogTarget, withClient } from "./catalog-place.js"
 import type { TargetValues } from "./catalog-place.js"
 
@@ -10,7 +11,7 @@ export { asLine, printJson } from "./catalog-place.js"
 export const openCatalogClient = (values: TargetValues): CatalogClient => {
   const target = catalogTarget(values)
   return target.kind === "local"
-    ? openLocalClient(target.db, { allowStdio: values["allow-stdio"] ?? false })
+    ? openLocalClient(target.db, { allowStdio: stdioAllowance(values) })
     : openRemoteClient(target.url)
 }
 

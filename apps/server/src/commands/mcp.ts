@@ -3,6 +3,7 @@ import { approvalsFromFlags } from "../approval-flags.js"
 import type { CommandInput } from "../cli/define.js"
 import type { mcpFlags } from "../cli/command-flags.js"
 import { tuning } from "../runtime-flags.js"
+import { stdioAllowance } from "../stdio-flags.js"
 import { defaultDb, existingCatalog, fail, parseDuration } from "./common.js"
 
 export const mcpCommand = async ({ values }: CommandInput<typeof mcpFlags>) => {
@@ -12,7 +13,7 @@ export const mcpCommand = async ({ values }: CommandInput<typeof mcpFlags>) => {
   const { serveMcpStdio } = await import("../mcp-stdio.js")
   const mcp = await serveMcpStdio({
     db: existingCatalog(values.db ?? defaultDb()),
-    allowStdio: values["allow-stdio"],
+    allowStdio: stdioAllowance(values),
     syncTtlMs: parseDuration(values["sync-ttl"]),
     ...tuning(values),
     // a long-running process: it keeps the sweep that resumes approvals past their deadline

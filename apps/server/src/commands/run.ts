@@ -18,6 +18,7 @@ import type { CommandInput } from "../cli/define.js"
 import { approvalFlags, runtimeFlags } from "../cli/flags.js"
 import type { runFlags } from "../cli/command-flags.js"
 import { tuning } from "../runtime-flags.js"
+import { stdioAllowance } from "../stdio-flags.js"
 import { asLine, catalogTarget, printJson, withClient } from "./catalog-place.js"
 import type { CatalogTarget } from "./catalog-place.js"
 import { fail } from "./common.js"
@@ -40,7 +41,7 @@ const runLocally = async (
 ) => {
   const host = await createHost({
     db,
-    allowStdio: values["allow-stdio"],
+    allowStdio: stdioAllowance(values),
     // one script: one worker unless --workers says otherwise
     workers: 1,
     ...tuning(values),

@@ -15,6 +15,7 @@ import { isLoopback, startServer } from "../serve.js"
 import { syncProgressLine } from "../sync-progress-line.js"
 import type { RunningServer } from "../serve.js"
 import { displayDb } from "../display-db.js"
+import { stdioAllowance } from "../stdio-flags.js"
 import { DEFAULT_DB, defaultDb, fail, isMissingFile, parseDuration } from "./common.js"
 import { targetFlags } from "./paused-text.js"
 
@@ -25,20 +26,27 @@ const parsePort = (text: string) => {
     : fail(`--port must be a port number (got "${text}")`)
 }
 
-const sameCommand = (config: unknown, wanted: { command: string; args: string[] }) => {
-  const transport = (config as { transport?: { command?: unknown; args?: unknown } } | null)?.transport
-  return transport?.command === wanted.command && JSON.stringify(transport.args) === JSON.stringify(wanted.args)
+/** the stored transport is the demo's as the demo makes it: no env, no cwd */
+const isDemoTransport = (config: unknown, wanted: { command: string; args: string[] }) => {
+  const { type, command, args, env, cwd } = (config as { transport?: Record<string, unknown> } | null)?.transport ?? {}
+  return (
+    type === "stdio" &&
+    command === wanted.command &&
+    JSON.stringify(args) === JSON.stringify(wanted.args) &&
+    JSON.stringify(env ?? {}) === "{}" &&
+    cwd === undefined
+  )
 }
 
 /**
- * The demo's source runs this build's demo server, the one command `demo` allows. A catalog made by another
- * build (or another checkout, or another Node) names a different command, which would be refused: it is
- * registered again.
+ * The demo's source runs this build's demo server, the one transport `demo` allows, exactly. A catalog made by
+ * another build (or another checkout, or another Node), or whose demo source was changed, names another, which
+ * would be refused: it is registered again.
  */
 const registerDemoSource = async (server: RunningServer, demo: { command: string; args: string[] }) => {
   const { sources, store } = server.host
   const stored = await store.getSource("demo")
-  if (stored && sameCommand(stored.config, demo)) return
+  if (stored && isDemoTransport(stored.config, demo)) return
   const register = Effect.gen(function* () {
     if (stored) yield* sources.remove("demo")
     const progress = syncProgressLine("demo")
@@ -86,8 +94,8 @@ const serve = async ({ values: parsed, given }: ServeInput, demo: boolean) => {
     db: values.db,
     port: parsePort(values.port),
     hostname: values.host,
-    // the demo runs its own MCP server over stdio; any other stdio source still needs --allow-stdio
-    allowStdio: values["allow-stdio"] || (demoServer ? { commands: [demoServer] } : false),
+    // the demo runs its own MCP server over stdio, exactly as it registers it; any other stdio source still needs --allow-stdio
+    allowStdio: stdioAllowance(values, demoServer ? [demoServer] : []),
     allowPrivateSources: values["allow-private-sources"],
     syncTtlMs: parseDuration(values["sync-ttl"]),
     requireKey: values["require-key"],
@@ -103,6 +111,7 @@ const serve = async ({ values: parsed, given }: ServeInput, demo: boolean) => {
         prune: flags.prune,
         logger: host.logger,
         progress: (namespace) => syncProgressLine(namespace),
+        variables: file?.ok ? file.variables : undefined,
       })
       process.stderr.write(
         `switchboard: config ${file!.path}: ${describeReport(report)}${describePolicies(policies)}\n`,

@@ -8,10 +8,15 @@
  * An upstream that cannot be reached is not a bad file: its source is reported (logged, and in `failed`) and the
  * boot goes on. A failed add leaves nothing behind, so the next boot tries again; a failed re-sync keeps the
  * new config with its `syncError`, as a PATCH does.
+ *
+ * An upstream's error may quote what the file gave it (a DNS failure names the host, a spawn error the command, a
+ * server may echo its arguments): every message this prints or logs has `${NAME}` in place of each value the file
+ * read from the environment (`variables`).
  */
 import { Effect } from "effect"
 import type { Logger, PolicyRequest, ProgressListener, SourceRow } from "@switchboard/core"
 import type { Host } from "../compose.js"
+import { hideVariables } from "./config-file.js"
 import type { ConfigSource } from "./config-schema.js"
 
 export interface ApplyReport {
@@ -49,7 +54,9 @@ const run = <A>(effect: Effect.Effect<A, { message: string }>) =>
     ),
   )
 
-type Plan = { action: "add" | "unchanged" | "replace" } | { action: "update"; patch: Record<string, unknown> }
+type Plan =
+  | { action: "add" | "unchanged" | "replace" }
+  | { action: "update"; patch: { transport: Record<string, unknown> }; changed: string[] }
 
 /** What to do with a file's source given the catalog's row for its namespace. */
 const plan = (host: Host, source: ConfigSource, row: SourceRow | null): Plan => {
@@ -67,8 +74,12 @@ const plan = (host: Host, source: ConfigSource, row: SourceRow | null): Plan => 
   const changed = [...keys].filter((key) => canonical(stored[key]) !== canonical(wanted.transport[key]))
   if (stored.type !== wanted.transport.type || changed.some((key) => !patchable.includes(key)))
     return { action: "replace" }
-  const fields = row.secretsError ? patchable : changed
-  return { action: "update", patch: { transport: Object.fromEntries(fields.map((k) => [k, wanted.transport[k]])) } }
+  // every field a PATCH takes, changed or not: a new URL or new arguments alone would drop the stored headers or env
+  // (plugin-mcp config.ts), and a row whose secrets do not decrypt needs the file's values again anyway
+  const transport = Object.fromEntries(
+    patchable.filter((k) => k in wanted.transport).map((k) => [k, wanted.transport[k]]),
+  )
+  return { action: "update", patch: { transport }, changed }
 }
 
 export interface ApplyOptions {
@@ -76,6 +87,28 @@ export interface ApplyOptions {
   logger: Logger
   /** follows each sync the apply makes (an add, an update's re-sync): a CLI's progress line (sync-progress-line.ts) */
   progress?: (namespace: string) => { onProgress: ProgressListener; end(): void }
+  /** the values the file read from the environment, by name (config-file.ts), kept out of every message */
+  variables?: ReadonlyMap<string, string>
+}
+
+/** as plugin-mcp scrubs secrets from a source's text: shorter values would shred a message and hide nothing */
+const MIN_HIDDEN_LENGTH = 4
+
+/** Every string of a log line's details, `hide`s. */
+const hidden = (value: unknown, hide: (text: string) => string): unknown =>
+  typeof value === "string"
+    ? hide(value)
+    : Array.isArray(value)
+      ? value.map((item) => hidden(item, hide))
+      : value !== null && typeof value === "object"
+        ? Object.fromEntries(Object.entries(value).map(([key, item]) => [key, hidden(item, hide)]))
+        : value
+
+/** The logger with `hide` applied to each line's message and details. */
+const hidingLogger = (logger: Logger, hide: (text: string) => string): Logger => {
+  const line = (level: keyof Logger) => (message: string, details?: Record<string, unknown>) =>
+    logger[level](hide(message), details && (hidden(details, hide) as Record<string, unknown>))
+  return { error: line("error"), warn: line("warn"), info: line("info") }
 }
 
 export const applyConfigSources = async (
@@ -83,7 +116,9 @@ export const applyConfigSources = async (
   sources: readonly ConfigSource[],
   options: ApplyOptions,
 ): Promise<ApplyReport> => {
-  const { logger } = options
+  const variables = options.variables ?? new Map<string, string>()
+  const hide = (text: string) => hideVariables(text, variables, MIN_HIDDEN_LENGTH)
+  const logger = hidingLogger(options.logger, hide)
   /** the effect of a sync, followed by the progress line, which ends whatever the outcome */
   const followed = <A>(
     namespace: string,
@@ -94,7 +129,7 @@ export const applyConfigSources = async (
   }
   const report: ApplyReport = { added: [], updated: [], replaced: [], unchanged: [], removed: [], kept: [], failed: [] }
   const failed = (namespace: string, message: string) => {
-    report.failed.push({ namespace, message })
+    report.failed.push({ namespace, message: hide(message) })
     logger.error("config: source not applied; the server starts without it", { namespace, error: message })
   }
   for (const source of sources) {
@@ -112,9 +147,9 @@ export const applyConfigSources = async (
       if (!updated.ok) failed(namespace, updated.message)
       else {
         report.updated.push(namespace)
-        logger.info("config: source updated and re-synced", { namespace, fields: Object.keys(step.patch.transport!) })
+        logger.info("config: source updated and re-synced", { namespace, fields: step.changed })
         // a failed re-sync keeps the new config, as a PATCH does
-        if (updated.value.syncError) failed(namespace, updated.value.syncError)
+        if (updated.value.source.syncError) failed(namespace, updated.value.source.syncError)
       }
       continue
     }

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { describe, expect, it } from "vitest"
-import { readConfigText } from "./config-file.js"
+import { hideVariables, readConfigText } from "./config-file.js"
 import { configJsonSchema } from "./config-schema.js"
 
 const example = readFileSync(new URL("../../examples/switchboard.config.json", import.meta.url), "utf8")
@@ -163,4 +163,15 @@ describe("switchboard.config.json", () => {
     expect(validate({ approvals: { timeout: "1 hour" } })).toBe(false)
     expect(validate({ approvals: { enabled: false, timeout: "2d" } })).toBe(true)
   })
+})
+
+it("hideVariables puts ${NAME} back for a value as written, JSON-escaped and percent-encoded; shorter than minLength, it stays", () => {
+  const variables = new Map([
+    ["HOST", "db-7f3a.corp.example"],
+    ["PASS", 'p "w/d'],
+    ["PORT", "80"],
+  ])
+  const text = 'ENOTFOUND db-7f3a.corp.example; sent "p \\"w/d" and p%20%22w%2Fd; port 80'
+  expect(hideVariables(text, variables, 4)).toBe('ENOTFOUND ${HOST}; sent "${PASS}" and ${PASS}; port 80')
+  expect(hideVariables("port 80", variables)).toBe("port ${PORT}")
 })

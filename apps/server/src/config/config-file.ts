@@ -13,7 +13,13 @@ import type { ConfigFile } from "./config-schema.js"
 
 export const DEFAULT_CONFIG_PATH = "./switchboard.config.json"
 
-export type ConfigLoad = { ok: true; config: ConfigFile } | { ok: false; problems: string[] }
+/**
+ * `variables`: the value of each `${NAME}` the file used, by name, so that what applying the file prints can put
+ * `${NAME}` back in place of a value an upstream's error quoted (`hideVariables`).
+ */
+export type ConfigLoad =
+  | { ok: true; config: ConfigFile; variables: ReadonlyMap<string, string> }
+  | { ok: false; problems: string[] }
 
 type Path = (string | number)[]
 
@@ -82,19 +88,14 @@ export const readConfigText = (file: string, text: string, env: NodeJS.ProcessEn
   // a source is a POST body, which ignores fields it does not know; in a file they are a typo, so they are errors
   const extra = unknownFields(input, parsed.data, [])
   if (extra.length > 0) return { ok: false, problems: extra.flatMap((path) => explain(unknown(path))) }
-  return { ok: true, config: parsed.data }
+  return { ok: true, config: parsed.data, variables: substituted }
 
   /**
    * A message of the schema's (ours, or a plugin's) may quote the value it refused: each variable's value is put
-   * back as `${NAME}`, as written and as JSON writes it inside quotes. Longest first, so a value inside another
-   * does not break it; an empty value is nothing to hide. The message only: the line and column stay numbers.
+   * back as `${NAME}`. The message only: the line and column stay numbers.
    */
   function unsubstituted(message: string): string {
-    const values = [...substituted]
-      .flatMap(([name, value]) => [value, JSON.stringify(value).slice(1, -1)].map((form) => [form, name] as const))
-      .filter(([form]) => form !== "")
-      .sort(([a], [b]) => b.length - a.length)
-    return values.reduce((text, [form, name]) => text.replaceAll(form, `\${${name}}`), message)
+    return hideVariables(message, substituted)
   }
 
   function explain(issue: z.core.$ZodIssue): string[] {
@@ -106,6 +107,21 @@ export const readConfigText = (file: string, text: string, env: NodeJS.ProcessEn
     return [at(nodeOf(issue.path).offset, fieldName(issue.path), unsubstituted(issue.message))]
   }
 }
+
+/**
+ * `text` with each variable's value put back as `${NAME}`: as written, as JSON writes it inside quotes, and
+ * percent-encoded (as a URL carries it). Longest first, so a value inside another does not break it. Values shorter
+ * than `minLength` are left (an empty one is nothing to hide; a message from a source would be shredded by
+ * replacing every "80" in it).
+ */
+export const hideVariables = (text: string, variables: ReadonlyMap<string, string>, minLength = 1): string =>
+  [...variables]
+    .filter(([, value]) => value.length >= minLength)
+    .flatMap(([name, value]) =>
+      [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)].map((form) => [form, name] as const),
+    )
+    .sort(([a], [b]) => b.length - a.length)
+    .reduce((hidden, [form, name]) => hidden.replaceAll(form, `\${${name}}`), text)
 
 const unknown = (path: Path): z.core.$ZodIssue => ({
   code: "unrecognized_keys",

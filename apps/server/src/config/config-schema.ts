@@ -27,6 +27,12 @@ const serverSettings = z
     host: z.string().min(1).optional().describe("--host (default 127.0.0.1)"),
     port: wholeNumber("server.port", { min: 0, max: 65535 }).optional().describe("--port (default 4747)"),
     allowStdio: z.boolean().optional().describe("--allow-stdio: stdio sources run a command on this host"),
+    allowStdioCodeEnv: z
+      .boolean()
+      .optional()
+      .describe(
+        "--allow-stdio-code-env: a stdio source's env may set variables that make its command load code (NODE_OPTIONS, LD_PRELOAD, PYTHONPATH, …)",
+      ),
     allowPrivateSources: z.boolean().optional().describe("--allow-private-sources"),
     requireKey: z.boolean().optional().describe("--require-key"),
     syncTtl: z

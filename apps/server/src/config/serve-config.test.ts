@@ -8,7 +8,15 @@ import { withFileLimits, withFileSettings } from "./serve-config.js"
 const file = readConfigText(
   "f.json",
   JSON.stringify({
-    server: { db: "./file.db", port: 9000, allowStdio: true, syncTtl: "1h", retain: "30d", retainExecutions: 5000 },
+    server: {
+      db: "./file.db",
+      port: 9000,
+      allowStdio: true,
+      allowStdioCodeEnv: true,
+      syncTtl: "1h",
+      retain: "30d",
+      retainExecutions: 5000,
+    },
     limits: { timeoutMs: 5000, maxToolCalls: 10 },
   }),
 )
@@ -30,6 +38,7 @@ it("takes the file's settings and limits, under the flags given on the command l
     // given on the command line, though it is the default
     port: "4747",
     "allow-stdio": true,
+    "allow-stdio-code-env": true,
     "allow-private-sources": false,
     "require-key": false,
     "sync-ttl": "1h",

@@ -16,6 +16,7 @@ const SETTING_FLAGS = {
   host: "host",
   port: "port",
   allowStdio: "allow-stdio",
+  allowStdioCodeEnv: "allow-stdio-code-env",
   allowPrivateSources: "allow-private-sources",
   requireKey: "require-key",
   syncTtl: "sync-ttl",
@@ -28,6 +29,7 @@ export interface ServeFlags {
   host: string
   port: string
   "allow-stdio": boolean
+  "allow-stdio-code-env": boolean
   "allow-private-sources": boolean
   "require-key": boolean
   "sync-ttl": string

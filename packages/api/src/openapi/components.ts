@@ -32,7 +32,7 @@ import { jsonRpcMessage, jsonRpcRequest } from "../wire/json-rpc.js"
 import { createKeyRequest, keyCreatedBody, keyView, keysBody } from "../wire/keys.js"
 import { jsonSchemasOf } from "../wire/json-schema.js"
 import { healthBody, notReadyBody, readyBody } from "../wire/probes.js"
-import { sourceBody, sourceView, sourcesBody } from "../wire/sources.js"
+import { sourceBody, sourcePatchBody, sourceView, sourcesBody } from "../wire/sources.js"
 import { describeBody, toolBody, toolDetail, toolSummary, toolsBody } from "../wire/tools.js"
 
 export const requestSchemas = (kinds: readonly SourceKind[]) => ({
@@ -54,6 +54,7 @@ export const responseSchemas = {
   NotReady: notReadyBody,
   Source: sourceView,
   SourceBody: sourceBody,
+  SourcePatchBody: sourcePatchBody,
   SourcesBody: sourcesBody,
   ToolSummary: toolSummary,
   ToolsBody: toolsBody,

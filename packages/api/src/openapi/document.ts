@@ -66,6 +66,8 @@ const responses = {
       '`forbidden`: the API key lacks the scope this route needs (the message names it: `this route needs the "admin" scope; this key has: execute`), ' +
       "or /v1/keys on a server that checks no key; " +
       "`source_disabled`: a stdio source on a host that does not allow them (a Node server started without --allow-stdio, or a Cloudflare Worker) when adding or syncing it; " +
+      "`code_loading_env`: a stdio source whose env sets a variable that makes its command load code (NODE_OPTIONS, LD_PRELOAD, " +
+      "PYTHONPATH, …) on a server started without --allow-stdio-code-env; " +
       "`private_address`: an http source whose address is loopback, private, link-local or metadata, on a server that listens beyond loopback without --allow-private-sources",
   ),
   NotFound: errorJson(
@@ -266,12 +268,16 @@ export const openApiDocument = (kinds: readonly SourceKind[] = []) => ({
         operationId: "updateSource",
         summary: "Replace a source's secrets (a key rotation without delete and re-add), then re-sync it",
         description:
-          "Each field given replaces the stored one whole (a map is not merged): `transport.env` of a stdio source; `transport.headers` or `transport.url` of an http source. " +
-          "The result is checked as an added source is. A re-sync that fails keeps the new config and is reported in the answer's `syncError`.",
+          "Each field given replaces the stored one whole (a map is not merged): `transport.env` or `transport.args` of a stdio source; " +
+          "`transport.headers` or `transport.url` of an http source. " +
+          "A `transport.url` at another origin drops the stored headers, and new `transport.args` drop the stored env, unless the same PATCH " +
+          "sends them again: a secret nobody can read is never sent to a destination of the caller's choosing. The answer's `dropped` names them. " +
+          "The result is checked as an added source is, and tried before it is stored: a refusal (403 `source_disabled`, `code_loading_env`, " +
+          "`private_address`) changes nothing. A re-sync that fails keeps the new config and is reported in the answer's `syncError`.",
         parameters: [namespaceParam],
         requestBody: body("SourcePatch"),
         responses: {
-          "200": json("SourceBody", "replaced and re-synced (see `status` and `syncError`)"),
+          "200": json("SourcePatchBody", "replaced and re-synced (see `status` and `syncError`), and what was dropped"),
           ...withBody,
           "404": response("NotFound"),
           "409": response("SecretsUnreadable"),

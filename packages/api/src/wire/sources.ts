@@ -8,11 +8,26 @@ export const sourceView = z.object({
   toolCount: z.int().min(0),
   lastSyncedAt: z.string().meta({ format: "date-time" }).nullable(),
   syncError: z.string().nullable(),
-  config: z.unknown().describe('the source\'s config with every secret value replaced by "<redacted>"'),
+  config: z
+    .unknown()
+    .describe(
+      "the source's config with every secret value replaced by \"<redacted>\"; for a key without admin, a stdio source's `args` are left out",
+    ),
 })
 
 export const sourceBody = z.object({ source: sourceView })
 export type SourceBody = z.input<typeof sourceBody>
+
+export const sourcePatchBody = z.object({
+  source: sourceView,
+  dropped: z
+    .array(z.string())
+    .describe(
+      "the stored secrets this PATCH dropped because it sent the source elsewhere without sending them again: an http source's " +
+        "headers when `transport.url` moves to another origin, a stdio source's env when `transport.args` change (`transport.headers.authorization`)",
+    ),
+})
+export type SourcePatchBody = z.input<typeof sourcePatchBody>
 
 export const sourcesBody = z.object({ sources: z.array(sourceView) })
 export type SourcesBody = z.input<typeof sourcesBody>

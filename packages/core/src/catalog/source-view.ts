@@ -1,5 +1,5 @@
 /** What the API shows of a source, and what a plugin is handed of one. */
-import type { SourceHandle, SourcePlugin } from "../seams.js"
+import type { ConfigViewer, SourceHandle, SourcePlugin } from "../seams.js"
 import type { SourceRow, SourceStatus } from "./rows.js"
 
 export interface SourceView {
@@ -15,12 +15,13 @@ export interface SourceView {
 
 /**
  * A source as the API shows it, from its row (read through the sealed store: a source whose secrets cannot be read
- * is listed as failing, with what to do) and its kind's plugin, which redacts the config.
+ * is listed as failing, with what to do) and its kind's plugin, which redacts the config for `viewer`.
  */
 export const sourceView = (
   row: SourceRow,
   toolCount: number,
   plugin: Pick<SourcePlugin, "redactConfig"> | undefined,
+  viewer: ConfigViewer,
 ): SourceView => ({
   namespace: row.namespace,
   kind: row.kind,
@@ -28,7 +29,7 @@ export const sourceView = (
   toolCount,
   lastSyncedAt: row.lastSyncedAt === null ? null : new Date(row.lastSyncedAt).toISOString(),
   syncError: row.secretsError ?? row.syncError,
-  config: plugin?.redactConfig(row.config) ?? null,
+  config: plugin?.redactConfig(row.config, viewer) ?? null,
 })
 
 export const DEFAULT_SYNC_TTL_MS = 15 * 60_000

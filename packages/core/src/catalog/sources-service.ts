@@ -18,7 +18,9 @@ import {
 } from "../errors.js"
 import type { Internal, Logger, ServiceError } from "../errors.js"
 import { noopMetrics } from "../seams.js"
-import type { DiscoveryFailure, MetricsSink, SourcePlugin } from "../seams.js"
+import type { ConfigViewer, DiscoveryFailure, MetricsSink, SourcePlugin } from "../seams.js"
+import { hasScope } from "../auth/scopes.js"
+import type { Caller } from "../auth/scopes.js"
 import { SYNC_PROGRESS_LOG_MS, syncProgress } from "./sync-progress.js"
 import type { ProgressListener } from "./sync-progress.js"
 import type { CatalogStore, SourceRow } from "./rows.js"
@@ -40,6 +42,15 @@ export interface SourcesServiceOptions {
   metrics?: MetricsSink
   /** a sync still listing after this long logs its progress, then again each time as long (default 1 s) */
   progressLogMs?: number
+}
+
+/**
+ * What a PATCH made: the source as the API shows it, and the stored secrets it dropped because it sent the source
+ * elsewhere without them (`transport.headers.authorization`; the plugin's `mergeConfig` decides).
+ */
+export interface SourceUpdate {
+  source: SourceView
+  dropped: string[]
 }
 
 /** What a caller of `add` or `sync` may follow: each page of the source's listing as it is read (a CLI's progress line). */
@@ -100,8 +111,9 @@ export const createSourcesService = ({
     return stale.has(row.id) || row.lastSyncedAt === null || now() - row.lastSyncedAt >= syncTtlMs
   }
 
-  const view = async (row: SourceRow): Promise<SourceView> =>
-    sourceView(row, await store.countTools(row.id), pluginFor(row.kind))
+  /** every view but the listing answers an admin (the routes that add, sync or change a source need admin) */
+  const view = async (row: SourceRow, viewer: ConfigViewer = "admin"): Promise<SourceView> =>
+    sourceView(row, await store.countTools(row.id), pluginFor(row.kind), viewer)
 
   /** A sync's failure is a value, not a rejection: lazy re-syncs on the per-call path share it without an Effect. */
   const runSync = async (row: SourceRow): Promise<SourceRow | ServiceError> => {
@@ -266,8 +278,10 @@ export const createSourcesService = ({
       return yield* viewOf(stored)
     }, Effect.uninterruptible),
 
-    async list(): Promise<SourceView[]> {
-      return Promise.all((await store.listSources()).map(view))
+    /** `GET /v1/sources`, which a `read` key may ask: a caller without admin sees less of each config (SourcePlugin.redactConfig). */
+    async list(caller: Caller): Promise<SourceView[]> {
+      const viewer = hasScope(caller, "admin") ? "admin" : "reader"
+      return Promise.all((await store.listSources()).map((row) => view(row, viewer)))
     },
 
     /**
@@ -280,10 +294,13 @@ export const createSourcesService = ({
 
     /**
      * `PATCH /v1/sources/:namespace`: replaces the fields the plugin lets a patch replace (MCP: the
-     * transport's `headers`, `env` or `url`, each whole), checks the result as `add` does, stores it, drops
-     * pooled connections and re-syncs. A failed re-sync keeps the new config and reports the failure in the
-     * answer's `syncError`, as a failed lazy re-sync does: the old secrets may be the very thing that stopped
-     * working.
+     * transport's `headers` or `url`, `env` or `args`, each whole), checks the result as `add` does, and
+     * discovers with it before anything is stored: a refusal by this server (a stdio source it may not start, an
+     * address it may not reach) changes nothing, so no server sharing the catalog runs what this one refused.
+     * Otherwise the new config is stored, pooled connections are dropped and the discovered tools applied; the
+     * answer names the stored secrets the plugin dropped (an http source moved to another origin). A
+     * failed discovery keeps the new config and reports the failure in the answer's `syncError`, as a failed lazy
+     * re-sync does: the old secrets may be the very thing that stopped working.
      */
     update: Effect.fnUntraced(function* (namespace: string, body: unknown, options: SyncOptions = {}) {
       const row = yield* found(namespace)
@@ -311,19 +328,42 @@ export const createSourcesService = ({
         return yield* checked.reason === "forbidden"
           ? new Forbidden({ message: checked.message })
           : new InvalidInput({ message: checked.message })
+
+      // the trial runs under an id of its own: the source's live connections, made with the stored config, stay
+      const trial = handleOf({ ...row, id: `${row.id}/patch/${crypto.randomUUID()}`, config: checked.config })
+      const listeners = options.onProgress ? [options.onProgress] : []
+      const progress = progressOf(namespace, () => listeners)
+      const discovered = yield* Effect.promise(() =>
+        plugin.discover(trial, { onProgress: progress.onProgress }).catch(
+          (cause): DiscoveryFailure => ({
+            ok: false,
+            message: internalError(logger, "source discovery", cause).message,
+          }),
+        ),
+      )
+      yield* Effect.promise(() => plugin.release(trial.id))
+      if (!discovered.ok && discovered.refused)
+        return yield* discoveryError(discovered, `could not update "${namespace}"`)
+      if (discovered.ok) progress.end()
+
+      // a sync already running uses the old config: let it end, so its tools do not land after the new ones
+      yield* Effect.promise(async () => inflight.get(row.id))
       yield* attempt("update source", () => store.updateSourceConfig(row, checked.config, now()))
       // connections made with the old secrets go; the next one is made with the new
       yield* Effect.promise(() => plugin.release(row.id))
       failedAt.delete(row.id)
-      const gone = () => new NotFound({ message: `source "${namespace}" was removed while it was being updated` })
-      const updated = yield* attempt("read source", () => store.getSource(namespace))
-      if (!updated) return yield* gone()
-      // a sync already running uses the old config: let it end, then sync with the new one
-      yield* Effect.promise(async () => inflight.get(row.id))
-      // a failed re-sync keeps the new config; the answer's syncError says why
-      yield* synced(updated, options.onProgress).pipe(Effect.catchTag("UpstreamFailed", () => Effect.void))
+      stale.delete(row.id)
+      const at = now()
+      yield* attempt("sync source", () =>
+        discovered.ok
+          ? store.applySync(row.id, discovered.discovery.tools, discovered.discovery.encoding, at)
+          : store.recordSyncError(row.id, discovered.message, at),
+      )
+      metrics.syncEnded(namespace, discovered.ok)
       const current = yield* attempt("read source", () => store.getSource(namespace))
-      return current ? yield* viewOf(current) : yield* gone()
+      if (!current || current.id !== row.id)
+        return yield* new NotFound({ message: `source "${namespace}" was removed while it was being updated` })
+      return { source: yield* viewOf(current), dropped: merged.dropped ?? [] } satisfies SourceUpdate
     }, Effect.uninterruptible),
 
     /** `DELETE /v1/sources/:namespace`: the source and its tools go; its plugin drops its connections. */
