@@ -32,7 +32,7 @@ const session = async (title: string, rows: AbuseCase[]) => {
   const dbPath = join(dir, "catalog.db")
   const server = await spawnServe(["--db", dbPath, "--allow-stdio"])
   try {
-    const ctx: CaseContext = { url: server.url, dbPath }
+    const ctx: CaseContext = { url: server.url, dbPath, pid: server.child.pid! }
     const source = { namespace: "fx", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("contract-stdio") } }
     if ((await call(server.url, "POST", "/v1/sources", source)).status !== 201)
       throw new Error("could not add the fixture source")
@@ -59,7 +59,7 @@ const session = async (title: string, rows: AbuseCase[]) => {
         const got = answers.map((answer) => `${answer.status} ${codeOf(answer) ?? "-"}`)
         const want = row.expect.map((e) => `${e.status} ${e.code ?? "-"}`)
         if (got.join(", ") !== want.join(", ")) verdict = `no: ${got.join(", ")}`
-        else await row.check?.(answers, ctx)
+        else await row.check?.(answers, ctx, state)
       } catch (error) {
         verdict = `no: ${String(error).slice(0, 80)}`
       }

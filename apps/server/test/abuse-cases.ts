@@ -11,13 +11,16 @@ import { unlinkSync } from "node:fs"
 import { connect } from "node:net"
 import type { Socket } from "node:net"
 import Database from "better-sqlite3"
-import { call } from "./process-harness.js"
+import { silentFlood, slowReader } from "./abuse-clients.js"
+import { call, rssOf } from "./process-harness.js"
 import type { Answer } from "./process-harness.js"
 
 export interface CaseContext {
   url: string
   /** the child's SQLite file */
   dbPath: string
+  /** the child's process id (its RSS: rssOf) */
+  pid: number
 }
 
 export interface AbuseCase {
@@ -27,7 +30,7 @@ export interface AbuseCase {
   act: (ctx: CaseContext, state: any) => Promise<Answer[]>
   /** status and error code (null: no error) of each answer act returns, in order */
   expect: { status: number; code: string | null }[]
-  check?: (answers: Answer[], ctx: CaseContext) => void | Promise<void>
+  check?: (answers: Answer[], ctx: CaseContext, state: any) => void | Promise<void>
   /** after the probe stops, also when act or a check failed */
   teardown?: (ctx: CaseContext, state: any) => void | Promise<void>
 }
@@ -40,6 +43,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** a result over the inline cap, so the answer points at the stored record */
 const LONG = `return Array.from({ length: 10000 }, (_, i) => "line " + i).join("\\n")`
+
+const MB = 1 << 20
+
+/** a stored output of about 7.4 MB, 200,000 lines (its JSON, with a \\n per line, stays under the 8 MiB result limit) */
+const BIG_OUTPUT = `return Array.from({ length: 200000 }, (_, i) => "line " + String(i).padStart(6, "0") + " " + "x".repeat(24)).join("\\n")`
+
+/** a stored output of about 8 MB, 100,000 lines of 80 characters */
+const EIGHT_MB_OUTPUT = `return Array.from({ length: 100000 }, (_, i) => "line " + String(i).padStart(6, "0") + " " + "y".repeat(68)).join("\\n")`
 
 const immutable = (paths: string[], on: boolean): void => void execFileSync("chattr", [on ? "+i" : "-i", ...paths])
 
@@ -111,6 +122,87 @@ export const abuseCases: AbuseCase[] = [
     ],
     check: ([answer]) => assert.equal(answer!.body.result, "served"),
     teardown: (_ctx, sockets: Socket[]) => sockets.forEach((socket) => socket.destroy()),
+  },
+  {
+    // from the probe's own address (loopback): a limit per address alone would shut the probe out with the rest
+    name: "one client holding 1,000 silent connections, each opened again as it is closed",
+    setup: async (ctx) => {
+      const flood = silentFlood(ctx.url, 1_000)
+      await sleep(1_000)
+      return flood
+    },
+    act: async (ctx) => {
+      await sleep(1_500)
+      const answer = await execute(ctx, "return 'served'")
+      const tools = await call(ctx.url, "GET", "/v1/tools?limit=5")
+      await sleep(1_500)
+      return [answer, tools]
+    },
+    expect: [
+      { status: 200, code: null },
+      { status: 200, code: null },
+    ],
+    check: ([answer]) => assert.equal(answer!.body.result, "served"),
+    teardown: (_ctx, flood: ReturnType<typeof silentFlood>) => flood.stop(),
+  },
+  {
+    name: "100 slow readers of a 7.4 MB stored output, from one key",
+    setup: async (ctx) => {
+      const stored = await execute(ctx, BIG_OUTPUT)
+      assert.equal(stored.body.stored, true)
+      return { stored, readers: [] as Socket[], startRss: rssOf(ctx.pid), heldRss: Number.NaN }
+    },
+    act: async (ctx, state) => {
+      const answers = [state.stored]
+      for (let i = 0; i < 100; i++) {
+        const { answer, socket } = await slowReader(ctx.url, `/v1/executions/${state.stored.body.executionId}/output`)
+        state.readers.push(socket)
+        answers.push(answer)
+      }
+      await sleep(1_000)
+      state.heldRss = rssOf(ctx.pid)
+      return answers
+    },
+    // the first downloads are served (and held open, unread), the ones past the key's limit refused at once
+    expect: [
+      { status: 200, code: null },
+      ...Array.from({ length: 8 }, () => ({ status: 200, code: null })),
+      ...Array.from({ length: 92 }, () => ({ status: 429, code: "too_many_downloads" })),
+    ],
+    check: (answers, _ctx, state) => {
+      assert.match(answers[answers.length - 1]!.body.error.message, /8 downloads/)
+      assert.ok(
+        state.heldRss - state.startRss < 100 * MB,
+        `RSS with the readers open is ${((state.heldRss - state.startRss) / MB).toFixed(0)} MB over its start`,
+      )
+    },
+    teardown: (_ctx, state) => state?.readers.forEach((socket: Socket) => socket.destroy()),
+  },
+  {
+    name: "40 concurrent searches of an 8 MB stored output",
+    setup: async (ctx) => {
+      const stored = await execute(ctx, EIGHT_MB_OUTPUT)
+      assert.equal(stored.body.stored, true)
+      return { stored, searches: [] as Answer[] }
+    },
+    act: async (ctx, state) => {
+      const path = `/v1/executions/${state.stored.body.executionId}/output?grep=${encodeURIComponent("^line 0999.9 ")}`
+      state.searches = await Promise.all(Array.from({ length: 40 }, () => call(ctx.url, "GET", path)))
+      return [state.stored, await call(ctx.url, "GET", path)]
+    },
+    expect: [
+      { status: 200, code: null },
+      { status: 200, code: null },
+    ],
+    check: ([, last], _ctx, state) => {
+      assert.equal(last!.body.matches.length, 10)
+      // each of the 40 either searched the whole text or was refused as the queue was full
+      for (const answer of state.searches as Answer[]) {
+        if (answer.status === 200) assert.equal(answer.body.matches.length, 10)
+        else assert.deepEqual([answer.status, codeOf(answer)], [429, "overloaded"])
+      }
+      assert.ok(state.searches.some((answer: Answer) => answer.status === 200))
+    },
   },
   {
     name: "a stdio MCP server that floods stdout (yes)",

@@ -1,9 +1,10 @@
 /**
  * Issue 14, how it is shown: the abuse cases (test/abuse-cases.ts) over HTTP against a real `switchboard serve`
  * process on a real SQLite file. For each case: the status and error code of every answer; that /healthz, probed
- * every 25 ms from this process while the case ran, answered 200 each time within 250 ms; that the child's RSS
- * (VmRSS) comes back within 50 MB of its idle figure, read after a warm-up; that every execution id an answer
- * names is found by GET /v1/executions/:id, and an answer with stored:false names none.
+ * every 25 ms from this process (a new connection each time, as an orchestrator's probe makes it) while the case
+ * ran, answered 200 each time within 250 ms; that the child's RSS (VmRSS) comes back within 50 MB of its idle
+ * figure, read after a warm-up; that every execution id an answer names is found by GET /v1/executions/:id, and an
+ * answer with stored:false names none.
  */
 import { join } from "node:path"
 import { fixtureCommand } from "@switchboard/fixtures"
@@ -48,7 +49,7 @@ const warmUp = async () => {
 
 beforeAll(async () => {
   server = await spawnServe(["--db", dbPath, "--allow-stdio"])
-  ctx = { url: server.url, dbPath }
+  ctx = { url: server.url, dbPath, pid: server.child.pid! }
   const source = { namespace: "fx", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("contract-stdio") } }
   expect((await call(server.url, "POST", "/v1/sources", source)).status).toBe(201)
   await warmUp()
@@ -83,7 +84,7 @@ describe("abuse over HTTP against a server process", () => {
       )
 
       expect(answers.map((answer) => ({ status: answer.status, code: codeOf(answer) }))).toEqual(row.expect)
-      await row.check?.(answers, ctx)
+      await row.check?.(answers, ctx, state)
       expect(probed.failures).toEqual([])
       expect(probed.latencies.length).toBeGreaterThan(0)
       expect(slowest).toBeLessThan(250)
