@@ -25,6 +25,7 @@ const serveOptions = {
   "allow-private-sources": { type: "boolean", default: false },
   "sync-ttl": { type: "string", default: "15m" },
   "require-key": { type: "boolean", default: false },
+  "max-connections-per-address": { type: "string" },
   config: { type: "string" },
   prune: { type: "boolean", default: false },
   help: { type: "boolean", default: false },
@@ -39,6 +40,14 @@ const parsePort = (text: string) => {
   return Number.isInteger(port) && port >= 0 && port < 65536
     ? port
     : fail(`--port must be a port number (got "${text}")`)
+}
+
+const parseConnectionsPerAddress = (text: string | undefined) => {
+  if (text === undefined) return undefined
+  const count = Number(text)
+  return Number.isInteger(count) && count >= 1
+    ? count
+    : fail(`--max-connections-per-address must be a whole number of at least 1 (got "${text}")`)
 }
 
 const sameCommand = (config: unknown, wanted: { command: string; args: string[] }) => {
@@ -100,6 +109,7 @@ export const serveCommand = async (args: string[], demo: boolean) => {
     allowPrivateSources: values["allow-private-sources"],
     syncTtlMs: parseDuration(values["sync-ttl"]),
     requireKey: values["require-key"],
+    maxConnectionsPerAddress: parseConnectionsPerAddress(values["max-connections-per-address"]),
     ...withFileLimits(tuning(values), config),
     beforeListen: config
       ? async (host) => {

@@ -58,6 +58,11 @@ sources:
   --allow-private-sources  a server listening beyond loopback refuses http sources at loopback, private, link-local and metadata
                            addresses (after DNS resolution and on every redirect); this allows them. run and mcp listen nowhere: no check
 
+connections (serve, demo):
+  --max-connections-per-address 100   requests in progress from one client address (an IPv6 /64) at once; past it a request
+                           is answered 429 too_many_connections, but /healthz and /readyz always are. Behind a reverse proxy every
+                           client has the proxy's address: raise it to what the proxy may send at once
+
 config file (serve, demo): --config PATH (default ./switchboard.config.json when it exists) declares sources, policy
   rules, limits, approvals and server settings; a flag given on the command line wins over the file. At boot its
   sources are applied: added, updated and re-synced when changed, kept when unchanged; a catalog source not in the file

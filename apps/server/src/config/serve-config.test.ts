@@ -13,12 +13,21 @@ const options = {
   "sync-ttl": { type: "string", default: "15m" },
   retain: { type: "string" },
   "retain-executions": { type: "string" },
+  "max-connections-per-address": { type: "string" },
 } as const
 
 const file = readConfigText(
   "f.json",
   JSON.stringify({
-    server: { db: "./file.db", port: 9000, allowStdio: true, syncTtl: "1h", retain: "30d", retainExecutions: 5000 },
+    server: {
+      db: "./file.db",
+      port: 9000,
+      allowStdio: true,
+      syncTtl: "1h",
+      retain: "30d",
+      retainExecutions: 5000,
+      maxConnectionsPerAddress: 20,
+    },
     limits: { timeoutMs: 5000, maxToolCalls: 10 },
   }),
 )
@@ -41,6 +50,7 @@ it("takes the file's settings and limits, under the flags given on the command l
     "sync-ttl": "1h",
     retain: "7d",
     "retain-executions": "5000",
+    "max-connections-per-address": "20",
   })
   expect(withFileLimits({ limits: { timeoutMs: 1000 }, workers: 2 }, file.config)).toEqual({
     limits: { timeoutMs: 1000, maxToolCalls: 10 },
