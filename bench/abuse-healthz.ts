@@ -51,6 +51,7 @@ const session = async (title: string, rows: AbuseCase[]) => {
     header()
     for (const row of rows) {
       const state = await row.setup?.(ctx)
+      const baseline = row.rssFrom === "setup" ? rssOf(server.child.pid!) : idleRss
       const health = probeHealth(server.url)
       const started = performance.now()
       let verdict = "yes"
@@ -66,10 +67,10 @@ const session = async (title: string, rows: AbuseCase[]) => {
       await sleep(Math.max(0, started + 1_000 - performance.now()))
       const { latencies, failures } = await health.stop()
       await row.teardown?.(ctx, state)
-      const rss = await settledRss(server.child.pid!, idleRss, 50 * MB)
+      const rss = await settledRss(server.child.pid!, baseline, 50 * MB)
       const failed = failures.length ? ` (${failures.length} failed)` : ""
       print(
-        `| ${row.name} | ${verdict} | ${latencies.length}${failed} | ${percentile(latencies, 50).toFixed(1)} | ${percentile(latencies, 99).toFixed(1)} | ${Math.max(...latencies).toFixed(1)} | ${((rss - idleRss) / MB).toFixed(0)} |`,
+        `| ${row.name} | ${verdict} | ${latencies.length}${failed} | ${percentile(latencies, 50).toFixed(1)} | ${percentile(latencies, 99).toFixed(1)} | ${Math.max(...latencies).toFixed(1)} | ${((rss - baseline) / MB).toFixed(0)}${row.rssFrom === "setup" ? " (from after setup)" : ""} |`,
       )
     }
   } finally {

@@ -48,14 +48,21 @@ export const silentFlood = (url: string, count: number) => {
  * as soon as the head is in, so the server can send only what the kernel's buffers take), any other answer is
  * read whole. The answer (a 200's body is null) and the socket, to close when done.
  */
-export const slowReader = (url: string, path: string): Promise<{ answer: Answer; socket: Socket }> =>
+export const slowReader = (
+  url: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ answer: Answer; socket: Socket }> =>
   new Promise((resolve, reject) => {
     const { hostname, port } = new URL(url)
     const socket = connect(Number(port), hostname)
     let received = Buffer.alloc(0)
     let head: { status: number; length: number; bodyStart: number } | undefined
     socket.once("error", reject)
-    socket.once("connect", () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`))
+    const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`)
+    socket.once("connect", () =>
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n${lines.join("")}\r\n`),
+    )
     socket.on("data", (chunk: Buffer) => {
       received = Buffer.concat([received, chunk])
       if (!head) {
