@@ -2,8 +2,10 @@
  * `pnpm bench:abuse` — /healthz under each issue 14 abuse case (apps/server/test/abuse-cases.ts), against a
  * `switchboard serve` child process on a real SQLite file: GET /healthz every 25 ms from this process while the
  * case runs (a window of at least 1 s), its p50, p99 and max, and the child's RSS once settled against its idle
- * figure. First the same probe with nothing running, then the suite's cases (their database faults last: the
- * deleted file stays deleted); then, on a second server process, the cases the suite leaves out. Prints figures; asserts nothing.
+ * figure (a case marked `isolation` runs on a server process of its own, its RSS read against its figure after the
+ * case's setup). First the same probe with nothing running, then the suite's cases (their database faults last: the
+ * deleted file stays deleted); then, on a second server process, the cases the suite leaves out. Prints figures;
+ * asserts nothing.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { cpus, loadavg, tmpdir } from "node:os"
@@ -24,6 +26,45 @@ print(
 const header = () => {
   print("| case | status/code as expected | /healthz probes | p50 ms | p99 ms | max ms | RSS after − idle, MB |")
   print("| --- | --- | --- | --- | --- | --- | --- |")
+}
+
+/** one row: /healthz probed while it acts, then the child's RSS against `baseline` (or, for none, after setup) */
+const measure = async (row: AbuseCase, ctx: CaseContext, idleRss: number | undefined) => {
+  const state = await row.setup?.(ctx)
+  const baseline = idleRss ?? rssOf(ctx.pid)
+  const health = probeHealth(ctx.url)
+  const started = performance.now()
+  let verdict = "yes"
+  try {
+    const answers = await row.act(ctx, state)
+    const got = answers.map((answer) => `${answer.status} ${codeOf(answer) ?? "-"}`)
+    const want = row.expect.map((e) => `${e.status} ${e.code ?? "-"}`)
+    if (got.join(", ") !== want.join(", ")) verdict = `no: ${got.join(", ")}`.slice(0, 200)
+    else await row.check?.(answers, ctx, state)
+  } catch (error) {
+    verdict = `no: ${String(error).slice(0, 80)}`
+  }
+  await sleep(Math.max(0, started + 1_000 - performance.now()))
+  const { latencies, failures } = await health.stop()
+  await row.teardown?.(ctx, state)
+  const rss = await settledRss(ctx.pid, baseline, 50 * MB)
+  const failed = failures.length ? ` (${failures.length} failed)` : ""
+  const from = idleRss === undefined ? " (own process, from after setup)" : ""
+  print(
+    `| ${row.name} | ${verdict} | ${latencies.length}${failed} | ${percentile(latencies, 50).toFixed(1)} | ${percentile(latencies, 99).toFixed(1)} | ${Math.max(...latencies).toFixed(1)} | ${((rss - baseline) / MB).toFixed(0)}${from} |`,
+  )
+}
+
+/** a row that runs on a server process of its own (`isolation`) */
+const isolated = async (row: AbuseCase, dir: string) => {
+  const dbPath = join(dir, `${row.name.replace(/\W+/g, "-").slice(0, 40)}.db`)
+  const server = await spawnServe(["--db", dbPath])
+  try {
+    for (let i = 0; i < 50; i++) await call(server.url, "POST", "/v1/execute", { code: "return 1 + 1" })
+    await measure(row, { url: server.url, dbPath, pid: server.child.pid! }, undefined)
+  } finally {
+    await server.stop()
+  }
 }
 
 /** one server process, warmed up, its idle RSS read, then each row in turn */
@@ -50,28 +91,8 @@ const session = async (title: string, rows: AbuseCase[]) => {
     print("")
     header()
     for (const row of rows) {
-      const state = await row.setup?.(ctx)
-      const baseline = row.rssFrom === "setup" ? rssOf(server.child.pid!) : idleRss
-      const health = probeHealth(server.url)
-      const started = performance.now()
-      let verdict = "yes"
-      try {
-        const answers = await row.act(ctx, state)
-        const got = answers.map((answer) => `${answer.status} ${codeOf(answer) ?? "-"}`)
-        const want = row.expect.map((e) => `${e.status} ${e.code ?? "-"}`)
-        if (got.join(", ") !== want.join(", ")) verdict = `no: ${got.join(", ")}`
-        else await row.check?.(answers, ctx, state)
-      } catch (error) {
-        verdict = `no: ${String(error).slice(0, 80)}`
-      }
-      await sleep(Math.max(0, started + 1_000 - performance.now()))
-      const { latencies, failures } = await health.stop()
-      await row.teardown?.(ctx, state)
-      const rss = await settledRss(server.child.pid!, baseline, 50 * MB)
-      const failed = failures.length ? ` (${failures.length} failed)` : ""
-      print(
-        `| ${row.name} | ${verdict} | ${latencies.length}${failed} | ${percentile(latencies, 50).toFixed(1)} | ${percentile(latencies, 99).toFixed(1)} | ${Math.max(...latencies).toFixed(1)} | ${((rss - baseline) / MB).toFixed(0)}${row.rssFrom === "setup" ? " (from after setup)" : ""} |`,
-      )
+      if (row.isolation === "own process") await isolated(row, dir)
+      else await measure(row, ctx, idleRss)
     }
   } finally {
     await server.stop()

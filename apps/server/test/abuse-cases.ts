@@ -34,11 +34,12 @@ export interface AbuseCase {
   /** after the probe stops, also when act or a check failed */
   teardown?: (ctx: CaseContext, state: any) => void | Promise<void>
   /**
-   * "setup": the child's RSS after the case is read against its RSS once setup is done, not against idle. For a
-   * setup that executes a script answering megabytes (to have a large stored output): that execute alone keeps
-   * about 90 MB of heap for longer than a case runs, and it is not what the case is about.
+   * "own process": the case runs on a server process of its own, and the child's RSS after it is read against its
+   * RSS once setup is done, not against idle. For a setup that executes a script answering megabytes (to have a
+   * large stored output to work on): that execute alone keeps about 90 MB of heap for longer than a case runs,
+   * which is neither this case nor any case after it.
    */
-  rssFrom?: "setup"
+  isolation?: "own process"
 }
 
 export const codeOf = (answer: Answer): string | null => answer.body?.error?.code ?? null
@@ -159,7 +160,7 @@ export const abuseCases: AbuseCase[] = [
   },
   {
     name: "100 slow readers of a 7.4 MB stored output, from one key",
-    rssFrom: "setup",
+    isolation: "own process",
     setup: async (ctx) => {
       const stored = await execute(ctx, BIG_OUTPUT)
       assert.equal(stored.body.stored, true)
@@ -194,7 +195,7 @@ export const abuseCases: AbuseCase[] = [
   },
   {
     name: "40 concurrent searches of an 8 MB stored output",
-    rssFrom: "setup",
+    isolation: "own process",
     setup: async (ctx) => {
       const stored = await execute(ctx, EIGHT_MB_OUTPUT)
       assert.equal(stored.body.stored, true)
