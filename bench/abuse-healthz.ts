@@ -28,6 +28,16 @@ const header = () => {
   print("| --- | --- | --- | --- | --- | --- | --- |")
 }
 
+/** every path once (a worker's first run, the grep thread), so their one-time costs are in idle */
+const warmUp = async (url: string) => {
+  for (let i = 0; i < 50; i++) await call(url, "POST", "/v1/execute", { code: "return 1 + 1" })
+  const listing = await call(url, "POST", "/v1/execute", {
+    code: `return Array.from({ length: 2000 }, (_, i) => "line " + i).join("\\n")`,
+  })
+  await call(url, "GET", `/v1/executions/${listing.body.executionId}/output?grep=9$`)
+  await sleep(1_000)
+}
+
 /** one row: /healthz probed while it acts, then the child's RSS against `baseline` (or, for none, after setup) */
 const measure = async (row: AbuseCase, ctx: CaseContext, idleRss: number | undefined) => {
   const state = await row.setup?.(ctx)
@@ -60,7 +70,7 @@ const isolated = async (row: AbuseCase, dir: string) => {
   const dbPath = join(dir, `${row.name.replace(/\W+/g, "-").slice(0, 40)}.db`)
   const server = await spawnServe(["--db", dbPath])
   try {
-    for (let i = 0; i < 50; i++) await call(server.url, "POST", "/v1/execute", { code: "return 1 + 1" })
+    await warmUp(server.url)
     await measure(row, { url: server.url, dbPath, pid: server.child.pid! }, undefined)
   } finally {
     await server.stop()
@@ -77,14 +87,8 @@ const session = async (title: string, rows: AbuseCase[]) => {
     const source = { namespace: "fx", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("contract-stdio") } }
     if ((await call(server.url, "POST", "/v1/sources", source)).status !== 201)
       throw new Error("could not add the fixture source")
-    // warm-up: every path once (a worker's first run, a tool call, the grep thread)
-    for (let i = 0; i < 50; i++) await call(server.url, "POST", "/v1/execute", { code: "return 1 + 1" })
     await call(server.url, "POST", "/v1/execute", { code: "return (await tools.fx.echo({ message: 'warm' })).data" })
-    const listing = await call(server.url, "POST", "/v1/execute", {
-      code: `return Array.from({ length: 2000 }, (_, i) => "line " + i).join("\\n")`,
-    })
-    await call(server.url, "GET", `/v1/executions/${listing.body.executionId}/output?grep=9$`)
-    await sleep(1_000)
+    await warmUp(server.url)
     const idleRss = rssOf(server.child.pid!)
     print("")
     print(`${title} (a server process of its own, idle RSS ${(idleRss / MB).toFixed(0)} MB)`)

@@ -32,19 +32,23 @@ let server: ServeProcess
 let shared: CaseContext
 let idleRss: number
 
-/** every path the cases use, once, so their one-time costs (a worker's first run, the grep thread) are in idle */
-const warmUp = async () => {
+/**
+ * every path the cases use, once, so their one-time costs (a worker's first run, the grep thread) are in idle; the
+ * tool call where the server has the fixture source
+ */
+const warmUp = async (url: string, { toolCall = true } = {}) => {
   for (let i = 0; i < 20; i++)
-    expect((await call(server.url, "POST", "/v1/execute", { code: "return 1 + 1" })).status).toBe(200)
-  expect(
-    (await call(server.url, "POST", "/v1/execute", { code: "return (await tools.fx.echo({ message: 'warm' })).data" }))
-      .body.result,
-  ).toBe("warm")
-  const listing = await call(server.url, "POST", "/v1/execute", {
+    expect((await call(url, "POST", "/v1/execute", { code: "return 1 + 1" })).status).toBe(200)
+  if (toolCall)
+    expect(
+      (await call(url, "POST", "/v1/execute", { code: "return (await tools.fx.echo({ message: 'warm' })).data" })).body
+        .result,
+    ).toBe("warm")
+  const listing = await call(url, "POST", "/v1/execute", {
     code: `return Array.from({ length: 2000 }, (_, i) => "line " + i).join("\\n")`,
   })
-  expect((await call(server.url, "GET", `/v1/executions/${listing.body.executionId}/output?grep=9$`)).status).toBe(200)
-  expect((await call(server.url, "GET", "/v1/tools?limit=5")).status).toBe(200)
+  expect((await call(url, "GET", `/v1/executions/${listing.body.executionId}/output?grep=9$`)).status).toBe(200)
+  expect((await call(url, "GET", "/v1/tools?limit=5")).status).toBe(200)
   await new Promise((resolve) => setTimeout(resolve, 1_000))
 }
 
@@ -52,7 +56,7 @@ const warmUp = async () => {
 const ownServer = async (name: string) => {
   const ownDb = join(dir.dir, `${name.replace(/\W+/g, "-").slice(0, 40)}.db`)
   const own = await spawnServe(["--db", ownDb])
-  for (let i = 0; i < 20; i++) await call(own.url, "POST", "/v1/execute", { code: "return 1 + 1" })
+  await warmUp(own.url, { toolCall: false })
   return { server: own, ctx: { url: own.url, dbPath: ownDb, pid: own.child.pid! } satisfies CaseContext }
 }
 
@@ -61,7 +65,7 @@ beforeAll(async () => {
   shared = { url: server.url, dbPath, pid: server.child.pid! }
   const source = { namespace: "fx", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("contract-stdio") } }
   expect((await call(server.url, "POST", "/v1/sources", source)).status).toBe(201)
-  await warmUp()
+  await warmUp(server.url)
   idleRss = rssOf(server.child.pid!)
 }, 60_000)
 afterAll(async () => {
