@@ -67,6 +67,8 @@ export interface HostOptions {
   allowedHosts?: string[]
   /** largest request body on /v1 and /mcp, in bytes (default 10 MiB) */
   maxBodyBytes?: number
+  /** downloads of stored output one key may have in progress at once (default 8; the app's `maxDownloadsPerKey`) */
+  maxDownloadsPerKey?: number
   /** the longest one search of stored output may run before it answers `pattern_too_costly` (default 2 s) */
   grepTimeoutMs?: number
   /**
@@ -171,7 +173,7 @@ export const NODE_KEYS_HINT =
  */
 export const buildHost = async <E>(
   layer: Layer.Layer<HostServices, E>,
-  options: Pick<HostOptions, "requireKey" | "allowedHosts" | "maxBodyBytes"> = {},
+  options: Pick<HostOptions, "requireKey" | "allowedHosts" | "maxBodyBytes" | "maxDownloadsPerKey"> = {},
 ) => {
   const runtime = ManagedRuntime.make(layer)
   const built = await runtime.runPromise(services).catch(async (cause: unknown) => {
@@ -184,6 +186,7 @@ export const buildHost = async <E>(
     {
       allowedHosts: options.allowedHosts,
       maxBodyBytes: options.maxBodyBytes,
+      maxDownloadsPerKey: options.maxDownloadsPerKey,
       keysHint: NODE_KEYS_HINT,
       // a line per request, at info; and each counted by route and status
       requestLog: metrics

@@ -1,15 +1,24 @@
 /** Serves a host's app over HTTP on Node. */
 import { serve } from "@hono/node-server"
+import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { createHost } from "./compose.js"
+import { DEFAULT_CONNECTION_BOUNDS, guardConnections } from "./connection-guard.js"
 import type { Host, HostOptions } from "./compose.js"
 import { runtimeStarted } from "./layers/runtime.js"
 
 export interface ServeOptions extends HostOptions {
   port?: number
   hostname?: string
-  /** open connections at most; past it a new connection is closed at once (default 1,000) */
+  /**
+   * open connections at most (default 1,000); past it a new connection takes the place of the one that has waited
+   * longest for a request, or is closed at once when every one has a request in progress (./connection-guard.ts)
+   */
   maxConnections?: number
+  /** --max-connections-per-address: requests in progress from one client address at once (default 100) */
+  maxConnectionsPerAddress?: number
+  /** the time a new connection has to send its whole request line (default 3 s) */
+  requestLineTimeoutMs?: number
   /** the time a client has to send its request headers (default 10 s) */
   headersTimeoutMs?: number
   /** the time a client has to send its whole request, body included (default 60 s) */
@@ -23,7 +32,8 @@ export interface ServeOptions extends HostOptions {
 /**
  * Bounds on what slow or idle clients may hold (issue 14 §6): 20,000 connections that trickled their headers
  * used up the process's file descriptors. Node checks the two timeouts every `connectionsCheckingInterval`
- * (30 s by default, far past a 10 s timeout), so it is set to a second.
+ * (30 s by default, far past a 10 s timeout), so it is set to a second. The bounds on the number of connections,
+ * overall and per client, are ./connection-guard.ts.
  */
 const connectionBounds = (options: ServeOptions) => ({
   headersTimeout: options.headersTimeoutMs ?? 10_000,
@@ -63,9 +73,14 @@ export const startServer = async (options: ServeOptions) => {
       { fetch: host.app.fetch, port: options.port ?? 4747, hostname, serverOptions: connectionBounds(options) },
       () => resolve(s),
     )
+    // before the first connection: the port opens once this turn of the event loop is over
+    guardConnections(s as Server, {
+      maxConnections: options.maxConnections ?? DEFAULT_CONNECTION_BOUNDS.maxConnections,
+      maxConnectionsPerAddress: options.maxConnectionsPerAddress ?? DEFAULT_CONNECTION_BOUNDS.maxConnectionsPerAddress,
+      requestLineTimeoutMs: options.requestLineTimeoutMs ?? DEFAULT_CONNECTION_BOUNDS.requestLineTimeoutMs,
+    })
     s.once("error", reject)
   })
-  server.maxConnections = options.maxConnections ?? 1_000
   const { port } = server.address() as AddressInfo
   const close = async () => {
     await new Promise<void>((resolve) => {

@@ -12,13 +12,16 @@ import { connect } from "node:net"
 import type { Socket } from "node:net"
 import Database from "better-sqlite3"
 import { fixtureCommand } from "@switchboard/fixtures"
-import { call } from "./process-harness.js"
+import { silentFlood, slowReader } from "./abuse-clients.js"
+import { call, rssOf } from "./process-harness.js"
 import type { Answer } from "./process-harness.js"
 
 export interface CaseContext {
   url: string
   /** the child's SQLite file */
   dbPath: string
+  /** the child's process id (its RSS: rssOf) */
+  pid: number
 }
 
 export interface AbuseCase {
@@ -28,9 +31,16 @@ export interface AbuseCase {
   act: (ctx: CaseContext, state: any) => Promise<Answer[]>
   /** status and error code (null: no error) of each answer act returns, in order */
   expect: { status: number; code: string | null }[]
-  check?: (answers: Answer[], ctx: CaseContext) => void | Promise<void>
+  check?: (answers: Answer[], ctx: CaseContext, state: any) => void | Promise<void>
   /** after the probe stops, also when act or a check failed */
   teardown?: (ctx: CaseContext, state: any) => void | Promise<void>
+  /**
+   * "own process": the case runs on a server process of its own, and the child's RSS after it is read against its
+   * RSS once setup is done, not against idle. For a setup that executes a script answering megabytes (to have a
+   * large stored output to work on): that execute alone keeps about 90 MB of heap for longer than a case runs,
+   * which is neither this case nor any case after it.
+   */
+  isolation?: "own process"
 }
 
 export const codeOf = (answer: Answer): string | null => answer.body?.error?.code ?? null
@@ -56,6 +66,20 @@ const manyKeys = (keys: number) =>
 
 /** a result over the inline cap, so the answer points at the stored record */
 const LONG = `return Array.from({ length: 10000 }, (_, i) => "line " + i).join("\\n")`
+
+const MB = 1 << 20
+
+/** a stored output of about 7.4 MB, 200,000 lines (its JSON, with a \\n per line, stays under the 8 MiB result limit) */
+const BIG_OUTPUT = `return Array.from({ length: 200000 }, (_, i) => "line " + String(i).padStart(6, "0") + " " + "x".repeat(24)).join("\\n")`
+
+/**
+ * after an execute that answers megabytes, the time its aftermath (the collection of its garbage) is left before a
+ * case that only needs its stored output begins: what that execute costs is not the case
+ */
+const SETTLE_MS = 2_000
+
+/** a stored output of about 8 MB, 100,000 lines of 80 characters */
+const EIGHT_MB_OUTPUT = `return Array.from({ length: 100000 }, (_, i) => "line " + String(i).padStart(6, "0") + " " + "y".repeat(68)).join("\\n")`
 
 const immutable = (paths: string[], on: boolean): void => void execFileSync("chattr", [on ? "+i" : "-i", ...paths])
 
@@ -127,6 +151,91 @@ export const abuseCases: AbuseCase[] = [
     ],
     check: ([answer]) => assert.equal(answer!.body.result, "served"),
     teardown: (_ctx, sockets: Socket[]) => sockets.forEach((socket) => socket.destroy()),
+  },
+  {
+    // from the probe's own address (loopback): a limit per address alone would shut the probe out with the rest
+    name: "one client holding 1,000 silent connections, each opened again as it is closed",
+    setup: async (ctx) => {
+      const flood = silentFlood(ctx.url, 1_000)
+      await sleep(1_000)
+      return flood
+    },
+    act: async (ctx) => {
+      await sleep(1_500)
+      const answer = await execute(ctx, "return 'served'")
+      const tools = await call(ctx.url, "GET", "/v1/tools?limit=5")
+      await sleep(1_500)
+      return [answer, tools]
+    },
+    expect: [
+      { status: 200, code: null },
+      { status: 200, code: null },
+    ],
+    check: ([answer]) => assert.equal(answer!.body.result, "served"),
+    teardown: (_ctx, flood: ReturnType<typeof silentFlood>) => flood.stop(),
+  },
+  {
+    name: "100 slow readers of a 7.4 MB stored output, from one key",
+    isolation: "own process",
+    setup: async (ctx) => {
+      const stored = await execute(ctx, BIG_OUTPUT)
+      assert.equal(stored.body.stored, true)
+      await sleep(SETTLE_MS)
+      return { stored, readers: [] as Socket[], startRss: rssOf(ctx.pid), heldRss: Number.NaN }
+    },
+    act: async (ctx, state) => {
+      const answers = [state.stored]
+      for (let i = 0; i < 100; i++) {
+        const { answer, socket } = await slowReader(ctx.url, `/v1/executions/${state.stored.body.executionId}/output`)
+        state.readers.push(socket)
+        answers.push(answer)
+      }
+      await sleep(1_000)
+      state.heldRss = rssOf(ctx.pid)
+      return answers
+    },
+    // the first downloads are served (and held open, unread), the ones past the key's limit refused at once
+    expect: [
+      { status: 200, code: null },
+      ...Array.from({ length: 8 }, () => ({ status: 200, code: null })),
+      ...Array.from({ length: 92 }, () => ({ status: 429, code: "too_many_downloads" })),
+    ],
+    check: (answers, _ctx, state) => {
+      assert.match(answers[answers.length - 1]!.body.error.message, /8 downloads/)
+      assert.ok(
+        state.heldRss - state.startRss < 100 * MB,
+        `RSS with the readers open is ${((state.heldRss - state.startRss) / MB).toFixed(0)} MB over its start`,
+      )
+    },
+    teardown: (_ctx, state) => state?.readers.forEach((socket: Socket) => socket.destroy()),
+  },
+  {
+    name: "40 concurrent searches of an 8 MB stored output",
+    isolation: "own process",
+    setup: async (ctx) => {
+      const stored = await execute(ctx, EIGHT_MB_OUTPUT)
+      assert.equal(stored.body.stored, true)
+      await sleep(SETTLE_MS)
+      return { stored, searches: [] as Answer[] }
+    },
+    act: async (ctx, state) => {
+      const path = `/v1/executions/${state.stored.body.executionId}/output?grep=${encodeURIComponent("^line 0999.9 ")}`
+      state.searches = await Promise.all(Array.from({ length: 40 }, () => call(ctx.url, "GET", path)))
+      return [state.stored, await call(ctx.url, "GET", path)]
+    },
+    expect: [
+      { status: 200, code: null },
+      { status: 200, code: null },
+    ],
+    check: ([, last], _ctx, state) => {
+      assert.equal(last!.body.matches.length, 10)
+      // each of the 40 either searched the whole text or was refused as the queue was full
+      for (const answer of state.searches as Answer[]) {
+        if (answer.status === 200) assert.equal(answer.body.matches.length, 10)
+        else assert.deepEqual([answer.status, codeOf(answer)], [429, "overloaded"])
+      }
+      assert.ok(state.searches.some((answer: Answer) => answer.status === 200))
+    },
   },
   {
     name: "a stdio MCP server that floods stdout (yes)",

@@ -10,26 +10,30 @@ import { STDIO_DISABLED_MESSAGE } from "@switchboard/plugin-mcp"
 import { startServer } from "../src/serve.js"
 import { memoryLogger, tempDir } from "./helpers.js"
 
-httpScenarioSuite("the Node server", { stdio: true, stdioRefusal: { says: STDIO_DISABLED_MESSAGE } }, async () => {
-  const dir = tempDir()
-  const server = await startServer({
-    db: join(dir.dir, "catalog.db"),
-    hostname: "127.0.0.1",
-    port: 0,
-    requireKey: true,
-    allowStdio: { exactly: [SCENARIO_STDIO_COMMAND] },
-    logger: memoryLogger().logger,
-  }).catch((cause: unknown) => {
-    dir.remove()
-    throw cause
-  })
-  return {
-    url: server.url,
-    adminKey: (await server.host.keys.create("scenario admin", ["admin"])).key,
-    createKey: async (name, scopes) => (await server.host.keys.create(name, scopes)).key,
-    async close() {
-      await server.close()
+httpScenarioSuite(
+  "the Node server",
+  { stdio: true, stdioRefusal: { says: STDIO_DISABLED_MESSAGE }, contentLength: true },
+  async () => {
+    const dir = tempDir()
+    const server = await startServer({
+      db: join(dir.dir, "catalog.db"),
+      hostname: "127.0.0.1",
+      port: 0,
+      requireKey: true,
+      allowStdio: { exactly: [SCENARIO_STDIO_COMMAND] },
+      logger: memoryLogger().logger,
+    }).catch((cause: unknown) => {
       dir.remove()
-    },
-  }
-})
+      throw cause
+    })
+    return {
+      url: server.url,
+      adminKey: (await server.host.keys.create("scenario admin", ["admin"])).key,
+      createKey: async (name, scopes) => (await server.host.keys.create(name, scopes)).key,
+      async close() {
+        await server.close()
+        dir.remove()
+      },
+    }
+  },
+)

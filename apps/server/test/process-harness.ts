@@ -1,11 +1,12 @@
 /**
  * A `switchboard serve` child process and what the process abuse suite measures of it from outside: /healthz
- * latency every 25 ms, the child's RSS (VmRSS from /proc), and whether the execution ids its answers name exist.
- * Shared by test/abuse-process.test.ts and bench/abuse-healthz.ts.
+ * latency every 25 ms (a new connection each time), the child's RSS (VmRSS from /proc), and whether the execution
+ * ids its answers name exist. Shared by test/abuse-process.test.ts and bench/abuse-healthz.ts.
  */
 import { spawn } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
 import { readFileSync } from "node:fs"
+import { get } from "node:http"
 import { cliArgs } from "./built-cli.js"
 
 export interface ServeProcess {
@@ -73,9 +74,22 @@ export const settledRss = async (pid: number, idle: number, slack: number, withi
   return rss
 }
 
+/** One GET on a connection of its own, as an orchestrator's probe makes it (kubelet, a container's HEALTHCHECK). */
+const probeOnce = (url: string): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const request = get(url, { agent: false, timeout: 5_000 }, (response) => {
+      response.resume()
+      response.once("end", () => resolve(response.statusCode ?? 0))
+      response.once("error", reject)
+    })
+    request.once("timeout", () => request.destroy(new Error("no answer within 5 s")))
+    request.once("error", reject)
+  })
+
 /**
- * GET /healthz every 25 ms (after each answer) until `stop`; every latency, and every answer that was not
- * 200 or did not come at all (a probe is abandoned after 5 s, so a stalled server ends the case, not the suite).
+ * GET /healthz every 25 ms (after each answer), each on a new connection, until `stop`; every latency, and every
+ * answer that was not 200 or did not come at all (a probe is abandoned after 5 s, so a stalled server ends the case,
+ * not the suite).
  */
 export const probeHealth = (url: string) => {
   const latencies: number[] = []
@@ -85,9 +99,8 @@ export const probeHealth = (url: string) => {
     while (running) {
       const started = performance.now()
       try {
-        const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) })
-        await response.arrayBuffer()
-        if (response.status !== 200) failures.push(`status ${response.status}`)
+        const status = await probeOnce(`${url}/healthz`)
+        if (status !== 200) failures.push(`status ${status}`)
       } catch (error) {
         failures.push(String(error))
       }

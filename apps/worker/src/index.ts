@@ -7,6 +7,7 @@ import { internalError } from "@switchboard/core"
 import { ensureAdminKey } from "./admin-key.js"
 import { readConfig } from "./env.js"
 import type { Env } from "./env.js"
+import { withDeclaredLength } from "./declared-length.js"
 import { buildRequestHost } from "./host.js"
 import { consoleLogger } from "./logger.js"
 import { isolateRuntime } from "./quickjs.js"
@@ -33,7 +34,7 @@ export default {
       // released once it is recorded
       close = () => host.approvals.settled().then(host.close)
       await ensureAdminKey(host.store, config.config.adminKey, Date.now())
-      return await host.app.fetch(request)
+      return withDeclaredLength(await host.app.fetch(request))
     } catch (cause) {
       const where = `${request.method} ${new URL(request.url).pathname}`
       return errorResponse(500, "internal_error", internalError(consoleLogger, where, cause).message)

@@ -14,6 +14,7 @@ httpScenarioSuite(
   {
     stdio: false,
     stdioRefusal: { says: /stdio sources cannot run on Cloudflare Workers/, neverSays: /--allow-stdio/ },
+    contentLength: false,
   },
   async () => {
     const worker = await startWorker()

@@ -2,6 +2,7 @@
 import { Hono } from "hono"
 import { internalError, isDatabaseFault } from "@switchboard/core"
 import { DEFAULT_MAX_BODY_BYTES, checkMaxBodyBytes, limitBody } from "./body-limit.js"
+import { DEFAULT_MAX_DOWNLOADS_PER_KEY, downloadSlots } from "./download-slots.js"
 import { errorResponse } from "./http-errors.js"
 import { readiness } from "./probes.js"
 import { requestGuard } from "./request-guard.js"
@@ -33,6 +34,12 @@ export interface AppOptions {
   /** The largest request body on /v1 and /mcp, in bytes (default 10 MiB); a larger one is 413 `body_too_large`. */
   maxBodyBytes?: number
   /**
+   * Downloads of stored output (GET /v1/executions/:id/output, no query) one key may have in progress at once
+   * (default 8); past it 429 `too_many_downloads`. A server without keys counts all its callers as one. The count
+   * lives in the app: a host that builds an app per request (the Worker) keeps none.
+   */
+  maxDownloadsPerKey?: number
+  /**
    * One sentence on how this host's operator manages API keys besides /v1/keys, such as the Node host's command
    * line (`On the host: switchboard keys create …`). It ends the 401's message and the refusal of /v1/keys on a
    * server without keys. Without it they name only /v1/keys, which is true on every host.
@@ -59,6 +66,7 @@ export const createApp = (services: AppServices, options: AppOptions = {}) => {
   const maxBodyBytes = checkMaxBodyBytes(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)
   // built at its first request: a host that never serves it never pays for the JSON Schema conversion
   let document: OpenApiDocument | undefined
+  const downloads = downloadSlots(options.maxDownloadsPerKey ?? DEFAULT_MAX_DOWNLOADS_PER_KEY)
   const base = new Hono<AppEnv>()
   // first: it times the whole request and sees every answer, a refused key's too
   if (options.requestLog) base.use("*", logRequests(options.requestLog))
@@ -77,7 +85,7 @@ export const createApp = (services: AppServices, options: AppOptions = {}) => {
     .route("/v1/tools", toolRoutes(services))
     .route("/v1/describe", describeRoutes(services))
     .route("/v1", executeRoutes(services))
-    .route("/v1/executions", executionRoutes(services))
+    .route("/v1/executions", executionRoutes(services, { downloads }))
     .route("/v1/keys", keyRoutes(services, options.keysHint))
     .route("/v1/policies", policyRoutes(services))
     .route("/v1/approvals", approvalRoutes(services))

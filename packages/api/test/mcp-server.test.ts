@@ -50,6 +50,17 @@ const stubServices = (
           ? null
           : ({ id, resultText: null, ...overrides.stored } as StoredExecution)
       },
+      getResult: async () => {
+        if (overrides.failStore) throw new Error("database is locked")
+        if (overrides.stored === undefined || overrides.stored === null) return null
+        const text = overrides.stored.resultText ?? null
+        return {
+          keyId: null,
+          bytes: text === null ? null : new TextEncoder().encode(text).length,
+          pages: text === null ? 0 : 1,
+        }
+      },
+      readResultPage: async () => overrides.stored?.resultText ?? null,
     },
     executor: {
       parse: (body: unknown) =>

@@ -32,6 +32,7 @@ export const stubServices = (): AppServices => {
       listTools: async () => [],
       getTool: async () => null,
       getExecution: async () => null,
+      getResult: async () => null,
     },
     executor: {
       parse: (body: unknown) => ({ ok: true, value: body }),

@@ -25,7 +25,10 @@ export type {
   ApprovalRow,
   ApprovalStatus,
   ApprovalListQuery,
+  StoredResult,
 } from "./catalog/rows.js"
+export { storedOutputPages, textPages } from "./catalog/result-pages.js"
+export type { OutputPages } from "./catalog/result-pages.js"
 export { ResumeConflict, isResumeConflict } from "./catalog/approval-rows.js"
 export { createCatalogStore } from "./catalog/store.js"
 export { MAX_MERGE_ROUNDS } from "./catalog/shape-merge.js"
@@ -108,6 +111,7 @@ export {
   readOutputLines,
   grepOutput,
   grepInPlace,
+  readAllPages,
   DEFAULT_PAGE_LINES,
   MAX_PAGE_LINES,
   MAX_GREP_MATCHES,
@@ -167,6 +171,7 @@ export {
   missingScopeMessage,
   canReadExecution,
   readExecutionAs,
+  readResultAs,
   listExecutionsAs,
   listExecutionsPage,
   DEFAULT_LIST_EXECUTIONS,

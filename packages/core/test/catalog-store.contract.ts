@@ -19,6 +19,7 @@ import { catalogStoreRetentionContract } from "./catalog-store-retention.contrac
 import { catalogStoreListingContract } from "./catalog-store-listing.contract.js"
 import { catalogStorePoliciesContract } from "./catalog-store-policies.contract.js"
 import { catalogStoreApprovalsContract } from "./catalog-store-approvals.contract.js"
+import { catalogStoreResultsContract } from "./catalog-store-results.contract.js"
 
 export const catalogStoreContract = (name: string, open: () => Promise<StoreUnderTest>) =>
   describe(`CatalogStore on ${name}`, () => {
@@ -360,4 +361,5 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
     describe("listing executions", () => catalogStoreListingContract(() => subject))
     describe("policies", () => catalogStorePoliciesContract(() => subject))
     describe("approvals", () => catalogStoreApprovalsContract(() => subject))
+    describe("result texts a page at a time", () => catalogStoreResultsContract(() => subject))
   })

@@ -21,7 +21,7 @@ beforeAll(async () => {
 })
 afterAll(() => database?.drop())
 
-// results over 64 KiB of UTF-8 go in parts, as over D1's row allowance
+// results over 64 KiB of UTF-8 go in parts (the default, named here as the title says it), as over D1's row allowance
 const options = { resultPartBytes: 64 * 1024 }
 
 catalogStoreContract("Postgres, results in 64 KiB parts", async () => {

@@ -37,6 +37,7 @@ const openFile = (options: SqliteStoreOptions) => async () => {
   }
 }
 
-catalogStoreContract("a SQLite file", openFile({}))
-// results over 64 KiB of UTF-8 go in parts, as over D1's row allowance
-catalogStoreContract("a SQLite file, results in 64 KiB parts", openFile({ resultPartBytes: 64 * 1024 }))
+// results over 64 KiB of UTF-8 go in parts (the default), as over D1's row allowance
+catalogStoreContract("a SQLite file, results in 64 KiB parts", openFile({}))
+// as rows were stored before results were cut into parts
+catalogStoreContract("a SQLite file, every result in its row", openFile({ resultPartBytes: Number.POSITIVE_INFINITY }))

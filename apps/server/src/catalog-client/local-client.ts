@@ -15,6 +15,7 @@ import {
   generateSecretKey,
   listExecutionsPage,
   readOutputLines,
+  textPages,
   sourceView,
 } from "@switchboard/core"
 import type { CatalogStore, StoredExecution } from "@switchboard/core"
@@ -123,7 +124,7 @@ export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions):
       const { createGrepRunner } = await import("../grep/grep-runner.js")
       const runner = createGrepRunner()
       try {
-        const found = await runner.grep(text, pattern)
+        const found = await runner.grep(textPages(text), pattern)
         if (!found.ok)
           throw new CatalogClientError(found.code === "invalid_pattern" ? "invalid_request" : found.code, found.message)
         const { ok: _, ...matches } = found

@@ -29,6 +29,10 @@ export const serveFlags = {
   },
   ...syncTtlFlag,
   "require-key": { help: "ask for an API key on loopback too" },
+  "max-connections-per-address": {
+    value: "n",
+    help: "requests in progress one client address (IPv6: its /64) may have (default 100); past it 429, but for /healthz and /readyz",
+  },
   config: {
     value: "path",
     help: "a config file of sources, policy rules, limits and settings (default: ./switchboard.config.json when it exists)",

@@ -26,6 +26,14 @@ const parsePort = (text: string) => {
     : fail(`--port must be a port number (got "${text}")`)
 }
 
+const parseConnectionsPerAddress = (text: string | undefined) => {
+  if (text === undefined) return undefined
+  const count = Number(text)
+  return Number.isInteger(count) && count >= 1
+    ? count
+    : fail(`--max-connections-per-address must be a whole number of at least 1 (got "${text}")`)
+}
+
 /** the stored transport is the demo's as the demo makes it: no env, no cwd */
 const isDemoTransport = (config: unknown, wanted: { command: string; args: string[] }) => {
   const { type, command, args, env, cwd } = (config as { transport?: Record<string, unknown> } | null)?.transport ?? {}
@@ -99,6 +107,7 @@ const serve = async ({ values: parsed, given }: ServeInput, demo: boolean) => {
     allowPrivateSources: values["allow-private-sources"],
     syncTtlMs: parseDuration(values["sync-ttl"]),
     requireKey: values["require-key"],
+    maxConnectionsPerAddress: parseConnectionsPerAddress(values["max-connections-per-address"]),
     ...withFileLimits(tuning(values), config),
     beforeListen: async (host) => {
       // the operator's admin key is a key before the first request can ask for one

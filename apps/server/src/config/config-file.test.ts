@@ -114,6 +114,14 @@ describe("switchboard.config.json", () => {
     ])
   })
 
+  it("takes the bound on connections per client address, and names one that is not a whole number of at least 1", () => {
+    const loaded = readConfigText("f.json", '{ "server": { "maxConnectionsPerAddress": 20 } }')
+    expect(loaded.ok && loaded.config.server).toEqual({ maxConnectionsPerAddress: 20 })
+    expect(problemsOf('{\n  "server": { "maxConnectionsPerAddress": 0 }\n}')).toEqual([
+      "switchboard.config.json:2:15: server.maxConnectionsPerAddress: server.maxConnectionsPerAddress must be a whole number from 1 to 9007199254740991 (got 0)",
+    ])
+  })
+
   it("takes policy rules as POST /v1/policies bodies, with ${NAME} from the environment, and names a bad rule's field and line", () => {
     const loaded = readConfigText(
       "f.json",

@@ -16,6 +16,7 @@ const file = readConfigText(
       syncTtl: "1h",
       retain: "30d",
       retainExecutions: 5000,
+      maxConnectionsPerAddress: 20,
     },
     limits: { timeoutMs: 5000, maxToolCalls: 10 },
   }),
@@ -44,6 +45,7 @@ it("takes the file's settings and limits, under the flags given on the command l
     "sync-ttl": "1h",
     retain: "7d",
     "retain-executions": "5000",
+    "max-connections-per-address": "20",
   })
   expect(withFileLimits({ limits: { timeoutMs: 1000 }, workers: 2 }, file.config)).toEqual({
     limits: { timeoutMs: 1000, maxToolCalls: 10 },

@@ -22,6 +22,7 @@ const SETTING_FLAGS = {
   syncTtl: "sync-ttl",
   retain: "retain",
   retainExecutions: "retain-executions",
+  maxConnectionsPerAddress: "max-connections-per-address",
 } as const
 
 export interface ServeFlags {
@@ -35,6 +36,7 @@ export interface ServeFlags {
   "sync-ttl": string
   retain?: string
   "retain-executions"?: string
+  "max-connections-per-address"?: string
 }
 
 /** `--config <path>`; without it `./switchboard.config.json` when that file exists; else no file. */

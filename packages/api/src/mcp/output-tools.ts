@@ -4,7 +4,15 @@
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
 import { z } from "zod"
-import { DEFAULT_PAGE_LINES, grepInPlace, readExecutionAs, readOutputLines } from "@switchboard/core"
+import {
+  DEFAULT_PAGE_LINES,
+  grepInPlace,
+  isServiceError,
+  readExecutionAs,
+  readOutputLines,
+  readResultAs,
+  storedOutputPages,
+} from "@switchboard/core"
 import type { Caller } from "@switchboard/core"
 import { grepPattern, outputPageFields } from "../wire/executions.js"
 import type { McpServices } from "./services.js"
@@ -84,9 +92,19 @@ export const callGrepOutput = async (
 ): Promise<CallToolResult> => {
   const parsed = parseArgs(grepInput, args)
   if (!parsed.ok) return errorResult(parsed.error.message)
-  const stored = await storedText(services, caller, parsed.value.executionId)
-  if (!stored.ok) return errorResult(stored.message)
-  const found = await (services.grep ?? grepInPlace)(stored.text, parsed.value.pattern)
+  const id = parsed.value.executionId
+  // the text itself is read only once the search has its turn, a page at a time (render/read-output.ts GrepRunner)
+  const result = await readResultAs(services.store, caller, id)
+  if (!result) return errorResult(`no execution "${id}"`)
+  if (result.bytes === null) return errorResult(`execution "${id}" failed and stored no output`)
+  const output = storedOutputPages(services.store, id, { ...result, bytes: result.bytes })
+  let found: Awaited<ReturnType<NonNullable<McpServices["grep"]>>>
+  try {
+    found = await (services.grep ?? grepInPlace)(output, parsed.value.pattern)
+  } catch (cause) {
+    if (isServiceError(cause)) return errorResult(cause.message)
+    throw cause
+  }
   if (!found.ok) return errorResult(`${found.code}: ${found.message}`)
   if (found.matches.length === 0)
     return textResult(`[no line matches /${parsed.value.pattern}/ in ${found.totalLines} lines]`)

@@ -7,6 +7,7 @@
 import type { z } from "zod"
 import type { SourceKind } from "@switchboard/core"
 import { DEFAULT_MAX_BODY_BYTES, bytesText } from "../body-limit.js"
+import { DEFAULT_MAX_DOWNLOADS_PER_KEY } from "../download-slots.js"
 import { MCP_SERVER_INFO } from "../mcp/server-info.js"
 import { READY_TIMEOUT_MS } from "../probes.js"
 import { requiredScope } from "../scopes.js"
@@ -85,6 +86,12 @@ const responses = {
   ),
   Overloaded: {
     ...errorJson("`overloaded`: every sandbox is busy and the queue is full"),
+    headers: { "Retry-After": { description: "seconds", schema: { type: "integer" } } },
+  },
+  OutputBusy: {
+    ...errorJson(
+      `\`too_many_downloads\`: the key already has the server's limit of downloads of whole texts in progress (default ${DEFAULT_MAX_DOWNLOADS_PER_KEY}; a server without keys counts every caller as one); \`overloaded\`: too many searches are waiting`,
+    ),
     headers: { "Retry-After": { description: "seconds", schema: { type: "integer" } } },
   },
   Internal: errorJson("`internal_error`: a defect of the server; the message holds a correlation id for its log"),
@@ -383,7 +390,7 @@ export const openApiDocument = (kinds: readonly SourceKind[] = []) => ({
         operationId: "getExecutionOutput",
         summary: "An execution's whole stored result text",
         description:
-          "With no parameter, the text byte for byte as stored. With `offset`, `limit` or `charOffset`, a page of lines (a line over 4,000 characters is read in pieces: the page ends inside it and names `nextCharOffset`); with `grep`, the matching lines (a long line shown around its match). Line numbers are 0-based.",
+          "With no parameter, the text byte for byte as stored, sent as the client reads it (a key may have a few such downloads in progress at once). With `offset`, `limit` or `charOffset`, a page of lines (a line over 4,000 characters is read in pieces: the page ends inside it and names `nextCharOffset`); with `grep`, the matching lines (a long line shown around its match). Line numbers are 0-based.",
         parameters: [executionParam, ...queryParams(outputQuery)],
         responses: {
           "200": {
@@ -396,6 +403,7 @@ export const openApiDocument = (kinds: readonly SourceKind[] = []) => ({
           ...guarded,
           "400": response("BadRequest"),
           "404": { ...response("NotFound"), description: "no such execution, or it failed and stored no output" },
+          "429": response("OutputBusy"),
         },
       },
     },

@@ -1,4 +1,5 @@
 import { Hono } from "hono"
+import type { Context } from "hono"
 import {
   DEFAULT_PAGE_LINES,
   InvalidInput,
@@ -6,19 +7,78 @@ import {
   Overloaded,
   grepInPlace,
   DEFAULT_LIST_EXECUTIONS,
+  isServiceError,
   listExecutionsPage,
   readExecutionAs,
   readOutputLines,
+  readResultAs,
+  storedOutputPages,
 } from "@switchboard/core"
+import type { GrepRunner, Logger, OutputPages } from "@switchboard/core"
 import type { AppServices } from "../app-services.js"
+import type { DownloadSlots } from "../download-slots.js"
 import type { AppEnv } from "../env.js"
 import { errorResponse, sendError } from "../http-errors.js"
+import { outputStream } from "../output-stream.js"
 import { query } from "../validate.js"
 import { approvalViewOf } from "../wire/approval-views.js"
 import { executionsQuery, outputQuery } from "../wire/executions.js"
 import type { ExecutionBody, ExecutionsBody, OutputMatchesBody, OutputPageBody } from "../wire/executions.js"
 
-export const executionRoutes = ({ store, approvals, grep = grepInPlace }: AppServices) =>
+const TEXT_PLAIN = { "content-type": "text/plain; charset=utf-8" }
+
+/** a text this small is answered as one string, as every download was before they were streamed */
+const WHOLE_BYTES = 64 * 1024
+
+/** `?grep=`: the lines that match, searched where the host runs searches (its queue's limit applies first) */
+const search = async (c: Context<AppEnv>, grep: GrepRunner, output: OutputPages, pattern: string) => {
+  const id = c.req.param("id")!
+  let found: Awaited<ReturnType<GrepRunner>>
+  try {
+    found = await grep(output, pattern)
+  } catch (cause) {
+    // the execution was deleted while the search read it
+    if (isServiceError(cause)) return sendError(c, cause)
+    throw cause
+  }
+  if (found.ok) {
+    const { ok: _, ...matches } = found
+    return c.json({ executionId: id, ...matches } satisfies OutputMatchesBody)
+  }
+  if (found.code === "overloaded") return sendError(c, new Overloaded({ message: found.message, retryAfterSeconds: 1 }))
+  return found.code === "pattern_too_costly"
+    ? errorResponse(c, found.code, found.message, 400)
+    : sendError(c, new InvalidInput({ message: found.message }))
+}
+
+/** the stored bytes, exactly as stored (never re-rendered): a page of the text at a time, within the key's downloads */
+const download = async (c: Context<AppEnv>, downloads: DownloadSlots, output: OutputPages, logger: Logger) => {
+  const caller = c.get("caller")
+  const release = downloads.take(caller)
+  if (!release) {
+    c.header("Retry-After", "1")
+    return errorResponse(c, "too_many_downloads", downloads.refusal(caller), 429)
+  }
+  if (output.pages === 1 && output.bytes <= WHOLE_BYTES) {
+    try {
+      return c.body(await output.read(0), 200, TEXT_PLAIN)
+    } finally {
+      release()
+    }
+  }
+  const executionId = c.req.param("id")
+  const body = outputStream(output, {
+    done: release,
+    failed: (cause) =>
+      logger.warn("a download of stored output stopped before its end", { executionId, error: String(cause) }),
+  })
+  return c.body(body, 200, { ...TEXT_PLAIN, "content-length": String(output.bytes) })
+}
+
+export const executionRoutes = (
+  { store, approvals, logger, grep = grepInPlace }: AppServices,
+  { downloads }: { downloads: DownloadSlots },
+) =>
   new Hono<AppEnv>()
     .get("/", query(executionsQuery), async (c) => {
       const { limit = DEFAULT_LIST_EXECUTIONS, before, status } = c.req.valid("query")
@@ -44,28 +104,19 @@ export const executionRoutes = ({ store, approvals, grep = grepInPlace }: AppSer
     .get("/:id/output", query(outputQuery), async (c) => {
       const id = c.req.param("id")
       c.set("executionId", id)
-      // another key's execution is "no execution", word for word: a key cannot probe for others' ids
-      const execution = await readExecutionAs(store, c.get("caller"), id)
-      if (!execution) return sendError(c, new NotFound({ message: `no execution "${id}"` }))
-      if (execution.resultText === null)
-        return sendError(c, new NotFound({ message: `execution "${id}" failed and stored no output` }))
       const { offset, limit, charOffset, grep: pattern } = c.req.valid("query")
-      if (pattern !== undefined) {
-        const found = await grep(execution.resultText, pattern)
-        if (found.ok) {
-          const { ok: _, ...matches } = found
-          return c.json({ executionId: id, ...matches } satisfies OutputMatchesBody)
-        }
-        if (found.code === "overloaded")
-          return sendError(c, new Overloaded({ message: found.message, retryAfterSeconds: 1 }))
-        return found.code === "pattern_too_costly"
-          ? errorResponse(c, found.code, found.message, 400)
-          : sendError(c, new InvalidInput({ message: found.message }))
-      }
-      if (offset === undefined && limit === undefined && charOffset === undefined) {
-        // the stored bytes, exactly as stored: never re-rendered
-        return c.body(execution.resultText, 200, { "content-type": "text/plain; charset=utf-8" })
-      }
+      // another key's execution is "no execution", word for word: a key cannot probe for others' ids
+      const result = await readResultAs(store, c.get("caller"), id)
+      if (!result) return sendError(c, new NotFound({ message: `no execution "${id}"` }))
+      if (result.bytes === null)
+        return sendError(c, new NotFound({ message: `execution "${id}" failed and stored no output` }))
+      const output = storedOutputPages(store, id, { ...result, bytes: result.bytes })
+      if (pattern !== undefined) return search(c, grep, output, pattern)
+      if (offset === undefined && limit === undefined && charOffset === undefined)
+        return download(c, downloads, output, logger)
+      // a page of lines is a small answer; finding it reads the whole text
+      const execution = await readExecutionAs(store, c.get("caller"), id)
+      if (execution?.resultText == null) return sendError(c, new NotFound({ message: `no execution "${id}"` }))
       const page = readOutputLines(execution.resultText, offset ?? 0, limit ?? DEFAULT_PAGE_LINES, charOffset ?? 0)
       return c.json({ executionId: id, ...page } satisfies OutputPageBody)
     })

@@ -10,7 +10,13 @@
  */
 import { InvalidInput, failure, success } from "../errors.js"
 import type { Outcome } from "../errors.js"
-import type { CatalogStore, ExecutionListQuery, ExecutionSummary, StoredExecution } from "../catalog/rows.js"
+import type {
+  CatalogStore,
+  ExecutionListQuery,
+  ExecutionSummary,
+  StoredExecution,
+  StoredResult,
+} from "../catalog/rows.js"
 
 export const SCOPES = ["read", "execute", "admin"] as const
 export type Scope = (typeof SCOPES)[number]
@@ -96,6 +102,16 @@ export const readExecutionAs = async (
 ): Promise<StoredExecution | null> => {
   const execution = await store.getExecution(id)
   return execution && canReadExecution(caller, execution.keyId) ? execution : null
+}
+
+/** An execution's stored result as the caller may see it, without its text: null as readExecutionAs answers it. */
+export const readResultAs = async (
+  store: Pick<CatalogStore, "getResult">,
+  caller: Caller,
+  id: string,
+): Promise<StoredResult | null> => {
+  const result = await store.getResult(id)
+  return result && canReadExecution(caller, result.keyId) ? result : null
 }
 
 /**

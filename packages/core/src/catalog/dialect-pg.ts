@@ -8,13 +8,17 @@ import type { SQLWrapper } from "drizzle-orm"
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core"
 import type { CatalogStore } from "./rows.js"
 import * as pgSchema from "./schema-pg.js"
+import { RESULT_PART_BYTES } from "./result-parts.js"
 import { createCatalogStore } from "./store.js"
 import type { CatalogDb, CatalogTables } from "./dialect.js"
 
 export type PgCatalogDb = PgDatabase<PgQueryResultHKT, Record<string, unknown>>
 
 export interface PgStoreOptions {
-  /** the most UTF-8 bytes of result text one row holds (default: no limit; a text field holds up to 1 GB) */
+  /**
+   * the most UTF-8 bytes of result text one row holds (default 64 KiB, RESULT_PART_BYTES: a download reads a part at a
+   * time); Infinity keeps every text in its row, as rows were stored before parts
+   */
   resultPartBytes?: number
 }
 
@@ -24,7 +28,10 @@ const rowsChanged = (result: unknown) => {
   return count ?? rowCount ?? 0
 }
 
-export const createPgCatalogStore = (pgDb: PgCatalogDb, { resultPartBytes }: PgStoreOptions = {}): CatalogStore =>
+export const createPgCatalogStore = (
+  pgDb: PgCatalogDb,
+  { resultPartBytes = RESULT_PART_BYTES }: PgStoreOptions = {},
+): CatalogStore =>
   createCatalogStore({
     db: pgDb as unknown as CatalogDb,
     tables: pgSchema as unknown as CatalogTables,

@@ -18,6 +18,7 @@ import { createCatalogStore } from "./store.js"
 import type { CatalogDb, WriteStatement } from "./dialect.js"
 import { DEFAULT_BUSY_WAIT_MS, retryWhileBusy } from "./busy-retry.js"
 import { DatabaseFault } from "./database-fault.js"
+import { RESULT_PART_BYTES } from "./result-parts.js"
 
 export interface SqliteStoreOptions {
   /** how long a store call may wait, in all, for another connection's lock on the file (default 5 s) */
@@ -28,7 +29,10 @@ export interface SqliteStoreOptions {
    * at the path (core has no file system), so it says here when they differ, and every store call then fails.
    */
   fileFault?: () => string | undefined
-  /** the most UTF-8 bytes of result text one row holds (default: no limit; SQLite's own is 1e9 bytes) */
+  /**
+   * the most UTF-8 bytes of result text one row holds (default 64 KiB, RESULT_PART_BYTES: a download reads a part at a
+   * time); Infinity keeps every text in its row, as rows were stored before parts
+   */
   resultPartBytes?: number
 }
 
@@ -68,7 +72,7 @@ const fixedStatement = (sqliteDb: SqliteCatalogDb, text: string): (() => unknown
 
 export const createSqliteCatalogStore = (
   sqliteDb: SqliteCatalogDb,
-  { busyWaitMs = DEFAULT_BUSY_WAIT_MS, fileFault, resultPartBytes }: SqliteStoreOptions = {},
+  { busyWaitMs = DEFAULT_BUSY_WAIT_MS, fileFault, resultPartBytes = RESULT_PART_BYTES }: SqliteStoreOptions = {},
 ): CatalogStore => {
   // an async driver (D1) would take BEGIN, COMMIT and every statement as promises nobody awaits: nothing atomic
   if ((sqliteDb as unknown as { resultKind?: unknown }).resultKind !== "sync")

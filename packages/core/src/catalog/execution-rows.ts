@@ -1,10 +1,11 @@
 /**
  * Execution records: each execution with its tool calls, written in one batch, and read back whole. A dialect with a
- * row allowance (`resultPartBytes`: D1) keeps a result in its row only when the row's text surely fits it: the
- * code, logs and error share the row. Otherwise the result is stored in parts of at most that many bytes
- * (`execution_result_parts`, ./result-parts.ts) and the row holds "" for it: the record reads back as the parts
- * joined, byte for byte. Each row also holds its result's length (`result_chars`), so a listing reads neither the
- * result nor its parts.
+ * part size (`resultPartBytes`: 64 KiB on SQLite and Postgres, 1 MB on D1, whose rows hold 2 MB) keeps a result in
+ * its row only when the row's text surely fits it: the code, logs and error share the row. Otherwise the result is
+ * stored in parts of at most that many bytes (`execution_result_parts`, ./result-parts.ts) and the row holds "" for
+ * it: the record reads back as the parts joined, byte for byte, and the text alone can be read a part at a time
+ * (`getResult`, `readResultPage`). Each row also holds its result's length (`result_chars`), so a listing reads
+ * neither the result nor its parts.
  */
 import { and, asc, desc, eq, getTableColumns, inArray, lt, sql } from "drizzle-orm"
 import type { ExecutionEntry, ExecutionRecord, LogEntry } from "../seams.js"
@@ -12,7 +13,7 @@ import { timeOrderedId } from "../ids.js"
 import { chunks, first, rowsPerInsert } from "./chunks.js"
 import { PREVIEW_SCAN, codePreview } from "./code-preview.js"
 import { splitUtf8 } from "./result-parts.js"
-import type { ExecutionListQuery, ExecutionSummary, StoredExecution } from "./rows.js"
+import type { ExecutionListQuery, ExecutionSummary, StoredExecution, StoredResult } from "./rows.js"
 import type { CatalogDb, ExecutionRow, StoreDialect, WriteStatement } from "./dialect.js"
 
 /**
@@ -134,6 +135,47 @@ export const executionRows = ({
         logs: (row.logs as LogEntry[] | null) ?? [],
         calls: calls.map(({ id: _id, ...call }) => call),
       }
+    },
+
+    async getResult(id: string): Promise<StoredResult | null> {
+      // octet_length reads a text's length from the record without reading the text (SQLite 3.43+, Postgres)
+      const found = first(
+        await db
+          .select({ keyId: executions.keyId, bytes: sql<number | null>`octet_length(${executions.resultText})` })
+          .from(executions)
+          .where(eq(executions.id, id))
+          .limit(1),
+      )
+      if (!found) return null
+      const { keyId } = found
+      const bytes = found.bytes === null ? null : Number(found.bytes)
+      if (bytes === null) return { keyId, bytes: null, pages: 0 }
+      if (bytes > 0) return { keyId, bytes, pages: 1 }
+      // "" in the row: the text is in parts, or empty
+      const [stored] = await db
+        .select({
+          pages: sql<number>`count(*)`.mapWith(Number),
+          bytes: sql<number>`coalesce(sum(octet_length(${parts.text})), 0)`.mapWith(Number),
+        })
+        .from(parts)
+        .where(eq(parts.executionId, id))
+      return { keyId, bytes: stored?.bytes ?? 0, pages: Math.max(1, stored?.pages ?? 0) }
+    },
+
+    async readResultPage(id: string, page: number): Promise<string | null> {
+      const part = first(
+        await db
+          .select({ text: parts.text })
+          .from(parts)
+          .where(and(eq(parts.executionId, id), eq(parts.seq, page)))
+          .limit(1),
+      )
+      if (part) return part.text
+      if (page !== 0) return null
+      const row = first(
+        await db.select({ text: executions.resultText }).from(executions).where(eq(executions.id, id)).limit(1),
+      )
+      return row?.text ?? null
     },
 
     // newest first by the primary key, or (key_id, id) under a key, or (status, id) under a status alone (0008),

@@ -6,31 +6,29 @@
  * writes for it (render has replaced them before a result is stored).
  */
 
+/**
+ * The part size of the dialects without a row allowance (SQLite, Postgres): a stored output is read back, and
+ * sent to a client that downloads it, a part at a time (GET /v1/executions/:id/output streams it), so a client
+ * that does not read holds about one part of the server's memory, not the whole text.
+ */
+export const RESULT_PART_BYTES = 64 * 1024
+
+const encoder = new TextEncoder()
+
 /** the text's parts in order; one part, the text itself, when it fits */
 export const splitUtf8 = (text: string, maxBytes: number): string[] => {
   // every UTF-16 unit is at most 3 bytes of UTF-8 (a pair is 4 bytes for 2 units)
   if (text.length * 3 <= maxBytes) return [text]
   if (!(maxBytes >= 4)) throw new RangeError(`a result part must hold at least 4 bytes (got ${maxBytes})`)
   const parts: string[] = []
-  let start = 0
-  let bytes = 0
-  for (let i = 0; i < text.length; ) {
-    const unit = text.charCodeAt(i)
-    let width = 1
-    let units = 1
-    if (unit >= 0x800) {
-      const pair = unit <= 0xdbff && unit >= 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00
-      width = pair ? 4 : 3
-      units = pair ? 2 : 1
-    } else if (unit >= 0x80) width = 2
-    if (bytes + width > maxBytes) {
-      parts.push(text.slice(start, i))
-      start = i
-      bytes = 0
-    }
-    bytes += width
-    i += units
+  const scratch = new Uint8Array(maxBytes)
+  for (let start = 0; start < text.length; ) {
+    // encodeInto stops before the first character that does not fit, never inside a pair, and encodes a lone
+    // surrogate as U+FFFD. A slice of `maxBytes` units that ends in half a pair cannot fit whole (every unit is a
+    // byte at least, that half 3), so the half is never taken without its other half.
+    const { read } = encoder.encodeInto(text.slice(start, start + maxBytes), scratch)
+    parts.push(text.slice(start, start + read))
+    start += read
   }
-  parts.push(text.slice(start))
   return parts
 }

@@ -84,6 +84,20 @@ export interface ExecutionSummary {
   codePreview: string
 }
 
+/**
+ * An execution's stored result text, without the text: who may read it, its size, and how many pages
+ * `readResultPage` reads it in (in order from 0; each at most a part's size, but a text stored in its row before
+ * results were cut into parts, which is one page).
+ */
+export interface StoredResult {
+  /** the key that made the execution (auth/scopes.ts `canReadExecution`) */
+  keyId: string | null
+  /** the text's length in UTF-8 bytes; null when the execution stored none (it failed) */
+  bytes: number | null
+  /** 0 when there is no text; 1 for an empty one */
+  pages: number
+}
+
 /** A tool's observed data shape under one encoding (`tool_shapes`). The shape is opaque JSON to the store. */
 export interface StoredShape {
   shape: unknown
@@ -201,6 +215,13 @@ export interface CatalogStore extends TelemetrySink {
   getTool(namespace: string, name: string): Promise<ToolRow | null>
   toolPaths(namespace?: string): Promise<string[]>
   getExecution(id: string): Promise<StoredExecution | null>
+  /** An execution's result text as stored, without reading it; null when there is no such execution. */
+  getResult(id: string): Promise<StoredResult | null>
+  /**
+   * One page of an execution's result text (see StoredResult); null when it is not there (the execution was
+   * deleted, or its record rewritten, since its StoredResult was read).
+   */
+  readResultPage(id: string, page: number): Promise<string | null>
   /**
    * A page of executions, newest first, without their texts: read in primary-key order, at most `limit` rows
    * (catalog/execution-rows.ts).

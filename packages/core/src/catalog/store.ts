@@ -189,6 +189,8 @@ export const createCatalogStore = (dialect: StoreDialect): CatalogStore => {
 
     recordBatch: op(executions.recordBatch),
     getExecution: op(executions.getExecution),
+    getResult: op(executions.getResult),
+    readResultPage: op(executions.readResultPage),
     listExecutions: op(executions.listExecutions),
 
     listPolicies: op(policies.listPolicies),

@@ -24,7 +24,7 @@ export const DEFAULT_MAX_BATCH = 256
  * Where setImmediate is missing (Cloudflare Workers without nodejs_compat), setTimeout(0) is the next task;
  * there the write goes to D1 over the network, which costs far more than one turn.
  */
-const afterThisTurn: (run: () => void) => void = (() => {
+export const afterThisTurn: (run: () => void) => void = (() => {
   const setImmediate = (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate
   return typeof setImmediate === "function" ? (run) => void setImmediate(run) : (run) => void setTimeout(run, 0)
 })()

@@ -1,5 +1,6 @@
 /** Reading stored output by line range and by pattern, with the text's own (0-based) line numbers. */
 import { RE2JS } from "re2js"
+import type { OutputPages } from "../catalog/result-pages.js"
 import { splitLines } from "./render-for-model.js"
 import { endAt, startAt } from "./surrogates.js"
 
@@ -75,12 +76,21 @@ export type GrepFailureCode = "invalid_pattern" | "pattern_too_costly" | "overlo
 /**
  * Where a host runs a search. RE2 is linear in the text, but its constant grows with the pattern:
  * `(?:a?){1000}a{1000}$` takes a second over a thousand characters, and no step budget can be set inside
- * re2js. The Node host therefore runs `grepOutput` in a worker thread it terminates past a time limit
- * (apps/server/src/grep/); the default runs it in place, for hosts where one request's CPU is its own.
+ * re2js. The Node host therefore runs `grepOutput` in a worker thread it terminates past a time limit, and hands
+ * it the text a page at a time once the search has its turn (apps/server/src/grep/); the default reads the text and
+ * searches it in place, for hosts where one request's CPU is its own. A runner rejects only as `output.read` does
+ * (NotFound: the execution was deleted meanwhile).
  */
-export type GrepRunner = (text: string, pattern: string) => Promise<GrepOutcome>
+export type GrepRunner = (output: OutputPages, pattern: string) => Promise<GrepOutcome>
 
-export const grepInPlace: GrepRunner = async (text, pattern) => grepOutput(text, pattern)
+/** Every page, joined: the whole text. */
+export const readAllPages = async (output: OutputPages): Promise<string> => {
+  const pages: string[] = []
+  for (let page = 0; page < output.pages; page++) pages.push(await output.read(page))
+  return pages.join("")
+}
+
+export const grepInPlace: GrepRunner = async (output, pattern) => grepOutput(await readAllPages(output), pattern)
 
 /**
  * Patterns run on RE2 (re2js: no backtracking), never on the host's own regex engine, which has no time
