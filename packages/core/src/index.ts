@@ -63,6 +63,7 @@ export type {
 } from "./executor/executor.js"
 export { isPausedResponse } from "./executor/executor.js"
 export type { ReplayRecord, RecordedCall } from "./executor/replay.js"
+export { closestNames } from "./executor/suggest.js"
 export { createPolicyService, DEFAULT_POLICY_REFRESH_MS } from "./policy/policy-service.js"
 export type { PolicyService } from "./policy/policy-service.js"
 export { policyRequest } from "./policy/policy-request.js"

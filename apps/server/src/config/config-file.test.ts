@@ -64,12 +64,36 @@ describe("switchboard.config.json", () => {
   it("names an unknown field, top-level, in server settings, and in a source (which a POST would ignore)", () => {
     const source =
       '{ "namespace": "a", "kind": "mcp", "transport": { "type": "http", "url": "http://x/mcp", "header": {} } }'
-    expect(problemsOf(`{\n  "source": []\n}`)).toEqual(['switchboard.config.json:2:3: source: unknown field "source"'])
+    expect(problemsOf(`{\n  "source": []\n}`)).toEqual([
+      'switchboard.config.json:2:3: source: unknown field "source" (did you mean "sources"?)',
+    ])
     expect(problemsOf(`{\n  "server": { "prot": 1 }\n}`)).toEqual([
-      'switchboard.config.json:2:15: server.prot: unknown field "prot"',
+      'switchboard.config.json:2:15: server.prot: unknown field "prot" (did you mean "port"?)',
     ])
     expect(problemsOf(`{\n  "sources": [\n    ${source}\n  ]\n}`)).toEqual([
-      'switchboard.config.json:3:94: sources[0].transport.header: unknown field "header"',
+      'switchboard.config.json:3:94: sources[0].transport.header: unknown field "header" (did you mean "headers"?)',
+    ])
+    expect(problemsOf(`{\n  "sourcse": [],\n  "colour": 1\n}`)).toEqual([
+      'switchboard.config.json:2:3: sourcse: unknown field "sourcse" (did you mean "sources"?)',
+      'switchboard.config.json:3:3: colour: unknown field "colour"',
+    ])
+  })
+
+  it("names a misspelt field with the one it probably is, also when the parse fails because that field is missing", () => {
+    const text = `{
+  "sources": [
+    { "namespace": "a", "kind": "mcp", "transprot": { "type": "stdio", "command": "node" } },
+    { "namespace": "b", "kind": "mcp", "transport": { "type": "stdio", "comand": "node" } }
+  ],
+  "policies": [{ "patern": "a.*", "action": "block" }]
+}`
+    // in the file's order: the missing field is reported at its object, which comes first
+    expect(problemsOf(text)).toEqual([
+      expect.stringMatching(/^switchboard\.config\.json:3:5: sources\[0\]\.transport: /),
+      'switchboard.config.json:3:40: sources[0].transprot: unknown field "transprot" (did you mean "transport"?)',
+      expect.stringMatching(/^switchboard\.config\.json:4:40: sources\[1\]\.transport\.command: /),
+      'switchboard.config.json:4:72: sources[1].transport.comand: unknown field "comand" (did you mean "command"?)',
+      'switchboard.config.json:6:18: policies[0].patern: unknown field "patern" (did you mean "pattern"?)',
     ])
   })
 
@@ -154,7 +178,7 @@ describe("switchboard.config.json", () => {
     expect(loaded.ok && loaded.config.approvals).toEqual({ enabled: false, timeout: "30m" })
     expect(problemsOf('{\n  "approvals": { "timeout": "0h", "enable": true }\n}')).toEqual([
       "switchboard.config.json:2:18: approvals.timeout: approvals.timeout must be a duration such as 1h, 30m, 90s or 2d",
-      'switchboard.config.json:2:35: approvals.enable: unknown field "enable"',
+      'switchboard.config.json:2:35: approvals.enable: unknown field "enable" (did you mean "enabled"?)',
     ])
   })
 

@@ -1,15 +1,19 @@
 /**
  * Reads `switchboard.config.json`: plain JSON (no comments, no trailing commas: editors read a .json file so),
  * `${NAME}` in any string replaced from the environment, then checked against config-schema.ts. Every problem is
- * one line naming the file, the line and column, and the field. A variable's value is never printed: a message
- * names the variable only, and where a schema's message quotes a value, `${NAME}` stands in its place.
+ * one line naming the file, the line and column, and the field; an unknown field, with the known one it is
+ * probably a misspelling of (./unknown-fields.ts). A variable's value is never printed: a message names the
+ * variable only, and where a schema's message quotes a value, `${NAME}` stands in its place.
  */
 import { readFileSync } from "node:fs"
 import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode } from "jsonc-parser"
 import type { Node, ParseError } from "jsonc-parser"
 import type { z } from "zod"
-import { configFile } from "./config-schema.js"
+import { closestNames } from "@switchboard/core"
+import { configFile, configJsonSchema } from "./config-schema.js"
 import type { ConfigFile } from "./config-schema.js"
+import { droppedFields, unknownFields } from "./unknown-fields.js"
+import type { Path } from "./unknown-fields.js"
 
 export const DEFAULT_CONFIG_PATH = "./switchboard.config.json"
 
@@ -20,8 +24,6 @@ export const DEFAULT_CONFIG_PATH = "./switchboard.config.json"
 export type ConfigLoad =
   | { ok: true; config: ConfigFile; variables: ReadonlyMap<string, string> }
   | { ok: false; problems: string[] }
-
-type Path = (string | number)[]
 
 const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g
 
@@ -84,11 +86,20 @@ export const readConfigText = (file: string, text: string, env: NodeJS.ProcessEn
   if (problems.length > 0) return { ok: false, problems }
 
   const parsed = configFile.safeParse(input)
-  if (!parsed.success) return { ok: false, problems: parsed.error.issues.flatMap((issue) => explain(issue)) }
   // a source is a POST body, which ignores fields it does not know; in a file they are a typo, so they are errors
-  const extra = unknownFields(input, parsed.data, [])
-  if (extra.length > 0) return { ok: false, problems: extra.flatMap((path) => explain(unknown(path))) }
-  return { ok: true, config: parsed.data, variables: substituted }
+  const dropped = parsed.success ? droppedFields(input, parsed.data) : []
+  if (parsed.success && dropped.length === 0) return { ok: true, config: parsed.data, variables: substituted }
+  // the fields the schema does not know, each with the ones it knows there: found along its JSON Schema even when
+  // the parse failed, which a misspelt required field makes it do
+  const unknown = new Map(unknownFields(input, configJsonSchema()).map((field) => [fieldName(field.path), field]))
+  const found = parsed.success
+    ? dropped.map((path) => unknownField(path, unknown.get(fieldName(path))?.known ?? []))
+    : [
+        ...[...unknown.values()].map(({ path, known }) => unknownField(path, known)),
+        // the rest of what the parse found (an unknown field the walk named already is named once)
+        ...parsed.error.issues.flatMap((issue) => explain(issue, (path) => !unknown.has(fieldName(path)))),
+      ]
+  return { ok: false, problems: found.sort((a, b) => a.offset - b.offset).map((problem) => problem.text) }
 
   /**
    * A message of the schema's (ours, or a plugin's) may quote the value it refused: each variable's value is put
@@ -98,13 +109,25 @@ export const readConfigText = (file: string, text: string, env: NodeJS.ProcessEn
     return hideVariables(message, substituted)
   }
 
-  function explain(issue: z.core.$ZodIssue): string[] {
+  function unknownField(path: Path, known: readonly string[]) {
+    const key = String(path[path.length - 1])
+    const [near] = closestNames(key, known, 1)
+    const offset = nodeOf(path).offset
+    return {
+      offset,
+      text: at(offset, fieldName(path), `unknown field "${key}"${near ? ` (did you mean "${near}"?)` : ""}`),
+    }
+  }
+
+  /** an issue as problems; `report` says whether an unknown field is one to name here */
+  function explain(issue: z.core.$ZodIssue, report: (path: Path) => boolean) {
     if (issue.code === "unrecognized_keys")
-      return issue.keys.map((key) => {
-        const path = [...issue.path, key]
-        return at(nodeOf(path).offset, fieldName(path), `unknown field "${key}"`)
-      })
-    return [at(nodeOf(issue.path).offset, fieldName(issue.path), unsubstituted(issue.message))]
+      return issue.keys
+        .map((key) => [...issue.path, key] as Path)
+        .filter(report)
+        .map((path) => unknownField(path, []))
+    const offset = nodeOf(issue.path).offset
+    return [{ offset, text: at(offset, fieldName(issue.path), unsubstituted(issue.message)) }]
   }
 }
 
@@ -122,30 +145,6 @@ export const hideVariables = (text: string, variables: ReadonlyMap<string, strin
     )
     .sort(([a], [b]) => b.length - a.length)
     .reduce((hidden, [form, name]) => hidden.replaceAll(form, `\${${name}}`), text)
-
-const unknown = (path: Path): z.core.$ZodIssue => ({
-  code: "unrecognized_keys",
-  keys: [String(path[path.length - 1])],
-  path: path.slice(0, -1),
-  message: "",
-  input: undefined,
-})
-
-/**
- * Fields of the input that the parse dropped: an object schema strips what it does not know, so a key present in
- * the input and absent from the output is unknown. Records (env, headers) keep every key, so they never count.
- */
-const unknownFields = (input: unknown, output: unknown, path: Path): Path[] => {
-  if (Array.isArray(input) && Array.isArray(output))
-    return input.flatMap((item, index) => unknownFields(item, output[index], [...path, index]))
-  if (!isObject(input) || !isObject(output)) return []
-  return Object.keys(input).flatMap((key) =>
-    key in output ? unknownFields(input[key], output[key], [...path, key]) : [[...path, key]],
-  )
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === "object" && !Array.isArray(value)
 
 /** Reads and checks a file; a file that cannot be read is a problem like any other. */
 export const loadConfigFile = (file: string, env: NodeJS.ProcessEnv = process.env): ConfigLoad => {

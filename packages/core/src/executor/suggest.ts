@@ -1,7 +1,8 @@
 /**
- * Closest names to a miss, for a `tool_not_found` message that says what the script probably meant.
- * The path comes from a script, so the work is bounded: long names get no suggestions, candidates whose
- * length alone rules them out are skipped, and a row stops as soon as it cannot come under the threshold.
+ * Closest names to a miss, for a message that says what was probably meant: a `tool_not_found` (a script's
+ * path), a config file's unknown field. The name comes from outside, so the work is bounded: long names get no
+ * suggestions, candidates whose length alone rules them out are skipped, and a row stops as soon as it cannot come
+ * under the threshold.
  */
 const MAX_NAME_CHARS = 200
 
