@@ -37,7 +37,7 @@ const runtimeOf = (calls: number) => ({
 const options = (calls: number) =>
   ({
     store,
-    sources: { ensureFresh: async (row: unknown) => row, markStale: () => {} },
+    sources: { ensureFresh: async (row: unknown) => row, markStale: () => {}, recordConnectFailure: async () => {} },
     runtime: runtimeOf(calls),
     plugins: [plugin],
     logger: B.silentLogger,

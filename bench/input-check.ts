@@ -79,7 +79,7 @@ const executorWith = (name: keyof typeof argsFor, inputSchema: unknown) => {
       mergeShapes: async () => {},
       listPolicies: async () => [],
     },
-    sources: { ensureFresh: async (row: unknown) => row, markStale: () => {} },
+    sources: { ensureFresh: async (row: unknown) => row, markStale: () => {}, recordConnectFailure: async () => {} },
     runtime,
     plugins: [{ kind: "fake", invoke: async (_s: unknown, _t: string, args: unknown) => ({ ok: true, raw: args }) }],
     logger: Core.silentLogger,

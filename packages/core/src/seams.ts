@@ -168,11 +168,13 @@ export interface InvokeContext {
 
 /**
  * A plugin's raw result: either a value to decode under the row's encoding, or a failure the plugin
- * already knows how to name (unreachable upstream, timeout, unknown tool upstream).
+ * already knows how to name (unreachable upstream, timeout, unknown tool upstream). `connectFailed`: the source
+ * could not be started or reached at all (not a refusal, not a call that failed upstream); core records the message
+ * as the source's sync error, so its status says so.
  */
 export type RawInvokeResult =
   | { ok: true; raw: unknown }
-  | { ok: false; code: string; message: string; retryable?: boolean; unknownTool?: boolean }
+  | { ok: false; code: string; message: string; retryable?: boolean; unknownTool?: boolean; connectFailed?: boolean }
 
 /**
  * Why a plugin refused to start or reach a source: this server's configuration forbids it, not the source.

@@ -56,7 +56,7 @@ const memoryLogger = () => {
 const executorWith = (telemetry: TelemetrySink, logger: Logger = memoryLogger().logger) => {
   const executor = createExecutor({
     store,
-    sources: {} as Pick<SourcesService, "ensureFresh" | "markStale">,
+    sources: {} as Pick<SourcesService, "ensureFresh" | "markStale" | "recordConnectFailure">,
     runtime: echoRuntime,
     plugins: [],
     logger,

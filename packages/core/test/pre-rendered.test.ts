@@ -24,7 +24,7 @@ it("the executor asks for its rendering and uses the runtime's text when there i
   }
   const executor = createExecutor({
     store: opened.store,
-    sources: {} as Pick<SourcesService, "ensureFresh" | "markStale">,
+    sources: {} as Pick<SourcesService, "ensureFresh" | "markStale" | "recordConnectFailure">,
     runtime,
     plugins: [],
     logger: { error: () => {}, warn: () => {}, info: () => {} },

@@ -58,7 +58,7 @@ export const executorOver = (
 ) =>
   createExecutor({
     store,
-    sources: { ensureFresh: async (row) => row, markStale: () => {} },
+    sources: { ensureFresh: async (row) => row, markStale: () => {}, recordConnectFailure: async () => {} },
     runtime,
     plugins: [plugin],
     logger: { error: () => {}, warn: () => {}, info: () => {} },

@@ -105,10 +105,13 @@ export const createSourcesService = ({
   const failedAt = new Map<string, number>()
   const RETRY_FAILED_SYNC_MS = Math.min(syncTtlMs, 30_000)
 
+  /** a source in error is synced again before its next use: the sync that succeeds makes it ready */
   const isStale = (row: SourceRow) => {
     const failed = failedAt.get(row.id)
     if (failed !== undefined && now() - failed < RETRY_FAILED_SYNC_MS) return false
-    return stale.has(row.id) || row.lastSyncedAt === null || now() - row.lastSyncedAt >= syncTtlMs
+    return (
+      stale.has(row.id) || row.status === "error" || row.lastSyncedAt === null || now() - row.lastSyncedAt >= syncTtlMs
+    )
   }
 
   /** every view but the listing answers an admin (the routes that add, sync or change a source need admin) */
@@ -201,6 +204,23 @@ export const createSourcesService = ({
 
     markStale(sourceId: string) {
       stale.add(sourceId)
+    },
+
+    /**
+     * A call could not start or reach its source (the plugin's `connectFailed`): its status says so, with the
+     * reason, as a failed sync's does, until a sync succeeds; the next use syncs it first.
+     */
+    async recordConnectFailure(row: SourceRow, message: string): Promise<void> {
+      stale.add(row.id)
+      // a dead source called again and again is written once, not once a call
+      if (row.status === "error" && row.syncError === message) return
+      // the call's own failure is what its script sees; a store that cannot take the status only loses the status
+      await store.recordSyncError(row.id, message, now()).catch((cause) =>
+        logger.warn("could not record a source's failed connection", {
+          namespace: row.namespace,
+          error: cause instanceof Error ? cause.message : String(cause),
+        }),
+      )
     },
 
     /**

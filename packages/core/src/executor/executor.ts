@@ -109,7 +109,7 @@ export const isPausedResponse = (response: ExecuteResponse): response is PausedR
 
 export interface ExecutorOptions {
   store: CatalogStore
-  sources: Pick<SourcesService, "ensureFresh" | "markStale">
+  sources: Pick<SourcesService, "ensureFresh" | "markStale" | "recordConnectFailure">
   runtime: CodeRuntime
   plugins: readonly SourcePlugin[]
   logger: Logger

@@ -28,7 +28,7 @@ import type { EffectivePolicy, PolicyDecider } from "../policy/policy.js"
 
 export interface ToolInvokerOptions {
   store: CatalogStore
-  sources: Pick<SourcesService, "ensureFresh" | "markStale">
+  sources: Pick<SourcesService, "ensureFresh" | "markStale" | "recordConnectFailure">
   plugins: readonly SourcePlugin[]
   logger: Logger
   /** the rules each call is checked against, after it resolves and before it reaches a source */
@@ -215,6 +215,8 @@ export const createToolInvoker = ({
     }
     const upstreamMs = performance.now() - upstreamStarted
     const encoding = effectiveEncoding(tool.resultEncoding)
+    // a source that cannot start (its file gone, its command not found) must not go on showing `ready`
+    if (!raw.ok && raw.connectFailed) await sources.recordConnectFailure(source, raw.message)
     if (!raw.ok) return { result: errResult(raw.code, raw.message), encoding, source: source.namespace, upstreamMs }
     const result = decodeToolResult(tool.resultEncoding, raw.raw)
     // for a v2-stamped row the declared schema types `data`; a `direct` row's data is the raw envelope
