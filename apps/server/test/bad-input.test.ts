@@ -69,15 +69,17 @@ describe("bad input over HTTP", () => {
     }
   })
 
-  it("an MCP server command that does not exist is 502 and leaves no source behind", async () => {
+  it("an MCP server command that does not exist is 400, naming it, and leaves no source behind", async () => {
     const response = await server.request("POST", "/v1/sources", {
       namespace: "ghost",
       kind: "mcp",
       transport: { type: "stdio", command: "/nonexistent/mcp-server", args: [] },
     })
-    expect(response.status).toBe(502)
-    expect(response.body.error.code).toBe("upstream_failed")
-    expect(response.body.error.message).toMatch(/ghost.*ENOENT|ENOENT/)
+    expect(response.status).toBe(400)
+    expect(response.body.error).toEqual({
+      code: "invalid_request",
+      message: "transport.command: /nonexistent/mcp-server does not exist",
+    })
     expect((await server.request("GET", "/v1/sources")).body.sources).toEqual([])
     await expectServing()
   })

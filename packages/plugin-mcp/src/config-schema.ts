@@ -62,7 +62,10 @@ export const stdioTransport = z
     cwd: z.string({ error: "transport.cwd must be a string" }).optional(),
   })
   .describe(
-    "runs a command on the server's host: refused (403 source_disabled) unless the host allows it (the Node host with --allow-stdio; never on Cloudflare Workers)",
+    "runs a command on the server's host: refused (403 source_disabled) unless the host allows it " +
+      "(the Node host with --allow-stdio; never on Cloudflare Workers); relative paths in command, args and cwd are " +
+      "stored absolute, taken from the server's working directory (in a config file, from the file's folder), " +
+      "and a command or script that is not there is 400",
   )
 
 export const httpTransport = z.object({

@@ -55,6 +55,10 @@ const sameServer = (allowed: StdioServer, transport: StdioServer) =>
   sameEnv(allowed.env, transport.env) &&
   (allowed.cwd ?? null) === (transport.cwd ?? null)
 
+/** any stdio source, not only the exact transports an allowance names (whose paths are the host's own) */
+export const allowsAnyStdio = (allowance: StdioAllowance | undefined): boolean =>
+  typeof allowance === "boolean" ? allowance : allowance?.any === true
+
 const stdioAllowed = (allowance: StdioAllowance, transport: StdioServer): boolean =>
   typeof allowance === "boolean"
     ? allowance

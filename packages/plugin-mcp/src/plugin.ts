@@ -4,6 +4,7 @@ import { ResultEncodings, Services, ToolErrorCodes } from "@switchboard/core"
 import type { RawInvokeResult, SourceHandle, SourcePlugin } from "@switchboard/core"
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { checkConfig, mergeConfig } from "./config.js"
+import type { ConfigCheck } from "./config.js"
 import { mcpConfigView } from "./config-view.js"
 import type { McpSourceConfig } from "./config.js"
 import { anyMcpSourcePatch, mcpSourceConfig } from "./config-schema.js"
@@ -12,10 +13,11 @@ import { callTool } from "./invoke.js"
 import { ConnectionPool } from "./pool.js"
 import type { ConnectFailed } from "./pool.js"
 import { NotProcessed, RequestFailed, isNotProcessed } from "./pool-errors.js"
+import { allowsAnyStdio } from "./connection.js"
 import type { StdioAllowance } from "./connection.js"
 import { scrubResult } from "./scrub-result.js"
-import { StdioSpawner } from "./stdio-spawner.js"
-import type { SpawnStdio } from "./stdio-spawner.js"
+import { StdioPaths, StdioSpawner } from "./stdio-spawner.js"
+import type { PinStdio, SpawnStdio } from "./stdio-spawner.js"
 import { findRefusal } from "./refusal.js"
 import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
 import { isUpstreamOverflow } from "./upstream-overflow.js"
@@ -35,6 +37,12 @@ export interface McpPluginOptions {
   maxUpstreamMessageBytes?: number
   /** how this host starts stdio servers (`McpPlugin.layer` takes the StdioSpawner service instead); without one stdio sources are refused */
   spawnStdio?: SpawnStdio
+  /**
+   * how this host makes a stdio server's relative paths absolute and checks them when its source is added or changed
+   * (`McpPlugin.layer` takes the StdioPaths service instead); only where stdio sources are allowed, so a host that
+   * refuses them says nothing of its files
+   */
+  pinStdio?: PinStdio
   /** what this host says of a stdio source when it has no spawner (the Worker host: stdio cannot run on Workers) */
   stdioUnavailableMessage?: string
   connectTimeoutMs?: number
@@ -82,8 +90,18 @@ const callFailure = (source: SourceHandle, failed: ConnectFailed): RawInvokeResu
   if (failed.refused) return { ok: false, code: failed.refused, message: failed.message }
   const message = `could not connect to "${source.namespace}": ${failed.message}`
   return failed.upstreamError
-    ? { ok: false, code: ToolErrorCodes.upstreamError, message }
-    : { ok: false, code: ToolErrorCodes.upstreamUnavailable, message, retryable: true }
+    ? { ok: false, code: ToolErrorCodes.upstreamError, message, connectFailed: true }
+    : { ok: false, code: ToolErrorCodes.upstreamUnavailable, message, retryable: true, connectFailed: true }
+}
+
+/** A stdio source's checked config with its paths made absolute by the host, when this host may start it. */
+const pinnedConfig = (checked: ConfigCheck, { allowStdio, pinStdio }: McpPluginOptions): ConfigCheck => {
+  if (!checked.ok || checked.config.transport.type !== "stdio" || !pinStdio || !allowsAnyStdio(allowStdio))
+    return checked
+  const pinned = pinStdio(checked.config.transport)
+  return pinned.ok
+    ? { ok: true, config: { ...checked.config, transport: pinned.server } }
+    : { ok: false, reason: "invalid", message: pinned.message }
 }
 
 const make = Effect.fnUntraced(function* (options: McpPluginOptions) {
@@ -95,7 +113,7 @@ const make = Effect.fnUntraced(function* (options: McpPluginOptions) {
     ...mcpConfigView,
     configSchema: mcpSourceConfig,
     patchSchema: anyMcpSourcePatch,
-    validateConfig: (config) => checkConfig(config),
+    validateConfig: (config) => pinnedConfig(checkConfig(config), options),
     mergeConfig,
 
     discover(source, options) {
@@ -177,12 +195,17 @@ const make = Effect.fnUntraced(function* (options: McpPluginOptions) {
 /**
  * The MCP plugin as a service: `make` needs a ConnectionPool; `layer` brings its own pool, which marks a source
  * stale in core's StaleSources when its server says its tool list changed, and starts stdio servers with the
- * host's StdioSpawner when it has one (the Node host's `nodeStdioLayer`).
+ * host's StdioSpawner when it has one, their paths made absolute by its StdioPaths (the Node host's `nodeStdioLayer`).
  */
 export class McpPlugin extends Context.Service<McpPlugin, SourcePlugin>()("@switchboard/plugin-mcp/McpPlugin") {
   static readonly make: (options: McpPluginOptions) => Effect.Effect<SourcePlugin, never, ConnectionPool> = make
   static readonly layer = (options: McpPluginOptions = {}): Layer.Layer<McpPlugin, never, Services.StaleSources> =>
-    Layer.effect(McpPlugin, make(options)).pipe(
+    Layer.effect(
+      McpPlugin,
+      Effect.flatMap(Effect.serviceOption(StdioPaths), (paths) =>
+        make({ ...options, pinStdio: Option.getOrUndefined(paths) ?? options.pinStdio }),
+      ),
+    ).pipe(
       Layer.provide(
         Layer.effect(
           ConnectionPool,

@@ -50,6 +50,10 @@ export const addCatalogCommands = (program: Command, outcome: Outcome) => {
         "switchboard sources add todo --allow-stdio --stdio node server.mjs --verbose",
         "everything after --stdio is the server's command line",
       ],
+      [
+        "switchboard sources add todo --allow-stdio --stdio node srv/server.mjs",
+        "relative paths are stored absolute, taken from this directory",
+      ],
       ["switchboard sources add web --http https://example.com/mcp --header 'Authorization: Bearer sk-…'"],
       ["switchboard sources add @source.json --allow-stdio"],
     ],

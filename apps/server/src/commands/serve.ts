@@ -1,5 +1,5 @@
 /** `switchboard serve` and `switchboard demo`: the HTTP server; the demo also registers its own MCP source. */
-import { resolve } from "node:path"
+import { dirname, resolve } from "node:path"
 import { Effect } from "effect"
 import { ADMIN_KEY_ENV, ADMIN_KEY_NAME, adminKeyProblem, storeAdminKey } from "@switchboard/core"
 import { demoServerCommand } from "../build-outputs.js"
@@ -121,6 +121,7 @@ const serve = async ({ values: parsed, given }: ServeInput, demo: boolean) => {
         logger: host.logger,
         progress: (namespace) => syncProgressLine(namespace),
         variables: file?.ok ? file.variables : undefined,
+        folder: dirname(resolve(file!.path)),
       })
       process.stderr.write(
         `switchboard: config ${file!.path}: ${describeReport(report)}${describePolicies(policies)}\n`,

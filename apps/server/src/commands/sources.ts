@@ -3,6 +3,7 @@
  * server (--url), as `/v1/sources` shows them. `--json` prints the API's answer; by default a table, or a line.
  */
 import type { SourceView } from "@switchboard/core"
+import { resolveStdioPaths } from "@switchboard/plugin-mcp/node"
 import type { sourcesAddFlags, sourcesFlags, sourcesSyncFlags } from "../cli/command-flags.js"
 import type { CommandInput } from "../cli/define.js"
 import { syncProgressLine } from "../sync-progress-line.js"
@@ -28,6 +29,19 @@ const pairs = (given: string[] | undefined, separator: string, flag: string) =>
   )
 
 type AddInput = CommandInput<typeof sourcesAddFlags>
+
+/**
+ * A stdio source's relative paths made absolute in this command's working directory, which is where a person typing
+ * them means them: a server, or a later process, starts the source from another folder. The host checks them.
+ */
+const withAbsolutePaths = (body: Record<string, unknown>): Record<string, unknown> => {
+  const transport = body.transport as Record<string, unknown> | undefined
+  const { command, args, cwd } = transport ?? {}
+  const strings = (list: unknown): list is string[] => Array.isArray(list) && list.every((a) => typeof a === "string")
+  if (transport?.type !== "stdio" || typeof command !== "string" || (args !== undefined && !strings(args))) return body
+  if (cwd !== undefined && typeof cwd !== "string") return body
+  return { ...body, transport: resolveStdioPaths({ ...transport, command, args, cwd }, process.cwd()) }
+}
 
 /** The body of `sources add`: the JSON given, or one made from --stdio or --http. */
 const sourceBody = ({ values, args, rest }: AddInput): Record<string, unknown> => {
@@ -95,7 +109,7 @@ const synced = async (
 }
 
 export const sourcesAddCommand = async (input: AddInput) => {
-  const body = sourceBody(input)
+  const body = withAbsolutePaths(sourceBody(input))
   return withCatalog(input.values, (client) =>
     synced(input.values, String(body.namespace), "added", client, (onProgress) => client.addSource(body, onProgress)),
   )

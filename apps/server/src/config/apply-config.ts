@@ -15,6 +15,8 @@
  */
 import { Effect } from "effect"
 import type { Logger, PolicyRequest, ProgressListener, SourceRow } from "@switchboard/core"
+import type { McpTransportConfig } from "@switchboard/plugin-mcp"
+import { resolveStdioPaths } from "@switchboard/plugin-mcp/node"
 import type { Host } from "../compose.js"
 import { hideVariables } from "./config-file.js"
 import type { ConfigSource } from "./config-schema.js"
@@ -89,6 +91,19 @@ export interface ApplyOptions {
   progress?: (namespace: string) => { onProgress: ProgressListener; end(): void }
   /** the values the file read from the environment, by name (config-file.ts), kept out of every message */
   variables?: ReadonlyMap<string, string>
+  /**
+   * the folder a stdio source's relative paths are taken from: the file's, so the file means the same wherever the
+   * server starts (plugin-mcp's `resolveStdioPaths`); without it, the server's working directory
+   */
+  folder?: string
+}
+
+/** The file's source with a stdio transport's relative paths made absolute in `folder`. */
+const inFolder = (source: ConfigSource, folder: string | undefined): ConfigSource => {
+  const { transport } = source as { transport?: McpTransportConfig }
+  if (folder === undefined || transport?.type !== "stdio") return source
+  const pinned = { ...source, transport: resolveStdioPaths(transport, folder) }
+  return pinned
 }
 
 /** as plugin-mcp scrubs secrets from a source's text: shorter values would shred a message and hide nothing */
@@ -132,7 +147,8 @@ export const applyConfigSources = async (
     report.failed.push({ namespace, message: hide(message) })
     logger.error("config: source not applied; the server starts without it", { namespace, error: message })
   }
-  for (const source of sources) {
+  for (const given of sources) {
+    const source = inFolder(given, options.folder)
     const { namespace } = source
     const step = plan(host, source, await host.store.getSource(namespace))
     if (step.action === "unchanged") {
