@@ -43,6 +43,8 @@ export interface HostOptions {
   busyWaitMs?: number
   /** re-sync a source's catalog when it is older than this (default 15 minutes) */
   syncTtlMs?: number
+  /** keys and elements one tool result may hold (default 50,000); past it the call answers `tool_result_too_large` */
+  maxToolResultNodes?: number
   /** the server's limits; a request may lower them, never raise them */
   limits?: Partial<RunLimits>
   /**

@@ -7,6 +7,8 @@ export * from "./result.js"
 export * from "./seams.js"
 export * from "./errors.js"
 export { isRecord, own } from "./is-record.js"
+export { countJsonNodes, createJsonScan } from "./json-scan.js"
+export type { JsonScan } from "./json-scan.js"
 export * from "./encodings/encoding.js"
 export { decodeToolResult } from "./encodings/decode.js"
 export type {

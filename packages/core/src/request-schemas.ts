@@ -45,6 +45,7 @@ const limitMeanings: Record<keyof RunLimits, string> = {
   stackBytes: "the sandbox's stack, in bytes",
   maxToolCalls: "tool calls in the run",
   maxResultBytes: "the result's size as JSON text, in bytes",
+  maxResultNodes: "the keys and elements in the result, each counted once",
   maxLogLines: "console lines kept",
   maxLogBytes: "console bytes kept",
   maxToolArgBytes:

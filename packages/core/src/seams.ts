@@ -17,6 +17,11 @@ export interface RunLimits {
   maxToolCalls: number
   /** size of the result, as JSON text */
   maxResultBytes: number
+  /**
+   * keys and elements in the result: every pass over a value of hundreds of thousands (storing, rendering,
+   * answering) would hold the server's main thread too long
+   */
+  maxResultNodes: number
   /** captured console lines */
   maxLogLines: number
   /** captured console bytes */

@@ -26,6 +26,8 @@ export interface ConnectPolicy {
   fetch?: FetchLike
   /** the largest JSON response or stream event an http source may send (./bounded-fetch.ts; default 64 MiB) */
   maxMessageBytes?: number
+  /** keys and elements a stdio source's tool result may hold (./result-bound.ts; default 50,000) */
+  maxToolResultNodes?: number
   /** how this host starts a stdio server; a host without one (Workers) refuses stdio sources */
   spawnStdio?: SpawnStdio
   /** what a host without `spawnStdio` says of a stdio source (the Worker host names Workers); a neutral text by default */
@@ -180,6 +182,7 @@ export const connect = async (
           (text) => {
             stderr = (stderr + text).slice(-STDERR_TAIL_BYTES)
           },
+          { maxToolResultNodes: policy.maxToolResultNodes },
         )
       : undefined
   const wire =

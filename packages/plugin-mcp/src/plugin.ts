@@ -33,6 +33,8 @@ export interface McpPluginOptions {
   fetch?: FetchLike
   /** the largest JSON response or stream event an http source may send; past it the call or sync fails (64 MiB) */
   maxUpstreamMessageBytes?: number
+  /** keys and elements a tool result may hold; past it the call answers `tool_result_too_large` unread (50,000) */
+  maxToolResultNodes?: number
   /** how this host starts stdio servers (`McpPlugin.layer` takes the StdioSpawner service instead); without one stdio sources are refused */
   spawnStdio?: SpawnStdio
   /** what this host says of a stdio source when it has no spawner (the Worker host: stdio cannot run on Workers) */
@@ -60,6 +62,7 @@ const poolOptions = (options: McpPluginOptions, onToolsChanged: (sourceId: strin
     spawnStdio: options.spawnStdio,
     stdioUnavailableMessage: options.stdioUnavailableMessage,
     maxMessageBytes: options.maxUpstreamMessageBytes,
+    maxToolResultNodes: options.maxToolResultNodes,
   }
   return { policy, connectTimeoutMs, idleTimeToLiveMs, onToolsChanged }
 }

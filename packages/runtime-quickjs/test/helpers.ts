@@ -7,6 +7,7 @@ export const testLimits: RunLimits = {
   stackBytes: 256 << 10,
   maxToolCalls: 20,
   maxResultBytes: 64 << 10,
+  maxResultNodes: 100_000,
   maxLogLines: 50,
   maxLogBytes: 8 << 10,
   maxToolArgBytes: 64 << 10,

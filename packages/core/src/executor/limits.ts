@@ -7,6 +7,7 @@ export const defaultLimits: RunLimits = {
   stackBytes: 512 * 1024,
   maxToolCalls: 1_000,
   maxResultBytes: 8 * 1024 * 1024,
+  maxResultNodes: 50_000,
   maxLogLines: 1_000,
   maxLogBytes: 1024 * 1024,
   maxToolArgBytes: 1024 * 1024,
