@@ -384,7 +384,7 @@ export const leftOut: AbuseCase[] = [
     check: ([answer]) => assert.equal(Object.keys(answer!.body.result).length, 50_000),
   },
   {
-    name: "a tool returning 50,000 keys, at the bound, is answered whole",
+    name: "a tool returning 49,990 keys, at the bound with its envelope, is answered whole",
     setup: async (ctx) => {
       const added = await call(ctx.url, "POST", "/v1/sources", {
         namespace: "big",
