@@ -36,7 +36,7 @@ export interface SourcesServiceOptions {
   /** a source synced longer ago than this is re-synced before its tools are next used or listed */
   syncTtlMs?: number
   now?: () => number
-  /** sources marked stale out of band, shared with the plugins that mark them (services/seams.ts, StaleSources) */
+  /** sources marked stale out of band, shared with the plugins that mark them (services/host-seams.ts, StaleSources) */
   stale?: Set<string>
   /** counts each sync's result for the host's metrics (default: none) */
   metrics?: MetricsSink

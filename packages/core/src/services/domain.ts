@@ -23,7 +23,7 @@ import {
   StaleSources,
   TelemetrySink,
   nowFrom,
-} from "./seams.js"
+} from "./host-seams.js"
 
 export interface SourcesOptions {
   /** a source synced longer ago than this is re-synced before its tools are next used or listed */
