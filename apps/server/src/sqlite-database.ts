@@ -94,7 +94,9 @@ const watchFiles = (path: string) => {
       if (fault !== undefined || id === undefined) break
       const now = identity(file)
       if (now !== id) {
-        fault = `the database file ${file} was ${now === undefined ? "deleted" : "replaced"} while the server had it open: rows written now would be lost, so none are; restart the server to open the file at that path`
+        fault =
+          `the database file ${file} was ${now === undefined ? "deleted" : "replaced"} while the server had it open: ` +
+          "rows written now would be lost, so none are; restart the server to open the file at that path"
       }
     }
     return fault

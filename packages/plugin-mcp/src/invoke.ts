@@ -58,7 +58,9 @@ const failureMessage = (
       return {
         ok: false,
         code: ToolErrorCodes.toolResultTooLarge,
-        message: `"${tool}" answered with more than ${count(tooLarge.maxNodes)} keys and elements (${count(tooLarge.nodes)}), the most this server reads of one tool result (maxToolResultNodes): it was not read. Ask for less, such as a page or a filter.`,
+        message:
+          `"${tool}" answered with more than ${count(tooLarge.maxNodes)} keys and elements (${count(tooLarge.nodes)}), ` +
+          "the most this server reads of one tool result (maxToolResultNodes): it was not read. Ask for less, such as a page or a filter.",
       }
     }
     if (cause.code === ErrorCode.RequestTimeout)
@@ -94,7 +96,10 @@ const failureMessage = (
   }
 }
 
-/** Maps a failed request to a value the script can branch on; the message carries no configured secret and no more than an excerpt of an http upstream's text. */
+/**
+ * Maps a failed request to a value the script can branch on; the message carries no configured secret and no more
+ * than an excerpt of an http upstream's text.
+ */
 export const callFailureMessage = (
   cause: unknown,
   connection: McpConnection,

@@ -74,9 +74,10 @@ export const executionPruner = (
   const { executions, executionResultParts: parts, toolCalls, approvals } = tables
   // the stored length, without reading the text: SQLite (3.43+) answers octet_length from the record header,
   // Postgres from the TOAST header. Logs are left out (1 MiB each at most, and jsonb on Postgres).
+  const partBytes = sql`(select coalesce(sum(octet_length(${parts.text})), 0) from ${parts} where ${parts.executionId} = ${executions.id})`
   const textBytes = sql<
     number | string
-  >`coalesce(octet_length(${executions.resultText}), 0) + octet_length(${executions.code}) + (select coalesce(sum(octet_length(${parts.text})), 0) from ${parts} where ${parts.executionId} = ${executions.id})`
+  >`coalesce(octet_length(${executions.resultText}), 0) + octet_length(${executions.code}) + ${partBytes}`
 
   /** the later of the two bounds' edges: each deletes everything at or before its own */
   const edgeOf = async (policy: RetentionPolicy, now: number): Promise<Edge | null> => {
