@@ -48,11 +48,11 @@ export const isLoopback = (hostname: string) =>
 
 export const startServer = async (options: ServeOptions) => {
   const hostname = options.hostname ?? "127.0.0.1"
-  // DESIGN §8: beyond loopback, every route but /healthz and /readyz requires a key
+  // ARCHITECTURE.md: safety: beyond loopback, every route but /healthz and /readyz requires a key
   const requireKey = options.requireKey || !isLoopback(hostname)
   // DNS rebinding: a loopback server without keys answers only to its loopback names (any port: it may be 0)
   const allowedHosts = requireKey ? undefined : [hostname, "localhost", "127.0.0.1", "::1"]
-  // DESIGN §8: beyond loopback, http sources may not reach loopback, private, link-local or metadata addresses
+  // ARCHITECTURE.md: safety: beyond loopback, http sources may not reach loopback, private, link-local or metadata addresses
   const refusePrivateSources = options.refusePrivateSources ?? (!isLoopback(hostname) && !options.allowPrivateSources)
   // a server keeps metrics unless told not to (GET /metrics); the sandbox's threads load while it starts
   // listening, so /healthz answers before they are warm

@@ -1,6 +1,6 @@
 /**
  * Opens the embedded SQLite catalog: creates its folder, applies drizzle/sqlite migrations, then the boot
- * safety net (DESIGN §3): any nullable column the schema has and an older database lacks is added.
+ * safety net (ARCHITECTURE.md: data model): any nullable column the schema has and an older database lacks is added.
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync, watch } from "node:fs"
 import { dirname } from "node:path"

@@ -58,7 +58,7 @@ const SERVICE_ERROR_TAGS: ReadonlySet<string> = new Set<ServiceError["_tag"]>([
   "Internal",
 ])
 
-/** A tag check, never `instanceof`: a package bundled twice still matches (STYLE §9). */
+/** A tag check, never `instanceof`: a package bundled twice still matches (ARCHITECTURE.md: tagged errors). */
 export const isServiceError = (value: unknown): value is ServiceError =>
   typeof value === "object" && value !== null && SERVICE_ERROR_TAGS.has((value as { _tag?: unknown })._tag as string)
 

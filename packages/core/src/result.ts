@@ -1,5 +1,5 @@
 /**
- * The result contract (DESIGN §4): what `await tools.<ns>.<tool>(args)` resolves to inside a script.
+ * The result contract (ARCHITECTURE.md: result contract): what `await tools.<ns>.<tool>(args)` resolves to inside a script.
  * One definition, imported by the executor, the sandbox prelude's types and describe.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The seams core declares and others implement (DESIGN §2). core never imports an implementation.
+ * The seams core declares and others implement (ARCHITECTURE.md: seams). core never imports an implementation.
  */
 import type { z } from "zod"
 import type { RenderOptions, RenderedResult } from "./render/render-result.js"

@@ -1,5 +1,5 @@
 /**
- * Splits a stdio server's stdout into JSON-RPC messages, within bounds (DESIGN §8: no single source may stall the
+ * Splits a stdio server's stdout into JSON-RPC messages, within bounds (ARCHITECTURE.md: safety: no single source may stall the
  * main thread). The SDK's ReadBuffer concatenates every chunk onto the pending bytes and searches them all again
  * (quadratic on a long line), and reports each line that does not parse as an error: `yes` as a server makes
  * tens of thousands of exceptions per 64 KiB. Here a line's pieces are joined once, when its newline arrives, and

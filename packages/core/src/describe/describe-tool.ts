@@ -1,5 +1,5 @@
 /**
- * Describe (DESIGN §5): TypeScript a model can paste above its script. The input type comes from the input
+ * Describe (ARCHITECTURE.md: shapes and describe): TypeScript a model can paste above its script. The input type comes from the input
  * schema; `Data` in `Promise<ToolResult<Data>>` comes from the declared output schema, else the shape observed
  * under the tool's current encoding (with its provenance), else `unknown` (never called). Never an MCP
  * envelope: `data` is what the result contract delivers.

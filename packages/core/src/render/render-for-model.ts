@@ -2,7 +2,7 @@ import { prettyJson } from "./pretty-json.js"
 import { endAt } from "./surrogates.js"
 
 /**
- * The one function that turns a script's result into text for a model (DESIGN §6). Every surface — the
+ * The one function that turns a script's result into text for a model (ARCHITECTURE.md: model-facing text). Every surface — the
  * execute response, the MCP `execute` tool, the stored execution record, the CLI — gets its text here.
  *
  * - A string is its own text, never JSON-quoted; lone UTF-16 surrogates become U+FFFD (a provider refuses
