@@ -94,7 +94,7 @@ export const startServer = async (options: ServeOptions) => {
     await close()
     throw cause
   })
-  // prom-client (~100 ms of this thread) once /healthz answers and the workers are up, not before the port opens:
+  // prom-client (slow to load on this thread) once /healthz answers and the workers are up, not before the port opens:
   // the counts are kept meanwhile, and a scrape before then waits for it (metrics.ts)
   setImmediate(() =>
     host.metrics

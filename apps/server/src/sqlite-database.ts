@@ -46,7 +46,7 @@ export const openSqlite = (path: string) => {
   // a row rewritten or deleted is zeroed on disk, not left in a free page: a secret sealed at boot leaves no
   // plaintext copy behind in the file
   sqlite.pragma("secure_delete = ON")
-  // WAL + NORMAL: no fsync per commit (one execution record per execute: 550 → 150 µs here). A process crash
+  // WAL + NORMAL: no fsync per commit (one execution record per execute, so it is most of a record's cost). A process crash
   // loses nothing committed; a power cut can lose the last commits, never corrupt the file.
   sqlite.pragma("synchronous = NORMAL")
   sqlite.pragma("foreign_keys = ON")

@@ -169,7 +169,7 @@ export const connect = async (
   }
   const { Client, CfWorkerJsonSchemaValidator, StreamableHTTPClientTransport, ToolListChangedNotificationSchema } =
     await loadClientSdk()
-  // the SDK's default validator builds an Ajv per client (~150 µs here) and compiles schemas with `new Function`,
+  // the SDK's default validator builds an Ajv per client and compiles schemas with `new Function`,
   // which Workers refuse; tool output is checked by core (encodings/output-schema-check.ts), not by this client
   const client = new Client(clientInfo, { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() })
   let stderr = ""

@@ -61,7 +61,7 @@ interface SyncStatement {
 
 /**
  * A statement without parameters, prepared once when the driver allows it: drizzle prepares a statement anew on
- * every call, which for BEGIN and COMMIT cost more than running them (about 5 µs each here).
+ * every call, which for BEGIN and COMMIT costs more than running them.
  */
 const fixedStatement = (sqliteDb: SqliteCatalogDb, text: string): (() => unknown) => {
   const client = (sqliteDb as { $client?: Partial<PreparingClient> }).$client

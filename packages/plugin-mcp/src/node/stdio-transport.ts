@@ -109,8 +109,8 @@ export class BoundedStdioTransport implements Transport {
   }
 
   /**
-   * Reads stdout in slices, yielding after `YIELD_AFTER_MS` of work: one 64 KiB chunk of small messages takes the
-   * SDK's client about 100 ms to handle, so a whole chunk is too much for one turn of the event loop.
+   * Reads stdout in slices, yielding after `YIELD_AFTER_MS` of work: one 64 KiB chunk of small messages is
+   * hundreds of messages for the SDK's client to handle, too much for one turn of the event loop.
    */
   private read(child: ChildProcess, deserialize: typeof StdioSdk.deserializeMessage) {
     const stdout = child.stdout!
