@@ -3,7 +3,7 @@
  * (packages/api); guards check `_tag`, never `instanceof`, so a package bundled twice still matches.
  */
 import { Data } from "effect"
-import { driverCode, driverMessage } from "./catalog/database-fault.js"
+import { driverCode, driverMessage } from "./database-fault.js"
 
 /** The caller's request is malformed or names something impossible (HTTP 400). */
 export class InvalidInput extends Data.TaggedError("InvalidInput")<{ message: string }> {}

@@ -17,7 +17,7 @@ import * as schema from "./schema-sqlite.js"
 import { createCatalogStore } from "./store.js"
 import type { CatalogDb, WriteStatement } from "./dialect.js"
 import { DEFAULT_BUSY_WAIT_MS, retryWhileBusy } from "./busy-retry.js"
-import { DatabaseFault } from "./database-fault.js"
+import { DatabaseFault } from "../database-fault.js"
 import { RESULT_PART_BYTES } from "./result-parts.js"
 
 export interface SqliteStoreOptions {

@@ -1,5 +1,5 @@
 /** The server's default run limits, and the least a request may lower each to. */
-import type { RunLimits } from "../seams.js"
+import type { RunLimits } from "./seams.js"
 
 export const defaultLimits: RunLimits = {
   timeoutMs: 30_000,
