@@ -70,6 +70,7 @@ const limits: RunLimits = {
   stackBytes: 512 << 10,
   maxToolCalls: 2000,
   maxResultBytes: 8 << 20,
+  maxResultNodes: 100_000,
   maxLogLines: 1000,
   maxLogBytes: 1 << 20,
   maxToolArgBytes: 1 << 20,

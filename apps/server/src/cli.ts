@@ -25,12 +25,11 @@ const missingBuildOutput = (error: unknown): string | undefined => {
 }
 
 /**
- * A server's execute path took about 3,000 requests to reach its warm speed (requests 501–1,500 ran at 2.4–2.6× warm
- * on this 2-core VM): the time V8 takes to tier its hottest functions up to optimized code, on the main thread and
- * in each worker (bench/warmup.ts; a busy-waiting pool, GC and SQLite were ruled out there). V8 optimizes a function
- * once it has run through `--interrupt-budget` bytes of bytecode (67,584 by default); a sixteenth of that gets a
- * long-running process there sooner (8,192 left requests 501–1,500 at 1.0–2.2× warm; 4,096 at 0.9–1.6× in 18
- * rounds, each run's median 1.1–1.3×; the cost is more compiling in the first 250 requests after boot). Set before
+ * A server's execute path takes thousands of requests to reach its warm speed: the time V8 takes to tier its hottest
+ * functions up to optimized code, on the main thread and in each worker (bench/warmup.ts, whose figures are in
+ * bench/README.md). V8 optimizes a function once it has run through `--interrupt-budget` bytes of bytecode (67,584
+ * by default); a sixteenth of that gets a long-running process there sooner, at the cost of more compiling in the
+ * first requests after boot. Set before
  * any command's code is loaded, and for every command: V8 refuses a
  * code cache written under other flags (src/load-built.ts), and serve, run and the catalog commands share the host
  * bundle's. Not over the same flag given to Node itself (`node --interrupt-budget=67584 switchboard.mjs serve`).

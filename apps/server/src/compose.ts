@@ -1,6 +1,7 @@
 /**
  * Composition for the Node host: a merge of layers (secret box, SQLite or Postgres catalog, the stdio transport, the
- * MCP plugin and its connection pool, the QuickJS worker pool, core services, the grep worker) and the hono app on top. This is the only place the packages meet.
+ * MCP plugin and its connection pool, the QuickJS worker pool, core services, the grep worker) and the hono app on
+ * top. This is the only place the packages meet.
  * The database, the MCP connections, the worker pool and the grep worker are scoped resources: each is released
  * in reverse order of acquisition when the host closes, and also when a later step of its start fails.
  */
@@ -43,6 +44,8 @@ export interface HostOptions {
   busyWaitMs?: number
   /** re-sync a source's catalog when it is older than this (default 15 minutes) */
   syncTtlMs?: number
+  /** keys and elements one tool result may hold (default 50,000); past it the call answers `tool_result_too_large` */
+  maxToolResultNodes?: number
   /** the server's limits; a request may lower them, never raise them */
   limits?: Partial<RunLimits>
   /**

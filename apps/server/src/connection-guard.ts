@@ -120,7 +120,8 @@ export const guardConnections = (server: Server, bounds: ConnectionBounds) => {
     const body = JSON.stringify(
       errorOf(
         "too_many_connections",
-        `this client (${client}) already has ${bounds.maxConnectionsPerAddress} requests in progress, the most one address may have at once (the server's --max-connections-per-address); try again when one has finished`,
+        `this client (${client}) already has ${bounds.maxConnectionsPerAddress} requests in progress, the most one address ` +
+          "may have at once (the server's --max-connections-per-address); try again when one has finished",
       ),
     )
     response.writeHead(429, {

@@ -1,7 +1,8 @@
 /**
  * How the built CLI (dist/switchboard.mjs) loads a command's bundle, dist/lib/<group>.cjs: through V8's code cache,
- * lib/<group>.cjs.cache. Node compiles a 2.4 MB bundle in about 150 ms on every start, and Node 20 has no API
- * that caches what it compiled for an ES module (Node 22's module.enableCompileCache does), so the bundle is CommonJS, compiled here as a vm.Script with the cache. A cache that is missing or
+ * lib/<group>.cjs.cache. Node would compile the whole bundle again on every start, and Node 20 has no API that
+ * caches what it compiled for an ES module (Node 22's module.enableCompileCache does), so the bundle is CommonJS,
+ * compiled here as a vm.Script with the cache. A cache that is missing or
  * that V8 rejects (another Node version, other V8 flags) is written again after the bundle has run its top level,
  * when the folder is writable; the build writes the first (scripts/build-cli.mjs). Only the build uses this module.
  */

@@ -1,12 +1,12 @@
 /**
- * Where the logger's lines go by default: a file descriptor (stderr), written in batches. One write to stderr costs
- * this 2-core VM about 15 µs of main-thread time (a system call), twice what pino takes to make the line, so a line
- * per request written at once cost a trivial execute 24–30 µs (bench/host-ab.ts, HOST_AB_LOG). So a line is written
+ * Where the logger's lines go by default: a file descriptor (stderr), written in batches. One write to stderr is a
+ * system call on the main thread that costs more than pino takes to make the line, so a line per request written
+ * at once slows a trivial execute measurably (bench/host-ab.ts, HOST_AB_LOG). So a line is written
  * at once only when none was in the last `holdMs` (20 ms): a quiet server's lines go out as they come. Lines that
  * follow closely are gathered and written together when those 20 ms end, at once when `maxBytes` (64 KiB) wait,
  * and when the process exits (the `exit` event, which a thrown error that ends the process reaches too). Only a
- * SIGKILL or a crash of Node itself loses lines, those of the last 20 ms. pino's own asynchronous destination (sonic-boom, `sync: false`)
- * hands every write to libuv's thread pool; on two cores that cost more than writing (measured: 50–70 µs a request).
+ * SIGKILL or a crash of Node itself loses lines, those of the last 20 ms. pino's own asynchronous destination
+ * (sonic-boom, `sync: false`) hands every write to libuv's thread pool, which on few cores costs more than writing.
  */
 import { pino } from "pino"
 import type { DestinationStream } from "pino"

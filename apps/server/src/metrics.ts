@@ -8,7 +8,7 @@
  * source is the namespace of a catalog source it resolved to (a script cannot make one up). The counts that move
  * per request and per tool call are plain (plain-metrics.ts): prom-client formats them when scraped.
  *
- * prom-client takes ~100 ms to load here, so a server loads it only after its port is open (`load`, serve.ts): the
+ * prom-client is slow to load, so a server loads it only after its port is open (`load`, serve.ts): the
  * counts are kept from the start without it, and a scrape before then waits for it.
  */
 import type { Registry } from "prom-client"

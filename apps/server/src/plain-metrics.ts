@@ -1,10 +1,10 @@
 /**
  * Counters and histograms counted in plain maps, for the per-request and per-tool-call paths, and handed to a
  * prom-client registry, which formats them when /metrics is scraped. prom-client's own `child.inc()` hashes and
- * checks its label object on every call (0.3–0.4 µs in a tight loop; with three of them per execute a trivial
- * execute read 6–8 µs slower in bench/host-ab.ts's setting); here a count is a string key, a Map lookup and an add.
- * Up to three label values, each from a bounded set (the caller's job: metrics.ts). They count from the start;
- * prom-client is loaded, and they are registered with it, only later (`registerPlain`): it takes ~100 ms to load.
+ * checks its label object on every call, which shows on a trivial execute (bench/host-ab.ts); here a count is a
+ * string key, a Map lookup and an add. Up to three label values, each from a bounded set (the caller's job:
+ * metrics.ts). They count from the start; prom-client is loaded, and they are registered with it, only later
+ * (`registerPlain`): it is slow to load.
  */
 import type { Registry } from "prom-client"
 

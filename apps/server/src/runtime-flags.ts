@@ -12,7 +12,9 @@ import type { HostOptions } from "./compose.js"
 export type RuntimeFlagValues = Partial<Record<keyof typeof runtimeFlags, string>>
 
 /** The host options the flags set; a bad value stops the command with its message (exit 2). */
-export const tuning = (values: RuntimeFlagValues): Pick<HostOptions, "limits" | "workers" | "queue"> => {
+export const tuning = (
+  values: RuntimeFlagValues,
+): Pick<HostOptions, "limits" | "workers" | "queue" | "maxToolResultNodes"> => {
   const parsed = runtimeTuning(values)
   return parsed.ok ? parsed.options : fail(parsed.message)
 }
@@ -24,6 +26,7 @@ const limitFlags: [keyof typeof runtimeFlags, keyof RunLimits, number][] = [
   ["stack-kb", "stackBytes", 1 << 10],
   ["max-tool-calls", "maxToolCalls", 1],
   ["max-result-mb", "maxResultBytes", 1 << 20],
+  ["max-result-nodes", "maxResultNodes", 1],
   ["max-log-lines", "maxLogLines", 1],
   ["max-log-kb", "maxLogBytes", 1 << 10],
   ["max-tool-arg-kb", "maxToolArgBytes", 1 << 10],
@@ -33,9 +36,11 @@ const limitFlags: [keyof typeof runtimeFlags, keyof RunLimits, number][] = [
 /** Turns the flags into host options; a value that is not a positive whole number is an error message. */
 export const runtimeTuning = (
   values: RuntimeFlagValues,
-): { ok: true; options: Pick<HostOptions, "limits" | "workers" | "queue"> } | { ok: false; message: string } => {
+):
+  | { ok: true; options: Pick<HostOptions, "limits" | "workers" | "queue" | "maxToolResultNodes"> }
+  | { ok: false; message: string } => {
   const limits: Partial<RunLimits> = {}
-  const options: Pick<HostOptions, "limits" | "workers" | "queue"> = {}
+  const options: Pick<HostOptions, "limits" | "workers" | "queue" | "maxToolResultNodes"> = {}
   const read = (flag: keyof typeof runtimeFlags, min: number): number | string | undefined => {
     const text = values[flag]
     if (text === undefined) return undefined
@@ -65,6 +70,9 @@ export const runtimeTuning = (
   }
   const workers = read("workers", 1)
   const queue = read("queue", 0)
+  const toolResultNodes = read("max-tool-result-nodes", 1)
+  if (typeof toolResultNodes === "string") return { ok: false, message: toolResultNodes }
+  if (toolResultNodes !== undefined) options.maxToolResultNodes = toolResultNodes
   if (typeof workers === "string") return { ok: false, message: workers }
   if (typeof queue === "string") return { ok: false, message: queue }
   if (Object.keys(limits).length > 0) options.limits = limits

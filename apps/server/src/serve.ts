@@ -48,11 +48,11 @@ export const isLoopback = (hostname: string) =>
 
 export const startServer = async (options: ServeOptions) => {
   const hostname = options.hostname ?? "127.0.0.1"
-  // DESIGN §8: beyond loopback, every route but /healthz and /readyz requires a key
+  // ARCHITECTURE.md: safety: beyond loopback, every route but /healthz and /readyz requires a key
   const requireKey = options.requireKey || !isLoopback(hostname)
   // DNS rebinding: a loopback server without keys answers only to its loopback names (any port: it may be 0)
   const allowedHosts = requireKey ? undefined : [hostname, "localhost", "127.0.0.1", "::1"]
-  // DESIGN §8: beyond loopback, http sources may not reach loopback, private, link-local or metadata addresses
+  // ARCHITECTURE.md: safety: beyond loopback, http sources may not reach loopback, private, link-local or metadata addresses
   const refusePrivateSources = options.refusePrivateSources ?? (!isLoopback(hostname) && !options.allowPrivateSources)
   // a server keeps metrics unless told not to (GET /metrics); the sandbox's threads load while it starts
   // listening, so /healthz answers before they are warm
@@ -94,7 +94,7 @@ export const startServer = async (options: ServeOptions) => {
     await close()
     throw cause
   })
-  // prom-client (~100 ms of this thread) once /healthz answers and the workers are up, not before the port opens:
+  // prom-client (slow to load on this thread) once /healthz answers and the workers are up, not before the port opens:
   // the counts are kept meanwhile, and a scrape before then waits for it (metrics.ts)
   setImmediate(() =>
     host.metrics

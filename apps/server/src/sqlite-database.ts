@@ -1,6 +1,6 @@
 /**
  * Opens the embedded SQLite catalog: creates its folder, applies drizzle/sqlite migrations, then the boot
- * safety net (DESIGN §3): any nullable column the schema has and an older database lacks is added.
+ * safety net (ARCHITECTURE.md: data model): any nullable column the schema has and an older database lacks is added.
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync, watch } from "node:fs"
 import { dirname } from "node:path"
@@ -46,7 +46,7 @@ export const openSqlite = (path: string) => {
   // a row rewritten or deleted is zeroed on disk, not left in a free page: a secret sealed at boot leaves no
   // plaintext copy behind in the file
   sqlite.pragma("secure_delete = ON")
-  // WAL + NORMAL: no fsync per commit (one execution record per execute: 550 → 150 µs here). A process crash
+  // WAL + NORMAL: no fsync per commit (one execution record per execute, so it is most of a record's cost). A process crash
   // loses nothing committed; a power cut can lose the last commits, never corrupt the file.
   sqlite.pragma("synchronous = NORMAL")
   sqlite.pragma("foreign_keys = ON")
@@ -94,7 +94,9 @@ const watchFiles = (path: string) => {
       if (fault !== undefined || id === undefined) break
       const now = identity(file)
       if (now !== id) {
-        fault = `the database file ${file} was ${now === undefined ? "deleted" : "replaced"} while the server had it open: rows written now would be lost, so none are; restart the server to open the file at that path`
+        fault =
+          `the database file ${file} was ${now === undefined ? "deleted" : "replaced"} while the server had it open: ` +
+          "rows written now would be lost, so none are; restart the server to open the file at that path"
       }
     }
     return fault

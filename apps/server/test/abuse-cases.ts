@@ -96,7 +96,7 @@ const trickle = (url: string): Promise<Socket> =>
     socket.once("error", reject)
   })
 
-export const abuseCases: AbuseCase[] = [
+const suiteCases: AbuseCase[] = [
   {
     name: "a regex search of stored output with a pattern too costly for RE2",
     act: async (ctx) => {
@@ -372,21 +372,54 @@ export const abuseCases: AbuseCase[] = [
  * Cases the suite leaves out because the current code does not meet the bounds under them on this machine (the
  * bench still runs and prints them).
  */
+/**
+ * Measured by `pnpm bench:abuse`, not bounded by the suite: a value just under the bounds below is answered whole,
+ * and how long its passes hold the main thread depends on the machine and its load.
+ */
 export const leftOut: AbuseCase[] = [
-  // large structured values (issue 30, finding 7): every whole-value step off the main thread
+  {
+    name: "a script returning 50,000 keys, at the bound, is answered whole",
+    act: async (ctx) => [await execute(ctx, manyKeys(50_000))],
+    expect: [{ status: 200, code: null }],
+    check: ([answer]) => assert.equal(Object.keys(answer!.body.result).length, 50_000),
+  },
+  {
+    name: "a tool returning 49,990 keys, at the bound with its envelope, is answered whole",
+    setup: async (ctx) => {
+      const added = await call(ctx.url, "POST", "/v1/sources", {
+        namespace: "big",
+        kind: "mcp",
+        transport: { type: "stdio", ...fixtureCommand("big-values") },
+      })
+      assert.equal(added.status, 201)
+      await execute(ctx, "return (await tools.big.many_keys({ keys: 1 })).ok")
+    },
+    act: async (ctx) => [
+      await execute(
+        ctx,
+        "const r = await tools.big.many_keys({ keys: 49990 })\nreturn r.ok ? Object.keys(r.data).length : r.error.code",
+      ),
+    ],
+    expect: [{ status: 200, code: null }],
+    check: ([answer]) => assert.equal(answer!.body.result, 49_990),
+    teardown: async (ctx) => void (await call(ctx.url, "DELETE", "/v1/sources/big")),
+  },
+]
+
+/**
+ * Large structured values (issue 30, finding 7): a value of hundreds of thousands of keys would hold the main thread
+ * for a second and more in every pass over it (receiving, storing, rendering, answering), so it is bounded by its
+ * count of keys and elements, with an error naming the bound: a script's result in its worker (maxResultNodes), a
+ * tool's result on the server's line before it is parsed (maxToolResultNodes).
+ */
+export const largeValueCases: AbuseCase[] = [
   {
     name: "a script returning a 400,000-key object over HTTP",
     act: async (ctx) => [await execute(ctx, manyKeys(400_000))],
-    expect: [{ status: 200, code: null }],
-    check: async ([answer], ctx) => {
-      const result = answer!.body.result
-      assert.equal(Object.keys(result).length, 400_000)
-      assert.equal(result.k0, 0)
-      assert.equal(result[`k${(399_999).toString(36)}`], 99)
+    expect: [{ status: 200, code: "result_too_large" }],
+    check: ([answer]) => {
+      assert.match(answer!.body.error.message, /has 400000 keys and elements, over maxResultNodes, the limit of 50000/)
       assert.equal(answer!.body.stored, true)
-      assert.equal(answer!.body.truncated.totalLines, 400_002)
-      const output = await call(ctx.url, "GET", `/v1/executions/${answer!.body.executionId}/output?offset=2&limit=1`)
-      assert.equal(output.body.lines[0], ' "k1": 1,')
     },
   },
   {
@@ -394,24 +427,17 @@ export const leftOut: AbuseCase[] = [
     act: async (ctx) => [await mcpCall(ctx, "execute", { code: manyKeys(400_000) })],
     expect: [{ status: 200, code: null }],
     check: ([answer]) => {
-      assert.equal(answer!.body.isError, undefined)
-      // a regex test, not assert.match: a failure would print the whole text
-      const text: string = answer!.body.content[0].text
-      assert.ok(text.startsWith('{\n "k0": 0,\n "k1": 1,'), text.slice(0, 100))
-      assert.ok(/\[output truncated: showing \d+ of 400002 lines/.test(text), text.slice(-400))
-      assert.equal(answer!.body._meta["switchboard/execution"].stored, true)
+      assert.equal(answer!.body.isError, true)
+      assert.match(answer!.body.content[0].text, /result_too_large.*maxResultNodes/s)
     },
   },
   {
     name: "two scripts returning 600,000-key objects at once",
     act: async (ctx) => Promise.all([execute(ctx, manyKeys(600_000)), execute(ctx, manyKeys(600_000))]),
     expect: [
-      { status: 200, code: null },
-      { status: 200, code: null },
+      { status: 200, code: "result_too_large" },
+      { status: 200, code: "result_too_large" },
     ],
-    check: (answers) => {
-      for (const answer of answers) assert.equal(Object.keys(answer.body.result).length, 600_000)
-    },
   },
   {
     name: "a tool returning a 400,000-key structuredContent",
@@ -428,11 +454,15 @@ export const leftOut: AbuseCase[] = [
     act: async (ctx) => [
       await execute(
         ctx,
-        "const r = await tools.big.many_keys({ keys: 400000 })\nreturn r.ok ? Object.keys(r.data).length : r.error",
+        "const r = await tools.big.many_keys({ keys: 400000 })\nreturn r.ok ? Object.keys(r.data).length : r.error.code",
       ),
     ],
     expect: [{ status: 200, code: null }],
-    check: ([answer]) => assert.equal(answer!.body.result, 400_000),
+    // bounded by its count of keys and elements (maxToolResultNodes), read before it is parsed
+    check: ([answer]) => assert.equal(answer!.body.result, "tool_result_too_large"),
     teardown: async (ctx) => void (await call(ctx.url, "DELETE", "/v1/sources/big")),
   },
 ]
+
+/** every case the process suite runs and `pnpm bench:abuse` measures */
+export const abuseCases: AbuseCase[] = [...suiteCases, ...largeValueCases]

@@ -1,4 +1,4 @@
-/** DESIGN §8: beyond loopback (or with --require-key) every route but /healthz and /readyz needs a live API key. */
+/** ARCHITECTURE.md: safety: beyond loopback (or with --require-key) every route but /healthz and /readyz needs a live API key. */
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { startTestServer } from "./helpers.js"
 import type { TestServer } from "./helpers.js"

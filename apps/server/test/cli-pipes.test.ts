@@ -147,12 +147,13 @@ describe("a slow reader of a pipe gets the whole output, as a file does", () => 
     ["keys list --json", () => ["keys", "list", "--json", "--db", db]],
     ["config schema", () => ["config", "schema"]],
   ]
+  // a result this large is stored in parts, its result_text then "": the run is found by its code
   const newestId = () => {
     const sqlite = new Database(db, { readonly: true })
     try {
       return (
         sqlite
-          .prepare("select id from executions where result_text like 'line 0 %' order by id desc limit 1")
+          .prepare("select id from executions where code like '%\"line \"%' order by started_at desc limit 1")
           .get() as { id: string }
       ).id
     } finally {

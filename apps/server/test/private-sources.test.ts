@@ -1,5 +1,5 @@
 /**
- * DESIGN §8 end to end: a server that listens beyond loopback refuses http sources at loopback, private,
+ * ARCHITECTURE.md: safety end to end: a server that listens beyond loopback refuses http sources at loopback, private,
  * link-local and metadata addresses, after DNS resolution and on every redirect, unless started with
  * --allow-private-sources. Every request here stays on this machine: the "internal service" is a fixture on
  * 127.0.0.1, and where a hop must look public the test injects a resolver and classifier that call 127.0.0.2

@@ -1,5 +1,5 @@
 /**
- * Browser-borne requests over real HTTP (DESIGN §8): on loopback the API needs no key, so a web page the
+ * Browser-borne requests over real HTTP (ARCHITECTURE.md: safety): on loopback the API needs no key, so a web page the
  * operator opens must not be able to add a stdio source or run a script. packages/api's
  * src/request-guard.test.ts covers each rule; this shows them on the wire.
  */

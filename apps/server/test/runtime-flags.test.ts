@@ -10,6 +10,8 @@ describe("runtime flags", () => {
         "stack-kb": "256",
         "max-tool-calls": "10",
         "max-result-mb": "2",
+        "max-result-nodes": "5000",
+        "max-tool-result-nodes": "7000",
         "max-log-lines": "50",
         "max-log-kb": "64",
         "max-tool-arg-kb": "256",
@@ -26,6 +28,7 @@ describe("runtime flags", () => {
           stackBytes: 256 << 10,
           maxToolCalls: 10,
           maxResultBytes: 2 << 20,
+          maxResultNodes: 5000,
           maxLogLines: 50,
           maxLogBytes: 64 << 10,
           maxToolArgBytes: 256 << 10,
@@ -33,6 +36,7 @@ describe("runtime flags", () => {
         },
         workers: 4,
         queue: 0,
+        maxToolResultNodes: 7000,
       },
     })
   })

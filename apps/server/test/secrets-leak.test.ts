@@ -1,5 +1,5 @@
 /**
- * Issue 13 (DESIGN §8): a source's secret never appears in an API response, a log line, an execution record,
+ * Issue 13 (ARCHITECTURE.md: safety): a source's secret never appears in an API response, a log line, an execution record,
  * a telemetry row or an error message, even from tools built to hand it back: one that echoes its env (stdio),
  * one that echoes the request's headers and URL (HTTP), and upstreams that put them in their errors.
  */

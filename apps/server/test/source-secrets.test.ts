@@ -1,4 +1,4 @@
-/** DESIGN §8 end to end: a source's secrets never come back in an API response or a log line, whatever the source prints. */
+/** ARCHITECTURE.md: safety end to end: a source's secrets never come back in an API response or a log line, whatever the source prints. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { leakyServerScript, startContractHttpServer } from "@switchboard/fixtures"
 import type { ContractHttpServer } from "@switchboard/fixtures"

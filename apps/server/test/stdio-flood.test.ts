@@ -1,6 +1,6 @@
 /**
  * A stdio source whose command floods stdout (`yes`): adding it fails at once with the cause named, and /healthz
- * answers quickly all along (DESIGN §8: no request stalls the main thread). Calls to a source that floods later
+ * answers quickly all along (ARCHITECTURE.md: safety: no request stalls the main thread). Calls to a source that floods later
  * are in packages/plugin-mcp/test/stdout-flood.test.ts.
  */
 import { afterAll, beforeAll, expect, it } from "vitest"

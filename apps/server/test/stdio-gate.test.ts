@@ -1,5 +1,5 @@
 /**
- * DESIGN §8: a server without --allow-stdio starts no stdio source, whoever added it. Server A (with the flag)
+ * ARCHITECTURE.md: safety: a server without --allow-stdio starts no stdio source, whoever added it. Server A (with the flag)
  * adds a stdio source to a SQLite file; server B (without) on the same file lists its tools, but a call, a sync
  * and a lazy re-sync are refused with `source_disabled`, and the command never runs: it writes a marker file
  * as it starts, and that file stays absent. `switchboard run` and `switchboard mcp` are refused too. On SQLite

@@ -1,5 +1,5 @@
 /**
- * DESIGN §8 end to end: an http source pointed at an internal service does not read it back. Whatever the
+ * ARCHITECTURE.md: safety end to end: an http source pointed at an internal service does not read it back. Whatever the
  * upstream answers, an add, a sync, a stored sync error and a tool call's error carry at most a short excerpt
  * of its response, never the secret further down the page.
  */

@@ -3,7 +3,7 @@
  * (packages/api); guards check `_tag`, never `instanceof`, so a package bundled twice still matches.
  */
 import { Data } from "effect"
-import { driverCode, driverMessage } from "./catalog/database-fault.js"
+import { driverCode, driverMessage } from "./database-fault.js"
 
 /** The caller's request is malformed or names something impossible (HTTP 400). */
 export class InvalidInput extends Data.TaggedError("InvalidInput")<{ message: string }> {}
@@ -58,7 +58,7 @@ const SERVICE_ERROR_TAGS: ReadonlySet<string> = new Set<ServiceError["_tag"]>([
   "Internal",
 ])
 
-/** A tag check, never `instanceof`: a package bundled twice still matches (STYLE §9). */
+/** A tag check, never `instanceof`: a package bundled twice still matches (ARCHITECTURE.md: tagged errors). */
 export const isServiceError = (value: unknown): value is ServiceError =>
   typeof value === "object" && value !== null && SERVICE_ERROR_TAGS.has((value as { _tag?: unknown })._tag as string)
 

@@ -1,11 +1,11 @@
 /**
  * Ids for rows written on every execute (executions, tool_calls). They are UUID v7 (RFC 9562): a millisecond
- * timestamp first, so a new primary key lands at the end of the B-tree instead of on a random page (SQLite
- * here: one record per transaction 87 → 75 µs, 32 per transaction 24 → 10 µs each). Within one millisecond
+ * timestamp first, so a new primary key lands at the end of the B-tree instead of on a random page, which makes
+ * each insert cheaper. Within one millisecond
  * a 12-bit counter in `rand_a` keeps them in order (RFC 9562 §6.2, method 1); a clock that steps back keeps
  * the last millisecond and counts on.
  * The random part comes from crypto.randomUUID, on Node and Workers alike: Node serves it from a pool of
- * random bytes (0.4 µs a call here), where crypto.getRandomValues costs 5.5 µs a call.
+ * random bytes, where crypto.getRandomValues costs a system call each time.
  */
 let lastMs = -1
 let counter = 0

@@ -7,6 +7,8 @@ export * from "./result.js"
 export * from "./seams.js"
 export * from "./errors.js"
 export { isRecord, own } from "./is-record.js"
+export { countJsonNodes, createJsonScan } from "./json-scan.js"
+export type { JsonScan } from "./json-scan.js"
 export * from "./encodings/encoding.js"
 export { decodeToolResult } from "./encodings/decode.js"
 export type {
@@ -28,7 +30,7 @@ export type {
   StoredResult,
 } from "./catalog/rows.js"
 export { storedOutputPages, textPages } from "./catalog/result-pages.js"
-export type { OutputPages } from "./catalog/result-pages.js"
+export type { OutputPages } from "./render/read-output.js"
 export { ResumeConflict, isResumeConflict } from "./catalog/approval-rows.js"
 export { createCatalogStore } from "./catalog/store.js"
 export { MAX_MERGE_ROUNDS } from "./catalog/shape-merge.js"
@@ -39,7 +41,7 @@ export type { RetentionPolicy, RetentionText } from "./catalog/retention.js"
 export type { StoreDialect, CatalogDb, CatalogTables, WriteStatement } from "./catalog/dialect.js"
 export { createSqliteCatalogStore } from "./catalog/dialect-sqlite.js"
 export type { SqliteCatalogDb, SqliteStoreOptions } from "./catalog/dialect-sqlite.js"
-export { DatabaseFault, isDatabaseFault, driverMessage } from "./catalog/database-fault.js"
+export { DatabaseFault, isDatabaseFault, driverMessage } from "./database-fault.js"
 export { DEFAULT_BUSY_WAIT_MS } from "./catalog/busy-retry.js"
 export { createPgCatalogStore } from "./catalog/dialect-pg.js"
 export type { PgCatalogDb, PgStoreOptions } from "./catalog/dialect-pg.js"
@@ -47,11 +49,11 @@ export { createD1CatalogStore } from "./catalog/dialect-d1.js"
 export type { D1CatalogDb, D1StoreOptions } from "./catalog/dialect-d1.js"
 export * as sqliteSchema from "./catalog/schema-sqlite.js"
 export * as pgSchema from "./catalog/schema-pg.js"
-export { createSourcesService } from "./catalog/sources-service.js"
-export { sourceView } from "./catalog/source-view.js"
+export { createSourcesService } from "./sources/sources-service.js"
+export { sourceView } from "./sources/source-view.js"
 export { splitToolPath } from "./catalog/tool-path.js"
-export type { SourcesService, SourceUpdate, SourceView, SyncOptions } from "./catalog/sources-service.js"
-export type { ProgressListener } from "./catalog/sync-progress.js"
+export type { SourcesService, SourceUpdate, SourceView, SyncOptions } from "./sources/sources-service.js"
+export type { ProgressListener } from "./sources/sync-progress.js"
 export { createExecutor, DEFAULT_APPROVAL_TTL_MS } from "./executor/executor.js"
 export type {
   ApprovalSummary,
@@ -79,7 +81,7 @@ export {
 export type { EffectivePolicy, PolicySubject } from "./policy/policy.js"
 export { createApprovalsService, decisionRequest, parseWait, WAIT_MAX_MS } from "./approvals/approvals-service.js"
 export type { ApprovalsService, ApprovalWait, DecisionRequest } from "./approvals/approvals-service.js"
-export { defaultLimits, minimumLimits } from "./executor/limits.js"
+export { defaultLimits, minimumLimits } from "./limits.js"
 export {
   NAMESPACE_PATTERN,
   addSourceRequest,
@@ -144,7 +146,8 @@ export type {
   JsonSchemaTypeScript,
   TypeScope,
 } from "./describe/index.js"
-export { createDescribeService, DEFAULT_DESCRIBE_LIMIT, MAX_DESCRIBE_TOOLS } from "./describe/describe-service.js"
+export { createDescribeService } from "./describe/describe-service.js"
+export { DEFAULT_DESCRIBE_LIMIT, MAX_DESCRIBE_TOOLS } from "./request-schemas.js"
 export type { DescribeService, DescribeResult } from "./describe/describe-service.js"
 export { rankTools, scoreTool, words } from "./describe/search-tools.js"
 export { MAX_API_KEY_LENGTH, createApiKeyService, hashKey } from "./auth/api-keys.js"

@@ -6,11 +6,15 @@
  * text of the 400 a caller reads, and of the error a model corrects itself from.
  */
 import { z } from "zod"
-import { DEFAULT_DESCRIBE_LIMIT, MAX_DESCRIBE_TOOLS } from "./describe/describe-service.js"
 import { InvalidInput, failure, success } from "./errors.js"
 import type { Outcome } from "./errors.js"
-import { LIMIT_KEYS, defaultLimits, minimumLimits } from "./executor/limits.js"
+import { LIMIT_KEYS, defaultLimits, minimumLimits } from "./limits.js"
 import type { RunLimits, SourcePlugin } from "./seams.js"
+
+/** tools a describe search answers when the request names no limit */
+export const DEFAULT_DESCRIBE_LIMIT = 10
+/** the most tools one describe answers, by paths or by search */
+export const MAX_DESCRIBE_TOOLS = 100
 
 export interface WholeNumberRange {
   min: number
@@ -45,6 +49,7 @@ const limitMeanings: Record<keyof RunLimits, string> = {
   stackBytes: "the sandbox's stack, in bytes",
   maxToolCalls: "tool calls in the run",
   maxResultBytes: "the result's size as JSON text, in bytes",
+  maxResultNodes: "the keys and elements in the result, each counted once",
   maxLogLines: "console lines kept",
   maxLogBytes: "console bytes kept",
   maxToolArgBytes:
@@ -174,8 +179,8 @@ export const issueMessages = (error: z.ZodError) => [...new Set(error.issues.map
 export const parseRequest = <S extends z.ZodType>(schema: S, input: unknown): Outcome<z.output<S>> => {
   const parsed = schema.safeParse(input)
   if (parsed.success) return success(parsed.data)
-  // Parsed again for its messages: any per-parse option turns off zod's compiled validator, which took an
-  // execute request from about 0.2 to 2 µs, so only a request that fails pays for naming its fields.
+  // Parsed again for its messages: any per-parse option turns off zod's compiled validator, making each parse
+  // many times slower, so only a request that fails pays for naming its fields.
   const explained = schema.safeParse(input, { error: namedDefault })
   return failure(
     new InvalidInput({ message: explained.success ? issueMessages(parsed.error) : issueMessages(explained.error) }),

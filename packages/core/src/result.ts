@@ -1,5 +1,5 @@
 /**
- * The result contract (DESIGN §4): what `await tools.<ns>.<tool>(args)` resolves to inside a script.
+ * The result contract (ARCHITECTURE.md: result contract): what `await tools.<ns>.<tool>(args)` resolves to inside a script.
  * One definition, imported by the executor, the sandbox prelude's types and describe.
  */
 
@@ -32,6 +32,11 @@ export const ToolErrorCodes = {
   invalidArguments: "invalid_arguments",
   /** the call's arguments are past maxToolArgBytes, or would take the calls in flight past maxToolArgBytesInFlight */
   toolArgumentsTooLarge: "tool_arguments_too_large",
+  /**
+   * the tool's answer held more keys and elements than this server reads of one (maxToolResultNodes): it was not
+   * read; the message names the bound. A narrower request (a page, a filter) fits
+   */
+  toolResultTooLarge: "tool_result_too_large",
   /** the execution ended (or its caller went away) while the call was in flight */
   aborted: "aborted",
   /** the execution already made as many tool calls as its limit allows */

@@ -1,5 +1,5 @@
 /**
- * The seams core declares and others implement (DESIGN §2). core never imports an implementation.
+ * The seams core declares and others implement (ARCHITECTURE.md: seams). core never imports an implementation.
  */
 import type { z } from "zod"
 import type { RenderOptions, RenderedResult } from "./render/render-result.js"
@@ -17,6 +17,11 @@ export interface RunLimits {
   maxToolCalls: number
   /** size of the result, as JSON text */
   maxResultBytes: number
+  /**
+   * keys and elements in the result: every pass over a value of hundreds of thousands (storing, rendering,
+   * answering) would hold the server's main thread too long
+   */
+  maxResultNodes: number
   /** captured console lines */
   maxLogLines: number
   /** captured console bytes */

@@ -41,7 +41,8 @@ const httpUrl = z
         code: "custom",
         input: url,
         message:
-          'transport.url must not carry a user or password (user:password@host): send credentials as a header instead, e.g. transport.headers: { "authorization": "Basic <base64 of user:password>" }',
+          "transport.url must not carry a user or password (user:password@host): send credentials as a header instead, " +
+          'e.g. transport.headers: { "authorization": "Basic <base64 of user:password>" }',
       })
       return z.NEVER
     }
@@ -99,7 +100,8 @@ const patchOf = (type: keyof typeof PATCHABLE, fields: z.ZodRawShape) => {
         .strictObject(fields, {
           error: (issue) =>
             issue.code === "unrecognized_keys"
-              ? `a PATCH of a ${type} source replaces only ${list}, not ${issue.keys.map((f) => `"transport.${f}"`).join(", ")}; delete and add the source to change the rest`
+              ? `a PATCH of a ${type} source replaces only ${list}, not ${issue.keys.map((f) => `"transport.${f}"`).join(", ")}; ` +
+                "delete and add the source to change the rest"
               : shape,
         })
         .refine((given) => Object.keys(given).length > 0, { error: shape }),

@@ -26,6 +26,8 @@ export interface ConnectPolicy {
   fetch?: FetchLike
   /** the largest JSON response or stream event an http source may send (./bounded-fetch.ts; default 64 MiB) */
   maxMessageBytes?: number
+  /** keys and elements a stdio source's tool result may hold (./result-bound.ts; default 50,000) */
+  maxToolResultNodes?: number
   /** how this host starts a stdio server; a host without one (Workers) refuses stdio sources */
   spawnStdio?: SpawnStdio
   /** what a host without `spawnStdio` says of a stdio source (the Worker host names Workers); a neutral text by default */
@@ -171,7 +173,7 @@ export const connect = async (
   }
   const { Client, CfWorkerJsonSchemaValidator, StreamableHTTPClientTransport, ToolListChangedNotificationSchema } =
     await loadClientSdk()
-  // the SDK's default validator builds an Ajv per client (~150 µs here) and compiles schemas with `new Function`,
+  // the SDK's default validator builds an Ajv per client and compiles schemas with `new Function`,
   // which Workers refuse; tool output is checked by core (encodings/output-schema-check.ts), not by this client
   const client = new Client(clientInfo, { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() })
   let stderr = ""
@@ -184,6 +186,7 @@ export const connect = async (
           (text) => {
             stderr = (stderr + text).slice(-STDERR_TAIL_BYTES)
           },
+          { maxToolResultNodes: policy.maxToolResultNodes },
         )
       : undefined
   const wire =

@@ -10,6 +10,7 @@ import type { McpSourceConfig } from "./config.js"
 import type { McpConnection } from "./connection.js"
 import { NotProcessed } from "./pool.js"
 import { isUpstreamOverflow } from "./upstream-overflow.js"
+import { resultTooLargeOf } from "./result-bound.js"
 
 const AnyResult = z.unknown()
 
@@ -51,6 +52,17 @@ const failureMessage = (
   const sdk = loadedClientSdk()
   if (sdk && cause instanceof sdk.McpError) {
     const { ErrorCode } = sdk
+    const tooLarge = resultTooLargeOf(cause.data)
+    if (tooLarge) {
+      const count = (n: number) => n.toLocaleString("en-US")
+      return {
+        ok: false,
+        code: ToolErrorCodes.toolResultTooLarge,
+        message:
+          `"${tool}" answered with more than ${count(tooLarge.maxNodes)} keys and elements (${count(tooLarge.nodes)}), ` +
+          "the most this server reads of one tool result (maxToolResultNodes): it was not read. Ask for less, such as a page or a filter.",
+      }
+    }
     if (cause.code === ErrorCode.RequestTimeout)
       return {
         ok: false,
@@ -84,7 +96,10 @@ const failureMessage = (
   }
 }
 
-/** Maps a failed request to a value the script can branch on; the message carries no configured secret and no more than an excerpt of an http upstream's text. */
+/**
+ * Maps a failed request to a value the script can branch on; the message carries no configured secret and no more
+ * than an excerpt of an http upstream's text.
+ */
 export const callFailureMessage = (
   cause: unknown,
   connection: McpConnection,

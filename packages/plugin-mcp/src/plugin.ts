@@ -35,6 +35,8 @@ export interface McpPluginOptions {
   fetch?: FetchLike
   /** the largest JSON response or stream event an http source may send; past it the call or sync fails (64 MiB) */
   maxUpstreamMessageBytes?: number
+  /** keys and elements a tool result may hold; past it the call answers `tool_result_too_large` unread (50,000) */
+  maxToolResultNodes?: number
   /** how this host starts stdio servers (`McpPlugin.layer` takes the StdioSpawner service instead); without one stdio sources are refused */
   spawnStdio?: SpawnStdio
   /**
@@ -68,6 +70,7 @@ const poolOptions = (options: McpPluginOptions, onToolsChanged: (sourceId: strin
     spawnStdio: options.spawnStdio,
     stdioUnavailableMessage: options.stdioUnavailableMessage,
     maxMessageBytes: options.maxUpstreamMessageBytes,
+    maxToolResultNodes: options.maxToolResultNodes,
   }
   return { policy, connectTimeoutMs, idleTimeToLiveMs, onToolsChanged }
 }

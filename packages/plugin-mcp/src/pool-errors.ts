@@ -1,4 +1,4 @@
-/** The pool's typed failures. Guards check `_tag`, never `instanceof`, which fails when a package is bundled twice (STYLE §9). */
+/** The pool's typed failures. Guards check `_tag`, never `instanceof`, which fails when a package is bundled twice (ARCHITECTURE.md: tagged errors). */
 import { Data } from "effect"
 import type { SourceRefusalCode } from "@switchboard/core"
 

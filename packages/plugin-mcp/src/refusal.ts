@@ -37,7 +37,7 @@ export const codeLoadingEnv = (names: readonly string[]) => {
   })
 }
 
-/** A tag check rather than `instanceof` (STYLE §9): a host's fetch may throw it from another copy of this package. */
+/** A tag check rather than `instanceof` (ARCHITECTURE.md: tagged errors): a host's fetch may throw it from another copy of this package. */
 export const isSourceRefusal = (value: unknown): value is SourceRefusal =>
   typeof value === "object" && value !== null && (value as { _tag?: unknown })._tag === "SourceRefusal"
 

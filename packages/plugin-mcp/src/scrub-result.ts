@@ -1,7 +1,7 @@
 /**
  * A successful `tools/call` result with the source's configured secrets replaced, before core sees it. A tool
  * that echoes its environment or the request's headers would otherwise hand a secret to the script, and from
- * there to the execution record, the API response and the model (DESIGN §8: secrets never reach a script).
+ * there to the execution record, the API response and the model (ARCHITECTURE.md: safety: secrets never reach a script).
  * Every string is scrubbed, object keys included, except binary payloads: the base64 `data` of image and
  * audio blocks and a resource's `blob`, where a short secret can occur by chance and replacing it would
  * corrupt the bytes. Secrets under 4 characters are left, as in every message (see scrubSecrets).

@@ -20,8 +20,17 @@ export interface StdioTransport extends Transport {
   readonly overflow: StdoutOverflow | undefined
 }
 
+export interface StdioOptions {
+  /** keys and elements a tools/call answer may hold; past it the answer is not parsed (../result-bound.ts) */
+  maxToolResultNodes?: number
+}
+
 /** Starts `server` on `start()`; `onStderr` receives what it writes to stderr, as text. */
-export type SpawnStdio = (server: StdioServer, onStderr: (text: string) => void) => StdioTransport
+export type SpawnStdio = (
+  server: StdioServer,
+  onStderr: (text: string) => void,
+  options?: StdioOptions,
+) => StdioTransport
 
 export class StdioSpawner extends Context.Service<StdioSpawner, SpawnStdio>()("@switchboard/plugin-mcp/StdioSpawner") {}
 

@@ -1,5 +1,5 @@
 /**
- * Splits a stdio server's stdout into JSON-RPC messages, within bounds (DESIGN §8: no single source may stall the
+ * Splits a stdio server's stdout into JSON-RPC messages, within bounds (ARCHITECTURE.md: safety: no single source may stall the
  * main thread). The SDK's ReadBuffer concatenates every chunk onto the pending bytes and searches them all again
  * (quadratic on a long line), and reports each line that does not parse as an error: `yes` as a server makes
  * tens of thousands of exceptions per 64 KiB. Here a line's pieces are joined once, when its newline arrives, and
@@ -7,6 +7,7 @@
  */
 import { Data } from "effect"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
+import { createJsonScan } from "@switchboard/core"
 
 export interface StdoutLimits {
   /** the longest line (one message); the SDK's own client allows 10 MiB, so a server that works with it works here */
@@ -31,6 +32,19 @@ export const DEFAULT_STDOUT_LIMITS: StdoutLimits = {
   rateWindowMs: 10_000,
   maxBytesPerWindow: 160 * MiB,
   maxLinesPerWindow: 20_000,
+}
+
+/**
+ * A bound on the keys and elements of the messages that answer some requests (a tools/call's), counted on the
+ * line before it is parsed: parsing and every later pass over a value of hundreds of thousands of keys would hold
+ * the main thread for a second and more. Such a message is never parsed; the caller gets `refuse`'s in its place.
+ */
+export interface ResultBound {
+  maxNodes: number
+  /** the message answering this request may be refused */
+  applies(id: string | number): boolean
+  /** what is handed on in place of a message past the bound */
+  refuse(id: string | number, nodes: number): JSONRPCMessage
 }
 
 export type StdoutBound = "line_length" | "unparseable_lines" | "byte_rate" | "line_rate"
@@ -60,6 +74,7 @@ export const createStdoutReader = (
   deserializeMessage: (line: string) => JSONRPCMessage,
   limits: StdoutLimits = DEFAULT_STDOUT_LIMITS,
   now = Date.now,
+  resultBound?: ResultBound,
 ) => {
   let pending: Uint8Array[] = []
   let pendingBytes = 0
@@ -69,6 +84,16 @@ export const createStdoutReader = (
   let windowBytes = 0
   let windowLines = 0
   const seconds = limits.rateWindowMs / 1000
+  const scan = resultBound ? createJsonScan() : undefined
+
+  /** a message past `resultBound`, answered without being parsed; false when it is read as any other */
+  const refused = (): boolean => {
+    if (!scan || !resultBound || scan.nodes <= resultBound.maxNodes) return false
+    const id = scan.id()
+    if (id === undefined || !resultBound.applies(id)) return false
+    onMessage(resultBound.refuse(id, scan.nodes))
+    return true
+  }
 
   const line = (bytes: Uint8Array): StdoutOverflow | undefined => {
     if (++windowLines > limits.maxLinesPerWindow) {
@@ -77,6 +102,7 @@ export const createStdoutReader = (
         message: `the server wrote more than ${limits.maxLinesPerWindow} messages in ${seconds} s to stdout`,
       })
     }
+    if (refused()) return undefined
     const text = decoder.decode(bytes)
     let message: JSONRPCMessage
     try {
@@ -118,6 +144,7 @@ export const createStdoutReader = (
           message: `the server wrote a line longer than ${mib(limits.maxLineBytes)} to stdout`,
         })
       }
+      scan?.push(piece)
       if (end === -1) {
         if (piece.length > 0) pending.push(piece)
         pendingBytes += piece.length
@@ -128,6 +155,7 @@ export const createStdoutReader = (
       pending = []
       pendingBytes = 0
       const overflow = line(whole)
+      scan?.reset()
       if (overflow) return overflow
       start = end + 1
     }

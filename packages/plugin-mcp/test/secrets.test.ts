@@ -1,4 +1,4 @@
-/** DESIGN §8: a configured secret never reaches a message the plugin returns, whatever the source prints. */
+/** ARCHITECTURE.md: safety: a configured secret never reaches a message the plugin returns, whatever the source prints. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { fixtureCommand, leakyServerScript, startEchoHeadersServer } from "@switchboard/fixtures"
 import type { SourceHandle, SourcePlugin } from "@switchboard/core"

@@ -1,5 +1,5 @@
 /**
- * A stdio server's stdout is bounded (DESIGN §8): a line too long, too many lines that are not JSON-RPC, or too
+ * A stdio server's stdout is bounded (ARCHITECTURE.md: safety): a line too long, too many lines that are not JSON-RPC, or too
  * much too fast closes the connection, and the call or sync fails with `upstream_error` naming the bound, soon,
  * while the main thread keeps turning.
  */

@@ -1,5 +1,5 @@
 /**
- * DESIGN §8: an http source's URL is fetched by this server, so an error about it carries no more of the
+ * ARCHITECTURE.md: safety: an http source's URL is fetched by this server, so an error about it carries no more of the
  * upstream's response than a short, fixed-length, sanitized excerpt: a source pointed at an internal service
  * must not read that service back through its error messages.
  */

@@ -23,6 +23,12 @@ export const runErrors = {
     code: "result_too_large",
     message: `the script's result is ${exact ? "" : "at least "}${bytes} bytes of JSON, over the limit of ${limits.maxResultBytes} bytes`,
   }),
+  resultTooManyNodes: (limits: RunLimits, nodes: number): RunError => ({
+    code: "result_too_large",
+    message:
+      `the script's result has ${nodes} keys and elements, over maxResultNodes, the limit of ${limits.maxResultNodes}: ` +
+      "return less, such as a count, a page or a summary",
+  }),
   /** the blocks passed to `emit` share the result's limit; `bytes` as for resultTooLarge */
   emittedTooLarge: (limits: RunLimits, bytes: number, exact: boolean): RunError => ({
     code: "result_too_large",

@@ -1,4 +1,5 @@
 import type { ContentBlock, LogEntry, RunError, RunOptions, RunOutcome } from "@switchboard/core"
+import { countJsonNodes } from "@switchboard/core"
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core"
 import { classifyThrown } from "./classify-error.js"
 import { readDeterminism } from "./determinism.js"
@@ -268,6 +269,8 @@ class ScriptSession {
       case "json": {
         const bytes = utf8Length(serialized.text)
         if (bytes > limits.maxResultBytes) return { ok: false, error: runErrors.resultTooLarge(limits, bytes, true) }
+        const nodes = countJsonNodes(serialized.text)
+        if (nodes > limits.maxResultNodes) return { ok: false, error: runErrors.resultTooManyNodes(limits, nodes) }
         return { ok: true, value: JSON.parse(serialized.text) }
       }
     }

@@ -15,11 +15,11 @@ export interface SandboxSnapshot extends MemorySnapshot {
 
 export interface SnapshotOptions extends Pick<MemorySnapshotOptions, "clearMemory"> {
   /**
-   * Make the sandbox's Date (prelude/date.ts) before the snapshot is taken, so that no run pays for it (100–200
-   * µs for a run that reads Date, here). Without, it is made on each run's first read of it. A pool worker takes
-   * its first snapshot without, and takes it again with it made after its first run: making it runs enough of
-   * QuickJS for V8 to tier up QuickJS's interpreter at once (about 200 ms of CPU), which on this 2-core machine
-   * under load put the pool's first run 0.5 s later; after a run that has happened anyway.
+   * Make the sandbox's Date (prelude/date.ts) before the snapshot is taken, so that no run that reads Date pays
+   * for it. Without, it is made on each run's first read of it. A pool worker takes its first snapshot without,
+   * and takes it again with it made after its first run: making it runs enough of QuickJS for V8 to tier up
+   * QuickJS's interpreter at once, which on a loaded machine with few cores would delay the pool's first run;
+   * after a run that has happened anyway.
    */
   makeDate?: boolean
 }

@@ -3,10 +3,11 @@ import type { CodeRuntime, InvokeTool, RunDeterminism, RunLimits, RunOutcome, To
 export const testLimits: RunLimits = {
   timeoutMs: 2_000,
   memoryBytes: 32 << 20,
-  // 256 KiB stays inside the host stack of a main thread (sandbox-and-peers.md §3)
+  // 256 KiB stays inside the host stack of a main thread
   stackBytes: 256 << 10,
   maxToolCalls: 20,
   maxResultBytes: 64 << 10,
+  maxResultNodes: 100_000,
   maxLogLines: 50,
   maxLogBytes: 8 << 10,
   maxToolArgBytes: 64 << 10,

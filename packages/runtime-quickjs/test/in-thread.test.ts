@@ -85,7 +85,7 @@ describe("in-thread runner", () => {
   })
 
   test("a recursion that overflows the host's stack before QuickJS's is stack_overflow, and poisons the module", async () => {
-    // On a main thread a 1 MiB QuickJS stack is deeper than V8's own (sandbox-and-peers.md, Appendix C):
+    // On a main thread a 1 MiB QuickJS stack is deeper than V8's own:
     // V8 throws its RangeError through the wasm frames and the module's state is unknown afterwards.
     const runtime = await createQuickJsRuntime()
     const error = expectError(

@@ -605,6 +605,22 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
         expect(expectValue(await run("return 'x'.repeat(98)", { limits: { maxResultBytes: 100 } }))).toHaveLength(98)
       })
 
+      test("a result of more keys and elements than maxResultNodes fails with result_too_large, naming the limit", async () => {
+        const limits = { maxResultNodes: 100 }
+        const wide = expectError(
+          await run("return Object.fromEntries(Array.from({ length: 150 }, (_, i) => ['k' + i, i]))", { limits }),
+        )
+        expect(wide.code).toBe("result_too_large")
+        expect(wide.message).toMatch(/has 15\d keys and elements, over maxResultNodes, the limit of 100/)
+        const deep = expectError(await run("return Array.from({ length: 30 }, () => [1, 2, 3, 4])", { limits }))
+        expect(deep.code).toBe("result_too_large")
+        // a long string is one value, whatever it holds
+        expect(expectValue(await run("return { text: ',{['.repeat(1000) }", { limits }))).toMatchObject({
+          text: expect.any(String),
+        })
+        expect(expectValue(await run("return Array.from({ length: 90 }, (_, i) => i)", { limits }))).toHaveLength(90)
+      })
+
       test("an aborted signal ends the run with aborted", async () => {
         const controller = new AbortController()
         const invoke: InvokeTool = () => {

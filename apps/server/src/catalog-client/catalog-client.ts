@@ -118,6 +118,6 @@ export class CatalogClientError extends Error {
   }
 }
 
-/** A tag check, never `instanceof` (STYLE §9). */
+/** A tag check, never `instanceof` (ARCHITECTURE.md: tagged errors). */
 export const isCatalogClientError = (error: unknown): error is CatalogClientError =>
   (error as { _tag?: unknown } | null)?._tag === "CatalogClientError"

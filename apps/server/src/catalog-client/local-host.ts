@@ -78,7 +78,8 @@ export const openLocalHost = async (
       if (resumed === null || !waited.execution)
         throw new CatalogClientError(
           "resume_failed",
-          `approval ${id} is ${decided.status}, but its execution could not be resumed here (the log above says why); a server on this catalog resumes it once this attempt's lease has passed`,
+          `approval ${id} is ${decided.status}, but its execution could not be resumed here (the log above says why); ` +
+            "a server on this catalog resumes it once this attempt's lease has passed",
         )
       return {
         approval: approvalView(waited.approval),

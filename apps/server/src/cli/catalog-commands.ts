@@ -91,7 +91,8 @@ export const addCatalogCommands = (program: Command, outcome: Outcome) => {
       program
         .command("call")
         .description(
-          "run one tool, as an execution, and print its data (a string as its text, else JSON); a failed call prints its error, exit 1; one that pauses for an approval exits 3",
+          "run one tool, as an execution, and print its data (a string as its text, else JSON); " +
+            "a failed call prints its error, exit 1; one that pauses for an approval exits 3",
         )
         .argument("<path>", "the tool, namespace.tool")
         .argument("[arguments]", "a JSON object, @file, or - for stdin ({} when none is given)"),

@@ -37,6 +37,11 @@ export const runtimeFlags = {
   "stack-kb": { value: "kb", help: "a script's stack (default 512)" },
   "max-tool-calls": { value: "n", help: "tool calls a script may make (default 1000)" },
   "max-result-mb": { value: "mb", help: "the largest result (default 8)" },
+  "max-result-nodes": { value: "n", help: "keys and elements in a result, at most (default 50000)" },
+  "max-tool-result-nodes": {
+    value: "n",
+    help: "keys and elements in one tool result, at most (default 50000); past it the call is refused unread",
+  },
   "max-log-lines": { value: "n", help: "console lines kept per script (default 1000)" },
   "max-log-kb": { value: "kb", help: "console output kept per script (default 1024)" },
   "max-tool-arg-kb": { value: "kb", help: "one tool call's arguments, at most (default 1024)" },

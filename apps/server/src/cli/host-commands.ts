@@ -43,7 +43,8 @@ export const addHostCommands = (program: Command, outcome: Outcome) => {
     program
       .command("run")
       .description(
-        "run a script (a file, or - for stdin) against the catalog, and print its whole result; a run that pauses for a person's approval prints how to decide it and exits 3",
+        "run a script (a file, or - for stdin) against the catalog, and print its whole result; " +
+          "a run that pauses for a person's approval prints how to decide it and exits 3",
       )
       .argument("<file>", "the script, or - to read it from stdin"),
     runFlags,

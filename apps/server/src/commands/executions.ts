@@ -94,7 +94,8 @@ const pageFooter = (id: string, page: OutputPage) => {
   const next =
     page.nextOffset === null
       ? ""
-      : `; next: switchboard executions output ${id} --offset ${page.nextOffset}${page.nextCharOffset === undefined ? "" : ` --char-offset ${page.nextCharOffset}`}`
+      : `; next: switchboard executions output ${id} --offset ${page.nextOffset}` +
+        (page.nextCharOffset === undefined ? "" : ` --char-offset ${page.nextCharOffset}`)
   return `${shown} of ${page.totalLines}${next}\n`
 }
 

@@ -9,7 +9,7 @@ import { defaultDb, existingCatalog, fail, parseDuration } from "./common.js"
 export const mcpCommand = async ({ values }: CommandInput<typeof mcpFlags>) => {
   const approvals = approvalsFromFlags(values)
   if (!approvals.ok) return fail(approvals.message)
-  // loaded here, not with the bundle: serve and run share it, and the MCP SDK's server costs a start ~60 ms
+  // loaded here, not with the bundle: serve and run share it, and the MCP SDK's server is slow to load
   const { serveMcpStdio } = await import("../mcp-stdio.js")
   const mcp = await serveMcpStdio({
     db: existingCatalog(values.db ?? defaultDb()),

@@ -48,7 +48,8 @@ export interface Target {
 
 /**
  * The flags that take a suggested command to the same catalog: ` --db <path>` or ` --url <url>` (empty when it came
- * from the environment, which the next command reads too), a password in it redacted (the flag's owner has it); `decide`: those of `approvals approve|decline`, locally
+ * from the environment, which the next command reads too), a password in it redacted (the flag's owner has it);
+ * `decide`: those of `approvals approve|decline`, locally
  * with `--allow-stdio` when the command had it, since the resume runs there and may call a stdio source again.
  */
 export const targetFlags = (target: Target) => {

@@ -83,7 +83,9 @@ export const runCommand = async ({ values, args, given }: CommandInput<typeof ru
   }
   const { on } = targetFlags(named)
   const readOn = ({ executionId, offset, charOffset }: ReadOn) =>
-    `Read the rest with switchboard executions output ${executionId}${on} --offset ${offset}${charOffset === undefined ? "" : ` --char-offset ${charOffset}`} --limit 200, all of it with switchboard executions output ${executionId}${on}; search it with --grep <regex>`
+    `Read the rest with switchboard executions output ${executionId}${on} --offset ${offset}` +
+    `${charOffset === undefined ? "" : ` --char-offset ${charOffset}`} --limit 200, ` +
+    `all of it with switchboard executions output ${executionId}${on}; search it with --grep <regex>`
 
   const report = async ({ response, stored }: Ran) => {
     if (values.json) {

@@ -64,7 +64,9 @@ export const createGrepRunner = (options: GrepRunnerOptions = {}): { grep: GrepR
   const tooCostly: GrepOutcome = {
     ok: false,
     code: "pattern_too_costly",
-    message: `the search ran past its limit of ${timeoutMs} ms and was stopped; use a simpler pattern (fewer repetitions and alternatives) or read the output by line range`,
+    message:
+      `the search ran past its limit of ${timeoutMs} ms and was stopped; ` +
+      "use a simpler pattern (fewer repetitions and alternatives) or read the output by line range",
   }
   const neverStarted: GrepOutcome = {
     ok: false,

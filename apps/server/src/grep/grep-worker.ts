@@ -9,7 +9,7 @@ import { grepOutput } from "@switchboard/core/grep"
 /** one page of job `id`'s text (the first page of a new id starts its text), or its pattern once every page is in */
 export type GrepMessage = { id: number; page: string } | { id: number; pattern: string }
 
-// RE2's first search in a thread compiles its own code (20-30 ms here): paid at load, outside any search's clock
+// RE2's first search in a thread compiles its own code: paid at load, outside any search's clock
 grepOutput("warm", "w+")
 
 let job: { id: number; pages: string[] } | undefined

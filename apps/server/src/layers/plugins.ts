@@ -12,6 +12,8 @@ import type { GuardedFetchOptions } from "@switchboard/plugin-mcp/node"
 export interface PluginOptions {
   allowStdio?: StdioAllowance
   refusePrivateSources?: boolean | GuardedFetchOptions
+  /** keys and elements one tool result may hold; past it the call answers `tool_result_too_large` unread */
+  maxToolResultNodes?: number
 }
 
 /** The guard is a resource of its own (it keeps a connection pool): released after the plugin's connections. */
@@ -31,6 +33,14 @@ export const pluginsLayer = (
       Layer.effect(
         Services.SourcePlugins,
         Effect.map(McpPlugin, (mcp) => [mcp]),
-      ).pipe(Layer.provide(McpPlugin.layer({ allowStdio: options.allowStdio ?? false, fetch }))),
+      ).pipe(
+        Layer.provide(
+          McpPlugin.layer({
+            allowStdio: options.allowStdio ?? false,
+            fetch,
+            maxToolResultNodes: options.maxToolResultNodes,
+          }),
+        ),
+      ),
     ),
   )

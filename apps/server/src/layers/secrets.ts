@@ -45,7 +45,8 @@ export const sealedCatalogLayer = Layer.effect(
     }
     if (unreadable.length > 0)
       logger.warn(
-        `the secrets of ${unreadable.length} source(s) cannot be decrypted with this server's key (${box.origin}, key id ${box.keyId}); their calls fail with source_secrets_unreadable until new secrets are sent with PATCH /v1/sources/<namespace> or the old key is restored`,
+        `the secrets of ${unreadable.length} source(s) cannot be decrypted with this server's key (${box.origin}, key id ${box.keyId}); ` +
+          "their calls fail with source_secrets_unreadable until new secrets are sent with PATCH /v1/sources/<namespace> or the old key is restored",
         { sources: unreadable.map((u) => u.namespace) },
       )
     return store

@@ -1,5 +1,5 @@
 /**
- * What an API key may do (DESIGN §8). Three scopes, each including the ones below it:
+ * What an API key may do (ARCHITECTURE.md: safety). Three scopes, each including the ones below it:
  *   read     the catalog (sources, tools) and the key's own executions
  *   execute  read, plus run scripts and describe tools (a script can already search and describe the catalog
  *            through `tools.$search` / `tools.$describe`, so execute without read would protect nothing)

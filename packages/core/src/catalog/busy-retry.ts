@@ -8,7 +8,7 @@
  * operation is one statement, or reads and one batch (BEGIN IMMEDIATE is what waits, before any write). A shape
  * merge of several rounds makes each round an operation of its own (./shape-merge.ts).
  */
-import { DatabaseFault, driverCode } from "./database-fault.js"
+import { DatabaseFault, driverCode } from "../database-fault.js"
 
 /** the longest a store call waits for a lock, in all (what `busy_timeout` used to block the process for) */
 export const DEFAULT_BUSY_WAIT_MS = 5_000

@@ -3,8 +3,8 @@ import { getTableColumns } from "drizzle-orm"
 import type { Table } from "drizzle-orm"
 
 /**
- * the most rows one multi-row statement takes, whatever the dialect allows: on SQLite, 200 rows a statement wrote a
- * 1,000-tool sync in 72 µs a tool, where a statement a row took 21 times a bare insert (bench/catalog-sync.ts)
+ * the most rows one multi-row statement takes, whatever the dialect allows: on SQLite a statement a row costs many
+ * times a bare insert, and past a few hundred rows a statement gains nothing (bench/catalog-sync.ts)
  */
 const MAX_ROWS = 200
 

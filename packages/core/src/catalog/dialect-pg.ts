@@ -47,8 +47,10 @@ export const createPgCatalogStore = (
         return changed
       }),
     // StoreDialect.claimIn
-    claimIn: (column, select) =>
-      sql`${column} = any(array(${(select as unknown as { for(strength: "update", config: { skipLocked: true }): SQLWrapper }).for("update", { skipLocked: true })}))`,
+    claimIn: (column, select) => {
+      const lockable = select as unknown as { for(strength: "update", config: { skipLocked: true }): SQLWrapper }
+      return sql`${column} = any(array(${lockable.for("update", { skipLocked: true })}))`
+    },
     // assigning a transaction id is a write: a standby refuses it
     probeWrite: () =>
       pgDb.transaction(async (tx) => {

@@ -17,7 +17,7 @@ import * as schema from "./schema-sqlite.js"
 import { createCatalogStore } from "./store.js"
 import type { CatalogDb, WriteStatement } from "./dialect.js"
 import { DEFAULT_BUSY_WAIT_MS, retryWhileBusy } from "./busy-retry.js"
-import { DatabaseFault } from "./database-fault.js"
+import { DatabaseFault } from "../database-fault.js"
 import { RESULT_PART_BYTES } from "./result-parts.js"
 
 export interface SqliteStoreOptions {
@@ -61,7 +61,7 @@ interface SyncStatement {
 
 /**
  * A statement without parameters, prepared once when the driver allows it: drizzle prepares a statement anew on
- * every call, which for BEGIN and COMMIT cost more than running them (about 5 µs each here).
+ * every call, which for BEGIN and COMMIT costs more than running them.
  */
 const fixedStatement = (sqliteDb: SqliteCatalogDb, text: string): (() => unknown) => {
   const client = (sqliteDb as { $client?: Partial<PreparingClient> }).$client

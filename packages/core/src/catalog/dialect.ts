@@ -55,8 +55,8 @@ export interface StoreDialect {
   ): Promise<number[]>
   /**
    * One executions row, by a statement cheaper than the builder's multi-row insert (on SQLite a statement
-   * prepared once and run per row costs a few µs, where the builder's insert cost about 45 µs to build and
-   * prepare). Used for every row of a batch; a dialect without one gets multi-row inserts.
+   * prepared once and run per row costs a fraction of building and preparing the builder's insert). Used for
+   * every row of a batch; a dialect without one gets multi-row inserts.
    */
   insertExecution?(row: ExecutionRow): WriteStatement
   /**

@@ -20,20 +20,18 @@ import type { StoreDialect, WriteStatement } from "./dialect.js"
 import type { RetentionPolicy } from "./retention.js"
 
 /**
- * A batch's bounds. On SQLite (the host's file: WAL, secure_delete) one batch of executions with 10 tool calls and
- * 2 KB of result each took 3.3–3.7 ms for 25, 9–10 ms for 50, 12–16 ms for 100 and 20–26 ms for 200, in two runs on
- * this 2-core machine under a load of about 5 (`pnpm tsx bench/prune.ts`); better-sqlite3 is synchronous, so a batch
- * holds the whole event loop for that long, not only the store. The text bound keeps a batch of large results (up to 8 MiB each by default) from
- * writing hundreds of MB at once: secure_delete overwrites every freed page.
+ * A batch's bounds. better-sqlite3 is synchronous, so a batch holds the whole event loop for as long as it takes,
+ * not only the store: the batch is small enough to take a few milliseconds on SQLite (the host's file: WAL,
+ * secure_delete; `pnpm tsx bench/prune.ts` times it). The text bound keeps a batch of large results (up to 8 MiB
+ * each by default) from writing hundreds of MB at once: secure_delete overwrites every freed page.
  */
 export const PRUNE_BATCH = { executions: 50, toolCalls: 500, textBytes: 4 * 1024 * 1024 }
 
 /**
- * The pause between batches. With none (the next macrotask), the prune's timer came round before the next request
- * on every turn of the loop and a steady stream of store calls got one call in per batch; with 10 ms, a batch of
- * about 10 ms leaves the store to requests about half the time (1,000,000 executions would take about 7 minutes),
- * and store calls during a prune of 16,000–18,000 executions took 0.91–0.97x their idle median, 1.03–1.14x their
- * idle p99, in three runs.
+ * The pause between batches. With none (the next macrotask), the prune's timer comes round before the next request
+ * on every turn of the loop and a steady stream of store calls gets one call in per batch; a pause about as long
+ * as a batch leaves the store to requests about half the time, and store calls during a prune keep close to their
+ * idle speed (bench/README.md, the prune).
  */
 export const PRUNE_PAUSE_MS = 10
 
@@ -74,9 +72,10 @@ export const executionPruner = (
   const { executions, executionResultParts: parts, toolCalls, approvals } = tables
   // the stored length, without reading the text: SQLite (3.43+) answers octet_length from the record header,
   // Postgres from the TOAST header. Logs are left out (1 MiB each at most, and jsonb on Postgres).
+  const partBytes = sql`(select coalesce(sum(octet_length(${parts.text})), 0) from ${parts} where ${parts.executionId} = ${executions.id})`
   const textBytes = sql<
     number | string
-  >`coalesce(octet_length(${executions.resultText}), 0) + octet_length(${executions.code}) + (select coalesce(sum(octet_length(${parts.text})), 0) from ${parts} where ${parts.executionId} = ${executions.id})`
+  >`coalesce(octet_length(${executions.resultText}), 0) + octet_length(${executions.code}) + ${partBytes}`
 
   /** the later of the two bounds' edges: each deletes everything at or before its own */
   const edgeOf = async (policy: RetentionPolicy, now: number): Promise<Edge | null> => {

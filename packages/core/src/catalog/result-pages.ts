@@ -4,17 +4,9 @@
  * holds the whole text on the thread that serves requests.
  */
 import { NotFound } from "../errors.js"
-import { afterThisTurn } from "../executor/group-commit.js"
+import { afterThisTurn } from "../after-this-turn.js"
+import type { OutputPages } from "../render/read-output.js"
 import type { CatalogStore, StoredResult } from "./rows.js"
-
-export interface OutputPages {
-  /** the whole text's length in UTF-8 bytes */
-  bytes: number
-  /** how many pages, read in order from 0 */
-  pages: number
-  /** one page; rejects with NotFound when the execution was deleted, or its record rewritten, since it was found */
-  read(page: number): Promise<string>
-}
 
 /**
  * How long pages may be read back to back before the event loop is given a turn. A synchronous driver

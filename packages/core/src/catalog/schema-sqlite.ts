@@ -1,5 +1,5 @@
 /**
- * The catalog schema for SQLite and D1 (DESIGN §3). Times are epoch milliseconds; JSON columns hold text.
+ * The catalog schema for SQLite and D1 (ARCHITECTURE.md: data model). Times are epoch milliseconds; JSON columns hold text.
  * Changes are additive: a new column is nullable, so an old row means old behaviour until it is stamped.
  */
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core"

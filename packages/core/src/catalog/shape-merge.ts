@@ -11,7 +11,7 @@
  * follow each other without a pause (each answer reaches it first, so its next read and write come first).
  */
 import { and, eq, inArray } from "drizzle-orm"
-import { DatabaseFault } from "./database-fault.js"
+import { DatabaseFault } from "../database-fault.js"
 import { chunks } from "./chunks.js"
 import { createKeyLock } from "./key-lock.js"
 import type { ShapeObservation } from "./rows.js"

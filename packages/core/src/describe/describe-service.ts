@@ -7,10 +7,8 @@ import type { PolicyDecider } from "../policy/policy.js"
 import { describeTool, describeTools, loadObservedShape } from "./describe-tool.js"
 import type { OutputSource } from "./describe-tool.js"
 import { rankTools } from "./search-tools.js"
+import { DEFAULT_DESCRIBE_LIMIT, MAX_DESCRIBE_TOOLS } from "../request-schemas.js"
 import { splitToolPath } from "../catalog/tool-path.js"
-
-export const DEFAULT_DESCRIBE_LIMIT = 10
-export const MAX_DESCRIBE_TOOLS = 100
 
 export interface DescribeResult {
   typescript: string

@@ -1,5 +1,5 @@
 /**
- * Describe (DESIGN §5): TypeScript a model can paste above its script. The input type comes from the input
+ * Describe (ARCHITECTURE.md: shapes and describe): TypeScript a model can paste above its script. The input type comes from the input
  * schema; `Data` in `Promise<ToolResult<Data>>` comes from the declared output schema, else the shape observed
  * under the tool's current encoding (with its provenance), else `unknown` (never called). Never an MCP
  * envelope: `data` is what the result contract delivers.
@@ -82,7 +82,8 @@ export const policyNote = (policy: Pick<EffectivePolicy, "action" | "reason"> | 
   if (!policy || policy.action === "allow") return null
   return policy.action === "block"
     ? `blocked by policy (${policy.reason}): a call resolves to { ok: false, error: { code: "blocked" } } and never runs`
-    : `needs a person's approval before it runs (${policy.reason}): the run pauses at the call until someone decides; a decline resolves to { ok: false, error: { code: "declined" } }`
+    : `needs a person's approval before it runs (${policy.reason}): the run pauses at the call until someone decides; ` +
+        `a decline resolves to { ok: false, error: { code: "declined" } }`
 }
 
 const renderTool = ({ tool, shape, policy }: DescribeToolInput, scope: TypeScope): RenderedTool => {
@@ -104,7 +105,8 @@ const renderTool = ({ tool, shape, policy }: DescribeToolInput, scope: TypeScope
 
   const argsOptional = !hasRequiredArguments(tool.inputSchema) || /^Record<string, (unknown|never)>$/.test(inputType)
   const note = policyNote(policy)
-  const method = `${note ? `/** ${note.replaceAll("*/", "* /")} */\n    ` : ""}${propertyKey(tool.name)}(args${argsOptional ? "?" : ""}: ${inputName}): Promise<ToolResult<${dataName}>>`
+  const doc = note ? `/** ${note.replaceAll("*/", "* /")} */\n    ` : ""
+  const method = `${doc}${propertyKey(tool.name)}(args${argsOptional ? "?" : ""}: ${inputName}): Promise<ToolResult<${dataName}>>`
   const block = `${inputDoc}type ${inputName} = ${inputType}\n\n${docComment(data.comment, "")}type ${dataName} = ${data.type}`
   return { namespace: tool.namespace, method, block, uses, outputSource: data.source }
 }

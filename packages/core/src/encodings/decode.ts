@@ -1,5 +1,5 @@
 /**
- * Raw plugin result -> the result union (DESIGN §4), by the tool row's `result_encoding`.
+ * Raw plugin result -> the result union (ARCHITECTURE.md: result contract), by the tool row's `result_encoding`.
  * `executor.execute` calls this before telemetry and shape observation see the value. Pure; never throws.
  */
 import { okResult, type ToolResult } from "../result.js"

@@ -1,6 +1,6 @@
 /**
  * Result encodings stamped on each tool row (`tools.result_encoding`). NULL in the database means `direct`.
- * A row's encoding names how a plugin's raw result becomes the result union (DESIGN §4).
+ * A row's encoding names how a plugin's raw result becomes the result union (ARCHITECTURE.md: result contract).
  */
 export const ResultEncodings = {
   direct: "direct",

@@ -1,5 +1,5 @@
 /**
- * Lossless JSON parse for the `mcp-call-tool-result-v2` exact-JSON rule (DESIGN §4, rule 3).
+ * Lossless JSON parse for the `mcp-call-tool-result-v2` exact-JSON rule (ARCHITECTURE.md: result contract).
  *
  * A text is "exact JSON" when, after JSON whitespace (space, tab, LF, CR; not a BOM), it is one JSON object or
  * array that `JSON.parse` accepts and that parse loses nothing:

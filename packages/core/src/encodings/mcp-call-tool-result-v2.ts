@@ -1,6 +1,6 @@
 /**
  * `mcp-call-tool-result-v2`: an MCP `tools/call` JSON-RPC `result` (a `CallToolResult`) -> the result union
- * (DESIGN §4). Pure, and it never throws: the raw value may be anything a server sent.
+ * (ARCHITECTURE.md: result contract). Pure, and it never throws: the raw value may be anything a server sent.
  *
  *   1. `isError: true` -> ok:false, code `upstream_error`; message = the text blocks' texts joined by "\n"
  *      ("tool reported an error" when that is empty); `structuredContent` -> error.data; every block ->

@@ -1,8 +1,17 @@
 /** Reading stored output by line range and by pattern, with the text's own (0-based) line numbers. */
 import { RE2JS } from "re2js"
-import type { OutputPages } from "../catalog/result-pages.js"
 import { splitLines } from "./render-for-model.js"
 import { endAt, startAt } from "./surrogates.js"
+
+/** A stored text read a page at a time (catalog/result-pages.ts makes one from the store, or from a text). */
+export interface OutputPages {
+  /** the whole text's length in UTF-8 bytes */
+  bytes: number
+  /** how many pages, read in order from 0 */
+  pages: number
+  /** one page; rejects with NotFound when the execution was deleted, or its record rewritten, since it was found */
+  read(page: number): Promise<string>
+}
 
 export interface OutputPage {
   offset: number

@@ -2,7 +2,7 @@ import { prettyJson } from "./pretty-json.js"
 import { endAt } from "./surrogates.js"
 
 /**
- * The one function that turns a script's result into text for a model (DESIGN §6). Every surface — the
+ * The one function that turns a script's result into text for a model (ARCHITECTURE.md: model-facing text). Every surface — the
  * execute response, the MCP `execute` tool, the stored execution record, the CLI — gets its text here.
  *
  * - A string is its own text, never JSON-quoted; lone UTF-16 surrogates become U+FFFD (a provider refuses
@@ -62,8 +62,10 @@ export interface ReadOn {
 
 /** How a model reads on, through MCP or HTTP: each surface that shows a cut text may say it in its own terms. */
 export const readOnThroughApi = ({ executionId, offset, charOffset }: ReadOn) =>
-  `Read the rest with read_output {"executionId":"${executionId}","offset":${offset}${charOffset === undefined ? "" : `,"charOffset":${charOffset}`},"limit":200} or ` +
-  `GET /v1/executions/${executionId}/output?offset=${offset}${charOffset === undefined ? "" : `&charOffset=${charOffset}`}&limit=200; search it with grep_output or ?grep=<regex>`
+  `Read the rest with read_output {"executionId":"${executionId}","offset":${offset}` +
+  `${charOffset === undefined ? "" : `,"charOffset":${charOffset}`},"limit":200} or ` +
+  `GET /v1/executions/${executionId}/output?offset=${offset}${charOffset === undefined ? "" : `&charOffset=${charOffset}`}&limit=200; ` +
+  "search it with grep_output or ?grep=<regex>"
 
 /**
  * `executionId` null: the record was not stored, so the note says the rest is gone instead of where to read it;
@@ -88,7 +90,8 @@ export const inlineText = (
   // a single line longer than the cap: show its beginning rather than nothing
   const cut = endAt(full, cap)
   const shown = shownLines > 0 ? full.slice(0, headEnd) : full.slice(0, cut)
-  const shownPart = `[output truncated: showing ${shownLines > 0 ? shownLines : `${cut} characters of line 0`} of ${totalLines} lines (${full.length} characters in all). `
+  const shownCount = shownLines > 0 ? shownLines : `${cut} characters of line 0`
+  const shownPart = `[output truncated: showing ${shownCount} of ${totalLines} lines (${full.length} characters in all). `
   if (executionId === null) {
     const gone = `${shownPart}The rest could not be stored, so it cannot be read later: return less, or run the script again]`
     return { text: `${shown}\n${gone}`, truncated: true, totalLines, totalChars: full.length }

@@ -81,7 +81,10 @@ export const createSealedCatalogStore = ({ store, box, plugins }: SealedStoreOpt
     const why = otherKey
       ? `they were encrypted with another key (key id ${otherKey}; this server's key id is ${box.keyId})`
       : `they do not decrypt with this server's key (key id ${box.keyId}): changed at rest or copied from another source`
-    return `the secrets of source "${namespace}" (${fields}) cannot be read: ${why}. Send new values with PATCH /v1/sources/${namespace}, or restart the server with the key they were encrypted with (SWITCHBOARD_SECRET_KEY or its key file)`
+    return (
+      `the secrets of source "${namespace}" (${fields}) cannot be read: ${why}. Send new values with PATCH ` +
+      `/v1/sources/${namespace}, or restart the server with the key they were encrypted with (SWITCHBOARD_SECRET_KEY or its key file)`
+    )
   }
 
   const openRow = async (row: SourceRow): Promise<SourceRow> => {

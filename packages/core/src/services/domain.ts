@@ -6,8 +6,8 @@
 import { Context, Effect, Layer } from "effect"
 import { createApiKeyService } from "../auth/api-keys.js"
 import type { ApiKeyService } from "../auth/api-keys.js"
-import { createSourcesService } from "../catalog/sources-service.js"
-import type { SourcesService } from "../catalog/sources-service.js"
+import { createSourcesService } from "../sources/sources-service.js"
+import type { SourcesService } from "../sources/sources-service.js"
 import { createApprovalsService } from "../approvals/approvals-service.js"
 import type { ApprovalsService } from "../approvals/approvals-service.js"
 import { createPolicyService } from "../policy/policy-service.js"
@@ -23,7 +23,7 @@ import {
   StaleSources,
   TelemetrySink,
   nowFrom,
-} from "./seams.js"
+} from "./host-seams.js"
 
 export interface SourcesOptions {
   /** a source synced longer ago than this is re-synced before its tools are next used or listed */

@@ -8,6 +8,6 @@ export {
   StaleSources,
   TelemetrySink,
   nowFrom,
-} from "./seams.js"
+} from "./host-seams.js"
 export { ApiKeys, Approvals, Executor, Policies, Sources } from "./domain.js"
 export type { ExecutorLayerOptions, PoliciesOptions, SourcesOptions } from "./domain.js"

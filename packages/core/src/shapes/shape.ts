@@ -1,5 +1,5 @@
 /**
- * The shape of a tool's decoded `data`, learned from real calls (DESIGN §5). Types only: a shape never holds
+ * The shape of a tool's decoded `data`, learned from real calls (ARCHITECTURE.md: shapes and describe). Types only: a shape never holds
  * a value, a key's value or string content. It is plain JSON, stored as `tool_shapes.shape`.
  *
  * `unknown` absorbs in a merge (`unknown | T` is `unknown`): it marks a place past a bound, where the data

@@ -1,5 +1,5 @@
 /**
- * What kind of address an IP is, for the egress rule (DESIGN §8): a server that listens beyond loopback
+ * What kind of address an IP is, for the egress rule (ARCHITECTURE.md: safety): a server that listens beyond loopback
  * refuses to fetch anything but global unicast. Pure (no Node APIs), so any host can use it; the Node host's
  * guarded fetch (`@switchboard/plugin-mcp/node`) applies it to every address a name resolves to.
  *

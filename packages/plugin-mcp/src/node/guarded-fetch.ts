@@ -1,5 +1,5 @@
 /**
- * The Node host's egress guard for http sources (DESIGN §8): a fetch that refuses loopback, private,
+ * The Node host's egress guard for http sources (ARCHITECTURE.md: safety): a fetch that refuses loopback, private,
  * link-local and metadata addresses, after DNS resolution and on every redirect. Node-only (node:dns, undici):
  * a Workers host cannot resolve names and supplies its own fetch.
  *

@@ -8,8 +8,8 @@ import type { SpawnStdio } from "../stdio-spawner.js"
 import { pinNodeStdio } from "./stdio-paths.js"
 import { BoundedStdioTransport } from "./stdio-transport.js"
 
-export const spawnNodeStdio: SpawnStdio = (server, onStderr) =>
-  new BoundedStdioTransport(server, (chunk) => onStderr(chunk.toString("utf8")))
+export const spawnNodeStdio: SpawnStdio = (server, onStderr, options) =>
+  new BoundedStdioTransport(server, (chunk) => onStderr(chunk.toString("utf8")), undefined, options?.maxToolResultNodes)
 
 export const nodeStdioLayer: Layer.Layer<StdioSpawner | StdioPaths> = Layer.mergeAll(
   Layer.succeed(StdioSpawner, spawnNodeStdio),

@@ -8,8 +8,9 @@ import { spawn } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
+import { DEFAULT_MAX_TOOL_RESULT_NODES, toolResultTooLarge } from "../result-bound.js"
 import { createStdoutReader, DEFAULT_STDOUT_LIMITS } from "../stdout-reader.js"
-import type { StdoutLimits, StdoutOverflow } from "../stdout-reader.js"
+import type { ResultBound, StdoutLimits, StdoutOverflow } from "../stdout-reader.js"
 import type * as StdioSdk from "./stdio-sdk.js"
 
 let stdioSdk: Promise<typeof StdioSdk> | undefined
@@ -62,12 +63,22 @@ export class BoundedStdioTransport implements Transport {
   private closed = false
   private started = false
   private sdk: typeof StdioSdk | undefined
+  /** the ids of the tools/call requests awaiting their answer: only those answers are bounded by their count */
+  private readonly toolCalls = new Set<string | number>()
+  private readonly resultBound: ResultBound
 
   constructor(
     private readonly server: StdioServer,
     private readonly onStderr: (chunk: Buffer) => void,
     private readonly limits: StdoutLimits = DEFAULT_STDOUT_LIMITS,
-  ) {}
+    maxToolResultNodes = DEFAULT_MAX_TOOL_RESULT_NODES,
+  ) {
+    this.resultBound = {
+      maxNodes: maxToolResultNodes,
+      applies: (id) => this.toolCalls.has(id),
+      refuse: (id, nodes) => toolResultTooLarge(id, nodes, maxToolResultNodes),
+    }
+  }
 
   async start(): Promise<void> {
     // set before the SDK is awaited: a second start meanwhile is refused, not a second process
@@ -98,12 +109,16 @@ export class BoundedStdioTransport implements Transport {
   }
 
   /**
-   * Reads stdout in slices, yielding after `YIELD_AFTER_MS` of work: one 64 KiB chunk of small messages takes the
-   * SDK's client about 100 ms to handle, so a whole chunk is too much for one turn of the event loop.
+   * Reads stdout in slices, yielding after `YIELD_AFTER_MS` of work: one 64 KiB chunk of small messages is
+   * hundreds of messages for the SDK's client to handle, too much for one turn of the event loop.
    */
   private read(child: ChildProcess, deserialize: typeof StdioSdk.deserializeMessage) {
     const stdout = child.stdout!
-    const reader = createStdoutReader((message) => this.onmessage?.(message), deserialize, this.limits)
+    const answered = (message: JSONRPCMessage) => {
+      if ("id" in message && !("method" in message) && message.id !== undefined) this.toolCalls.delete(message.id)
+      this.onmessage?.(message)
+    }
+    const reader = createStdoutReader(answered, deserialize, this.limits, Date.now, this.resultBound)
     const queue: Buffer[] = []
     let waiting = false
     const drain = () => {
@@ -163,6 +178,7 @@ export class BoundedStdioTransport implements Transport {
     const stdin = this.child?.stdin
     const sdk = this.sdk
     if (!stdin || !sdk) return Promise.reject(new Error("Not connected"))
+    if ("method" in message && message.method === "tools/call" && "id" in message) this.toolCalls.add(message.id)
     return new Promise((resolve) => {
       if (stdin.write(sdk.serializeMessage(message))) resolve()
       else stdin.once("drain", resolve)

@@ -2,9 +2,9 @@
  * The channel between the pool and one worker: a MessagePort, plus counters in a SharedArrayBuffer that let
  * a side which expects a message soon poll for it instead of sleeping.
  *
- * Why: on this kind of machine (a VM with few cores) waking a thread that went idle costs 35–200 µs, more
- * than a whole trivial run. A thread that polls a shared counter sees a message in under 5 µs and takes it
- * at once with receiveMessageOnPort. Polling is always bounded; past its bound a side sleeps as usual and
+ * Why: on a machine with few cores, waking a thread that went idle costs more than a whole trivial run, while a
+ * thread that polls a shared counter sees a message almost at once and takes it with receiveMessageOnPort
+ * (bench/README.md has the figures). Polling is always bounded; past its bound a side sleeps as usual and
  * the message arrives as an ordinary event, so nothing depends on the fast path.
  */
 import { receiveMessageOnPort } from "node:worker_threads"

@@ -1,6 +1,6 @@
 /**
- * Which idle worker gets the next run, and who may busy-wait for messages (handoff.ts). On this VM waking a
- * sleeping thread costs 35–200 µs, more than a trivial run, so a side that expects a message soon polls for
+ * Which idle worker gets the next run, and who may busy-wait for messages (handoff.ts). Waking a sleeping
+ * thread costs more than a trivial run, so a side that expects a message soon polls for
  * it; but polling is worth it only while every polling thread, the main thread and the running workers each
  * have a core of their own: otherwise it would take turns with, and slow, the very work it waits for.
  */
@@ -20,7 +20,7 @@ const hotWindowMs = 1
  * no longer than this.
  */
 const nextCallWaitMs = 0.05
-/** about what waking a sleeping worker costs here (35–200 µs): a busy worker ready sooner than that is the better pick */
+/** about what waking a sleeping worker costs: a busy worker ready sooner than that is the better pick */
 const wakeUpMs = 0.15
 
 export class PollingPolicy {

@@ -45,7 +45,7 @@ const logMirror = new LogMirrorWriter(logs)
  * Polling instead of sleeping (handoff.ts). An idle worker the pool marked hot polls `idlePollMs` for its next
  * run. A worker whose script waits on tool results polls for them when the host has been answering its calls
  * within `resultPollCapMs`, for up to twice the usual answer time: then the result finds it awake, where a
- * sleeping thread costs 35–200 µs to wake here. Meanwhile the main thread sleeps until the tool answers (see
+ * sleeping thread would cost more to wake than the wait. Meanwhile the main thread sleeps until the tool answers (see
  * worker-pool.ts), and the pool allows this only while the polling threads have cores of their own.
  */
 const resultPollCapMs = 1

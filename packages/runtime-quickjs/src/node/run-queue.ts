@@ -22,8 +22,8 @@ export class RunQueue {
   readonly waiting = new Map<PoolSlot, Job>()
   private nextRunId = 0
   /**
-   * The last runs' durations, for Retry-After: their median, so that a few runs held to a 30 s deadline do not
-   * tell callers of 50 ms runs to come back in a minute (a moving average did).
+   * The last runs' durations, for Retry-After: their median, so that a few runs held to a long deadline do not
+   * tell the callers of short runs to come back much later than they need.
    */
   private readonly recentRunMs = new Float64Array(recentRuns).fill(100)
   private recentRunAt = 0
@@ -84,7 +84,7 @@ export class RunQueue {
   /**
    * With every worker busy, a run goes to a busy worker that has none waiting, to start when its current run is
    * done: the message is then there when the worker finishes, so it never goes to sleep between runs, and the
-   * main thread never pays for waking it (under load that wake-up cost the main thread about 60 µs a run here).
+   * main thread never pays for waking it.
    * Until the worker starts it, the pool can take it back: for a worker that frees up first, at its deadline,
    * on an abort, or when the busy worker is replaced. Undefined when no busy worker can take one.
    */

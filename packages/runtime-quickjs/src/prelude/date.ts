@@ -7,7 +7,7 @@
  * It is a bound function, as that is a constructor without a `prototype` of its own to put first, and prints
  * as `function Date() { [native code] }` (so does `Date.now`).
  *
- * The clock is kept here, not in the host: a call to the host costs 5–10 µs, a read of QuickJS's own clock 0.2.
+ * The clock is kept here, not in the host: a call to the host costs many times a read of QuickJS's own clock.
  * For a run with determinism the host calls `configure` with the values to replay before the script runs (none: no
  * call), and `takeReads` at each tool call; a run without it never calls in, and every read is the original clock. That
  * state is the run's own: a sandbox serves one run, or is put back by its snapshot.

@@ -1,9 +1,8 @@
 /**
  * Runs inside QuickJS: makes the `tools` global, on the script's first read of it (sandbox-globals.ts).
  * Bundled by scripts/build-prelude.mjs into dist/prelude.js; never import it from host code.
- * QuickJS compiles it in the run's context (about 0.3 µs per byte of minified source, and about 2–5 µs
- * per function here), so it stays small, with few functions: reading results and errors, and checking
- * tool arguments, is done by the host.
+ * QuickJS compiles it in the run's context, at a cost per byte and per function, so it stays small, with few
+ * functions: reading results and errors, and checking tool arguments, is done by the host.
  */
 import type { ToolResult } from "@switchboard/core"
 import { copy } from "./copy.js"

@@ -1,8 +1,8 @@
 /**
  * A runtime and context put back, before each run, into the very state they were made in: the parts of the
  * module's WebAssembly memory that hold QuickJS's state are copied back from a snapshot taken when they were
- * new, and the memory a run dirtied outside them is zeroed. Making a runtime and a context and freeing them
- * cost 200–400 µs a run here; the restore costs a tenth of that. Each run starts from a runtime and context
+ * new, and the memory a run dirtied outside them is zeroed. The restore costs a fraction of making a runtime and a
+ * context and freeing them. Each run starts from a runtime and context
  * whose state no script has touched, byte for byte, in a memory that holds nothing of an earlier run.
  *
  * What the restore covers, and why that is all the state there is:

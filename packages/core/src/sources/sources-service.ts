@@ -23,7 +23,7 @@ import { hasScope } from "../auth/scopes.js"
 import type { Caller } from "../auth/scopes.js"
 import { SYNC_PROGRESS_LOG_MS, syncProgress } from "./sync-progress.js"
 import type { ProgressListener } from "./sync-progress.js"
-import type { CatalogStore, SourceRow } from "./rows.js"
+import type { CatalogStore, SourceRow } from "../catalog/rows.js"
 import { UNREADABLE_SECRET } from "../secrets/sealed-store.js"
 import { parseRequest, sourceFields } from "../request-schemas.js"
 import { DEFAULT_SYNC_TTL_MS, handleOf, sourceView } from "./source-view.js"
@@ -36,7 +36,7 @@ export interface SourcesServiceOptions {
   /** a source synced longer ago than this is re-synced before its tools are next used or listed */
   syncTtlMs?: number
   now?: () => number
-  /** sources marked stale out of band, shared with the plugins that mark them (services/seams.ts, StaleSources) */
+  /** sources marked stale out of band, shared with the plugins that mark them (services/host-seams.ts, StaleSources) */
   stale?: Set<string>
   /** counts each sync's result for the host's metrics (default: none) */
   metrics?: MetricsSink

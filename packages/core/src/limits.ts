@@ -1,5 +1,5 @@
 /** The server's default run limits, and the least a request may lower each to. */
-import type { RunLimits } from "../seams.js"
+import type { RunLimits } from "./seams.js"
 
 export const defaultLimits: RunLimits = {
   timeoutMs: 30_000,
@@ -7,6 +7,7 @@ export const defaultLimits: RunLimits = {
   stackBytes: 512 * 1024,
   maxToolCalls: 1_000,
   maxResultBytes: 8 * 1024 * 1024,
+  maxResultNodes: 50_000,
   maxLogLines: 1_000,
   maxLogBytes: 1024 * 1024,
   maxToolArgBytes: 1024 * 1024,

@@ -1,6 +1,7 @@
 /**
  * The tags of the seams a host provides: the catalog store, the source plugins, the code runtime, the telemetry
- * sink, the metrics sink (optional), the logger, and the set of sources marked stale out of band. core declares them and never provides one; a host's layers do (apps/server's compose.ts).
+ * sink, the metrics sink (optional), the logger, and the set of sources marked stale out of band. core declares them
+ * and never provides one; a host's layers do (apps/server's compose.ts).
  * Time is Effect's own `Clock` service, read through `nowFrom` below.
  */
 import { Clock, Context, Effect, Layer } from "effect"

@@ -1,6 +1,6 @@
 /** What the API shows of a source, and what a plugin is handed of one. */
 import type { ConfigViewer, SourceHandle, SourcePlugin } from "../seams.js"
-import type { SourceRow, SourceStatus } from "./rows.js"
+import type { SourceRow, SourceStatus } from "../catalog/rows.js"
 
 export interface SourceView {
   namespace: string
