@@ -24,7 +24,7 @@ import { createDescribeService } from "../describe/describe-service.js"
 import { DEFAULT_DESCRIBE_LIMIT } from "../request-schemas.js"
 import { describeRequest, parseRequest } from "../request-schemas.js"
 import { endSpan, startToolCallSpan } from "./tracing.js"
-import type { Execution } from "./execution.js"
+import type { Execution, ScriptCall } from "./execution.js"
 import type { EffectivePolicy, PolicyDecider } from "../policy/policy.js"
 
 export interface ToolInvokerOptions {
@@ -49,6 +49,12 @@ interface CallOutcome {
   dataBytes?: number | null
   source?: string
   upstreamMs?: number
+}
+
+/** The source and tool row a path resolved to. */
+interface Resolved {
+  source: SourceRow
+  tool: ToolRow
 }
 
 /** A call that needs a person's decision first: it was not made. */
@@ -126,7 +132,7 @@ export const createToolInvoker = ({
     return errResult(ToolErrorCodes.toolNotFound, `no tool "${path}".${hint}`, { data: { suggestions } })
   }
 
-  const invokeRaw = (source: SourceRow, tool: ToolRow, args: unknown, ctx: Execution): Promise<RawInvokeResult> => {
+  const invokeRaw = (ctx: Execution, { source, tool }: Resolved, args: unknown): Promise<RawInvokeResult> => {
     const plugin = plugins.find((p) => p.kind === source.kind)
     if (!plugin)
       return Promise.resolve({
@@ -147,10 +153,8 @@ export const createToolInvoker = ({
     })
 
   const resolveAndCall = async (
-    path: string,
-    args: unknown,
     ctx: Execution,
-    index: number,
+    { index, path, args }: ScriptCall,
   ): Promise<CallOutcome | PauseOutcome> => {
     if (path.startsWith("$")) {
       const discovered = await discover(path, args)
@@ -201,7 +205,7 @@ export const createToolInvoker = ({
       }
     if (policy.action === "require_approval" && !ctx.isApproved(index)) return { pause: policy }
     let upstreamStarted = performance.now()
-    let raw = await invokeRaw(source, tool, args ?? {}, ctx)
+    let raw = await invokeRaw(ctx, { source, tool }, args ?? {})
     if (!raw.ok && raw.unknownTool) {
       // The server no longer knows a tool our catalog lists: re-sync once, then retry if it is still listed.
       sources.markStale(source.id)
@@ -212,7 +216,7 @@ export const createToolInvoker = ({
       tool = relisted
       ctx.resolved.set(path, { source, tool, policy })
       upstreamStarted = performance.now()
-      raw = await invokeRaw(source, tool, args ?? {}, ctx)
+      raw = await invokeRaw(ctx, { source, tool }, args ?? {})
     }
     const upstreamMs = performance.now() - upstreamStarted
     const encoding = effectiveEncoding(tool.resultEncoding)
@@ -228,16 +232,17 @@ export const createToolInvoker = ({
     return { result, outputSchemaError, dataBytes, encoding, source: source.namespace, upstreamMs }
   }
 
-  return async (path: string, args: unknown, ctx: Execution, index: number): Promise<ToolResult> => {
+  return async (ctx: Execution, call: ScriptCall): Promise<ToolResult> => {
+    const { path } = call
     const startedAt = now()
     const callId = ctx.callStarted(path, startedAt)
     const span = startToolCallSpan(ctx.span, path)
     let outcome: CallOutcome
     try {
-      const resolved = await resolveAndCall(path, args, ctx, index)
+      const resolved = await resolveAndCall(ctx, call)
       if ("pause" in resolved) {
         span.end()
-        return ctx.pauseAt(callId, index, path, args, resolved.pause)
+        return ctx.pauseAt(callId, call, resolved.pause)
       }
       outcome = resolved
     } catch (cause) {
