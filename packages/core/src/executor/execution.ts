@@ -5,6 +5,7 @@
  */
 import type { Span } from "@opentelemetry/api"
 import type { SourceRow, ToolRow } from "../catalog/rows.js"
+import { ResultEncodings } from "../encodings/encoding.js"
 import { timeOrderedId } from "../ids.js"
 import type { EffectivePolicy } from "../policy/policy.js"
 import { ToolErrorCodes, errResult } from "../result.js"
@@ -256,7 +257,7 @@ export class Execution {
     this.calls.push({
       executionId: this.id,
       toolPath: path,
-      encoding: "direct",
+      encoding: ResultEncodings.direct,
       startedAt: at,
       durationMs: 0,
       ok: false,
@@ -319,7 +320,7 @@ export class Execution {
       this.calls.push({
         executionId: this.id,
         toolPath: path,
-        encoding: "direct",
+        encoding: ResultEncodings.direct,
         startedAt,
         durationMs: at - startedAt,
         ok: false,

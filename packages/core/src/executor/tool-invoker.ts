@@ -5,7 +5,7 @@
  * each call is made for one Execution (./execution.ts), which records it, and is its `invoke`.
  */
 import { decodeToolResult } from "../encodings/decode.js"
-import { effectiveEncoding } from "../encodings/encoding.js"
+import { ResultEncodings } from "../encodings/encoding.js"
 import { internalError } from "../errors.js"
 import { isRecord } from "../is-record.js"
 import type { Logger, Outcome } from "../errors.js"
@@ -158,17 +158,17 @@ export const createToolInvoker = ({
   ): Promise<CallOutcome | PauseOutcome> => {
     if (path.startsWith("$")) {
       const discovered = await discover(path, args)
-      if (discovered) return { result: discovered, encoding: "direct" }
+      if (discovered) return { result: discovered, encoding: ResultEncodings.direct }
     }
     const parts = splitToolPath(path)
-    if (!parts) return { result: await notFound(path, null), encoding: "direct" }
+    if (!parts) return { result: await notFound(path, null), encoding: ResultEncodings.direct }
     let entry = ctx.resolved.get(path)
     if (!entry) {
       const stored = await store.getSource(parts.namespace)
-      if (!stored) return { result: await notFound(path, null), encoding: "direct" }
+      if (!stored) return { result: await notFound(path, null), encoding: ResultEncodings.direct }
       const fresh = await sources.ensureFresh(stored)
       const found = await store.getTool(parts.namespace, parts.name)
-      if (!found) return { result: await notFound(path, parts.namespace), encoding: "direct" }
+      if (!found) return { result: await notFound(path, parts.namespace), encoding: ResultEncodings.direct }
       const policy = await policies.decide({ path, namespace: fresh.namespace, annotations: found.annotations })
       entry = { source: fresh, tool: found, policy }
       ctx.resolved.set(path, entry)
@@ -178,21 +178,21 @@ export const createToolInvoker = ({
     if (policy.action === "block")
       return {
         result: blocked(path, policy),
-        encoding: effectiveEncoding(tool.resultEncoding),
+        encoding: tool.encoding,
         source: source.namespace,
       }
     // a call that cannot run whatever a person decides fails now: nobody is asked to approve it
     if (source.secretsError)
       return {
         result: errResult(ToolErrorCodes.sourceSecretsUnreadable, source.secretsError),
-        encoding: effectiveEncoding(tool.resultEncoding),
+        encoding: tool.encoding,
         source: source.namespace,
       }
     if (!isPlainArgs(args)) {
       const got = Array.isArray(args) ? "an array" : args === null ? "null" : typeof args
       return {
         result: errResult(ToolErrorCodes.invalidArguments, `arguments to "${path}" must be an object, got ${got}`),
-        encoding: effectiveEncoding(tool.resultEncoding),
+        encoding: tool.encoding,
         source: source.namespace,
       }
     }
@@ -200,7 +200,7 @@ export const createToolInvoker = ({
     if (mismatch)
       return {
         result: errResult(ToolErrorCodes.invalidArguments, mismatch.message, { data: { errors: mismatch.errors } }),
-        encoding: effectiveEncoding(tool.resultEncoding),
+        encoding: tool.encoding,
         source: source.namespace,
       }
     if (policy.action === "require_approval" && !ctx.isApproved(index)) return { pause: policy }
@@ -212,21 +212,21 @@ export const createToolInvoker = ({
       ctx.resolved.delete(path)
       source = await sources.ensureFresh(source)
       const relisted = await store.getTool(parts.namespace, parts.name)
-      if (!relisted) return { result: await notFound(path, parts.namespace), encoding: "direct" }
+      if (!relisted) return { result: await notFound(path, parts.namespace), encoding: ResultEncodings.direct }
       tool = relisted
       ctx.resolved.set(path, { source, tool, policy })
       upstreamStarted = performance.now()
       raw = await invokeRaw(ctx, { source, tool }, args ?? {})
     }
     const upstreamMs = performance.now() - upstreamStarted
-    const encoding = effectiveEncoding(tool.resultEncoding)
+    const encoding = tool.encoding
     if (!raw.ok) return { result: errResult(raw.code, raw.message), encoding, source: source.namespace, upstreamMs }
-    const result = decodeToolResult(tool.resultEncoding, raw.raw)
+    const result = decodeToolResult(encoding, raw.raw)
     // for a v2-stamped row the declared schema types `data`; a `direct` row's data is the raw envelope
     if (result.ok) ctx.observe(tool.id, encoding, result.data)
     const dataBytes = result.ok ? byteLength(result.data) : null
     const outputSchemaError =
-      result.ok && tool.outputSchema && encoding !== "direct"
+      result.ok && tool.outputSchema && encoding !== ResultEncodings.direct
         ? outputSchemaMismatch(`${tool.id}@${tool.syncedAt}`, tool.outputSchema, result.data, dataBytes)
         : null
     return { result, outputSchemaError, dataBytes, encoding, source: source.namespace, upstreamMs }
@@ -248,7 +248,7 @@ export const createToolInvoker = ({
     } catch (cause) {
       outcome = {
         result: errResult(ToolErrorCodes.internal, internalError(logger, `tool call ${path}`, cause).message),
-        encoding: "direct",
+        encoding: ResultEncodings.direct,
       }
     }
     const { result, encoding, outputSchemaError = null, dataBytes = null, source = null, upstreamMs = null } = outcome
