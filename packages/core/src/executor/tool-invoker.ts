@@ -8,8 +8,8 @@ import { decodeToolResult } from "../encodings/decode.js"
 import { ResultEncodings } from "../encodings/encoding.js"
 import { internalError } from "../errors.js"
 import { isRecord } from "../is-record.js"
-import type { Logger, Outcome } from "../errors.js"
-import { ToolErrorCodes, errResult, okResult } from "../result.js"
+import type { Logger } from "../errors.js"
+import { ToolErrorCodes, errResult } from "../result.js"
 import type { ToolResult } from "../result.js"
 import { noopMetrics } from "../seams.js"
 import type { MetricsSink, RawInvokeResult, SourcePlugin } from "../seams.js"
@@ -18,11 +18,8 @@ import { splitToolPath } from "../catalog/tool-path.js"
 import { handleOf } from "../sources/sources-service.js"
 import type { SourcesService } from "../sources/sources-service.js"
 import { outputSchemaMismatch } from "../encodings/output-schema-check.js"
-import { closestNames } from "./suggest.js"
 import { createArgumentCheck } from "./argument-check.js"
-import { createDescribeService } from "../describe/describe-service.js"
-import { DEFAULT_DESCRIBE_LIMIT } from "../request-schemas.js"
-import { describeRequest, parseRequest } from "../request-schemas.js"
+import { createDiscovery } from "./discovery.js"
 import { endSpan, startToolCallSpan } from "./tracing.js"
 import type { Execution, ScriptCall } from "./execution.js"
 import type { EffectivePolicy, PolicyDecider } from "../policy/policy.js"
@@ -85,15 +82,6 @@ const spanAttributes = ({ encoding, source, dataBytes, upstreamMs }: CallOutcome
 
 const isPlainArgs = (args: unknown) => args === undefined || isRecord(args)
 
-const discoveryExamples = {
-  $describe: 'tools.$describe takes a tool path or an array of paths, e.g. tools.$describe("ns.tool")',
-  $search: 'tools.$search takes a query string and an optional limit, e.g. tools.$search("weather", 5)',
-}
-
-/** How to call `tools.$describe` or `tools.$search`, and what was wrong with this call when the check said. */
-const discoveryUsage = (path: "$describe" | "$search", input: Outcome<unknown>) =>
-  input.ok ? discoveryExamples[path] : `${discoveryExamples[path]} (${input.error.message})`
-
 export const createToolInvoker = ({
   store,
   sources,
@@ -103,34 +91,8 @@ export const createToolInvoker = ({
   metrics = noopMetrics,
   now = Date.now,
 }: ToolInvokerOptions) => {
-  const describe = createDescribeService(store, policies)
+  const { discover, notFound } = createDiscovery({ store, policies })
   const checkArguments = createArgumentCheck(logger)
-
-  /**
-   * `tools.$describe(paths)` and `tools.$search(query, limit)`: discovery from inside a script, checked by the
-   * describe request's one definition (../request-schemas.ts) as POST /v1/describe and the MCP tool are.
-   */
-  const discover = async (path: string, args: unknown): Promise<ToolResult | null> => {
-    if (path !== "$describe" && path !== "$search") return null
-    const input = parseRequest(describeRequest, args ?? {})
-    const { paths, query, limit = DEFAULT_DESCRIBE_LIMIT } = input.ok ? input.value : {}
-    if (path === "$describe") {
-      if (!input.ok || !paths) return errResult(ToolErrorCodes.invalidArguments, discoveryUsage(path, input))
-      const described = await describe.describeMany({ paths })
-      return described.missing.length === paths.length ? notFound(paths[0]!, null) : okResult(described.typescript)
-    }
-    if (!input.ok || query === undefined) return errResult(ToolErrorCodes.invalidArguments, discoveryUsage(path, input))
-    const found = await describe.search(query, { limit })
-    return okResult(found.map((t) => ({ path: t.path, description: t.description })))
-  }
-
-  const notFound = async (path: string, namespace: string | null): Promise<ToolResult> => {
-    const inNamespace = namespace ? await store.toolPaths(namespace) : []
-    const candidates = inNamespace.length > 0 ? inNamespace : await store.toolPaths()
-    const suggestions = closestNames(path, candidates)
-    const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(", ")}?` : ""
-    return errResult(ToolErrorCodes.toolNotFound, `no tool "${path}".${hint}`, { data: { suggestions } })
-  }
 
   const invokeRaw = (ctx: Execution, { source, tool }: Resolved, args: unknown): Promise<RawInvokeResult> => {
     const plugin = plugins.find((p) => p.kind === source.kind)
@@ -196,7 +158,7 @@ export const createToolInvoker = ({
         source: source.namespace,
       }
     }
-    const mismatch = checkArguments(`${tool.id}@${tool.syncedAt}`, path, tool.inputSchema, args ?? {})
+    const mismatch = checkArguments(tool, path, args ?? {})
     if (mismatch)
       return {
         result: errResult(ToolErrorCodes.invalidArguments, mismatch.message, { data: { errors: mismatch.errors } }),
@@ -227,7 +189,7 @@ export const createToolInvoker = ({
     const dataBytes = result.ok ? byteLength(result.data) : null
     const outputSchemaError =
       result.ok && tool.outputSchema && encoding !== ResultEncodings.direct
-        ? outputSchemaMismatch(`${tool.id}@${tool.syncedAt}`, tool.outputSchema, result.data, dataBytes)
+        ? outputSchemaMismatch(tool, result.data, dataBytes)
         : null
     return { result, outputSchemaError, dataBytes, encoding, source: source.namespace, upstreamMs }
   }
