@@ -1,5 +1,5 @@
 /**
- * Resume by deterministic replay (DESIGN §3, issue 18). QuickJS state cannot be saved, so a paused execution is
+ * Resume by deterministic replay. QuickJS state cannot be saved, so a paused execution is
  * resumed by running its script again from the start: every tool call its earlier run already made returns the
  * decoded result recorded then, in the order the calls were made, without calling upstream again; Math.random
  * gets the same seed and Date the values the earlier run read (RunDeterminism). A call that differs from the
