@@ -87,6 +87,10 @@ export class Execution {
   /** calls made so far (the next call's index) */
   callsMade = 0
   readonly startedAt: number
+  /**
+   * When the run must end, on the wall clock (`Date.now`) the runtime and its worker threads read: `now`, the
+   * host's clock, may be a test's, which times records and is not the runtime's (RunOptions.deadline)
+   */
   readonly deadline: number
   readonly span: Span
   /** tools this execution already resolved: one catalog lookup per path per execution */
@@ -123,7 +127,7 @@ export class Execution {
     if (callerSignal?.aborted) this.stop.abort(callerSignal.reason)
     else callerSignal?.addEventListener("abort", this.onCallerAbort, { once: true })
     this.startedAt = now()
-    this.deadline = this.startedAt + limits.timeoutMs
+    this.deadline = Date.now() + limits.timeoutMs
     // with keys on, every key a result holds is marked with whose result it was (shapes/shape.ts, `by`)
     this.shapes = createShapeObserver(now, callerTag(keyId))
     this.span = startExecutionSpan(this.id)
@@ -273,9 +277,9 @@ export class Execution {
       this.stop.abort(new Error(this.paused ? "paused" : this.diverged ? "replay diverged" : "resume interrupted"))
   }
 
-  /** time left for the execution; a tool call may not outlive it */
+  /** time left before the deadline, for a plugin whose call takes a duration; a tool call may not outlive it */
   remainingMs(): number {
-    return this.deadline - this.now()
+    return this.deadline - Date.now()
   }
 
   /** the tool calls' signal */

@@ -69,6 +69,7 @@ export const createRunner = ({
       .run(execution.code, {
         invoke: execution.invoke,
         limits: execution.limits,
+        deadline: execution.deadline,
         signal: execution.runSignal,
         // a worker pool renders off the main thread: a large value's text takes tens of milliseconds to make
         render: { inlineCap, maxChars: execution.limits.maxResultBytes },
