@@ -17,7 +17,16 @@ if (!otherTree) throw new Error("usage: executor-ab.ts <other tree>")
 const A = (await import(pathToFileURL(resolve(otherTree, "packages/core/src/index.ts")).href)) as typeof B
 
 const source = { id: "s1", namespace: "svc", kind: "fake", config: {}, status: "ready", lastSyncedAt: Date.now() }
-const tool = { id: "t1", sourceId: "s1", name: "echo", path: "svc.echo", resultEncoding: null, outputSchema: null }
+// `encoding`: what a store reads a NULL stamp as (a tree from before it reads `resultEncoding` alone)
+const tool = {
+  id: "t1",
+  sourceId: "s1",
+  name: "echo",
+  path: "svc.echo",
+  resultEncoding: null,
+  encoding: "direct",
+  outputSchema: null,
+}
 const store = {
   getSource: async () => source,
   getTool: async () => tool,
@@ -54,7 +63,7 @@ for (const calls of [0, 100]) {
     50,
   )
   const what = calls === 0 ? "execute, a runtime that answers at once" : "execute with 100 in-process tool calls"
-  console.log(
-    `${what}: A run ${ta!.toFixed(1)} µs | B run (the HTTP path) ${tb!.toFixed(1)} µs, B/A ${(tb! / ta!).toFixed(3)} | B execute (Effect) ${te!.toFixed(1)} µs, B/A ${(te! / ta!).toFixed(3)}`,
-  )
+  const runs = `B run (the HTTP path) ${tb!.toFixed(1)} µs, B/A ${(tb! / ta!).toFixed(3)}`
+  const effect = `B execute (Effect) ${te!.toFixed(1)} µs, B/A ${(te! / ta!).toFixed(3)}`
+  console.log(`${what}: A run ${ta!.toFixed(1)} µs | ${runs} | ${effect}`)
 }

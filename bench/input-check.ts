@@ -61,6 +61,7 @@ const executorWith = (name: keyof typeof argsFor, inputSchema: unknown) => {
     name: "tool",
     path: "svc.tool",
     resultEncoding: null,
+    encoding: "direct",
     outputSchema: null,
     inputSchema,
     syncedAt: 1,

@@ -28,6 +28,7 @@ const rowOf = (tool: Tool, withOutput: boolean): ToolRow => ({
   outputSchema: withOutput ? (tool.outputSchema ?? null) : null,
   annotations: null,
   resultEncoding: ResultEncodings.mcpCallToolResultV2,
+  encoding: ResultEncodings.mcpCallToolResultV2,
   syncedAt: 0,
 })
 

@@ -54,16 +54,11 @@ export { sourceView } from "./sources/source-view.js"
 export { splitToolPath } from "./catalog/tool-path.js"
 export type { SourcesService, SourceUpdate, SourceView, SyncOptions } from "./sources/sources-service.js"
 export type { ProgressListener } from "./sources/sync-progress.js"
-export { createExecutor, DEFAULT_APPROVAL_TTL_MS } from "./executor/executor.js"
-export type {
-  ApprovalSummary,
-  EndedResponse,
-  Executor,
-  ExecuteResponse,
-  ExecutorOptions,
-  PausedResponse,
-} from "./executor/executor.js"
-export { isPausedResponse } from "./executor/executor.js"
+export { createExecutor } from "./executor/executor.js"
+export type { Executor, ExecutorOptions } from "./executor/executor.js"
+export { DEFAULT_APPROVAL_TTL_MS } from "./executor/pause.js"
+export type { ApprovalSummary, EndedResponse, ExecuteResponse, PausedResponse } from "./executor/response.js"
+export { isPausedResponse } from "./executor/response.js"
 export type { ReplayRecord, RecordedCall } from "./executor/replay.js"
 export { closestNames } from "./executor/suggest.js"
 export { createPolicyService, DEFAULT_POLICY_REFRESH_MS } from "./policy/policy-service.js"

@@ -21,3 +21,20 @@ export const LIMIT_KEYS = Object.keys(defaultLimits) as (keyof RunLimits)[]
  * else: below about 8 KiB of stack QuickJS cannot even compile `return 1` ("SyntaxError: stack overflow").
  */
 export const minimumLimits: Partial<Readonly<RunLimits>> = { stackBytes: 16 * 1024 }
+
+/**
+ * The limits a run gets: each one asked for, within the server's; one not asked for is the server's. A request may
+ * lower any limit, never raise one. `timeoutMs` is the request's top-level field, which `asked.timeoutMs` overrides.
+ */
+export const limitsWithin = (
+  server: RunLimits,
+  asked: Partial<RunLimits> | undefined,
+  timeoutMs?: number,
+): RunLimits => {
+  const merged = { ...server }
+  for (const key of LIMIT_KEYS) {
+    const value = key === "timeoutMs" ? (asked?.timeoutMs ?? timeoutMs) : asked?.[key]
+    if (value !== undefined) merged[key] = Math.min(value, server[key])
+  }
+  return merged
+}

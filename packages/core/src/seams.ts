@@ -7,7 +7,7 @@ import type { ContentBlock, ToolResult } from "./result.js"
 
 /** Limits for one execution. Every limit that trips names itself in the error code. */
 export interface RunLimits {
-  /** wall-clock deadline for the whole run, tool calls included */
+  /** wall-clock time for the whole run, tool calls included: what a timeout names (RunOptions.deadline) */
   timeoutMs: number
   /** QuickJS heap limit */
   memoryBytes: number
@@ -115,6 +115,12 @@ export interface RunDeterminism {
 export interface RunOptions {
   invoke: InvokeTool
   limits: RunLimits
+  /**
+   * When the run must end: epoch ms on the wall clock (`Date.now`), which a runtime's worker threads share. The
+   * executor sets it once per execution, and every layer below reads it as it is: none recounts it, and a timeout
+   * still names `limits.timeoutMs`. Without it, a runtime counts `limits.timeoutMs` from when it takes the run.
+   */
+  deadline?: number
   signal?: AbortSignal
   /** how the caller renders the result: a runtime that can do it off the main thread returns it as `rendered` */
   render?: RenderOptions

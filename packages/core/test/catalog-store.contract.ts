@@ -100,6 +100,18 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
       expect(await store.countTools("id-ns")).toBe(2)
     })
 
+    it("a tool reads back with its stamp as stored and the encoding it is decoded under: an unknown stamp is direct", async () => {
+      await store.insertSource(source("ns"))
+      await store.applySync("id-ns", [tool("newer")], "mcp-call-tool-result-v3", 1000)
+      const expected = { resultEncoding: "mcp-call-tool-result-v3", encoding: "direct" }
+      expect(await store.getTool("ns", "newer")).toMatchObject(expected)
+      expect(await store.listTools({ namespace: "ns" })).toMatchObject([expected])
+      await store.applySync("id-ns", [tool("newer")], "mcp-call-tool-result-v2", 2000)
+      const stamped = { resultEncoding: "mcp-call-tool-result-v2", encoding: "mcp-call-tool-result-v2" }
+      expect(await store.getTool("ns", "newer")).toMatchObject(stamped)
+      expect(await store.listTools({ namespace: "ns" })).toMatchObject([stamped])
+    })
+
     it("a recorded sync error changes nothing but the error and status", async () => {
       await store.insertSource(source("ns"))
       await store.applySync("id-ns", [tool("a")], "direct", 1000)

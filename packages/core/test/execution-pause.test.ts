@@ -15,10 +15,11 @@ const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 /** every call needs a person's approval, unless it is the approved one; each takes `ms` to get there */
 const invoker =
   (ms: number, made: string[]): CallTool =>
-  async (path, args, ctx, index) => {
+  async (ctx, call) => {
+    const { path, args } = call
     await tick(ms)
     const id = ctx.callStarted(path, Date.now())
-    if (ctx.isApproved(index)) {
+    if (ctx.isApproved(call.index)) {
       made.push(JSON.stringify(args))
       ctx.callEnded(id, {
         executionId: "e1",
@@ -33,11 +34,13 @@ const invoker =
       })
       return { ok: true, data: "written" }
     }
-    return ctx.pauseAt(id, index, path, args, needsPerson)
+    return ctx.pauseAt(id, call, needsPerson)
   }
 
+const executionOf = (callTool: CallTool) => ({ code: "", limits: defaultLimits, keyId: null, callTool, now: Date.now })
+
 it("two calls in one Promise.all that both need a person stop the run", async () => {
-  const execution = new Execution("", defaultLimits, undefined, null, invoker(5, []), Date.now)
+  const execution = new Execution(executionOf(invoker(5, [])))
   void execution.invoke("fs.write", { text: "a" })
   void execution.invoke("fs.write", { text: "b" })
   await tick(50)
@@ -58,10 +61,12 @@ const record: ReplayRecord = {
   toolCallCount: 0,
 }
 
-for (const passMs of [0, 40])
-  it(`a resume whose other call pauses ${passMs ? "before" : "after"} the approved one passes the pause: the approved call is made, and the run stops`, async () => {
+for (const passMs of [0, 40]) {
+  const when = passMs ? "before" : "after"
+  it(`a resume whose other call pauses ${when} the approved one passes the pause: the approved call is made, and the run stops`, async () => {
     const made: string[] = []
-    const execution = new Execution("", defaultLimits, undefined, null, invoker(5, made), Date.now, {
+    const execution = new Execution({
+      ...executionOf(invoker(5, made)),
       replay: {
         record: { ...record },
         decision: { approved: true },
@@ -76,9 +81,11 @@ for (const passMs of [0, 40])
     expect(execution.paused?.call.args).toBe('{"text":"b"}')
     expect(execution.runSignal.aborted).toBe(true)
   })
+}
 
 it("a declined resume whose other call paused first stops the run once the declined call is answered", async () => {
-  const execution = new Execution("", defaultLimits, undefined, null, invoker(5, []), Date.now, {
+  const execution = new Execution({
+    ...executionOf(invoker(5, [])),
     replay: {
       record: { ...record },
       decision: { approved: false, note: null, expired: false },

@@ -116,7 +116,14 @@ it("a tool call still in flight when the run ends is cancelled and recorded as a
 it("an execution whose caller had already hung up gives its tool calls a signal already aborted, with the caller's reason", () => {
   const caller = new AbortController()
   caller.abort("gone before the call")
-  const execution = new Execution("", defaultLimits, caller.signal, null, async () => okResult(null), Date.now)
+  const execution = new Execution({
+    code: "",
+    limits: defaultLimits,
+    callerSignal: caller.signal,
+    keyId: null,
+    callTool: async () => okResult(null),
+    now: Date.now,
+  })
   expect(execution.signal.aborted).toBe(true)
   expect(execution.signal.reason).toBe("gone before the call")
 })

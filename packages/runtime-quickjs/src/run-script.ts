@@ -132,16 +132,20 @@ class ScriptSession {
   ) {
     this.logs = createLogBuffer(options.limits, options.logSink)
     this.now = options.now ?? Date.now
-    this.deadline = this.now() + options.limits.timeoutMs
+    // the caller's deadline as it is; a caller that sets none gets its limit from now
+    this.deadline = options.deadline ?? this.now() + options.limits.timeoutMs
     this.interruptAt = this.deadline
-    this.callsAllowed = callsFor(options.limits.timeoutMs)
+    this.callsAllowed = callsFor(this.deadline - this.now())
   }
 
   async execute(): Promise<SandboxRun> {
     const { limits, signal } = this.options
     if (signal?.aborted) return this.finish({ ok: false, error: runErrors.aborted() }, false)
     // The interrupt handler stops guest CPU loops; this timer is the wall clock across awaited tool calls.
-    const timer = setTimeout(() => this.fail(runErrors.timeout(limits)), Math.min(limits.timeoutMs, maxTimerMs))
+    const timer = setTimeout(
+      () => this.fail(runErrors.timeout(limits)),
+      Math.min(this.deadline - this.now(), maxTimerMs),
+    )
     const onAbort = () => this.fail(runErrors.aborted())
     signal?.addEventListener("abort", onAbort)
     let result: Settled

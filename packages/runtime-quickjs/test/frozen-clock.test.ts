@@ -69,4 +69,4 @@ describe("where the clock moves", () => {
 
 // Every limit of the contract with the clock frozen from the start: only the host's wall-clock timer (for
 // awaited tool calls) and the interrupt budget can end a run.
-describeCodeRuntimeContract("in-thread, clock frozen", () => createQuickJsRuntime({ now: frozen }))
+describeCodeRuntimeContract("in-thread, clock frozen", () => createQuickJsRuntime({ now: frozen }), frozen)

@@ -44,6 +44,7 @@ export const runWith = (
     limits?: Partial<RunLimits>
     signal?: AbortSignal
     determinism?: RunDeterminism
+    deadline?: number
   } = {},
 ): Promise<RunOutcome> =>
   runtime.run(code, {
@@ -51,6 +52,7 @@ export const runWith = (
     limits: { ...testLimits, ...options.limits },
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.determinism ? { determinism: options.determinism } : {}),
+    ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
   })
 
 /** Narrows an outcome for assertions, with the whole outcome in the failure message. */

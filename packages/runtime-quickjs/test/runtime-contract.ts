@@ -5,9 +5,13 @@ import { expectError, expectValue, noTools, recordingInvoke, runWith, testLimits
 
 /**
  * The CodeRuntime contract: every runtime implementation (in-thread now, a worker pool later) runs this
- * same suite against real QuickJS.
+ * same suite against real QuickJS. `clock`: the clock the runtime reads deadlines from (a test may freeze it).
  */
-export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Promise<CodeRuntime>) => {
+export const describeCodeRuntimeContract = (
+  label: string,
+  makeRuntime: () => Promise<CodeRuntime>,
+  clock: () => number = Date.now,
+) => {
   describe(`CodeRuntime contract: ${label}`, () => {
     let runtime: CodeRuntime
     beforeAll(async () => {
@@ -564,6 +568,15 @@ export const describeCodeRuntimeContract = (label: string, makeRuntime: () => Pr
         expect(error.code).toBe("timeout")
         expect(Date.now() - started).toBeGreaterThanOrEqual(140)
         expect(Date.now() - started).toBeLessThan(1_500)
+      })
+
+      test("a run ends at the deadline its caller set, and its timeout names the caller's limit", async () => {
+        // the tool answers long before the limit: only the deadline, which comes first, stops the run
+        const invoke: InvokeTool = () =>
+          new Promise((resolve) => setTimeout(() => resolve({ ok: true, data: 1 }), 2_000))
+        const code = "await tools.slow.tool({})\nreturn 'answered'"
+        const error = expectError(await run(code, { invoke, limits: { timeoutMs: 20_000 }, deadline: clock() + 100 }))
+        expect(error).toMatchObject({ code: "timeout", message: expect.stringContaining("20000 ms") })
       })
 
       test("allocating past the memory limit fails with memory_limit", async () => {

@@ -1,7 +1,7 @@
 /** The approvals service's wait, over a store in memory and a stand-in executor: what a waiter gets of a resume. */
 import { describe, expect, it } from "vitest"
 import type { ApprovalRow, CatalogStore, StoredExecution } from "../catalog/rows.js"
-import type { ExecuteResponse } from "../executor/executor.js"
+import type { ExecuteResponse } from "../executor/response.js"
 import { OPEN_CALLER } from "../auth/scopes.js"
 import { createApprovalsService } from "./approvals-service.js"
 

@@ -13,7 +13,8 @@ import type { ApprovalRow, ApprovalStatus, CatalogStore, StoredExecution } from 
 import type { Caller } from "../auth/scopes.js"
 import { canReadExecution } from "../auth/scopes.js"
 import { parseRequest } from "../request-schemas.js"
-import type { ExecuteResponse, Executor } from "../executor/executor.js"
+import type { Executor } from "../executor/executor.js"
+import type { ExecuteResponse } from "../executor/response.js"
 
 export const decisionRequest = z.strictObject(
   {

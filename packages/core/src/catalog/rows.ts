@@ -1,4 +1,5 @@
 /** Catalog rows as the rest of core sees them, whatever the dialect underneath. */
+import type { ResultEncoding } from "../encodings/encoding.js"
 import type { DiscoveredTool, ExecutionEntry, ExecutionRecord, TelemetrySink, ToolCallRecord } from "../seams.js"
 import type { PruneOptions, PruneReport } from "./prune.js"
 import type { RetentionPolicy } from "./retention.js"
@@ -33,8 +34,13 @@ export interface ToolRow {
   inputSchema: unknown
   outputSchema: unknown | null
   annotations: unknown | null
-  /** NULL means `direct`: a row written before encodings existed */
+  /** the encoding stamp as stored: NULL for a row synced before encodings existed, shown as it is by the API */
   resultEncoding: string | null
+  /**
+   * what the tool's results are decoded under, settled as the row is read (encodings/encoding.ts
+   * `effectiveEncoding`): a NULL or unknown stamp is `direct`
+   */
+  encoding: ResultEncoding
   syncedAt: number
 }
 

@@ -11,6 +11,7 @@
  * shape merge writes compare-and-set and tries again (./shape-merge.ts).
  */
 import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm"
+import { effectiveEncoding } from "../encodings/encoding.js"
 import { chunks, first, rowsPerInsert } from "./chunks.js"
 import { approvalRows } from "./approval-rows.js"
 import { executionRows } from "./execution-rows.js"
@@ -59,6 +60,11 @@ export const createCatalogStore = (dialect: StoreDialect): CatalogStore => {
     syncedAt: tools.syncedAt,
   }
   const toSourceRow = (row: typeof sources.$inferSelect): SourceRow => ({ ...row, status: row.status as SourceStatus })
+  /** the one place a stored encoding stamp, which may be NULL, becomes the encoding its results are decoded under */
+  const toToolRow = (row: Omit<ToolRow, "encoding">): ToolRow => ({
+    ...row,
+    encoding: effectiveEncoding(row.resultEncoding),
+  })
 
   return {
     listSources: op(async () => (await db.select().from(sources).orderBy(asc(sources.namespace))).map(toSourceRow)),
@@ -158,7 +164,8 @@ export const createCatalogStore = (dialect: StoreDialect): CatalogStore => {
         .innerJoin(sources, eq(tools.sourceId, sources.id))
         .where(query.namespace ? eq(sources.namespace, query.namespace) : undefined)
         .orderBy(asc(tools.path))
-      return (query.limit === undefined ? await select : await select.limit(query.limit)) as ToolRow[]
+      const rows = query.limit === undefined ? await select : await select.limit(query.limit)
+      return rows.map(toToolRow)
     }),
 
     countTools: op(async (sourceId: string) => {
@@ -175,7 +182,8 @@ export const createCatalogStore = (dialect: StoreDialect): CatalogStore => {
         .innerJoin(sources, eq(tools.sourceId, sources.id))
         .where(and(eq(sources.namespace, namespace), eq(tools.name, name)))
         .limit(1)
-      return (first(rows) as ToolRow | null) ?? null
+      const row = first(rows)
+      return row ? toToolRow(row) : null
     }),
 
     toolPaths: op(async (namespace?: string) => {

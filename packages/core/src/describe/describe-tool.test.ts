@@ -15,6 +15,7 @@ const toolRow = (over: Partial<ToolRow> & Pick<ToolRow, "name">): ToolRow => ({
   outputSchema: null,
   annotations: null,
   resultEncoding: "mcp-call-tool-result-v2",
+  encoding: "mcp-call-tool-result-v2",
   syncedAt: 0,
   ...over,
 })
@@ -214,10 +215,10 @@ describe("contract-scoped recall", () => {
       },
     }
     // Re-stamped to v2: the envelope-shaped data learned under `direct` is never served.
-    const v2 = toolRow({ name: "echo", resultEncoding: "mcp-call-tool-result-v2" })
+    const v2 = toolRow({ name: "echo", resultEncoding: "mcp-call-tool-result-v2", encoding: "mcp-call-tool-result-v2" })
     expect(describeTool({ tool: v2, shape: await loadObservedShape(store, v2) }).outputSource).toBe("unknown")
-    // An old row (NULL encoding) still means direct.
-    const old = toolRow({ name: "echo", resultEncoding: null })
+    // An old row (NULL stamp) still means direct, as the store reads it.
+    const old = toolRow({ name: "echo", resultEncoding: null, encoding: "direct" })
     expect(describeTool({ tool: old, shape: await loadObservedShape(store, old) }).outputSource).toBe("observed")
     expect(asked).toEqual(["id-echo@mcp-call-tool-result-v2", "id-echo@direct"])
   })

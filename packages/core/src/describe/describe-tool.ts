@@ -5,7 +5,7 @@
  * envelope: `data` is what the result contract delivers.
  */
 import type { CatalogStore, StoredShape, ToolRow } from "../catalog/rows.js"
-import { ResultEncodings, effectiveEncoding } from "../encodings/encoding.js"
+import { ResultEncodings } from "../encodings/encoding.js"
 import { normalizeShape } from "../shapes/normalize-shape.js"
 import { shapeToTypeScript } from "../shapes/shape-to-typescript.js"
 import { docComment, propertyKey } from "../shapes/ts-syntax.js"
@@ -19,7 +19,7 @@ export interface DescribeToolInput {
   tool: ToolRow
   /**
    * The shape stored under the tool's CURRENT effective encoding, or null: look it up with
-   * `store.getShape(tool.id, effectiveEncoding(tool.resultEncoding))` (or `loadObservedShape`). A shape learned
+   * `store.getShape(tool.id, tool.encoding)` (or `loadObservedShape`). A shape learned
    * under another encoding describes another contract and must not be passed.
    */
   shape: StoredShape | null
@@ -40,7 +40,7 @@ export interface ToolDescription {
 
 /** The observed shape describe may serve for `tool`: the one under its current effective encoding. */
 export const loadObservedShape = (store: Pick<CatalogStore, "getShape">, tool: ToolRow): Promise<StoredShape | null> =>
-  store.getShape(tool.id, effectiveEncoding(tool.resultEncoding))
+  store.getShape(tool.id, tool.encoding)
 
 export const describeTool = (input: DescribeToolInput): ToolDescription => {
   const scope = createTypeScope()
@@ -119,7 +119,7 @@ const renderData = (
   namePrefix: string,
 ) => {
   // a declared schema types decoded data; a row not yet stamped (`direct`) hands scripts the raw envelope
-  if (isRecord(tool.outputSchema) && effectiveEncoding(tool.resultEncoding) !== ResultEncodings.direct) {
+  if (isRecord(tool.outputSchema) && tool.encoding !== ResultEncodings.direct) {
     const output = renderSchema(tool.outputSchema, { scope, rootName: dataName, namePrefix })
     if (output.type.text !== "unknown") {
       const description = own(tool.outputSchema, "description")

@@ -28,6 +28,7 @@ const tool = (namespace: string, name: string, description: string, args: string
   outputSchema: null,
   annotations: null,
   resultEncoding: null,
+  encoding: "direct",
   syncedAt: 0,
 })
 

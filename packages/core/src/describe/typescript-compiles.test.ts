@@ -61,6 +61,7 @@ const tool = (over: Partial<ToolRow> & Pick<ToolRow, "name">): ToolRow => ({
   outputSchema: null,
   annotations: null,
   resultEncoding: "mcp-call-tool-result-v2",
+  encoding: "mcp-call-tool-result-v2",
   syncedAt: 0,
   ...over,
 })

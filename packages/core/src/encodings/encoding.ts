@@ -1,6 +1,7 @@
 /**
- * Result encodings stamped on each tool row (`tools.result_encoding`). NULL in the database means `direct`.
- * A row's encoding names how a plugin's raw result becomes the result union (ARCHITECTURE.md: result contract).
+ * Result encodings stamped on each tool row (`tools.result_encoding`): how a plugin's raw result becomes the result
+ * union (ARCHITECTURE.md: result contract). `direct`: the raw value is the data. `mcp-call-tool-result-v2`: an MCP `CallToolResult`,
+ * decoded by ./mcp-call-tool-result-v2.ts.
  */
 export const ResultEncodings = {
   direct: "direct",
@@ -8,6 +9,10 @@ export const ResultEncodings = {
 } as const
 export type ResultEncoding = (typeof ResultEncodings)[keyof typeof ResultEncodings]
 
-/** The encoding a row actually runs under: NULL and unknown stamps from a newer build both mean `direct`. */
+/**
+ * The encoding a stored stamp means: NULL (a row synced before encodings existed) and a stamp this build does not
+ * know (written by a newer build) both mean `direct`. The catalog store applies it once, as it reads a row
+ * (`ToolRow.encoding`); nothing after it sees a stamp that may be NULL.
+ */
 export const effectiveEncoding = (stamp: string | null | undefined): ResultEncoding =>
   stamp === ResultEncodings.mcpCallToolResultV2 ? ResultEncodings.mcpCallToolResultV2 : ResultEncodings.direct

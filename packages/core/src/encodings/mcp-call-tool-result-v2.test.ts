@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import type { ToolResult } from "../result.js"
 import { decodeToolResult } from "./decode.js"
+import { effectiveEncoding } from "./encoding.js"
 import { decodeMcpCallToolResultV2 } from "./mcp-call-tool-result-v2.js"
 
 const text = (t: string) => ({ type: "text", text: t })
@@ -419,14 +420,14 @@ describe("decodeMcpCallToolResultV2", () => {
 
 describe("decodeToolResult", () => {
   const envelope = { content: [text('{"a":1}')], structuredContent: { a: 1 }, _meta: meta }
-  const passthrough: [name: string, encoding: string | null | undefined][] = [
+  const passthrough: [name: string, stamp: string | null | undefined][] = [
     ["null encoding", null],
     ["undefined encoding", undefined],
     ["direct", "direct"],
     ["unknown encoding from a newer build", "mcp-call-tool-result-v3"],
   ]
-  it.each(passthrough)("%s passes the raw envelope through untouched", (_name, encoding) => {
-    const result = decodeToolResult(encoding, envelope)
+  it.each(passthrough)("%s passes the raw envelope through untouched", (_name, stamp) => {
+    const result = decodeToolResult(effectiveEncoding(stamp), envelope)
     expect(result).toEqual({ ok: true, data: envelope })
     expect((result as { data: unknown }).data).toBe(envelope)
   })

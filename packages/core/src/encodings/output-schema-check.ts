@@ -46,15 +46,21 @@ const validatorFor = (key: string, schema: unknown): Validator | null => {
   }
 }
 
-/** Returns null when the data conforms (or cannot be checked), else a short description of the first mismatch. */
-export const outputSchemaMismatch = (
-  cacheKey: string,
-  schema: unknown,
-  data: unknown,
-  dataBytes: number | null,
-): string | null => {
+/** The tool row whose declared output is checked: its id and sync time name its validator in the cache. */
+export interface DeclaringTool {
+  id: string
+  syncedAt: number
+  outputSchema: unknown
+}
+
+/**
+ * Returns null when the data conforms (or cannot be checked), else a short description of the first mismatch.
+ * `dataBytes`: the data's size as JSON, null when it has none.
+ */
+export const outputSchemaMismatch = (tool: DeclaringTool, data: unknown, dataBytes: number | null): string | null => {
+  const schema = tool.outputSchema
   if (schema === null || typeof schema !== "object" || dataBytes === null || dataBytes > MAX_CHECKED_BYTES) return null
-  const validator = validatorFor(cacheKey, schema)
+  const validator = validatorFor(`${tool.id}@${tool.syncedAt}`, schema)
   if (!validator) return null
   try {
     const result = validator.validate(data)

@@ -12,6 +12,9 @@ const recording = () => {
   return { logger, warned }
 }
 
+/** a tool row as the check reads it: its id and sync time name its validator */
+const row = (inputSchema: unknown, syncedAt = 1) => ({ id: "t", syncedAt, inputSchema })
+
 describe("createArgumentCheck", () => {
   it("names a nested place by its path, array items by index", () => {
     const check = createArgumentCheck(recording().logger)
@@ -24,7 +27,7 @@ describe("createArgumentCheck", () => {
         },
       },
     }
-    expect(check("t@1", "ns.tool", schema, { items: [{ name: 1 }, {}] })?.errors).toEqual([
+    expect(check(row(schema), "ns.tool", { items: [{ name: 1 }, {}] })?.errors).toEqual([
       { path: "args.items[0].name", expected: 'Instance type "number" is invalid. Expected "string".' },
       { path: "args.items[1].name", expected: "a required property, missing" },
     ])
@@ -36,8 +39,8 @@ describe("createArgumentCheck", () => {
   ])("a schema with %s lets every call through, and says so in the log once for the row", (_, schema) => {
     const { logger, warned } = recording()
     const check = createArgumentCheck(logger)
-    expect(check("t@1", "ns.tool", schema, { a: 1 })).toBeNull()
-    expect(check("t@1", "ns.tool", schema, { a: "x" })).toBeNull()
+    expect(check(row(schema), "ns.tool", { a: 1 })).toBeNull()
+    expect(check(row(schema), "ns.tool", { a: "x" })).toBeNull()
     expect(warned).toEqual([
       {
         message: "a tool's input schema cannot be checked: its calls go through unchecked",
@@ -49,12 +52,12 @@ describe("createArgumentCheck", () => {
   it("does not refuse a property that a patternProperties pattern allows, though it drops the pattern", () => {
     const check = createArgumentCheck(recording().logger)
     const schema = { type: "object", patternProperties: { "^x-": { type: "string" } }, additionalProperties: false }
-    expect(check("t@1", "ns.tool", schema, { "x-trace": "abc" })).toBeNull()
+    expect(check(row(schema), "ns.tool", { "x-trace": "abc" })).toBeNull()
   })
 
   it("checks nothing for an empty or missing schema", () => {
     const check = createArgumentCheck(recording().logger)
-    expect(check("t@1", "ns.tool", {}, { anything: 1 })).toBeNull()
-    expect(check("t@2", "ns.tool", null, { anything: 1 })).toBeNull()
+    expect(check(row({}), "ns.tool", { anything: 1 })).toBeNull()
+    expect(check(row(null, 2), "ns.tool", { anything: 1 })).toBeNull()
   })
 })

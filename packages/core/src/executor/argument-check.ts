@@ -91,6 +91,13 @@ export interface ArgumentMismatch {
   errors: { path: string; expected: string }[]
 }
 
+/** The tool row a call is checked against: its id and sync time name its validator in the cache. */
+export interface CheckedTool {
+  id: string
+  syncedAt: number
+  inputSchema: unknown
+}
+
 export const createArgumentCheck = (logger: Logger) => {
   /** per tool row: its validator, or null once its schema proved unusable */
   const validators = new Map<string, Validator | null>()
@@ -121,8 +128,13 @@ export const createArgumentCheck = (logger: Logger) => {
   }
 
   /** null when the arguments fit the schema (or cannot be checked); else what does not fit */
-  return (key: string, path: string, schema: unknown, args: Record<string, unknown>): ArgumentMismatch | null => {
+  return (
+    { id, syncedAt, inputSchema: schema }: CheckedTool,
+    path: string,
+    args: Record<string, unknown>,
+  ): ArgumentMismatch | null => {
     if (typeof schema !== "object" || schema === null || Object.keys(schema).length === 0) return null
+    const key = `${id}@${syncedAt}`
     const validator = validatorFor(key, schema)
     if (!validator) return null
     if ((JSON.stringify(args)?.length ?? 0) > MAX_CHECKED_ARG_CHARS) return null

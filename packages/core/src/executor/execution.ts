@@ -5,6 +5,7 @@
  */
 import type { Span } from "@opentelemetry/api"
 import type { SourceRow, ToolRow } from "../catalog/rows.js"
+import { ResultEncodings } from "../encodings/encoding.js"
 import { timeOrderedId } from "../ids.js"
 import type { EffectivePolicy } from "../policy/policy.js"
 import { ToolErrorCodes, errResult } from "../result.js"
@@ -17,11 +18,15 @@ import type { PausedCall, RecordedCall, Replay } from "./replay.js"
 import { createShapeObserver } from "./shape-observer.js"
 import { startExecutionSpan } from "./tracing.js"
 
-/**
- * What the executor's shared tool machinery (tool-invoker.ts) does for one call of one execution. `index`: the
- * call's place among the run's calls, in the order the script made them.
- */
-export type CallTool = (path: string, args: unknown, execution: Execution, index: number) => Promise<ToolResult>
+/** One tool call as the script made it. `index`: its place among the run's calls, in the order the script made them. */
+export interface ScriptCall {
+  index: number
+  path: string
+  args: unknown
+}
+
+/** What the executor's shared tool machinery (tool-invoker.ts) does for one call of one execution. */
+export type CallTool = (execution: Execution, call: ScriptCall) => Promise<ToolResult>
 
 const endedReason = () => new Error("the execution ended")
 
@@ -30,9 +35,7 @@ const held = new Promise<ToolResult>(() => {})
 
 /** A call this run made upstream, as the journal keeps it until a pause needs its arguments' text. */
 interface LiveCall {
-  index: number
-  path: string
-  rawArgs: unknown
+  call: ScriptCall
   result: ToolResult
 }
 
@@ -43,8 +46,16 @@ export interface Pause {
   policy: EffectivePolicy
 }
 
-/** What makes an execution other than a first run from a fresh start. */
+/** What an execution is made of. `id` and `replay` are set only for a resume. */
 export interface ExecutionOptions {
+  code: string
+  limits: RunLimits
+  /** the caller's signal: aborted when it hangs up */
+  callerSignal?: AbortSignal
+  /** the key that made it; only that key (or admin) reads it back */
+  keyId: string | null
+  callTool: CallTool
+  now: () => number
   /** the execution's id: a resume keeps the paused execution's */
   id?: string
   /** the run being resumed, replayed up to its pause */
@@ -53,6 +64,10 @@ export interface ExecutionOptions {
 
 export class Execution {
   readonly id: string
+  readonly code: string
+  readonly limits: RunLimits
+  readonly callerSignal: AbortSignal | undefined
+  readonly keyId: string | null
   readonly replay: Replay | undefined
   /** Math.random's seed for this run: a replay's is the first run's */
   readonly seed: string
@@ -72,12 +87,18 @@ export class Execution {
   /** calls made so far (the next call's index) */
   callsMade = 0
   readonly startedAt: number
+  /**
+   * When the run must end, on the wall clock (`Date.now`) the runtime and its worker threads read: `now`, the
+   * host's clock, may be a test's, which times records and is not the runtime's (RunOptions.deadline)
+   */
   readonly deadline: number
   readonly span: Span
   /** tools this execution already resolved: one catalog lookup per path per execution */
   readonly resolved = new Map<string, { source: SourceRow; tool: ToolRow; policy: EffectivePolicy }>()
   /** every call that ended, in the order it ended; calls cut off by the run's end are added by `end` */
   readonly calls: ToolCallRecord[] = []
+  private readonly callTool: CallTool
+  private readonly now: () => number
   private readonly shapes: ReturnType<typeof createShapeObserver>
   private readonly inflight = new Map<number, { path: string; startedAt: number }>()
   private nextCallId = 0
@@ -93,24 +114,20 @@ export class Execution {
   /** the runtime's stop: a pause or a divergence ends the run, as the caller hanging up does */
   private readonly stop = new AbortController()
 
-  constructor(
-    readonly code: string,
-    readonly limits: RunLimits,
-    /** the caller's signal: aborted when it hangs up */
-    readonly callerSignal: AbortSignal | undefined,
-    /** the key that made it; only that key (or admin) reads it back */
-    readonly keyId: string | null,
-    private readonly callTool: CallTool,
-    private readonly now: () => number,
-    options: ExecutionOptions = {},
-  ) {
-    this.id = options.id ?? timeOrderedId()
-    this.replay = options.replay
-    this.seed = options.replay?.record.seed ?? freshSeed()
+  constructor({ code, limits, callerSignal, keyId, callTool, now, id, replay }: ExecutionOptions) {
+    this.code = code
+    this.limits = limits
+    this.callerSignal = callerSignal
+    this.keyId = keyId
+    this.callTool = callTool
+    this.now = now
+    this.id = id ?? timeOrderedId()
+    this.replay = replay
+    this.seed = replay?.record.seed ?? freshSeed()
     if (callerSignal?.aborted) this.stop.abort(callerSignal.reason)
     else callerSignal?.addEventListener("abort", this.onCallerAbort, { once: true })
     this.startedAt = now()
-    this.deadline = this.startedAt + limits.timeoutMs
+    this.deadline = Date.now() + limits.timeoutMs
     // with keys on, every key a result holds is marked with whose result it was (shapes/shape.ts, `by`)
     this.shapes = createShapeObserver(now, callerTag(keyId))
     this.span = startExecutionSpan(this.id)
@@ -124,30 +141,30 @@ export class Execution {
   readonly invoke: InvokeTool = (path, args, clockReads) => {
     if (clockReads) for (const read of clockReads) if (this.clock.length < MAX_CLOCK_READS) this.clock.push(read)
     if (this.paused || this.diverged || this.interrupted) return held
-    const index = this.callsMade++
+    const call: ScriptCall = { index: this.callsMade++, path, args }
     const replay = this.replay
     if (replay) {
-      const { record, decision } = replay
-      const recorded = record.calls[0]?.index === index ? record.calls.shift() : undefined
-      if (recorded || index === record.pause.index) {
+      const { record } = replay
+      const recorded = record.calls[0]?.index === call.index ? record.calls.shift() : undefined
+      if (recorded || call.index === record.pause.index) {
         const text = argsText(args)
-        const differs = divergence(recorded ?? record.pause, index, path, text)
+        const differs = divergence(recorded ?? record.pause, call, text)
         if (differs) return this.diverge(differs)
         if (recorded) {
           this.journal.push(recorded)
           return Promise.resolve(recorded.result)
         }
-        return this.passPause(replay, index, path, args, text)
+        return this.passPause(replay, call, text)
       }
     }
-    return this.made(path, args, index)
+    return this.made(call)
   }
 
   /**
    * The resume reached its paused call: from here on it acts on the world, so it says so in the store first, and
    * goes on only if no earlier resume did. Counted live meanwhile: a pause elsewhere waits for it.
    */
-  private passPause(replay: Replay, index: number, path: string, args: unknown, text: string): Promise<ToolResult> {
+  private passPause(replay: Replay, call: ScriptCall, text: string): Promise<ToolResult> {
     this.live++
     const stopped = (why: string) => {
       this.live--
@@ -159,30 +176,30 @@ export class Execution {
       (passed) => {
         if (!passed)
           return stopped(
-            `another resume of this execution went past its pause (${path}) already: this one stops there, so no call is made twice`,
+            `another resume of this execution went past its pause (${call.path}) already: this one stops there, so no call is made twice`,
           )
         this.live--
         // a divergence has stopped the run; a pause elsewhere has not: the call a person decided is still made
         // (or answered), and the run stops once nothing is in flight
         if (this.diverged || this.interrupted) return held
         const { decision } = replay
-        if (decision.approved) return this.made(path, args, index)
-        const answered = this.declined(index, path, text, decision)
+        if (decision.approved) return this.made(call)
+        const answered = this.declined(call, text, decision)
         if (this.paused && this.live === 0) this.stopRun()
         return answered
       },
       (cause: unknown) =>
         stopped(
-          `the resume could not record that it reached ${path} (${cause instanceof Error ? cause.message : String(cause)}), so it did not make it`,
+          `the resume could not record that it reached ${call.path} (${cause instanceof Error ? cause.message : String(cause)}), so it did not make it`,
         ),
     )
   }
 
   /** a call made for real: through the invoker to its source (or the catalog) */
-  private made(path: string, args: unknown, index: number): Promise<ToolResult> {
+  private made(call: ScriptCall): Promise<ToolResult> {
     this.live++
-    return this.callTool(path, args, this, index).then((result) => {
-      this.journal.push({ index, path, rawArgs: args, result })
+    return this.callTool(this, call).then((result) => {
+      this.journal.push({ call, result })
       this.live--
       if (this.paused && this.live === 0) this.stopRun()
       return result
@@ -192,10 +209,10 @@ export class Execution {
   /** The journal as a resume replays it: every finished call by its index, its arguments as text. */
   recordedCalls(): RecordedCall[] {
     return this.journal
-      .map((call) =>
-        "rawArgs" in call
-          ? { index: call.index, path: call.path, args: argsText(call.rawArgs), result: call.result }
-          : call,
+      .map((entry) =>
+        "call" in entry
+          ? { index: entry.call.index, path: entry.call.path, args: argsText(entry.call.args), result: entry.result }
+          : entry,
       )
       .sort((a, b) => a.index - b.index)
   }
@@ -214,7 +231,7 @@ export class Execution {
    * Call `index` needs a person's decision: it is not made, and the run stops once the calls in flight have
    * returned (their results are recorded for the resume). `callId` is forgotten: the call is not recorded.
    */
-  pauseAt(callId: number, index: number, path: string, args: unknown, policy: EffectivePolicy): Promise<ToolResult> {
+  pauseAt(callId: number, { index, path, args }: ScriptCall, policy: EffectivePolicy): Promise<ToolResult> {
     this.inflight.delete(callId)
     this.live--
     // a second call needing a person (two in one Promise.all) may be the last in flight: it stops the run too,
@@ -232,7 +249,7 @@ export class Execution {
   }
 
   /** A declined (or expired) approval: the call resolves to `declined` with the note, and is recorded as such. */
-  private declined(index: number, path: string, args: string, decision: { note: string | null; expired: boolean }) {
+  private declined({ index, path }: ScriptCall, args: string, decision: { note: string | null; expired: boolean }) {
     const why = decision.expired
       ? "nobody decided before the approval expired"
       : `a person declined it${decision.note ? `: ${decision.note}` : ""}`
@@ -244,7 +261,7 @@ export class Execution {
     this.calls.push({
       executionId: this.id,
       toolPath: path,
-      encoding: "direct",
+      encoding: ResultEncodings.direct,
       startedAt: at,
       durationMs: 0,
       ok: false,
@@ -260,9 +277,9 @@ export class Execution {
       this.stop.abort(new Error(this.paused ? "paused" : this.diverged ? "replay diverged" : "resume interrupted"))
   }
 
-  /** time left for the execution; a tool call may not outlive it */
+  /** time left before the deadline, for a plugin whose call takes a duration; a tool call may not outlive it */
   remainingMs(): number {
-    return this.deadline - this.now()
+    return this.deadline - Date.now()
   }
 
   /** the tool calls' signal */
@@ -307,7 +324,7 @@ export class Execution {
       this.calls.push({
         executionId: this.id,
         toolPath: path,
-        encoding: "direct",
+        encoding: ResultEncodings.direct,
         startedAt,
         durationMs: at - startedAt,
         ok: false,

@@ -1,5 +1,5 @@
 /**
- * Resume by deterministic replay (DESIGN §3, issue 18). QuickJS state cannot be saved, so a paused execution is
+ * Resume by deterministic replay. QuickJS state cannot be saved, so a paused execution is
  * resumed by running its script again from the start: every tool call its earlier run already made returns the
  * decoded result recorded then, in the order the calls were made, without calling upstream again; Math.random
  * gets the same seed and Date the values the earlier run read (RunDeterminism). A call that differs from the
@@ -65,11 +65,17 @@ export const argsText = (args: unknown): string => (args === undefined ? "" : (J
 
 const shown = (path: string, args: string) => `${path}(${args.length > 200 ? `${args.slice(0, 200)}…` : args})`
 
-/** Why call `index` of a replay is not the recorded one; undefined when it is. */
-export const divergence = (recorded: { path: string; args: string }, index: number, path: string, args: string) =>
-  recorded.path === path && recorded.args === args
+/** Why a replay's call (`args`: its arguments' text) is not the recorded one; undefined when it is. */
+export const divergence = (
+  recorded: { path: string; args: string },
+  call: { index: number; path: string },
+  args: string,
+) =>
+  recorded.path === call.path && recorded.args === args
     ? undefined
-    : `the resumed run's tool call #${index + 1} was ${shown(path, args)}, but its first run called ${shown(recorded.path, recorded.args)} there: the script did not repeat itself (it may read something other than tools, Math.random and Date), so it cannot be resumed`
+    : `the resumed run's tool call #${call.index + 1} was ${shown(call.path, args)}, ` +
+      `but its first run called ${shown(recorded.path, recorded.args)} there: the script did not repeat itself ` +
+      "(it may read something other than tools, Math.random and Date), so it cannot be resumed"
 
 /**
  * A fresh Math.random seed: 16 hex digits, never all zero. From crypto.randomUUID, which Node serves from a pool of

@@ -5,11 +5,11 @@
  * each call is made for one Execution (./execution.ts), which records it, and is its `invoke`.
  */
 import { decodeToolResult } from "../encodings/decode.js"
-import { effectiveEncoding } from "../encodings/encoding.js"
+import { ResultEncodings } from "../encodings/encoding.js"
 import { internalError } from "../errors.js"
 import { isRecord } from "../is-record.js"
-import type { Logger, Outcome } from "../errors.js"
-import { ToolErrorCodes, errResult, okResult } from "../result.js"
+import type { Logger } from "../errors.js"
+import { ToolErrorCodes, errResult } from "../result.js"
 import type { ToolResult } from "../result.js"
 import { noopMetrics } from "../seams.js"
 import type { MetricsSink, RawInvokeResult, SourcePlugin } from "../seams.js"
@@ -18,13 +18,10 @@ import { splitToolPath } from "../catalog/tool-path.js"
 import { handleOf } from "../sources/sources-service.js"
 import type { SourcesService } from "../sources/sources-service.js"
 import { outputSchemaMismatch } from "../encodings/output-schema-check.js"
-import { closestNames } from "./suggest.js"
 import { createArgumentCheck } from "./argument-check.js"
-import { createDescribeService } from "../describe/describe-service.js"
-import { DEFAULT_DESCRIBE_LIMIT } from "../request-schemas.js"
-import { describeRequest, parseRequest } from "../request-schemas.js"
+import { createDiscovery } from "./discovery.js"
 import { endSpan, startToolCallSpan } from "./tracing.js"
-import type { Execution } from "./execution.js"
+import type { Execution, ScriptCall } from "./execution.js"
 import type { EffectivePolicy, PolicyDecider } from "../policy/policy.js"
 
 export interface ToolInvokerOptions {
@@ -49,6 +46,12 @@ interface CallOutcome {
   dataBytes?: number | null
   source?: string
   upstreamMs?: number
+}
+
+/** The source and tool row a path resolved to. */
+interface Resolved {
+  source: SourceRow
+  tool: ToolRow
 }
 
 /** A call that needs a person's decision first: it was not made. */
@@ -79,15 +82,6 @@ const spanAttributes = ({ encoding, source, dataBytes, upstreamMs }: CallOutcome
 
 const isPlainArgs = (args: unknown) => args === undefined || isRecord(args)
 
-const discoveryExamples = {
-  $describe: 'tools.$describe takes a tool path or an array of paths, e.g. tools.$describe("ns.tool")',
-  $search: 'tools.$search takes a query string and an optional limit, e.g. tools.$search("weather", 5)',
-}
-
-/** How to call `tools.$describe` or `tools.$search`, and what was wrong with this call when the check said. */
-const discoveryUsage = (path: "$describe" | "$search", input: Outcome<unknown>) =>
-  input.ok ? discoveryExamples[path] : `${discoveryExamples[path]} (${input.error.message})`
-
 export const createToolInvoker = ({
   store,
   sources,
@@ -97,36 +91,10 @@ export const createToolInvoker = ({
   metrics = noopMetrics,
   now = Date.now,
 }: ToolInvokerOptions) => {
-  const describe = createDescribeService(store, policies)
+  const { discover, notFound } = createDiscovery({ store, policies })
   const checkArguments = createArgumentCheck(logger)
 
-  /**
-   * `tools.$describe(paths)` and `tools.$search(query, limit)`: discovery from inside a script, checked by the
-   * describe request's one definition (../request-schemas.ts) as POST /v1/describe and the MCP tool are.
-   */
-  const discover = async (path: string, args: unknown): Promise<ToolResult | null> => {
-    if (path !== "$describe" && path !== "$search") return null
-    const input = parseRequest(describeRequest, args ?? {})
-    const { paths, query, limit = DEFAULT_DESCRIBE_LIMIT } = input.ok ? input.value : {}
-    if (path === "$describe") {
-      if (!input.ok || !paths) return errResult(ToolErrorCodes.invalidArguments, discoveryUsage(path, input))
-      const described = await describe.describeMany({ paths })
-      return described.missing.length === paths.length ? notFound(paths[0]!, null) : okResult(described.typescript)
-    }
-    if (!input.ok || query === undefined) return errResult(ToolErrorCodes.invalidArguments, discoveryUsage(path, input))
-    const found = await describe.search(query, { limit })
-    return okResult(found.map((t) => ({ path: t.path, description: t.description })))
-  }
-
-  const notFound = async (path: string, namespace: string | null): Promise<ToolResult> => {
-    const inNamespace = namespace ? await store.toolPaths(namespace) : []
-    const candidates = inNamespace.length > 0 ? inNamespace : await store.toolPaths()
-    const suggestions = closestNames(path, candidates)
-    const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(", ")}?` : ""
-    return errResult(ToolErrorCodes.toolNotFound, `no tool "${path}".${hint}`, { data: { suggestions } })
-  }
-
-  const invokeRaw = (source: SourceRow, tool: ToolRow, args: unknown, ctx: Execution): Promise<RawInvokeResult> => {
+  const invokeRaw = (ctx: Execution, { source, tool }: Resolved, args: unknown): Promise<RawInvokeResult> => {
     const plugin = plugins.find((p) => p.kind === source.kind)
     if (!plugin)
       return Promise.resolve({
@@ -147,24 +115,22 @@ export const createToolInvoker = ({
     })
 
   const resolveAndCall = async (
-    path: string,
-    args: unknown,
     ctx: Execution,
-    index: number,
+    { index, path, args }: ScriptCall,
   ): Promise<CallOutcome | PauseOutcome> => {
     if (path.startsWith("$")) {
       const discovered = await discover(path, args)
-      if (discovered) return { result: discovered, encoding: "direct" }
+      if (discovered) return { result: discovered, encoding: ResultEncodings.direct }
     }
     const parts = splitToolPath(path)
-    if (!parts) return { result: await notFound(path, null), encoding: "direct" }
+    if (!parts) return { result: await notFound(path, null), encoding: ResultEncodings.direct }
     let entry = ctx.resolved.get(path)
     if (!entry) {
       const stored = await store.getSource(parts.namespace)
-      if (!stored) return { result: await notFound(path, null), encoding: "direct" }
+      if (!stored) return { result: await notFound(path, null), encoding: ResultEncodings.direct }
       const fresh = await sources.ensureFresh(stored)
       const found = await store.getTool(parts.namespace, parts.name)
-      if (!found) return { result: await notFound(path, parts.namespace), encoding: "direct" }
+      if (!found) return { result: await notFound(path, parts.namespace), encoding: ResultEncodings.direct }
       const policy = await policies.decide({ path, namespace: fresh.namespace, annotations: found.annotations })
       entry = { source: fresh, tool: found, policy }
       ctx.resolved.set(path, entry)
@@ -174,78 +140,79 @@ export const createToolInvoker = ({
     if (policy.action === "block")
       return {
         result: blocked(path, policy),
-        encoding: effectiveEncoding(tool.resultEncoding),
+        encoding: tool.encoding,
         source: source.namespace,
       }
     // a call that cannot run whatever a person decides fails now: nobody is asked to approve it
     if (source.secretsError)
       return {
         result: errResult(ToolErrorCodes.sourceSecretsUnreadable, source.secretsError),
-        encoding: effectiveEncoding(tool.resultEncoding),
+        encoding: tool.encoding,
         source: source.namespace,
       }
     if (!isPlainArgs(args)) {
       const got = Array.isArray(args) ? "an array" : args === null ? "null" : typeof args
       return {
         result: errResult(ToolErrorCodes.invalidArguments, `arguments to "${path}" must be an object, got ${got}`),
-        encoding: effectiveEncoding(tool.resultEncoding),
+        encoding: tool.encoding,
         source: source.namespace,
       }
     }
-    const mismatch = checkArguments(`${tool.id}@${tool.syncedAt}`, path, tool.inputSchema, args ?? {})
+    const mismatch = checkArguments(tool, path, args ?? {})
     if (mismatch)
       return {
         result: errResult(ToolErrorCodes.invalidArguments, mismatch.message, { data: { errors: mismatch.errors } }),
-        encoding: effectiveEncoding(tool.resultEncoding),
+        encoding: tool.encoding,
         source: source.namespace,
       }
     if (policy.action === "require_approval" && !ctx.isApproved(index)) return { pause: policy }
     let upstreamStarted = performance.now()
-    let raw = await invokeRaw(source, tool, args ?? {}, ctx)
+    let raw = await invokeRaw(ctx, { source, tool }, args ?? {})
     if (!raw.ok && raw.unknownTool) {
       // The server no longer knows a tool our catalog lists: re-sync once, then retry if it is still listed.
       sources.markStale(source.id)
       ctx.resolved.delete(path)
       source = await sources.ensureFresh(source)
       const relisted = await store.getTool(parts.namespace, parts.name)
-      if (!relisted) return { result: await notFound(path, parts.namespace), encoding: "direct" }
+      if (!relisted) return { result: await notFound(path, parts.namespace), encoding: ResultEncodings.direct }
       tool = relisted
       ctx.resolved.set(path, { source, tool, policy })
       upstreamStarted = performance.now()
-      raw = await invokeRaw(source, tool, args ?? {}, ctx)
+      raw = await invokeRaw(ctx, { source, tool }, args ?? {})
     }
     const upstreamMs = performance.now() - upstreamStarted
-    const encoding = effectiveEncoding(tool.resultEncoding)
+    const encoding = tool.encoding
     // a source that cannot start (its file gone, its command not found) must not go on showing `ready`
     if (!raw.ok && raw.connectFailed) await sources.recordConnectFailure(source, raw.message)
     if (!raw.ok) return { result: errResult(raw.code, raw.message), encoding, source: source.namespace, upstreamMs }
-    const result = decodeToolResult(tool.resultEncoding, raw.raw)
+    const result = decodeToolResult(encoding, raw.raw)
     // for a v2-stamped row the declared schema types `data`; a `direct` row's data is the raw envelope
     if (result.ok) ctx.observe(tool.id, encoding, result.data)
     const dataBytes = result.ok ? byteLength(result.data) : null
     const outputSchemaError =
-      result.ok && tool.outputSchema && encoding !== "direct"
-        ? outputSchemaMismatch(`${tool.id}@${tool.syncedAt}`, tool.outputSchema, result.data, dataBytes)
+      result.ok && tool.outputSchema && encoding !== ResultEncodings.direct
+        ? outputSchemaMismatch(tool, result.data, dataBytes)
         : null
     return { result, outputSchemaError, dataBytes, encoding, source: source.namespace, upstreamMs }
   }
 
-  return async (path: string, args: unknown, ctx: Execution, index: number): Promise<ToolResult> => {
+  return async (ctx: Execution, call: ScriptCall): Promise<ToolResult> => {
+    const { path } = call
     const startedAt = now()
     const callId = ctx.callStarted(path, startedAt)
     const span = startToolCallSpan(ctx.span, path)
     let outcome: CallOutcome
     try {
-      const resolved = await resolveAndCall(path, args, ctx, index)
+      const resolved = await resolveAndCall(ctx, call)
       if ("pause" in resolved) {
         span.end()
-        return ctx.pauseAt(callId, index, path, args, resolved.pause)
+        return ctx.pauseAt(callId, call, resolved.pause)
       }
       outcome = resolved
     } catch (cause) {
       outcome = {
         result: errResult(ToolErrorCodes.internal, internalError(logger, `tool call ${path}`, cause).message),
-        encoding: "direct",
+        encoding: ResultEncodings.direct,
       }
     }
     const { result, encoding, outputSchemaError = null, dataBytes = null, source = null, upstreamMs = null } = outcome

@@ -5,7 +5,7 @@ import type { PoolSlot } from "./pool-slot.js"
 export interface Job {
   code: string
   options: RunOptions
-  /** the run's wall-clock deadline, counted from the moment it reached the pool */
+  /** when the run must end (epoch ms): the caller's RunOptions.deadline, or its limit from when it reached the pool */
   deadline: number
   startedAt: number
   runId?: number

@@ -141,11 +141,8 @@ type RunMessage = Extract<ToWorker, { type: "run" }>
 /** Starts a run, unless it was sent to wait and the pool took it back first. False when it did not start. */
 const start = (message: RunMessage): boolean => {
   if (poisoned || retiring) return false
-  const { claim, runId, sentAt } = message
+  const { claim, runId } = message
   if (claim !== undefined && Atomics.compareExchange(handoff.signals, claim, runId, 0) !== runId) return false
-  // the deadline counts from the moment the run reached the pool: a run that waited here has less left
-  const waited = sentAt === undefined ? 0 : Date.now() - sentAt
-  if (waited > 0) message.limits = { ...message.limits, timeoutMs: message.limits.timeoutMs - waited }
   void run(message)
   return true
 }
@@ -174,7 +171,7 @@ const withRendered = (outcome: RunOutcome, render: RenderOptions | undefined): P
   }
 }
 
-const run = async ({ runId, code, limits, render, determinism }: RunMessage) => {
+const run = async ({ runId, code, limits, deadline, render, determinism }: RunMessage) => {
   if (poisoned) return
   busy = true
   Atomics.store(handoff.signals, Signal.ready, 0)
@@ -197,6 +194,7 @@ const run = async ({ runId, code, limits, render, determinism }: RunMessage) => 
     invoke: unused,
     invokeJson,
     limits,
+    deadline,
     determinism,
     signal: abort.signal,
     takeSandbox: takeSpare,

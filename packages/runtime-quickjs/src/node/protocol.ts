@@ -33,7 +33,8 @@ export type PostedOutcome =
 export type ToWorker =
   /**
    * `claim`: sent while the worker is busy, to start when it is done unless the pool takes it back first (the
-   * index of its claim word, Signal.claims); `sentAt` (Date.now()) lets the worker count a wait in the deadline;
+   * index of its claim word, Signal.claims); `deadline`: the job's (epoch ms, the clock every thread shares), so a
+   * wait in the worker counts;
    * `render`: the worker renders the result for the caller (RunOptions.render), off the main thread;
    * `determinism`: RunOptions.determinism, applied in the worker
    */
@@ -42,8 +43,8 @@ export type ToWorker =
       runId: number
       code: string
       limits: RunLimits
+      deadline: number
       claim?: number
-      sentAt?: number
       render?: RenderOptions | undefined
       determinism?: RunDeterminism | undefined
     }

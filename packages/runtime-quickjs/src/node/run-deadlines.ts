@@ -36,8 +36,8 @@ export interface RunStops {
   kill(job: Job, error: RunError): void
 }
 
-/** Arms a run just given to a worker (job.slot, job.runId set), `remainingMs` before its deadline. */
-export const armRunning = (job: Job, remainingMs: number, killGraceMs: number, stops: RunStops) => {
+/** Arms a run just given to a worker (job.slot, job.runId set) at its deadline. */
+export const armRunning = (job: Job, killGraceMs: number, stops: RunStops) => {
   const slot = job.slot!
   const runId = job.runId!
   const timeout = () => runErrors.timeout(job.options.limits)
@@ -45,7 +45,7 @@ export const armRunning = (job: Job, remainingMs: number, killGraceMs: number, s
     if (stops.takeBack(job)) return job.settle(failed(timeout()))
     job.timer = setTimeout(() => stops.kill(job, timeout()), killGraceMs)
   }
-  job.timer = setTimeout(atDeadline, Math.min(maxTimerMs, remainingMs))
+  job.timer = setTimeout(atDeadline, Math.min(maxTimerMs, job.deadline - Date.now()))
   job.onAbort = () => {
     // a run the worker has not started is only taken back
     if (stops.takeBack(job)) return job.settle(failed(runErrors.aborted()))

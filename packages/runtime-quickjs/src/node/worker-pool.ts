@@ -138,7 +138,8 @@ class WorkerPool implements WorkerPoolRuntime {
         code,
         options,
         startedAt,
-        deadline: startedAt + options.limits.timeoutMs,
+        // the caller's deadline as it is; a caller that sets none gets its limit from the moment the run got here
+        deadline: options.deadline ?? startedAt + options.limits.timeoutMs,
         settle: resolve,
         callsInHost: 0,
       }
@@ -184,33 +185,23 @@ class WorkerPool implements WorkerPoolRuntime {
 
   private begin(slot: PoolSlot, job: Job, waiting = false) {
     disarm(job)
-    const remaining = job.deadline - Date.now()
-    if (remaining <= 0) {
+    const { deadline } = job
+    if (deadline <= Date.now()) {
       job.settle(failed(runErrors.timeout(job.options.limits)))
       if (!waiting) this.release(slot)
       return
     }
     const runId = this.runs.assign(job, slot, waiting)
-    armRunning(job, remaining, this.killGraceMs, this.stops)
-    const limits = { ...job.options.limits, timeoutMs: remaining }
-    const { render, determinism } = job.options
+    armRunning(job, this.killGraceMs, this.stops)
+    const { limits, render, determinism } = job.options
     if (waiting) {
       // the callers checked mayTakeWaiting
       job.claim = slot.markWaiting(runId)!
-      return slot.post({
-        type: "run",
-        runId,
-        code: job.code,
-        limits,
-        claim: job.claim,
-        sentAt: Date.now(),
-        render,
-        determinism,
-      })
+      return slot.post({ type: "run", runId, code: job.code, limits, deadline, claim: job.claim, render, determinism })
     }
     this.polling.cool(slot)
-    // a worker still preparing its next sandbox holds the run until then: sentAt lets it count that wait
-    slot.post({ type: "run", runId, code: job.code, limits, sentAt: Date.now(), render, determinism })
+    // a worker still preparing its next sandbox holds the run until then: the deadline counts that wait
+    slot.post({ type: "run", runId, code: job.code, limits, deadline, render, determinism })
     this.polling.stayHot()
   }
 
@@ -226,8 +217,6 @@ class WorkerPool implements WorkerPoolRuntime {
     slot.runId = undefined
     slot.wasmBytes = message.wasmBytes
     const outcome = message.outcome
-    // the worker saw what was left of the deadline; the error names the limit the caller set
-    if (!outcome.ok && outcome.error.code === "timeout") outcome.error = runErrors.timeout(job.options.limits)
     // a large object or array came as its JSON text (pool-worker.ts, withRendered): it is parsed if it is read
     if (outcome.ok && !("value" in outcome))
       parseOnRead(outcome as Extract<RunOutcome, { ok: true }>, "value", outcome.rendered.json)
