@@ -52,6 +52,14 @@ export const checkedByService =
     await next()
   }
 
+/** Reads the JSON of a body its service checks itself (a source's: its fields depend on its kind's plugin). */
+export const jsonForService: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const body = await readJson(c)
+  if (!body.ok) return body.response
+  c.req.addValidatedData("json", body.body as object)
+  await next()
+}
+
 /** A query string arrives as text: the typed client sends each parameter as a string. */
 type QueryInput<T> = { [K in keyof T]?: string }
 
