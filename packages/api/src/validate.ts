@@ -40,19 +40,9 @@ export const jsonBody =
   }
 
 /**
- * A JSON body its service checks itself, typed for the client as `T`: a source's fields depend on its kind's
- * plugin (core's `sourceFields`, then the plugin's `configSchema`), which only the sources service holds.
+ * A JSON body its service checks itself: a source's fields depend on its kind's plugin (core's `sourceFields`,
+ * then the plugin's `configSchema`), which only the sources service holds.
  */
-export const checkedByService =
-  <T>(): MiddlewareHandler<AppEnv, string, { in: { json: T }; out: { json: unknown } }> =>
-  async (c, next) => {
-    const body = await readJson(c)
-    if (!body.ok) return body.response
-    c.req.addValidatedData("json", body.body as object)
-    await next()
-  }
-
-/** Reads the JSON of a body its service checks itself (a source's: its fields depend on its kind's plugin). */
 export const jsonForService: MiddlewareHandler<AppEnv> = async (c, next) => {
   const body = await readJson(c)
   if (!body.ok) return body.response
