@@ -112,7 +112,8 @@ export const requestGuard = ({ allowedHosts }: RequestGuardOptions = {}): Middle
       return errorResponse(
         c,
         "forbidden_host",
-        `this server does not answer to Host ${JSON.stringify(host)} (it answers to ${allowedText}); a DNS name pointed at a loopback address is refused, to stop DNS rebinding`,
+        `this server does not answer to Host ${JSON.stringify(host)} (it answers to ${allowedText}); ` +
+          "a DNS name pointed at a loopback address is refused, to stop DNS rebinding",
         403,
       )
     }
@@ -122,7 +123,8 @@ export const requestGuard = ({ allowedHosts }: RequestGuardOptions = {}): Middle
       return errorResponse(
         c,
         "forbidden_origin",
-        `requests from web pages at other origins are refused (Origin ${JSON.stringify(origin)}, this server is ${JSON.stringify(host)}); clients that are not browsers send no Origin`,
+        `requests from web pages at other origins are refused (Origin ${JSON.stringify(origin)}, this server is ${JSON.stringify(host)}); ` +
+          "clients that are not browsers send no Origin",
         403,
       )
     }
