@@ -1,7 +1,7 @@
 /**
- * Browser-borne requests (DESIGN §8). On loopback the API needs no key, so any web page the operator opens
- * could call it: a "simple" cross-origin POST (text/plain, a form, a Blob) needs no CORS preflight, and a DNS
- * name rebound to 127.0.0.1 lets a page call the server as its own origin. Adding a stdio source runs a
+ * Browser-borne requests (ARCHITECTURE.md: safety). On loopback the API needs no key, so any web page the
+ * operator opens could call it: a "simple" cross-origin POST (text/plain, a form, a Blob) needs no CORS preflight,
+ * and a DNS name rebound to 127.0.0.1 lets a page call the server as its own origin. Adding a stdio source runs a
  * command, so each such request is refused, on every route but /healthz and /readyz:
  * - Host: with `allowedHosts`, a Host header naming anything else is 403 `forbidden_host`. This check is
  *   the one that stops DNS rebinding, where the page's origin and the Host both name the attacker's domain.
