@@ -32,9 +32,10 @@ export const routeScopes: readonly RouteScope[] = allRoutes.map(({ method, path,
 /** What a request that matches no route needs. */
 export const DEFAULT_ROUTE_SCOPE: Scope = "admin"
 
-const key = (method: string, path: string) => `${method} ${path}`
-/** the routes without path parameters, by method and path: most requests are answered from here */
-const fixed = new Map(routeScopes.filter((r) => !r.path.includes(":")).map((r) => [key(r.method, r.path), r.scope]))
+/** the routes without path parameters, by method, then path: most requests are answered from here */
+const fixed = new Map<string, Map<string, Scope | null>>()
+for (const { method, path, scope } of routeScopes)
+  if (!path.includes(":")) fixed.set(method, (fixed.get(method) ?? new Map()).set(path, scope))
 /** a path parameter matches one segment, as in hono's router */
 const patterned = routeScopes
   .filter((r) => r.path.includes(":"))
@@ -43,7 +44,7 @@ const patterned = routeScopes
 export const requiredScope = (method: string, path: string): Scope | null => {
   const upper = method.toUpperCase()
   const asked = upper === "HEAD" ? "GET" : upper
-  const scope = fixed.get(key(asked, path))
+  const scope = fixed.get(asked)?.get(path)
   if (scope !== undefined) return scope
   for (const route of patterned) if (route.method === asked && route.pattern.test(path)) return route.scope
   return DEFAULT_ROUTE_SCOPE
