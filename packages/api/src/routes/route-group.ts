@@ -74,11 +74,11 @@ export type SchemaOf<G> = G extends RouteGroup<unknown, infer S> ? S : never
 /** What runs before the handler: the query, then the body (a bad query is answered before the body is read). */
 const validators = (spec: RouteSpec): MiddlewareHandler<AppEnv>[] => {
   const before: MiddlewareHandler<AppEnv>[] = []
-  if (spec.query) before.push(query(spec.query as z.ZodType) as MiddlewareHandler<AppEnv>)
+  if (spec.query) before.push(query(spec.query as z.ZodType))
   const body = spec.body as z.ZodType | NamedBody<unknown> | undefined
   if (body && "component" in body) {
     if (body.readJson) before.push(jsonForService)
-  } else if (body) before.push(jsonBody(body) as MiddlewareHandler<AppEnv>)
+  } else if (body) before.push(jsonBody(body))
   return before
 }
 
