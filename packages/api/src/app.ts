@@ -4,7 +4,6 @@ import { internalError, isDatabaseFault } from "@switchboard/core"
 import { DEFAULT_MAX_BODY_BYTES, checkMaxBodyBytes, limitBody } from "./body-limit.js"
 import { DEFAULT_MAX_DOWNLOADS_PER_KEY, downloadSlots } from "./download-slots.js"
 import { errorResponse } from "./http-errors.js"
-import { readiness } from "./probes.js"
 import { requestGuard } from "./request-guard.js"
 import { logRequests } from "./request-log.js"
 import type { RequestLog } from "./request-log.js"
@@ -12,15 +11,9 @@ import { authenticate } from "./require-key.js"
 import { checkScope } from "./scopes.js"
 import type { AppEnv } from "./env.js"
 import type { AppServices } from "./app-services.js"
-import { mcpRoutes } from "./mcp/http.js"
 import { openApiDocument } from "./openapi/document.js"
 import type { OpenApiDocument } from "./openapi/document.js"
-import { executeRoutes } from "./routes/execute.js"
-import { executionRoutes } from "./routes/executions.js"
-import { keyRoutes } from "./routes/keys.js"
-import { approvalRoutes, policyRoutes } from "./routes/approvals.js"
-import { sourceRoutes } from "./routes/sources.js"
-import { describeRoutes, toolRoutes } from "./routes/tools.js"
+import { registerRoutes } from "./routes/all-routes.js"
 
 export interface AppOptions {
   /**
@@ -49,7 +42,7 @@ export interface AppOptions {
   requestLog?: RequestLog
   /**
    * `GET /metrics` answers with what this returns (the Node host: Prometheus text). Admin only when keys are on
-   * (./scopes.ts). Unset: no such route. It is not in the OpenAPI document, which describes the JSON API every host
+   * (./routes/meta.ts). Unset: no such route. It is not in the OpenAPI document, which describes the JSON API every host
    * serves.
    */
   metrics?: () => Promise<{ contentType: string; body: string }>
@@ -70,32 +63,21 @@ export const createApp = (services: AppServices, options: AppOptions = {}) => {
   const base = new Hono<AppEnv>()
   // first: it times the whole request and sees every answer, a refused key's too
   if (options.requestLog) base.use("*", logRequests(options.requestLog))
-  const app = base
+  const routed = base
     // the key first: a caller without one learns only that it needs one, and no body of theirs is buffered;
-    // then its scope, from the one table of what each route needs (./scopes.ts)
+    // then its scope, which each route's definition names (./scopes.ts)
     .use("*", authenticate(services.keys, options.keysHint))
     .use("*", checkScope)
     .use("*", requestGuard({ allowedHosts: options.allowedHosts }))
     .use("/v1/*", limitBody(maxBodyBytes))
     .use("/mcp/*", limitBody(maxBodyBytes))
-    .get("/healthz", (c) => c.json({ ok: true } as const))
-    .get("/readyz", readiness(services))
-    .get("/v1/openapi.json", (c) => c.json((document ??= openApiDocument(services.sources.kinds))))
-    .route("/v1/sources", sourceRoutes(services))
-    .route("/v1/tools", toolRoutes(services))
-    .route("/v1/describe", describeRoutes(services))
-    .route("/v1", executeRoutes(services))
-    .route("/v1/executions", executionRoutes(services, { downloads }))
-    .route("/v1/keys", keyRoutes(services, options.keysHint))
-    .route("/v1/policies", policyRoutes(services))
-    .route("/v1/approvals", approvalRoutes(services))
-    .route("/mcp", mcpRoutes(services, { maxBodyBytes }))
-  const { metrics } = options
-  if (metrics)
-    app.get("/metrics", async (c) => {
-      const { contentType, body } = await metrics()
-      return c.body(body, 200, { "content-type": contentType })
-    })
+  const app = registerRoutes(routed, services, {
+    maxBodyBytes,
+    downloads,
+    keysHint: options.keysHint,
+    metrics: options.metrics,
+    openApi: () => (document ??= openApiDocument(services.sources.kinds)),
+  })
   app.notFound((c) => errorResponse(c, "not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`, 404))
   app.onError((cause, c) => {
     const where = `${c.req.method} ${new URL(c.req.url).pathname}`

@@ -1,6 +1,6 @@
 /**
- * Downloads of stored output in progress, counted per key (issue 30 §3): an execute key opened 100 downloads of its
- * own 7.4 MB output and read none of them. A download streams its text a part at a time (./output-stream.ts), so one
+ * Downloads of stored output in progress, counted per key: a key could otherwise open many downloads of its own
+ * large output and read none of them. A download streams its text a part at a time (./output-stream.ts), so one
  * that is not read holds about one part; this bounds how many one key holds open. A server without keys counts
  * every caller as one.
  */

@@ -11,7 +11,8 @@ import type { ErrorBody } from "./wire/error-body.js"
 /** The statuses a service error is answered with: a typed client tells them from a success by status. */
 type ErrorStatus = 400 | 403 | 404 | 409 | 429 | 500 | 502
 
-const statusOf: Record<ServiceError["_tag"], { status: ErrorStatus; code: string }> = {
+/** Each service error's status and wire code; the OpenAPI document's error answers take their statuses from here. */
+export const statusOf: Record<ServiceError["_tag"], { status: ErrorStatus; code: string }> = {
   InvalidInput: { status: 400, code: "invalid_request" },
   NotFound: { status: 404, code: "not_found" },
   Conflict: { status: 409, code: "conflict" },

@@ -2,7 +2,7 @@
  * The body of a download of stored output (GET /v1/executions/:id/output with no query): the text's pages, each
  * read from the store only once the client has taken the one before (a ReadableStream with no high-water mark:
  * `pull` runs when the server's writer asks for the next chunk, and it asks once the socket drained). A client that
- * reads nothing holds one page, where the whole text used to be held twice (the string, and its bytes).
+ * reads nothing holds one page, not the whole text twice (the string, and its bytes).
  */
 import type { OutputPages } from "@switchboard/core"
 

@@ -1,7 +1,7 @@
 /**
- * Browser-borne requests (DESIGN §8). On loopback the API needs no key, so any web page the operator opens
- * could call it: a "simple" cross-origin POST (text/plain, a form, a Blob) needs no CORS preflight, and a DNS
- * name rebound to 127.0.0.1 lets a page call the server as its own origin. Adding a stdio source runs a
+ * Browser-borne requests (ARCHITECTURE.md: safety). On loopback the API needs no key, so any web page the
+ * operator opens could call it: a "simple" cross-origin POST (text/plain, a form, a Blob) needs no CORS preflight,
+ * and a DNS name rebound to 127.0.0.1 lets a page call the server as its own origin. Adding a stdio source runs a
  * command, so each such request is refused, on every route but /healthz and /readyz:
  * - Host: with `allowedHosts`, a Host header naming anything else is 403 `forbidden_host`. This check is
  *   the one that stops DNS rebinding, where the page's origin and the Host both name the attacker's domain.
@@ -112,7 +112,8 @@ export const requestGuard = ({ allowedHosts }: RequestGuardOptions = {}): Middle
       return errorResponse(
         c,
         "forbidden_host",
-        `this server does not answer to Host ${JSON.stringify(host)} (it answers to ${allowedText}); a DNS name pointed at a loopback address is refused, to stop DNS rebinding`,
+        `this server does not answer to Host ${JSON.stringify(host)} (it answers to ${allowedText}); ` +
+          "a DNS name pointed at a loopback address is refused, to stop DNS rebinding",
         403,
       )
     }
@@ -122,7 +123,8 @@ export const requestGuard = ({ allowedHosts }: RequestGuardOptions = {}): Middle
       return errorResponse(
         c,
         "forbidden_origin",
-        `requests from web pages at other origins are refused (Origin ${JSON.stringify(origin)}, this server is ${JSON.stringify(host)}); clients that are not browsers send no Origin`,
+        `requests from web pages at other origins are refused (Origin ${JSON.stringify(origin)}, this server is ${JSON.stringify(host)}); ` +
+          "clients that are not browsers send no Origin",
         403,
       )
     }

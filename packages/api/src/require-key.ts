@@ -1,8 +1,8 @@
 /**
- * Who is asking. When the host passes `keys` (it does once it listens beyond loopback: DESIGN §8), every route but
- * /healthz and /readyz needs `Authorization: Bearer <key>`; a missing or wrong key is 401, the same answer for both. The live
- * key becomes the request's `caller` (its id and scope), which ./scopes.ts checks. Without `keys` every request is
- * `OPEN_CALLER`: admin, with no key, as before keys had scopes.
+ * Who is asking. When the host passes `keys` (it does once it listens beyond loopback: ARCHITECTURE.md: safety),
+ * every route but /healthz and /readyz needs `Authorization: Bearer <key>`; a missing or wrong key is 401, the same
+ * answer for both. The live key becomes the request's `caller` (its id and scope), which ./scopes.ts checks. Without
+ * `keys` every request is `OPEN_CALLER`: admin, with no key.
  */
 import type { MiddlewareHandler } from "hono"
 import { OPEN_CALLER, callerOf } from "@switchboard/core"

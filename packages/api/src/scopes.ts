@@ -1,7 +1,8 @@
 /**
- * Which scope each route and each MCP tool needs: the one table every request goes through (DESIGN §8; the
- * scopes themselves are core's, auth/scopes.ts). A route the table does not name needs `admin`, so a route
- * added without a rule is closed, not open. A request that matches no route at all passes on to the 404.
+ * Which scope each route needs: the table every request goes through, derived from the routes' own definitions
+ * (./routes/all-routes.ts), which also write each operation's `security` in the OpenAPI document. The scopes
+ * themselves are core's (auth/scopes.ts). A request that matches no route needs `admin`, and if its key lacks it,
+ * passes on to the 404 all the same.
  */
 import type { MiddlewareHandler } from "hono"
 import { Forbidden, hasScope, missingScopeMessage } from "@switchboard/core"
@@ -9,62 +10,44 @@ import type { Caller, Scope } from "@switchboard/core"
 import type { AppEnv } from "./env.js"
 import { sendError } from "./http-errors.js"
 import { matchedRoute } from "./matched-route.js"
+import { allRoutes } from "./routes/all-routes.js"
+
+export { mcpToolScopes } from "./mcp/tool-scopes.js"
 
 export interface RouteScope {
-  /** any method when absent; HEAD is answered by GET routes and counts as GET */
-  method?: string
-  /** the path itself and everything under it */
+  /** upper case; HEAD is answered by GET routes and counts as GET */
+  method: string
+  /** hono's pattern: `/v1/executions/:id` */
   path: string
   /** null: no scope beyond a live key (and /healthz and /readyz need not even that) */
   scope: Scope | null
 }
 
-/** First match wins. */
-export const routeScopes: readonly RouteScope[] = [
-  { method: "GET", path: "/healthz", scope: null },
-  { method: "GET", path: "/readyz", scope: null },
-  // the API's description is no secret, and every key needs it to learn the API
-  { method: "GET", path: "/v1/openapi.json", scope: null },
-  { method: "GET", path: "/v1/sources", scope: "read" },
-  // adding, changing, syncing or removing a source (a stdio source runs a command on the host)
-  { path: "/v1/sources", scope: "admin" },
-  { method: "GET", path: "/v1/tools", scope: "read" },
-  { method: "POST", path: "/v1/describe", scope: "execute" },
-  { method: "POST", path: "/v1/execute", scope: "execute" },
-  // and only the key's own, unless admin (routes/executions.ts, through core's readExecutionAs)
-  { method: "GET", path: "/v1/executions", scope: "read" },
-  // making, listing and revoking keys: a key that could make keys could make itself admin. Named, though the
-  // default would close it too, so that nobody has to reason from the default (routes/keys.ts)
-  { path: "/v1/keys", scope: "admin" },
-  // the rules, and deciding paused calls: an agent's execute key must never approve its own calls. Named for the
-  // same reason as /v1/keys
-  { path: "/v1/policies", scope: "admin" },
-  { path: "/v1/approvals", scope: "admin" },
-  // counts of everything the server did, sources by name included. Named for the same reason as /v1/keys
-  { method: "GET", path: "/metrics", scope: "admin" },
-  // each MCP tool checks its own scope (mcpToolScopes)
-  { path: "/mcp", scope: null },
-]
+export const routeScopes: readonly RouteScope[] = allRoutes.map(({ method, path, scope }) => ({
+  method: method.toUpperCase(),
+  path,
+  scope,
+}))
 
-/** What a route the table does not name needs. */
+/** What a request that matches no route needs. */
 export const DEFAULT_ROUTE_SCOPE: Scope = "admin"
 
-const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`)
+/** the routes without path parameters, by method, then path: most requests are answered from here */
+const fixed = new Map<string, Map<string, Scope | null>>()
+for (const { method, path, scope } of routeScopes)
+  if (!path.includes(":")) fixed.set(method, (fixed.get(method) ?? new Map()).set(path, scope))
+/** a path parameter matches one segment, as in hono's router */
+const patterned = routeScopes
+  .filter((r) => r.path.includes(":"))
+  .map((r) => ({ ...r, pattern: new RegExp(`^${r.path.replace(/:\w+/g, "[^/]+")}$`) }))
 
 export const requiredScope = (method: string, path: string): Scope | null => {
-  const asked = method.toUpperCase() === "HEAD" ? "GET" : method.toUpperCase()
-  const rule = routeScopes.find((r) => (r.method === undefined || r.method === asked) && under(path, r.path))
-  return rule ? rule.scope : DEFAULT_ROUTE_SCOPE
-}
-
-/** The scope each MCP tool needs; tools/list shows a key only the tools it may call. */
-export const mcpToolScopes: Readonly<Record<string, Scope>> = {
-  execute: "execute",
-  // and only the key's own executions, unless admin (mcp/resume-tool.ts, through core's readExecutionAs)
-  resume: "execute",
-  describe: "execute",
-  read_output: "read",
-  grep_output: "read",
+  const upper = method.toUpperCase()
+  const asked = upper === "HEAD" ? "GET" : upper
+  const scope = fixed.get(asked)?.get(path)
+  if (scope !== undefined) return scope
+  for (const route of patterned) if (route.method === asked && route.pattern.test(path)) return route.scope
+  return DEFAULT_ROUTE_SCOPE
 }
 
 /** What a caller without any key has (a keyed server before authentication): nothing. */

@@ -1,8 +1,8 @@
 /**
- * Request validation from the wire schemas: a route names the schema of its JSON body or query string, and
- * reads the parsed value with `c.req.valid(...)`. The schema's input type is the route's input type, so the
- * typed client (./client.ts) is checked against the same definition. A failure is 400 `invalid_request` with
- * every message of the schema (core's `parseRequest`); a body that is not JSON is 400 `invalid_json`.
+ * Request validation from the wire schemas: a route names the schema of its JSON body or query string (its `body`
+ * and `query`), its group runs these before the handler (./routes/route-group.ts, which also types the input from
+ * the schema), and the handler reads the parsed value with `c.req.valid(...)`. A failure is 400 `invalid_request`
+ * with every message of the schema (core's `parseRequest`); a body that is not JSON is 400 `invalid_json`.
  *
  * Not hono's own `validator("json")`: it parses only bodies labelled JSON (others reach the route as `{}`),
  * and it answers malformed JSON by throwing, which our onError would report as a 500.
@@ -14,9 +14,7 @@ import type { AppEnv } from "./env.js"
 import { errorResponse, sendError } from "./http-errors.js"
 
 /** Reads a JSON body; a body that is not JSON is the caller's mistake, answered with 400. */
-export const readJson = async (
-  c: Context,
-): Promise<{ ok: true; body: unknown } | { ok: false; response: Response }> => {
+const readJson = async (c: Context): Promise<{ ok: true; body: unknown } | { ok: false; response: Response }> => {
   const text = await c.req.text()
   try {
     return { ok: true, body: JSON.parse(text) }
@@ -27,9 +25,7 @@ export const readJson = async (
 }
 
 export const jsonBody =
-  <S extends z.ZodType>(
-    schema: S,
-  ): MiddlewareHandler<AppEnv, string, { in: { json: z.input<S> }; out: { json: z.output<S> } }> =>
+  (schema: z.ZodType): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const body = await readJson(c)
     if (!body.ok) return body.response
@@ -40,25 +36,18 @@ export const jsonBody =
   }
 
 /**
- * A JSON body its service checks itself, typed for the client as `T`: a source's fields depend on its kind's
- * plugin (core's `sourceFields`, then the plugin's `configSchema`), which only the sources service holds.
+ * A JSON body its service checks itself: a source's fields depend on its kind's plugin (core's `sourceFields`,
+ * then the plugin's `configSchema`), which only the sources service holds.
  */
-export const checkedByService =
-  <T>(): MiddlewareHandler<AppEnv, string, { in: { json: T }; out: { json: unknown } }> =>
-  async (c, next) => {
-    const body = await readJson(c)
-    if (!body.ok) return body.response
-    c.req.addValidatedData("json", body.body as object)
-    await next()
-  }
-
-/** A query string arrives as text: the typed client sends each parameter as a string. */
-type QueryInput<T> = { [K in keyof T]?: string }
+export const jsonForService: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const body = await readJson(c)
+  if (!body.ok) return body.response
+  c.req.addValidatedData("json", body.body as object)
+  await next()
+}
 
 export const query =
-  <S extends z.ZodType>(
-    schema: S,
-  ): MiddlewareHandler<AppEnv, string, { in: { query: QueryInput<z.input<S>> }; out: { query: z.output<S> } }> =>
+  (schema: z.ZodType): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const parsed = parseRequest(schema, c.req.query())
     if (!parsed.ok) return sendError(c, parsed.error)

@@ -1,4 +1,4 @@
-/** The one table of what each route needs (src/scopes.ts), and the middleware that applies it, over stand-in services. */
+/** The table of what each route needs (src/scopes.ts, from the routes' definitions), and the middleware that applies it. */
 import { expect, it } from "vitest"
 import { openApiDocument } from "../src/index.js"
 import { DEFAULT_ROUTE_SCOPE, mcpToolScopes, requiredScope, routeScopes } from "../src/scopes.js"
@@ -35,8 +35,12 @@ it("names the scope of every route, and of routes still to come: any change unde
   ]) {
     expect(requiredScope(method!, path!), `${method} ${path}`).toBe("admin")
   }
-  // named in the table, not left to the default
-  expect(routeScopes.filter((rule) => rule.path === "/v1/keys")).toEqual([{ path: "/v1/keys", scope: "admin" }])
+  // named by each route, not left to the default
+  expect(routeScopes.filter((rule) => rule.path.startsWith("/v1/keys"))).toEqual([
+    { method: "POST", path: "/v1/keys", scope: "admin" },
+    { method: "GET", path: "/v1/keys", scope: "admin" },
+    { method: "DELETE", path: "/v1/keys/:id", scope: "admin" },
+  ])
   expect(routeScopes.filter((rule) => rule.path === "/metrics")).toEqual([
     { method: "GET", path: "/metrics", scope: "admin" },
   ])

@@ -17,7 +17,9 @@ const { description: _, ...listedInput } = inputSchemaOf(describeRequest) as Ret
 export const describeTool: Tool = {
   name: "describe",
   description:
-    "Find tools, then their types. A `query` (or neither field) answers matching tools, one line each. Exact `paths` answer TypeScript declarations to write scripts against: each tool's input type and `Promise<ToolResult<Data>>`, Data being the type of `r.data`.",
+    "Find tools, then their types. A `query` (or neither field) answers matching tools, one line each. " +
+    "Exact `paths` answer TypeScript declarations to write scripts against: " +
+    "each tool's input type and `Promise<ToolResult<Data>>`, Data being the type of `r.data`.",
   inputSchema: listedInput,
   annotations: { title: "Describe catalog tools", readOnlyHint: true },
 }

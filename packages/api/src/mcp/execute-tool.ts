@@ -31,7 +31,8 @@ const namespacesLine = (namespaces: string[]) => {
 export const executeDescription = (namespaces: string[]) =>
   [
     "Run a script in a sandbox; what it returns comes back, a string as text, anything else as JSON.",
-    "`const r = await tools.<namespace>.<tool>(args)` resolves to `{ ok: true, data, content?, meta? }` or `{ ok: false, error: { code, message } }`, never throws. Read `r.data` (parsed), never `r.content[0].text`.",
+    "`const r = await tools.<namespace>.<tool>(args)` resolves to `{ ok: true, data, content?, meta? }` or " +
+      "`{ ok: false, error: { code, message } }`, never throws. Read `r.data` (parsed), never `r.content[0].text`.",
     "Return an image or audio block, or pass it to `emit(block)`, to hand it back as media. A long result is cut: read_output or grep_output read the rest.",
     "A call needing a person's approval pauses the script; resume {executionId} returns its result once someone decides.",
     namespacesLine(namespaces),

@@ -1,6 +1,6 @@
 /**
  * What the /mcp route (./http.ts) needs of the MCP SDK's server side, loaded by the route's first request rather
- * than with the app: its schemas take ~60 ms of a server's start to build (bench/README, "pnpm bench:startup").
+ * than with the app: building its schemas is a large share of a server's start (bench/README.md, "pnpm bench:startup").
  */
 export { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 export { ErrorCode } from "@modelcontextprotocol/sdk/types.js"

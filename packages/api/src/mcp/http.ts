@@ -5,11 +5,10 @@
  * the app's request guard before a request gets here (../request-guard.ts); the transport's own
  * `enableDnsRebindingProtection` is deprecated in favour of such middleware, and is left off.
  */
-import { Hono } from "hono"
-import { DEFAULT_MAX_BODY_BYTES } from "../body-limit.js"
-import type { AppEnv } from "../env.js"
+import { routeGroup } from "../routes/route-group.js"
+import { readByHandler } from "../routes/route-spec.js"
+import { jsonRpcMessage } from "../wire/json-rpc.js"
 import type * as HttpSdk from "./http-sdk.js"
-import type { McpServices } from "./services.js"
 
 let sdk: Promise<typeof HttpSdk> | undefined
 /** the SDK's server side, loaded by the first request here (./http-sdk.ts) */
@@ -29,17 +28,46 @@ const methodNotAllowed = async () =>
     { status: 405, headers: { allow: "POST" } },
   )
 
-export interface McpRouteOptions {
-  /**
-   * The transport's own bound on a POST body (the SDK's default is 4 MiB). The app passes its body limit, so
-   * the app's `body_too_large` answer is the one a client meets, at one size for /v1 and /mcp.
-   */
-  maxBodyBytes?: number
+const notServed = {
+  405: {
+    description: "a JSON-RPC error; send each message with POST",
+    json: jsonRpcMessage,
+    headers: { Allow: { schema: { const: "POST" } } },
+  },
 }
 
-export const mcpRoutes = (services: McpServices, { maxBodyBytes = DEFAULT_MAX_BODY_BYTES }: McpRouteOptions = {}) =>
-  new Hono<AppEnv>()
-    .post("/", async (c) => {
+/**
+ * The app's body limit goes to the transport as its own bound on a POST body (the SDK's default is 4 MiB), so
+ * the app's `body_too_large` answer is the one a client meets, at one size for /v1 and /mcp.
+ */
+export const mcpRoutes = routeGroup((services, { maxBodyBytes }) => ({ services, maxBodyBytes }))
+  .route({
+    method: "post",
+    path: "/mcp",
+    // each tool checks its own scope (./tool-scopes.ts)
+    scope: null,
+    jsonRpc: true,
+    operationId: "mcp",
+    tag: "mcp",
+    summary: "One MCP JSON-RPC message, answered with a JSON response and no session id",
+    description:
+      "The tools are execute, resume, describe, read_output and grep_output. Send `accept: application/json, text/event-stream`. " +
+      "Stateless, the endpoint cannot ask the client anything (no elicitation): an execute that pauses for an approval answers the paused text, " +
+      "and `resume` gives the result once a person decided. " +
+      "Any live key may connect; `execute`, `resume` and `describe` need the `execute` scope, `read_output` and `grep_output` the `read` scope " +
+      "and only the key's own executions (unless `admin`). " +
+      "tools/list shows a key only the tools it may call; calling another gives an error result naming the scope.",
+    body: readByHandler("JsonRpcRequest"),
+    responses: {
+      200: { description: "the JSON-RPC response", json: jsonRpcMessage },
+      202: { description: "a notification or response was accepted; nothing to answer" },
+      400: { description: "not a JSON-RPC message (a JSON-RPC error)", json: jsonRpcMessage },
+      406: {
+        description: "the accept header lacks application/json or text/event-stream (a JSON-RPC error)",
+        json: jsonRpcMessage,
+      },
+    },
+    handler: async (c, { services, maxBodyBytes }) => {
       // the request's key decides which tools it sees and may call
       const executed = (executionId: string) => c.set("executionId", executionId)
       const { WebStandardStreamableHTTPServerTransport, createMcpServer } = await loadSdk()
@@ -64,6 +92,27 @@ export const mcpRoutes = (services: McpServices, { maxBodyBytes = DEFAULT_MAX_BO
         request.signal.removeEventListener("abort", hangUp)
         await server.close()
       }
-    })
-    .get("/", methodNotAllowed)
-    .delete("/", methodNotAllowed)
+    },
+  })
+  .route({
+    method: "get",
+    path: "/mcp",
+    scope: null,
+    jsonRpc: true,
+    operationId: "mcpGet",
+    tag: "mcp",
+    summary: "Not served: the endpoint is stateless (no standalone stream, no session to end)",
+    responses: notServed,
+    handler: methodNotAllowed,
+  })
+  .route({
+    method: "delete",
+    path: "/mcp",
+    scope: null,
+    jsonRpc: true,
+    operationId: "mcpDelete",
+    tag: "mcp",
+    summary: "Not served: the endpoint is stateless (no standalone stream, no session to end)",
+    responses: notServed,
+    handler: methodNotAllowed,
+  })

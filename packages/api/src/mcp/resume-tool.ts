@@ -19,7 +19,9 @@ const resumeInput = z.object({
 
 export const resumeTool: Tool = {
   name: "resume",
-  description: `Go on with a paused execution: waits up to ${RESUME_WAIT_MS / 1000} s for the decision and the resumed run, then returns the result as execute does, or what it waits for next. An ended execution returns its result.`,
+  description:
+    `Go on with a paused execution: waits up to ${RESUME_WAIT_MS / 1000} s for the decision and the resumed run, ` +
+    "then returns the result as execute does, or what it waits for next. An ended execution returns its result.",
   inputSchema: inputSchemaOf(resumeInput),
   annotations: { title: "Resume a paused execution", openWorldHint: true },
 }

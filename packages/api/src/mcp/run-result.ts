@@ -76,7 +76,8 @@ const when = (epochMs: number) => new Date(epochMs).toISOString()
 
 /** How a person decides an approval outside the MCP client. */
 const howToDecide = (approvalId: string) =>
-  `A person approves or declines it: POST /v1/approvals/${approvalId} with {"decision":"approve"} (or "decline", with a "note"), or \`switchboard approvals approve ${approvalId}\` on the host.`
+  `A person approves or declines it: POST /v1/approvals/${approvalId} with {"decision":"approve"} (or "decline", with a "note"), ` +
+  `or \`switchboard approvals approve ${approvalId}\` on the host.`
 
 const resumeCall = (executionId: string) => `resume {"executionId":"${executionId}"}`
 
@@ -87,7 +88,8 @@ const resumeCall = (executionId: string) => `resume {"executionId":"${executionI
 export const pausedResult = ({ executionId, approval, logs }: PausedRun, note?: string): CallToolResult => {
   const result = textResult(
     [
-      `paused: the script waits for a person to approve a tool call; it has not failed, and it goes on from here once someone decides.${note ? `\n${note}` : ""}`,
+      "paused: the script waits for a person to approve a tool call; it has not failed, and it goes on from here once someone decides." +
+        (note ? `\n${note}` : ""),
       waitingLine(approval),
       `reason: ${escapeUnsafe(approval.reason)}`,
       `approval: ${approval.id}, expires ${when(approval.expiresAt)} (undecided by then, the call is declined)`,
@@ -143,7 +145,8 @@ export const storedResult = (execution: StoredExecution, inlineCap?: number): Ca
 export const waitingResult = (approval: ApprovalRow): CallToolResult => {
   const state =
     approval.status === "pending"
-      ? `approval ${approval.id} of ${approval.toolPath} is not decided yet; it expires ${when(approval.expiresAt)} (undecided by then, the call is declined). ${howToDecide(approval.id)}`
+      ? `approval ${approval.id} of ${approval.toolPath} is not decided yet; it expires ${when(approval.expiresAt)} ` +
+        `(undecided by then, the call is declined). ${howToDecide(approval.id)}`
       : `approval ${approval.id} was ${approval.status}, and the resumed run has not been recorded yet.`
   const result = textResult(`still waiting: ${state}\nCall ${resumeCall(approval.executionId)} again to go on waiting.`)
   result._meta = {

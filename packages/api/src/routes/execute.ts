@@ -1,18 +1,34 @@
-import { Hono } from "hono"
+/** POST /v1/execute: the hot path. The request's signal aborts the run when the client hangs up. */
 import type { TypedResponse } from "hono"
 import { executeRequest, isPausedResponse, isServiceError } from "@switchboard/core"
-import type { AppServices } from "../app-services.js"
-import type { AppEnv } from "../env.js"
 import { sendError } from "../http-errors.js"
-import { jsonBody } from "../validate.js"
-import { executeBodyText } from "../wire/execute-body-text.js"
-import type { ExecuteBody } from "../wire/execute.js"
+import { executePaused } from "../wire/approvals.js"
 import type { ExecutePausedBody } from "../wire/approvals.js"
+import { executeBodyText } from "../wire/execute-body-text.js"
+import { executeBody } from "../wire/execute.js"
+import type { ExecuteBody } from "../wire/execute.js"
+import { routeGroup } from "./route-group.js"
 
-export const executeRoutes = ({ executor }: AppServices) =>
-  new Hono<AppEnv>().post("/execute", jsonBody(executeRequest), async (c) => {
-    // the plain path (no fiber: it is the hot one); the request's signal aborts the run when the client hangs up,
-    // and Overloaded, the typed admission error, is 429 with Retry-After
+export const executeRoutes = routeGroup(({ executor }) => ({ executor })).route({
+  method: "post",
+  path: "/v1/execute",
+  scope: "execute",
+  operationId: "execute",
+  tag: "executions",
+  summary: "Run a script in the sandbox",
+  description:
+    "A script that fails is still a 200: `ok` is false and `error.code` names the cause (each limit has its own code). " +
+    "A script that reaches a call a policy says needs a person's approval pauses there, durably: 202, naming the approval; " +
+    "nothing failed and nothing ended, so that answer has no `ok` and no `error`: its `status` is `paused`. " +
+    "Once a person decides it (POST /v1/approvals/{id}), the run resumes and GET /v1/executions/{id} gives its end.",
+  body: executeRequest,
+  responses: {
+    200: { description: "the run's outcome", json: executeBody },
+    202: { description: "paused before a call that needs a person's approval", json: executePaused },
+  },
+  errors: ["Overloaded"],
+  handler: async (c, { executor }) => {
+    // the plain path (no fiber: it is the hot one); Overloaded, the typed admission error, is 429 with Retry-After
     const response = await executor.run(c.req.valid("json"), c.req.raw.signal, c.get("caller"))
     if (isServiceError(response)) return sendError(c, response)
     // for the request log
@@ -26,4 +42,5 @@ export const executeRoutes = ({ executor }: AppServices) =>
         "content-type": "application/json",
       }) as unknown as TypedResponse<ExecuteBody, 200, "json">
     return c.json(response satisfies ExecuteBody)
-  })
+  },
+})

@@ -1,4 +1,4 @@
-import { Hono } from "hono"
+/** /v1/executions: what ran, its record, and its stored output (whole, a page of lines, or the lines that match). */
 import type { Context } from "hono"
 import {
   DEFAULT_PAGE_LINES,
@@ -15,19 +15,25 @@ import {
   storedOutputPages,
 } from "@switchboard/core"
 import type { GrepRunner, Logger, OutputPages } from "@switchboard/core"
-import type { AppServices } from "../app-services.js"
 import type { DownloadSlots } from "../download-slots.js"
 import type { AppEnv } from "../env.js"
 import { errorResponse, sendError } from "../http-errors.js"
 import { outputStream } from "../output-stream.js"
-import { query } from "../validate.js"
 import { approvalViewOf } from "../wire/approval-views.js"
-import { executionsQuery, outputQuery } from "../wire/executions.js"
+import {
+  executionBody,
+  executionsBody,
+  executionsQuery,
+  outputMatches,
+  outputPage,
+  outputQuery,
+} from "../wire/executions.js"
 import type { ExecutionBody, ExecutionsBody, OutputMatchesBody, OutputPageBody } from "../wire/executions.js"
+import { routeGroup } from "./route-group.js"
 
 const TEXT_PLAIN = { "content-type": "text/plain; charset=utf-8" }
 
-/** a text this small is answered as one string, as every download was before they were streamed */
+/** a text of one page this small is answered as one string; a longer one is streamed a page at a time */
 const WHOLE_BYTES = 64 * 1024
 
 /** `?grep=`: the lines that match, searched where the host runs searches (its queue's limit applies first) */
@@ -75,18 +81,49 @@ const download = async (c: Context<AppEnv>, downloads: DownloadSlots, output: Ou
   return c.body(body, 200, { ...TEXT_PLAIN, "content-length": String(output.bytes) })
 }
 
-export const executionRoutes = (
-  { store, approvals, logger, grep = grepInPlace }: AppServices,
-  { downloads }: { downloads: DownloadSlots },
-) =>
-  new Hono<AppEnv>()
-    .get("/", query(executionsQuery), async (c) => {
+const params = { id: "the execution id, as `executionId` in the execute response" }
+
+export const executionRoutes = routeGroup(({ store, approvals, logger, grep = grepInPlace }, { downloads }) => ({
+  store,
+  approvals,
+  logger,
+  grep,
+  downloads,
+}))
+  .route({
+    method: "get",
+    path: "/v1/executions",
+    // and only the key's own, unless admin (core's listExecutionsPage)
+    scope: "read",
+    operationId: "listExecutions",
+    tag: "executions",
+    summary: "The executions this key may read, newest first",
+    description:
+      "A key without `admin` lists its own executions; `admin` (and every caller of a server without keys) lists every one. " +
+      "Each is summed up without its texts: `resultChars` and `codePreview` stand for the result and the code (read them with GET /v1/executions/{id}). " +
+      "A full page names `nextBefore`: pass it as `before` for the next page.",
+    query: executionsQuery,
+    responses: { 200: { description: "a page of executions", json: executionsBody } },
+    handler: async (c, { store }) => {
       const { limit = DEFAULT_LIST_EXECUTIONS, before, status } = c.req.valid("query")
       // a key without admin lists its own, whatever it asks; a full page names the next (core's listExecutionsPage)
       const page = await listExecutionsPage(store, c.get("caller"), { limit, before, status })
       return c.json(page satisfies ExecutionsBody)
-    })
-    .get("/:id", async (c) => {
+    },
+  })
+  .route({
+    method: "get",
+    path: "/v1/executions/:id",
+    scope: "read",
+    operationId: "getExecution",
+    tag: "executions",
+    summary: "A stored execution with its tool calls",
+    description:
+      "A paused execution (`status` `paused`) comes with the approval it waits for; its resume overwrites the record with the run's end.",
+    params,
+    responses: { 200: { description: "the execution", json: executionBody } },
+    errors: ["NotFound"],
+    handler: async (c, { store, approvals }) => {
       c.set("executionId", c.req.param("id"))
       const execution = await readExecutionAs(store, c.get("caller"), c.req.param("id"))
       if (!execution) return sendError(c, new NotFound({ message: `no execution "${c.req.param("id")}"` }))
@@ -100,8 +137,30 @@ export const executionRoutes = (
       return c.json(
         (pending ? { execution, approval: approvalViewOf(pending) } : { execution }) satisfies ExecutionBody,
       )
-    })
-    .get("/:id/output", query(outputQuery), async (c) => {
+    },
+  })
+  .route({
+    method: "get",
+    path: "/v1/executions/:id/output",
+    scope: "read",
+    operationId: "getExecutionOutput",
+    tag: "executions",
+    summary: "An execution's whole stored result text",
+    description:
+      "With no parameter, the text byte for byte as stored, sent as the client reads it (a key may have a few such downloads in progress at once). " +
+      "With `offset`, `limit` or `charOffset`, a page of lines (a line over 4,000 characters is read in pieces: the page ends inside it and names " +
+      "`nextCharOffset`); with `grep`, the matching lines (a long line shown around its match). Line numbers are 0-based.",
+    params,
+    query: outputQuery,
+    responses: {
+      200: {
+        description: "the text, a page of it, or its matching lines",
+        text: true,
+        json: [outputPage, outputMatches],
+      },
+    },
+    errors: [{ error: "NotFound", description: "no such execution, or it failed and stored no output" }, "OutputBusy"],
+    handler: async (c, { store, logger, grep, downloads }) => {
       const id = c.req.param("id")
       c.set("executionId", id)
       const { offset, limit, charOffset, grep: pattern } = c.req.valid("query")
@@ -119,4 +178,5 @@ export const executionRoutes = (
       if (execution?.resultText == null) return sendError(c, new NotFound({ message: `no execution "${id}"` }))
       const page = readOutputLines(execution.resultText, offset ?? 0, limit ?? DEFAULT_PAGE_LINES, charOffset ?? 0)
       return c.json({ executionId: id, ...page } satisfies OutputPageBody)
-    })
+    },
+  })

@@ -1,19 +1,29 @@
-import { Hono } from "hono"
+/** /v1/tools and /v1/describe: the catalog, and TypeScript declarations to write scripts against. */
 import { NotFound, createDescribeService, describeRequest } from "@switchboard/core"
 import type { ToolRow } from "@switchboard/core"
-import type { AppServices } from "../app-services.js"
-import type { AppEnv } from "../env.js"
 import { sendError } from "../http-errors.js"
-import { jsonBody, query } from "../validate.js"
-import { toolsQuery } from "../wire/tools.js"
+import { describeBody, toolBody, toolsBody, toolsQuery } from "../wire/tools.js"
 import type { DescribeBody, ToolBody, ToolsBody } from "../wire/tools.js"
+import { routeGroup } from "./route-group.js"
 
 const summary = (t: ToolRow) => ({ path: t.path, namespace: t.namespace, name: t.name, description: t.description })
 
-export const toolRoutes = ({ store, sources, policies }: AppServices) => {
-  const describe = createDescribeService(store, policies)
-  return new Hono<AppEnv>()
-    .get("/", query(toolsQuery), async (c) => {
+export const toolRoutes = routeGroup(({ store, sources, policies }) => ({
+  store,
+  sources,
+  policies,
+  describe: createDescribeService(store, policies),
+}))
+  .route({
+    method: "get",
+    path: "/v1/tools",
+    scope: "read",
+    operationId: "listTools",
+    tag: "tools",
+    summary: "List the catalog's tools, or search them",
+    query: toolsQuery,
+    responses: { 200: { description: "the tools", json: toolsBody } },
+    handler: async (c, { store, sources, describe }) => {
       const { query: words, limit } = c.req.valid("query")
       const namespace = c.req.valid("query").namespace || undefined
       await sources.ensureFreshNamespace(namespace)
@@ -21,8 +31,19 @@ export const toolRoutes = ({ store, sources, policies }: AppServices) => {
         ? await describe.search(words, { namespace, limit })
         : await store.listTools({ namespace, limit })
       return c.json({ tools: tools.map(summary) } satisfies ToolsBody)
-    })
-    .get("/:path", async (c) => {
+    },
+  })
+  .route({
+    method: "get",
+    path: "/v1/tools/:path",
+    scope: "read",
+    operationId: "getTool",
+    tag: "tools",
+    summary: "One tool: its schemas and a TypeScript declaration",
+    params: { path: "`<namespace>.<name>`, such as `github.search_issues`" },
+    responses: { 200: { description: "the tool", json: toolBody } },
+    errors: ["NotFound"],
+    handler: async (c, { policies, describe }) => {
       const path = c.req.param("path")
       const tool = await describe.getTool(path)
       if (!tool) return sendError(c, new NotFound({ message: `no tool "${path}"` }))
@@ -44,13 +65,18 @@ export const toolRoutes = ({ store, sources, policies }: AppServices) => {
           policy: { action, reason },
         },
       } satisfies ToolBody)
-    })
-}
-
-/** The describe request is core's one definition, shared with the MCP tool and `tools.$describe`. */
-export const describeRoutes = ({ store, policies }: AppServices) => {
-  const describe = createDescribeService(store, policies)
-  return new Hono<AppEnv>().post("/", jsonBody(describeRequest), async (c) =>
-    c.json((await describe.describeMany(c.req.valid("json"))) satisfies DescribeBody),
-  )
-}
+    },
+  })
+  .route({
+    method: "post",
+    path: "/v1/describe",
+    scope: "execute",
+    operationId: "describeTools",
+    tag: "tools",
+    summary: "TypeScript declarations for several tools in one block",
+    // core's one definition, shared with the MCP tool and `tools.$describe`
+    body: describeRequest,
+    responses: { 200: { description: "the declarations", json: describeBody } },
+    handler: async (c, { describe }) =>
+      c.json((await describe.describeMany(c.req.valid("json"))) satisfies DescribeBody),
+  })

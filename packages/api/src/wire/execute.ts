@@ -28,7 +28,8 @@ export const executeSuccess = z.object({
   text: z
     .string()
     .describe(
-      `the result for a model: a string as its own text, anything else as JSON; past ${DEFAULT_INLINE_CAP} characters, the first lines and a line saying how to read the rest (or, when \`stored\` is false, that the rest could not be kept)`,
+      `the result for a model: a string as its own text, anything else as JSON; past ${DEFAULT_INLINE_CAP} characters, ` +
+        "the first lines and a line saying how to read the rest (or, when `stored` is false, that the rest could not be kept)",
     ),
   truncated: z
     .object({ totalLines: z.int(), totalChars: z.int() })

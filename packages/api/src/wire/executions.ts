@@ -79,7 +79,8 @@ export const execution = z.object({
     .nullable()
     .optional()
     .describe(
-      "milliseconds since the epoch: kept at least until then whatever the server's retention, because the answer cut the result and pointed at read_output (an hour); null: no hold",
+      "milliseconds since the epoch: kept at least until then whatever the server's retention, " +
+        "because the answer cut the result and pointed at read_output (an hour); null: no hold",
     ),
   calls: z.array(toolCall),
 })

@@ -27,7 +27,8 @@ export const createKeyRequest = z.object(
       )
       .min(1, { error: scopesError })
       .describe(
-        "at least one; each includes the ones before it: `read` (the catalog and the key's own executions), `execute` (also run scripts and describe tools), `admin` (everything, keys included)",
+        "at least one; each includes the ones before it: `read` (the catalog and the key's own executions), " +
+          "`execute` (also run scripts and describe tools), `admin` (everything, keys included)",
       ),
   },
   { error: `the body must be a JSON object: {"name": "...", "scopes": ["${SCOPES[1]}"]}` },

@@ -1,0 +1,11 @@
+/** The scope each MCP tool needs; tools/list shows a key only the tools it may call. */
+import type { Scope } from "@switchboard/core"
+
+export const mcpToolScopes: Readonly<Record<string, Scope>> = {
+  execute: "execute",
+  // and only the key's own executions, unless admin (./resume-tool.ts, through core's readExecutionAs)
+  resume: "execute",
+  describe: "execute",
+  read_output: "read",
+  grep_output: "read",
+}
