@@ -142,7 +142,7 @@ export type {
   TypeScope,
 } from "./describe/index.js"
 export { createDescribeService } from "./describe/describe-service.js"
-export { DEFAULT_DESCRIBE_LIMIT, MAX_DESCRIBE_TOOLS } from "./request-schemas.js"
+export { DEFAULT_DESCRIBE_LIMIT, MAX_DESCRIBE_TOOLS } from "./describe-bounds.js"
 export type { DescribeService, DescribeResult } from "./describe/describe-service.js"
 export { rankTools, scoreTool, words } from "./describe/search-tools.js"
 export { MAX_API_KEY_LENGTH, createApiKeyService, hashKey } from "./auth/api-keys.js"

@@ -6,15 +6,11 @@
  * text of the 400 a caller reads, and of the error a model corrects itself from.
  */
 import { z } from "zod"
+import { DEFAULT_DESCRIBE_LIMIT, MAX_DESCRIBE_TOOLS } from "./describe-bounds.js"
 import { InvalidInput, failure, success } from "./errors.js"
 import type { Outcome } from "./errors.js"
 import { LIMIT_KEYS, defaultLimits, minimumLimits } from "./limits.js"
 import type { RunLimits, SourcePlugin } from "./seams.js"
-
-/** tools a describe search answers when the request names no limit */
-export const DEFAULT_DESCRIBE_LIMIT = 10
-/** the most tools one describe answers, by paths or by search */
-export const MAX_DESCRIBE_TOOLS = 100
 
 export interface WholeNumberRange {
   min: number

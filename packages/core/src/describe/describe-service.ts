@@ -7,7 +7,7 @@ import type { PolicyDecider } from "../policy/policy.js"
 import { describeTool, describeTools, loadObservedShape } from "./describe-tool.js"
 import type { OutputSource } from "./describe-tool.js"
 import { rankTools } from "./search-tools.js"
-import { DEFAULT_DESCRIBE_LIMIT, MAX_DESCRIBE_TOOLS } from "../request-schemas.js"
+import { DEFAULT_DESCRIBE_LIMIT, MAX_DESCRIBE_TOOLS } from "../describe-bounds.js"
 import { splitToolPath } from "../catalog/tool-path.js"
 
 export interface DescribeResult {
