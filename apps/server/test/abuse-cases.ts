@@ -64,6 +64,20 @@ const mcpCall = async (ctx: CaseContext, name: string, args: Record<string, unkn
 const manyKeys = (keys: number) =>
   `const o = {}\nfor (let i = 0; i < ${keys}; i++) o["k" + i.toString(36)] = i % 100\nreturn o`
 
+/** the big-values fixture as source `big`, its connection made and warm before a case's probe starts */
+const addBigValues = async (ctx: CaseContext) => {
+  const added = await call(ctx.url, "POST", "/v1/sources", {
+    namespace: "big",
+    kind: "mcp",
+    transport: { type: "stdio", ...fixtureCommand("big-values") },
+  })
+  assert.equal(added.status, 201)
+  await execute(ctx, "return (await tools.big.many_keys({ keys: 1 })).ok")
+}
+/** a script answering how many keys `many_keys` returned, or its error's code */
+const manyKeysCall = (keys: number) =>
+  `const r = await tools.big.many_keys({ keys: ${keys} })\nreturn r.ok ? Object.keys(r.data).length : r.error.code`
+
 /** a result over the inline cap, so the answer points at the stored record */
 const LONG = `return Array.from({ length: 10000 }, (_, i) => "line " + i).join("\\n")`
 
@@ -386,21 +400,8 @@ export const leftOut: AbuseCase[] = [
   },
   {
     name: "a tool returning 49,990 keys, at the bound with its envelope, is answered whole",
-    setup: async (ctx) => {
-      const added = await call(ctx.url, "POST", "/v1/sources", {
-        namespace: "big",
-        kind: "mcp",
-        transport: { type: "stdio", ...fixtureCommand("big-values") },
-      })
-      assert.equal(added.status, 201)
-      await execute(ctx, "return (await tools.big.many_keys({ keys: 1 })).ok")
-    },
-    act: async (ctx) => [
-      await execute(
-        ctx,
-        "const r = await tools.big.many_keys({ keys: 49990 })\nreturn r.ok ? Object.keys(r.data).length : r.error.code",
-      ),
-    ],
+    setup: addBigValues,
+    act: async (ctx) => [await execute(ctx, manyKeysCall(49_990))],
     expect: [{ status: 200, code: null }],
     check: ([answer]) => assert.equal(answer!.body.result, 49_990),
     teardown: async (ctx) => void (await call(ctx.url, "DELETE", "/v1/sources/big")),
@@ -442,22 +443,8 @@ export const largeValueCases: AbuseCase[] = [
   },
   {
     name: "a tool returning a 400,000-key structuredContent",
-    setup: async (ctx) => {
-      const added = await call(ctx.url, "POST", "/v1/sources", {
-        namespace: "big",
-        kind: "mcp",
-        transport: { type: "stdio", ...fixtureCommand("big-values") },
-      })
-      assert.equal(added.status, 201)
-      // the connection is made and warm before the probe starts
-      await execute(ctx, "return (await tools.big.many_keys({ keys: 1 })).ok")
-    },
-    act: async (ctx) => [
-      await execute(
-        ctx,
-        "const r = await tools.big.many_keys({ keys: 400000 })\nreturn r.ok ? Object.keys(r.data).length : r.error.code",
-      ),
-    ],
+    setup: addBigValues,
+    act: async (ctx) => [await execute(ctx, manyKeysCall(400_000))],
     expect: [{ status: 200, code: null }],
     // bounded by its count of keys and elements (maxToolResultNodes), read before it is parsed
     check: ([answer]) => assert.equal(answer!.body.result, "tool_result_too_large"),
