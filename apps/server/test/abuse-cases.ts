@@ -321,8 +321,10 @@ const suiteCases: AbuseCase[] = [
     act: async (ctx) => [await execute(ctx, "let v=new Array(4e4).fill(0); for(let i=0;i<1300;i++) v=[v]; return v")],
     expect: [{ status: 200, code: null }],
   },
+]
 
-  // database faults on the real file the child serves
+/** database faults on the real file the child serves: last, since the deleted file stays deleted */
+const databaseFaultCases: AbuseCase[] = [
   {
     name: "SQLite locked: another process holds the write lock for 1.5 s",
     setup: (ctx) => {
@@ -453,4 +455,4 @@ export const largeValueCases: AbuseCase[] = [
 ]
 
 /** every case the process suite runs and `pnpm bench:abuse` measures */
-export const abuseCases: AbuseCase[] = [...suiteCases, ...largeValueCases]
+export const abuseCases: AbuseCase[] = [...suiteCases, ...largeValueCases, ...databaseFaultCases]
