@@ -23,6 +23,7 @@ const tool = (name: string, outputSchema: unknown = null): ToolRow => ({
   outputSchema,
   annotations: null,
   resultEncoding: null,
+  encoding: "direct",
   syncedAt: 0,
 })
 
