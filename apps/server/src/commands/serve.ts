@@ -139,8 +139,11 @@ const serve = async ({ values: parsed, given }: ServeInput, demo: boolean) => {
     const { on } = targetFlags({ db: fromEnv ? undefined : values.db })
     process.stderr.write(
       live.length === 0
-        ? `switchboard: every route but /healthz and /readyz needs an API key, and there is none: create the first, an admin key, with: switchboard keys create <name> --scope admin${on} (or start with $${ADMIN_KEY_ENV} set to one); then give each agent an execute key: switchboard keys create <name> --scope execute${on}, or POST /v1/keys with the admin key\n`
-        : `switchboard: every route but /healthz and /readyz needs an API key (${live.length} live); give an agent an execute key: switchboard keys create <name> --scope execute${on} (an admin key also manages keys over HTTP: /v1/keys)\n`,
+        ? "switchboard: every route but /healthz and /readyz needs an API key, and there is none: create the first, " +
+            `an admin key, with: switchboard keys create <name> --scope admin${on} (or start with $${ADMIN_KEY_ENV} set to one); ` +
+            `then give each agent an execute key: switchboard keys create <name> --scope execute${on}, or POST /v1/keys with the admin key\n`
+        : `switchboard: every route but /healthz and /readyz needs an API key (${live.length} live); give an agent an execute key: ` +
+            `switchboard keys create <name> --scope execute${on} (an admin key also manages keys over HTTP: /v1/keys)\n`,
     )
   }
   if (!isLoopback(values.host)) {

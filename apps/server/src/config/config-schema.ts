@@ -53,7 +53,8 @@ const serverSettings = z
     maxConnectionsPerAddress: wholeNumber("server.maxConnectionsPerAddress", { min: 1, max: Number.MAX_SAFE_INTEGER })
       .optional()
       .describe(
-        "--max-connections-per-address: requests in progress from one client address at once (default 100); behind a reverse proxy every client has the proxy's address",
+        "--max-connections-per-address: requests in progress from one client address at once (default 100); " +
+          "behind a reverse proxy every client has the proxy's address",
       ),
   })
   .describe("settings of `switchboard serve`; a flag given on the command line wins over the file")

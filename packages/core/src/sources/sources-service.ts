@@ -341,7 +341,9 @@ export const createSourcesService = ({
       )
       if (kept.length > 0)
         return yield* new SecretsUnreadable({
-          message: `${kept.map((p) => p.join(".")).join(", ")} of source "${namespace}" cannot be decrypted with this server's key; send a new value for it in this PATCH too`,
+          message:
+            `${kept.map((p) => p.join(".")).join(", ")} of source "${namespace}" cannot be decrypted with this server's key; ` +
+            "send a new value for it in this PATCH too",
         })
       const checked = plugin.validateConfig(merged.config)
       if (!checked.ok)
