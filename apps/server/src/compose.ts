@@ -118,23 +118,15 @@ export interface HostOptions {
  */
 export const hostLayer = (options: HostOptions) =>
   (options.approvalSweepMs === null ? Layer.empty : approvalSweepLayer(options.approvalSweepMs ?? undefined)).pipe(
-    Layer.provideMerge(Services.Approvals.layer),
+    Layer.provideMerge(Layer.mergeAll(GrepRunner.layer(options.grepTimeoutMs), retentionLayer(options.retain))),
     Layer.provideMerge(
-      Layer.mergeAll(
-        Services.Executor.layer({
-          limits: options.limits,
-          approvalTtlMs: options.approvalTtlMs,
-          replayClock: options.replayClock,
-        }),
-        Services.ApiKeys.layer,
-        GrepRunner.layer(options.grepTimeoutMs),
-        retentionLayer(options.retain),
-      ),
+      Services.coreLayer({
+        executor: { limits: options.limits, approvalTtlMs: options.approvalTtlMs, replayClock: options.replayClock },
+        policies: { approvals: options.approvals },
+        sources: { syncTtlMs: options.syncTtlMs },
+      }),
     ),
-    Layer.provideMerge(Services.Policies.layer({ approvals: options.approvals })),
-    Layer.provideMerge(Services.Sources.layer({ syncTtlMs: options.syncTtlMs })),
     Layer.provideMerge(metricsLayer(options.metrics ?? false)),
-    Layer.provideMerge(Services.TelemetrySink.fromStore),
     Layer.provideMerge(runtimeLayer(options)),
     Layer.provideMerge(sealedCatalogLayer),
     Layer.provideMerge(pluginsLayer(options)),

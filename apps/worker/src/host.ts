@@ -37,11 +37,7 @@ const pluginsLayer = Layer.effect(
 ).pipe(Layer.provide(McpPlugin.layer({ allowStdio: false, stdioUnavailableMessage: STDIO_ON_WORKERS })))
 
 export const workerLayer = (env: Env, config: WorkerConfig, runtime: CodeRuntime) =>
-  Services.Approvals.layer.pipe(
-    Layer.provideMerge(Layer.mergeAll(Services.Executor.layer({ limits: workerLimits }), Services.ApiKeys.layer)),
-    Layer.provideMerge(Services.Policies.layer()),
-    Layer.provideMerge(Services.Sources.layer()),
-    Layer.provideMerge(Services.TelemetrySink.fromStore),
+  Services.coreLayer({ executor: { limits: workerLimits } }).pipe(
     Layer.provideMerge(catalogLayer(env, config)),
     Layer.provideMerge(pluginsLayer),
     Layer.provideMerge(

@@ -11,3 +11,5 @@ export {
 } from "./host-seams.js"
 export { ApiKeys, Approvals, Executor, Policies, Sources } from "./domain.js"
 export type { ExecutorLayerOptions, PoliciesOptions, SourcesOptions } from "./domain.js"
+export { coreLayer } from "./core-layer.js"
+export type { CoreLayerOptions } from "./core-layer.js"
