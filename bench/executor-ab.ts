@@ -10,6 +10,7 @@ import { resolve } from "node:path"
 import { pathToFileURL } from "node:url"
 import { Effect } from "effect"
 import * as B from "@switchboard/core"
+import { coreName } from "./core-face.js"
 import { timeInterleavedUs } from "./execute/measure.js"
 
 const [otherTree] = process.argv.slice(2)
@@ -53,8 +54,10 @@ const options = (calls: number) =>
   }) as never
 
 for (const calls of [0, 100]) {
-  const a = A.createExecutor(options(calls)) as unknown as { run: (r: unknown) => Promise<unknown> }
-  const b = B.createExecutor(options(calls))
+  const a = coreName<typeof B.Executor.createExecutor>(A, "Executor", "createExecutor")(options(calls)) as unknown as {
+    run: (r: unknown) => Promise<unknown>
+  }
+  const b = B.Executor.createExecutor(options(calls))
   const request = { code: "return 1+1" }
   const [ta, tb, te] = await timeInterleavedUs(
     calls === 0 ? 20_000 : 2_000,

@@ -72,7 +72,7 @@ const executorWith = (name: keyof typeof argsFor, inputSchema: unknown) => {
       return { ok: true as const, value: 2, logs: [] }
     },
   }
-  return Core.createExecutor({
+  return Core.Executor.createExecutor({
     store: {
       getSource: async () => source,
       getTool: async () => tool,

@@ -13,6 +13,7 @@ import Database from "better-sqlite3"
 import { drizzle } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator"
 import * as B from "@switchboard/core"
+import { coreName } from "./core-face.js"
 import { timeInterleavedUs } from "./execute/measure.js"
 
 const [otherTree] = process.argv.slice(2)
@@ -28,7 +29,7 @@ const open = async (core: typeof B, tree: string, name: string) => {
   const db = drizzle(sqlite)
   migrate(db, { migrationsFolder: resolve(tree, "drizzle/sqlite") })
   sqlite.pragma("busy_timeout = 0")
-  const store = core.createSqliteCatalogStore(db)
+  const store = coreName<typeof B.Catalog.createSqliteCatalogStore>(core, "Catalog", "createSqliteCatalogStore")(db)
   await store.insertSource({
     id: "s1",
     namespace: "svc",
@@ -70,7 +71,11 @@ const open = async (core: typeof B, tree: string, name: string) => {
     outputSchemaError: null,
   })
   await store.recordBatch([{ execution: { ...execution(), id: `${name}-read` }, calls: [call(`${name}-read`)] }])
-  const shape = core.inferShape({ id: 1, name: "x", tags: ["a"] })
+  const shape = coreName<typeof B.Describe.inferShape>(
+    core,
+    "Describe",
+    "inferShape",
+  )({ id: 1, name: "x", tags: ["a"] })
   return {
     close: () => sqlite.close(),
     one: () => store.recordBatch([{ execution: execution(), calls: [] }]),
@@ -82,7 +87,10 @@ const open = async (core: typeof B, tree: string, name: string) => {
         }),
       ),
     merge: () =>
-      store.mergeShapes([{ toolId, encoding: "direct", shape, samples: 1, at: Date.now() }], core.mergeStoredShapes),
+      store.mergeShapes(
+        [{ toolId, encoding: "direct", shape, samples: 1, at: Date.now() }],
+        coreName<typeof B.Describe.mergeStoredShapes>(core, "Describe", "mergeStoredShapes"),
+      ),
     read: () => store.getExecution(`${name}-read`),
   }
 }

@@ -2,7 +2,7 @@
  * Picks the catalog's database from `--db`: a postgres:// URL, or else a SQLite file path. Each driver is loaded
  * only when its database is opened: a SQLite host never loads postgres.js, nor a Postgres one better-sqlite3.
  */
-import { createSqliteCatalogStore } from "@switchboard/core"
+import { Catalog } from "@switchboard/core"
 import { isPostgresUrl } from "./database-shape.js"
 import type { CatalogDatabase, CatalogDatabaseOptions } from "./database-shape.js"
 
@@ -18,7 +18,10 @@ export const openCatalogDatabase = async (
   }
   const { openSqlite } = await import("./sqlite-database.js")
   const sqlite = openSqlite(db)
-  const store = createSqliteCatalogStore(sqlite.db, { busyWaitMs: options.busyWaitMs, fileFault: sqlite.fileFault })
+  const store = Catalog.createSqliteCatalogStore(sqlite.db, {
+    busyWaitMs: options.busyWaitMs,
+    fileFault: sqlite.fileFault,
+  })
   // /readyz looks at the path itself, not only at what the watch last saw
   const checkReadiness = () => (sqlite.checkFiles?.(), store.checkReadiness())
   return {

@@ -6,7 +6,7 @@
 import postgres from "postgres"
 import { drizzle } from "drizzle-orm/postgres-js"
 import { migrate } from "drizzle-orm/postgres-js/migrator"
-import { createPgCatalogStore } from "@switchboard/core"
+import { Catalog } from "@switchboard/core"
 import { migrationsFolder } from "./build-outputs.js"
 import type { CatalogDatabase } from "./database-shape.js"
 
@@ -59,5 +59,5 @@ export const openPostgres = async (url: string, options: PostgresOptions = {}) =
 /** The catalog on Postgres (catalog-database.ts loads this module only for a postgres:// URL). */
 export const openPostgresCatalog = async (url: string, options: PostgresOptions = {}): Promise<CatalogDatabase> => {
   const postgres = await openPostgres(url, options)
-  return { store: createPgCatalogStore(postgres.db), dialect: "postgres", close: postgres.close }
+  return { store: Catalog.createPgCatalogStore(postgres.db), dialect: "postgres", close: postgres.close }
 }

@@ -7,7 +7,7 @@
  */
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
-import { encodeSecretKey, generateSecretKey, parseSecretKey } from "@switchboard/core"
+import { Secrets } from "@switchboard/core"
 import { isPostgresUrl } from "./database-shape.js"
 
 export const SECRET_KEY_ENV = "SWITCHBOARD_SECRET_KEY"
@@ -26,7 +26,7 @@ export const keyFileFor = (dbPath: string) => (dbPath.endsWith(".db") ? `${dbPat
 /** Writes the file whole or not at all (a hard link of a finished temp file): a second server starting at once reads it complete. */
 const createKeyFile = (path: string): boolean => {
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
-  writeFileSync(temp, `${encodeSecretKey(generateSecretKey())}\n`, { mode: 0o600, flag: "wx" })
+  writeFileSync(temp, `${Secrets.encodeSecretKey(Secrets.generateSecretKey())}\n`, { mode: 0o600, flag: "wx" })
   try {
     chmodSync(temp, 0o600) // the mode a process umask could only have narrowed; stated anyway
     linkSync(temp, path)
@@ -41,7 +41,7 @@ const createKeyFile = (path: string): boolean => {
 
 export const loadSecretKey = (db: string, fromEnv: string | undefined = process.env[SECRET_KEY_ENV]): LoadedKey => {
   if (fromEnv !== undefined && fromEnv.trim() !== "") {
-    const parsed = parseSecretKey(fromEnv)
+    const parsed = Secrets.parseSecretKey(fromEnv)
     if (!parsed.ok) throw new Error(`${SECRET_KEY_ENV} ${parsed.message}`)
     return { key: parsed.key, origin: SECRET_KEY_ENV }
   }
@@ -51,11 +51,12 @@ export const loadSecretKey = (db: string, fromEnv: string | undefined = process.
         `(32 random bytes in base64; make one with: openssl rand -base64 32)`,
     )
   }
-  if (db === ":memory:") return { key: generateSecretKey(), origin: "an in-memory key (the database is in memory too)" }
+  if (db === ":memory:")
+    return { key: Secrets.generateSecretKey(), origin: "an in-memory key (the database is in memory too)" }
   const path = keyFileFor(db)
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 }) // the database's folder, made here first
   const created = !existsSync(path) && createKeyFile(path)
-  const parsed = parseSecretKey(readFileSync(path, "utf8"))
+  const parsed = Secrets.parseSecretKey(readFileSync(path, "utf8"))
   if (!parsed.ok) throw new Error(`the key file ${path} ${parsed.message}`)
   if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600)
   return { key: parsed.key, origin: `the key file ${path}`, ...(created ? { created: path } : {}) }

@@ -9,7 +9,7 @@ import { getTableConfig } from "drizzle-orm/sqlite-core"
 import type { SQLiteTable } from "drizzle-orm/sqlite-core"
 import { drizzle } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator"
-import { sqliteSchema } from "@switchboard/core"
+import { Catalog } from "@switchboard/core"
 import { migrationsFolder } from "./build-outputs.js"
 
 export const sqliteMigrationsFolder = migrationsFolder("sqlite")
@@ -124,7 +124,7 @@ const watchFiles = (path: string) => {
 /** Returns the columns it added, as `table.column`. */
 export const addMissingNullableColumns = (sqlite: Database.Database): string[] => {
   const added: string[] = []
-  for (const table of Object.values(sqliteSchema) as SQLiteTable[]) {
+  for (const table of Object.values(Catalog.sqliteSchema) as SQLiteTable[]) {
     const config = getTableConfig(table)
     const present = new Set(
       (sqlite.prepare(`pragma table_info("${config.name}")`).all() as { name: string }[]).map((c) => c.name),

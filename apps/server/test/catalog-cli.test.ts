@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import Database from "better-sqlite3"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { DEFAULT_ALLOW_REASON } from "@switchboard/core"
+import { Policy } from "@switchboard/core"
 import { contractToolNames, startContractHttpServer } from "@switchboard/fixtures"
 import type { ContractHttpServer } from "@switchboard/fixtures"
 import { openSqlite } from "../src/sqlite-database.js"
@@ -219,7 +219,7 @@ describe.each(["local", "remote"] as const)(
           path: "demo.add",
           description: "Add two numbers.",
           outputSource: "declared",
-          policy: { action: "allow", reason: DEFAULT_ALLOW_REASON },
+          policy: { action: "allow", reason: Policy.DEFAULT_ALLOW_REASON },
         },
       ])
       expect(asJson.missing).toEqual([])

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import Database from "better-sqlite3"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ResultEncodings, createApiKeyService } from "@switchboard/core"
+import { ResultEncodings, Auth } from "@switchboard/core"
 import { fixtureCommand } from "@switchboard/fixtures"
 import { openCatalogDatabase } from "../src/catalog-database.js"
 import { openSqlite } from "../src/sqlite-database.js"
@@ -110,7 +110,7 @@ beforeAll(async () => {
       annotations: null,
     }))
     await database.store.applySync("src_wide", wideTools, ResultEncodings.mcpCallToolResultV2, at)
-    const keys = createApiKeyService(database.store)
+    const keys = Auth.createApiKeyService(database.store)
     for (let i = 0; i < 1000; i++) await keys.create(`agent-number-${i}-of-a-long-list`, ["execute"])
   } finally {
     await database.close()

@@ -4,7 +4,7 @@
  * loopback server without keys, /v1/keys refuses. The first admin key is made the CLI's way (host.keys).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { hashKey } from "@switchboard/core"
+import { Auth } from "@switchboard/core"
 import { startTestServer } from "./helpers.js"
 import type { TestServer } from "./helpers.js"
 
@@ -59,7 +59,7 @@ describe("a server with keys", () => {
     // the same store as the CLI's: the host's key service sees it, by its hash only
     expect((await server.host.keys.list()).find((row) => row.id === key.id)).toMatchObject({
       name: "agent",
-      hash: await hashKey(secret),
+      hash: await Auth.hashKey(secret),
     })
 
     const listed = await ask(admin, "GET", "/v1/keys")
@@ -67,7 +67,7 @@ describe("a server with keys", () => {
     expect(listed.body.keys.map((k: { name: string }) => k.name)).toEqual(["ops", "agent"])
     expect(listed.body.keys[1]).toEqual(key)
     expect(listed.text).not.toContain(secret.slice(3))
-    expect(listed.text).not.toContain(await hashKey(secret))
+    expect(listed.text).not.toContain(await Auth.hashKey(secret))
     expect(listed.text).not.toContain(admin.slice(3))
     expect(listed.text).not.toContain('"hash"')
 

@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { hashKey } from "@switchboard/core"
+import { Auth } from "@switchboard/core"
 import { fixtureCommand } from "@switchboard/fixtures"
 import { startTestServer, tempDir } from "./helpers.js"
 import type { DatabaseKind, TestServer } from "./helpers.js"
@@ -105,7 +105,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("scopes on %s", (database) =
     await server.host.store.insertApiKey({
       id: "legacy",
       name: "legacy",
-      hash: await hashKey(token.legacy),
+      hash: await Auth.hashKey(token.legacy),
       scopes: ["*"],
       createdAt: 1,
       revokedAt: null,

@@ -8,7 +8,7 @@ import { join } from "node:path"
 import Database from "better-sqlite3"
 import postgres from "postgres"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { encodeSecretKey, generateSecretKey } from "@switchboard/core"
+import { Secrets } from "@switchboard/core"
 import { createTestDatabase, echoEnvServerScript, startEchoHeadersServer } from "@switchboard/fixtures"
 import type { EchoHeadersServer } from "@switchboard/fixtures"
 import { createHost } from "../src/compose.js"
@@ -229,7 +229,7 @@ describe("a lost key", () => {
     ).toBe(201)
     await first.stop()
     // the key file is gone (a fresh one is made), as when a database is restored without it
-    writeFileSync(keyFileFor(dbPath), `${encodeSecretKey(generateSecretKey())}\n`, { mode: 0o600 })
+    writeFileSync(keyFileFor(dbPath), `${Secrets.encodeSecretKey(Secrets.generateSecretKey())}\n`, { mode: 0o600 })
 
     const { logger, lines } = memoryLogger()
     const server = await startTestServer({ dbPath, keepDb: true, allowStdio: true, logger })
@@ -332,7 +332,10 @@ describe("the key", () => {
       const dbPath = join(dir.dir, "x.db")
       const host = await createHost({
         db: dbPath,
-        secretKey: encodeSecretKey(generateSecretKey()).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""),
+        secretKey: Secrets.encodeSecretKey(Secrets.generateSecretKey())
+          .replace(/\+/g, "-")
+          .replace(/\//g, "_")
+          .replace(/=+$/, ""),
         runtime: "in-thread",
         logger: memoryLogger().logger,
       })

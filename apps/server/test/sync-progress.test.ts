@@ -5,7 +5,7 @@
 import { join } from "node:path"
 import { Effect } from "effect"
 import { afterEach, expect, it } from "vitest"
-import { createSourcesService, createSqliteCatalogStore } from "@switchboard/core"
+import { Sources, Catalog } from "@switchboard/core"
 import { fixtureCommand } from "@switchboard/fixtures"
 import { createMcpPlugin } from "@switchboard/plugin-mcp/node"
 import { createHost } from "../src/compose.js"
@@ -66,8 +66,8 @@ it("a sync logs its progress page by page once it has run past the interval (her
   const plugin = await createMcpPlugin({ allowStdio: true, connectTimeoutMs: 20_000 })
   cleanups.push(() => plugin.close())
   const { logger, lines } = memoryLogger()
-  const sources = createSourcesService({
-    store: createSqliteCatalogStore(sqlite.db),
+  const sources = Sources.createSourcesService({
+    store: Catalog.createSqliteCatalogStore(sqlite.db),
     plugins: [plugin],
     logger,
     progressLogMs: 0,

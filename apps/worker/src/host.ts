@@ -7,7 +7,7 @@
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { drizzle } from "drizzle-orm/d1"
 import { appServices, createApp } from "@switchboard/api"
-import { Services, createD1CatalogStore, createSealedCatalogStore } from "@switchboard/core"
+import { Services, Catalog, Secrets } from "@switchboard/core"
 import type { CodeRuntime } from "@switchboard/core"
 import { McpPlugin } from "@switchboard/plugin-mcp"
 import type { Env, WorkerConfig } from "./env.js"
@@ -27,7 +27,7 @@ const catalogLayer = (env: Env, config: WorkerConfig) =>
       const plugins = yield* Services.SourcePlugins
       // made once per isolate and key (env.ts): it holds a CryptoKey, not I/O
       const box = yield* Effect.promise(config.secretBox)
-      return createSealedCatalogStore({ store: createD1CatalogStore(drizzle(env.DB)), box, plugins })
+      return Secrets.createSealedCatalogStore({ store: Catalog.createD1CatalogStore(drizzle(env.DB)), box, plugins })
     }),
   )
 

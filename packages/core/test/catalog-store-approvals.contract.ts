@@ -4,8 +4,9 @@
  * database never both win a row), and what a resume replays reads back exactly as it was written.
  */
 import { beforeEach, expect, it } from "vitest"
-import { isResumeConflict } from "../src/index.js"
-import type { ApprovalRow, CatalogStore, ExecutionEntry, ExecutionRecord } from "../src/index.js"
+import { isResumeConflict } from "../src/catalog/approval-rows.js"
+import type { ApprovalRow } from "../src/catalog/rows.js"
+import type { CatalogStore, ExecutionEntry, ExecutionRecord } from "../src/index.js"
 import { call, run } from "./catalog-store.shared.js"
 import type { StoreUnderTest } from "./catalog-store.shared.js"
 

@@ -5,7 +5,8 @@
  * byte for byte.
  */
 import { beforeEach, expect, it } from "vitest"
-import { inferShape, mergeStoredShapes } from "../src/index.js"
+import { inferShape } from "../src/shapes/infer-shape.js"
+import { mergeStoredShapes } from "../src/shapes/normalize-shape.js"
 import type { CatalogStore, ExecutionEntry } from "../src/index.js"
 import { call, run, source, tool } from "./catalog-store.shared.js"
 import type { StoreUnderTest } from "./catalog-store.shared.js"

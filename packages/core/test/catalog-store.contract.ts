@@ -3,14 +3,11 @@
  * Each test gets a fresh, migrated, empty database from `open`.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import {
-  callerOf,
-  createApiKeyService,
-  inferShape,
-  mergeStoredShapes,
-  normalizeShape,
-  shapeToTypeScript,
-} from "../src/index.js"
+import { callerOf } from "../src/auth/scopes.js"
+import { createApiKeyService } from "../src/auth/api-keys.js"
+import { inferShape } from "../src/shapes/infer-shape.js"
+import { mergeStoredShapes, normalizeShape } from "../src/shapes/normalize-shape.js"
+import { shapeToTypeScript } from "../src/shapes/shape-to-typescript.js"
 import type { CatalogStore } from "../src/index.js"
 import { call, run, source, tool } from "./catalog-store.shared.js"
 import type { StoreUnderTest } from "./catalog-store.shared.js"

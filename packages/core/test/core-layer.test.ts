@@ -4,8 +4,10 @@
  */
 import { assert, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { OPEN_CALLER, Services, silentLogger } from "../src/index.js"
+import { OPEN_CALLER } from "../src/auth/scopes.js"
+import { Services, silentLogger } from "../src/index.js"
 import type { CodeRuntime } from "../src/index.js"
+import { TelemetrySink } from "../src/services/host-seams.js"
 import { openSqliteStore } from "./sqlite-store.js"
 
 const seams = (store: ReturnType<typeof openSqliteStore>["store"]) =>
@@ -31,7 +33,7 @@ it.effect("coreLayer builds the approvals, executor, keys, policies, sources and
         keys: Services.ApiKeys,
         policies: Services.Policies,
         sources: Services.Sources,
-        telemetry: Services.TelemetrySink,
+        telemetry: TelemetrySink,
       }),
       layer,
     )

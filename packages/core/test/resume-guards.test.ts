@@ -10,7 +10,8 @@
  * Over a real SQLite file; the script is a JavaScript stand-in for the sandbox, as in executor-signals.test.ts.
  */
 import { afterEach, beforeEach, expect, it } from "vitest"
-import type { ApprovalRow, CatalogStore, CodeRuntime, SourcePlugin } from "../src/index.js"
+import type { ApprovalRow } from "../src/catalog/rows.js"
+import type { CatalogStore, CodeRuntime, SourcePlugin } from "../src/index.js"
 import { executorOver, openStoreWithFakeSource } from "./sqlite-store.js"
 
 let opened: Awaited<ReturnType<typeof openStoreWithFakeSource>>

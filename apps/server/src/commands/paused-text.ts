@@ -4,7 +4,7 @@
  * exits `EXIT_PAUSED`; deciding resumes the execution from the start, its recorded calls replayed.
  */
 import { argsPreview, cutNote, escapeUnsafe } from "@switchboard/api"
-import type { ApprovalSummary } from "@switchboard/core"
+import type { Executor } from "@switchboard/core"
 import { displayDb } from "../display-db.js"
 import { when } from "./table.js"
 
@@ -15,7 +15,7 @@ export const EXIT_PAUSED = 3
 export interface PausedAnswer {
   executionId: string
   status: "paused"
-  approval: ApprovalSummary
+  approval: Executor.ApprovalSummary
 }
 
 export const isPaused = (response: object): response is PausedAnswer =>

@@ -8,8 +8,7 @@
  */
 import { readFileSync } from "node:fs"
 import { Effect } from "effect"
-import { DEFAULT_INLINE_CAP, inlineText } from "@switchboard/core"
-import type { ReadOn } from "@switchboard/core"
+import { Render } from "@switchboard/core"
 import { createHost } from "../compose.js"
 import { approvalsFromFlags } from "../approval-flags.js"
 import type { ApprovalSettings } from "../approval-flags.js"
@@ -82,7 +81,7 @@ export const runCommand = async ({ values, args, given }: CommandInput<typeof ru
     "allow-stdio": values["allow-stdio"],
   }
   const { on } = targetFlags(named)
-  const readOn = ({ executionId, offset, charOffset }: ReadOn) =>
+  const readOn = ({ executionId, offset, charOffset }: Render.ReadOn) =>
     `Read the rest with switchboard executions output ${executionId}${on} --offset ${offset}` +
     `${charOffset === undefined ? "" : ` --char-offset ${charOffset}`} --limit 200, ` +
     `all of it with switchboard executions output ${executionId}${on}; search it with --grep <regex>`
@@ -107,7 +106,9 @@ export const runCommand = async ({ values, args, given }: CommandInput<typeof ru
     const cut = response.truncated !== undefined && response.executionId !== undefined
     const whole = cut ? await stored(response.executionId!) : response.text
     const text =
-      values["model-text"] && cut ? inlineText(whole, response.executionId!, DEFAULT_INLINE_CAP, readOn).text : whole
+      values["model-text"] && cut
+        ? Render.inlineText(whole, response.executionId!, Render.DEFAULT_INLINE_CAP, readOn).text
+        : whole
     process.stdout.write(asLine(text))
     return 0
   }

@@ -2,7 +2,7 @@
  * `switchboard sources list|add|sync|remove`: the catalog's sources, in the local database (--db) or on a running
  * server (--url), as `/v1/sources` shows them. `--json` prints the API's answer; by default a table, or a line.
  */
-import type { SourceView } from "@switchboard/core"
+import type { Sources } from "@switchboard/core"
 import { resolveStdioPaths } from "@switchboard/plugin-mcp/node"
 import type { sourcesAddFlags, sourcesFlags, sourcesSyncFlags } from "../cli/command-flags.js"
 import type { CommandInput } from "../cli/define.js"
@@ -63,7 +63,7 @@ const sourceBody = ({ values, args, rest }: AddInput): Record<string, unknown> =
   return jsonObject(given, "the source")
 }
 
-const describeSource = (source: SourceView) =>
+const describeSource = (source: Sources.SourceView) =>
   `${source.namespace}: ${source.toolCount} ${source.toolCount === 1 ? "tool" : "tools"}` +
   (source.syncError === null ? "" : ` (sync error: ${source.syncError})`)
 
@@ -94,10 +94,10 @@ const synced = async (
   namespace: string,
   verb: string,
   client: CatalogClient,
-  sync: (onProgress: ReturnType<typeof syncProgressLine>["onProgress"]) => Promise<SourceView>,
+  sync: (onProgress: ReturnType<typeof syncProgressLine>["onProgress"]) => Promise<Sources.SourceView>,
 ) => {
   const progress = syncProgressLine(namespace)
-  let source: SourceView
+  let source: Sources.SourceView
   try {
     source = await sync(progress.onProgress)
   } finally {

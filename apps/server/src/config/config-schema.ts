@@ -6,7 +6,7 @@
  * Schema editors complete the file with is generated from this (`switchboard config schema`, and `pnpm build`).
  */
 import { z } from "zod"
-import { addSourceRequest, parseRetention, policyRequest, runLimitsRequest, wholeNumber } from "@switchboard/core"
+import { addSourceRequest, runLimitsRequest, wholeNumber, Catalog, Policy } from "@switchboard/core"
 import { mcpSourceConfig, mcpSourcePatch } from "@switchboard/plugin-mcp"
 // the /node entry, whose index does not load QuickJS: serve reads this file at boot
 import { maxStackBytes } from "@switchboard/runtime-quickjs/node"
@@ -42,7 +42,7 @@ const serverSettings = z
       .describe("--sync-ttl (default 15m)"),
     retain: z
       .string()
-      .refine((text) => parseRetention({ retain: text }).ok, {
+      .refine((text) => Catalog.parseRetention({ retain: text }).ok, {
         error: "server.retain must be an age such as 7d, 12h or 90m",
       })
       .optional()
@@ -110,7 +110,7 @@ export const configFile = z
       .optional()
       .describe("each exactly a POST /v1/sources body; applied at boot: added, updated, or kept when unchanged"),
     policies: z
-      .array(policyRequest)
+      .array(Policy.policyRequest)
       .optional()
       .describe(
         "policy rules, each exactly a POST /v1/policies body; applied at boot, they replace the rules the file made before (rules added through the API stay)",

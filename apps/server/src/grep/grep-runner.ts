@@ -14,7 +14,7 @@
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
-import type { GrepOutcome, GrepRunner, OutputPages } from "@switchboard/core"
+import type { Render } from "@switchboard/core"
 import { grepWorkerFile } from "../build-outputs.js"
 import type { GrepMessage } from "./grep-worker.js"
 
@@ -29,14 +29,16 @@ export interface GrepRunnerOptions {
 
 interface Pending {
   id: number
-  output: OutputPages
+  output: Render.OutputPages
   pattern: string
-  resolve: (outcome: GrepOutcome) => void
+  resolve: (outcome: Render.GrepOutcome) => void
   /** a page could not be read (the execution deleted meanwhile): the search rejects as the read did */
   reject: (cause: unknown) => void
 }
 
-export const createGrepRunner = (options: GrepRunnerOptions = {}): { grep: GrepRunner; close: () => Promise<void> } => {
+export const createGrepRunner = (
+  options: GrepRunnerOptions = {},
+): { grep: Render.GrepRunner; close: () => Promise<void> } => {
   // the bundled search thread, a build output (a worker thread loads plain JavaScript only)
   const workerUrl = grepWorkerFile()
   if (!existsSync(workerUrl))
@@ -53,7 +55,7 @@ export const createGrepRunner = (options: GrepRunnerOptions = {}): { grep: GrepR
   let nextId = 0
   let closed = false
 
-  const finish = (outcome: GrepOutcome) => {
+  const finish = (outcome: Render.GrepOutcome) => {
     if (!running) return
     clearTimeout(running.timer)
     running.job.resolve(outcome)
@@ -61,21 +63,21 @@ export const createGrepRunner = (options: GrepRunnerOptions = {}): { grep: GrepR
     startNext()
   }
 
-  const tooCostly: GrepOutcome = {
+  const tooCostly: Render.GrepOutcome = {
     ok: false,
     code: "pattern_too_costly",
     message:
       `the search ran past its limit of ${timeoutMs} ms and was stopped; ` +
       "use a simpler pattern (fewer repetitions and alternatives) or read the output by line range",
   }
-  const neverStarted: GrepOutcome = {
+  const neverStarted: Render.GrepOutcome = {
     ok: false,
     code: "overloaded",
     message: `the search thread did not start within ${startGraceMs} ms; try again shortly`,
   }
 
   /** (Re)starts the running search's clock: past `ms`, its thread is stopped and it answers `outcome`. */
-  const startClock = (ms: number, outcome: GrepOutcome) => {
+  const startClock = (ms: number, outcome: Render.GrepOutcome) => {
     if (!running) return
     clearTimeout(running.timer)
     running.timer = setTimeout(() => {
@@ -93,7 +95,7 @@ export const createGrepRunner = (options: GrepRunnerOptions = {}): { grep: GrepR
   const spawn = () => {
     const spawned = new Worker(workerUrl)
     spawned.unref() // an idle search thread never keeps the process alive
-    spawned.on("message", ({ id, started, outcome }: { id: number; started?: true; outcome?: GrepOutcome }) => {
+    spawned.on("message", ({ id, started, outcome }: { id: number; started?: true; outcome?: Render.GrepOutcome }) => {
       if (running?.job.id !== id) return
       if (started) startClock(timeoutMs, tooCostly)
       else if (outcome) finish(outcome)
@@ -142,7 +144,7 @@ export const createGrepRunner = (options: GrepRunnerOptions = {}): { grep: GrepR
 
   return {
     grep: (output, pattern) =>
-      new Promise<GrepOutcome>((resolve, reject) => {
+      new Promise<Render.GrepOutcome>((resolve, reject) => {
         if (closed) return resolve({ ok: false, code: "overloaded", message: "the server is shutting down" })
         if (queue.length >= queueLimit)
           return resolve({

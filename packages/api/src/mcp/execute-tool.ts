@@ -5,7 +5,8 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Effect, Exit, Option } from "effect"
 import { executeRequest } from "@switchboard/core"
-import type { Caller, ServiceError } from "@switchboard/core"
+import type { Auth } from "@switchboard/core"
+import type { ServiceError } from "@switchboard/core"
 import { mcpErrorText } from "../http-errors.js"
 import type { AskApproval } from "./ask-approval.js"
 import { EXECUTION_META, errorText } from "./run-result.js"
@@ -75,7 +76,7 @@ export const callExecute = async (
   services: McpServices,
   args: unknown,
   signal: AbortSignal,
-  caller: Caller,
+  caller: Auth.Caller,
   ask?: AskApproval,
 ): Promise<CallToolResult> => {
   // the executor checks the request with its one definition, the same that wrote inputSchema

@@ -5,8 +5,7 @@
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
 import { z } from "zod"
-import { readExecutionAs } from "@switchboard/core"
-import type { Caller } from "@switchboard/core"
+import { Auth } from "@switchboard/core"
 import type { AskApproval } from "./ask-approval.js"
 import { summaryOf } from "./run-result.js"
 import type { McpServices } from "./services.js"
@@ -30,14 +29,14 @@ export const callResume = async (
   services: McpServices,
   args: unknown,
   signal: AbortSignal,
-  caller: Caller,
+  caller: Auth.Caller,
   ask?: AskApproval,
 ): Promise<CallToolResult> => {
   const parsed = parseArgs(resumeInput, args)
   if (!parsed.ok) return errorResult(parsed.error.message)
   const { executionId } = parsed.value
   // another key's execution is "no execution", word for word, as on GET /v1/executions/:id
-  const execution = await readExecutionAs(services.store, caller, executionId)
+  const execution = await Auth.readExecutionAs(services.store, caller, executionId)
   if (!execution) return errorResult(`no execution "${executionId}"`)
   services.executed?.(executionId)
   if (execution.status !== "paused") return resultOf({ kind: "stored", execution }, services)

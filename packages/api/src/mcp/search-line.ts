@@ -1,5 +1,5 @@
 /** One line per tool for the MCP `describe` search: its path, its description's first sentence, and a policy mark. */
-import type { EffectivePolicy, ToolRow } from "@switchboard/core"
+import type { Policy, Catalog } from "@switchboard/core"
 
 /** Long enough for a tool's purpose; its whole description comes with its declaration. */
 const SUMMARY_CHARS = 120
@@ -12,13 +12,16 @@ const summaryOf = (description: string | null): string => {
 }
 
 /** What a model must know before it picks a tool: a call of it will not run, or waits for a person. */
-const marks: Record<EffectivePolicy["action"], string> = {
+const marks: Record<Policy.EffectivePolicy["action"], string> = {
   allow: "",
   require_approval: " [needs a person's approval]",
   block: " [blocked by policy]",
 }
 
-export const searchLine = (tool: Pick<ToolRow, "path" | "description">, policy: Pick<EffectivePolicy, "action">) => {
+export const searchLine = (
+  tool: Pick<Catalog.ToolRow, "path" | "description">,
+  policy: Pick<Policy.EffectivePolicy, "action">,
+) => {
   const summary = summaryOf(tool.description)
   return `${tool.path}${summary ? ` — ${summary}` : ""}${marks[policy.action]}`
 }

@@ -6,8 +6,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js"
-import { OPEN_CALLER, hasScope, internalError, missingScopeMessage } from "@switchboard/core"
-import type { Caller } from "@switchboard/core"
+import { internalError, Auth } from "@switchboard/core"
 import { mcpToolScopes } from "./tool-scopes.js"
 import { askThrough, decisionValidator } from "./ask-approval.js"
 import type { AskApproval } from "./ask-approval.js"
@@ -29,7 +28,7 @@ type Handler = (
   services: McpServices,
   args: unknown,
   signal: AbortSignal,
-  caller: Caller,
+  caller: Auth.Caller,
   ask?: AskApproval,
 ) => Promise<CallToolResult>
 
@@ -56,7 +55,7 @@ export interface McpServerOptions {
  */
 export const createMcpServer = (
   services: McpServices,
-  caller: Caller = OPEN_CALLER,
+  caller: Auth.Caller = Auth.OPEN_CALLER,
   options: McpServerOptions = {},
 ): Server => {
   const server = new Server(MCP_SERVER_INFO, {
@@ -64,7 +63,7 @@ export const createMcpServer = (
     instructions,
     jsonSchemaValidator: decisionValidator,
   })
-  const allowed = (name: string) => hasScope(caller, mcpToolScopes[name] ?? "admin")
+  const allowed = (name: string) => Auth.hasScope(caller, mcpToolScopes[name] ?? "admin")
   // read at each call: the client declares its capabilities at initialize, after the server is built
   const canAsk = () => options.elicitation !== false && server.getClientCapabilities()?.elicitation?.form !== undefined
 
@@ -87,7 +86,8 @@ export const createMcpServer = (
         `unknown tool "${params.name}"; the tools are ${Object.keys(handlers).join(", ")}`,
       )
     const needed = mcpToolScopes[params.name] ?? "admin"
-    if (!hasScope(caller, needed)) return errorResult(missingScopeMessage(`the ${params.name} tool`, needed, caller))
+    if (!Auth.hasScope(caller, needed))
+      return errorResult(Auth.missingScopeMessage(`the ${params.name} tool`, needed, caller))
     try {
       const ask = canAsk() ? askThrough(server, extra.requestId) : undefined
       return await handler(services, params.arguments, extra.signal, caller, ask)

@@ -7,12 +7,12 @@
 import type { z } from "zod"
 import {
   addSourceRequest,
-  decisionRequest,
   describeRequest,
   executeRequest,
-  policyRequest,
   runLimitsRequest,
   updateSourceRequest,
+  Approvals,
+  Policy,
 } from "@switchboard/core"
 import type { SourceKind } from "@switchboard/core"
 import { approvalView } from "../wire/approval-view.js"
@@ -43,8 +43,8 @@ export const requestSchemas = (kinds: readonly SourceKind[]) => ({
   SourcePatch: updateSourceRequest(kinds),
   JsonRpcRequest: jsonRpcRequest,
   CreateKeyRequest: createKeyRequest,
-  PolicyRequest: policyRequest,
-  DecisionRequest: decisionRequest,
+  PolicyRequest: Policy.policyRequest,
+  DecisionRequest: Approvals.decisionRequest,
 })
 
 export const responseSchemas = {

@@ -2,11 +2,11 @@
  * Stored policy rules and approvals as the API shows them: one definition, for the routes (../routes/approvals.ts)
  * and for the CLI's local catalog, which answers as a server would. No hono here, so the CLI's bundle takes only this.
  */
-import type { ApprovalRow, PolicyRow } from "@switchboard/core"
+import type { Catalog } from "@switchboard/core"
 import type { PolicyView } from "./approvals.js"
 import type { ApprovalView } from "./approval-view.js"
 
-export const policyViewOf = (row: PolicyRow): PolicyView => ({
+export const policyViewOf = (row: Catalog.PolicyRow): PolicyView => ({
   id: row.id,
   pattern: row.pattern,
   source: row.source,
@@ -18,7 +18,7 @@ export const policyViewOf = (row: PolicyRow): PolicyView => ({
 })
 
 /** An approval without its replay record (the script's recorded results are the execution's data, not the approver's). */
-export const approvalViewOf = (row: ApprovalRow): ApprovalView => ({
+export const approvalViewOf = (row: Catalog.ApprovalRow): ApprovalView => ({
   id: row.id,
   executionId: row.executionId,
   tool: row.toolPath,

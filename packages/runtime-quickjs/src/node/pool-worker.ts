@@ -7,7 +7,7 @@
  * a worker thread cannot load TypeScript on its own.
  */
 import { workerData } from "node:worker_threads"
-import type { InvokeTool, RenderOptions, RunOutcome } from "@switchboard/core"
+import type { InvokeTool, RunOutcome, Render } from "@switchboard/core"
 import { renderResult } from "@switchboard/core/render"
 import { loadQuickJsModule } from "../load-module.js"
 import { runInSandbox } from "../run-script.js"
@@ -158,7 +158,7 @@ const minPostedChars = 2048
  * it only if something reads the value (core's parseOnRead). A short text without media, and a rendering that
  * throws, are left to the caller, which renders as it would without a pool.
  */
-const withRendered = (outcome: RunOutcome, render: RenderOptions | undefined): PostedOutcome => {
+const withRendered = (outcome: RunOutcome, render: Render.RenderOptions | undefined): PostedOutcome => {
   if (!render || !outcome.ok) return outcome
   try {
     const rendered = renderResult(outcome.value, render)
