@@ -6,7 +6,7 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
 import { describeRequest, Describe } from "@switchboard/core"
 import { searchLine } from "./search-line.js"
-import type { McpServices } from "./services.js"
+import type { McpServices, McpToolCall } from "./services.js"
 import { errorResult, inputSchemaOf, parseArgs, textResult } from "./tool-result.js"
 
 /** The request schema's own description repeats the tool's: listed once, in the tool's. */
@@ -48,7 +48,7 @@ const search = async (services: McpServices, query: string | undefined, limit: n
   return textResult(lines.join("\n"), `[describe {"paths": [...]} for their types${more}]`)
 }
 
-export const callDescribe = async (services: McpServices, args: unknown): Promise<CallToolResult> => {
+export const callDescribe = async ({ services }: McpToolCall, args: unknown): Promise<CallToolResult> => {
   const parsed = parseArgs(describeRequest, args)
   if (!parsed.ok) return errorResult(parsed.error.message)
   const { paths, query, limit = Describe.DEFAULT_DESCRIBE_LIMIT } = parsed.value

@@ -6,7 +6,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
 import { z } from "zod"
 import { isServiceError, Render, Auth, Catalog } from "@switchboard/core"
 import { grepPattern, outputPageFields } from "../wire/executions.js"
-import type { McpServices } from "./services.js"
+import type { McpServices, McpToolCall } from "./services.js"
 import { errorResult, inputSchemaOf, parseArgs, textResult } from "./tool-result.js"
 
 const executionId = z.string().min(1).describe("the id named in a cut-off execute result")
@@ -44,12 +44,7 @@ const storedText = async ({ store }: McpServices, caller: Auth.Caller, id: strin
   return { ok: true as const, text: execution.resultText }
 }
 
-export const callReadOutput = async (
-  services: McpServices,
-  args: unknown,
-  _signal: AbortSignal,
-  caller: Auth.Caller,
-): Promise<CallToolResult> => {
+export const callReadOutput = async ({ services, caller }: McpToolCall, args: unknown): Promise<CallToolResult> => {
   const parsed = parseArgs(readInput, args)
   if (!parsed.ok) return errorResult(parsed.error.message)
   const stored = await storedText(services, caller, parsed.value.executionId)
@@ -75,12 +70,7 @@ export const callReadOutput = async (
   )
 }
 
-export const callGrepOutput = async (
-  services: McpServices,
-  args: unknown,
-  _signal: AbortSignal,
-  caller: Auth.Caller,
-): Promise<CallToolResult> => {
+export const callGrepOutput = async ({ services, caller }: McpToolCall, args: unknown): Promise<CallToolResult> => {
   const parsed = parseArgs(grepInput, args)
   if (!parsed.ok) return errorResult(parsed.error.message)
   const id = parsed.value.executionId

@@ -6,9 +6,8 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
 import { z } from "zod"
 import { Auth } from "@switchboard/core"
-import type { AskApproval } from "./ask-approval.js"
 import { summaryOf } from "./run-result.js"
-import type { McpServices } from "./services.js"
+import type { McpToolCall } from "./services.js"
 import { RESUME_WAIT_MS, awaitResume, resultOf, settle } from "./settle.js"
 import { errorResult, inputSchemaOf, parseArgs } from "./tool-result.js"
 
@@ -25,13 +24,8 @@ export const resumeTool: Tool = {
   annotations: { title: "Resume a paused execution", openWorldHint: true },
 }
 
-export const callResume = async (
-  services: McpServices,
-  args: unknown,
-  signal: AbortSignal,
-  caller: Auth.Caller,
-  ask?: AskApproval,
-): Promise<CallToolResult> => {
+export const callResume = async (call: McpToolCall, args: unknown): Promise<CallToolResult> => {
+  const { services, caller, signal } = call
   const parsed = parseArgs(resumeInput, args)
   if (!parsed.ok) return errorResult(parsed.error.message)
   const { executionId } = parsed.value
@@ -44,9 +38,9 @@ export const callResume = async (
   const [approval] = await services.approvals.list(caller, { executionId, limit: 1 })
   if (!approval) return errorResult(`execution "${executionId}" is paused, but no approval of it was found`)
   // still undecided, and a person here to ask: ask, as execute does
-  if (approval.status === "pending" && ask) {
+  if (approval.status === "pending" && call.ask) {
     const paused = { executionId, approval: summaryOf(approval), logs: execution.logs }
-    return settle(services, caller, { kind: "paused", paused }, ask, signal)
+    return settle(call, { kind: "paused", paused })
   }
-  return settle(services, caller, await awaitResume(services, approval, signal), ask, signal)
+  return settle(call, await awaitResume(services, approval, signal))
 }

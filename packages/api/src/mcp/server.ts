@@ -9,12 +9,11 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import { internalError, Auth } from "@switchboard/core"
 import { mcpToolScopes } from "./tool-scopes.js"
 import { askThrough, decisionValidator } from "./ask-approval.js"
-import type { AskApproval } from "./ask-approval.js"
 import { describeTool, callDescribe } from "./describe-tool.js"
 import { callExecute, executeTool } from "./execute-tool.js"
 import { callResume, resumeTool } from "./resume-tool.js"
 import { callGrepOutput, callReadOutput, grepOutputTool, readOutputTool } from "./output-tools.js"
-import type { McpServices } from "./services.js"
+import type { McpServices, McpToolCall } from "./services.js"
 import { MCP_SERVER_INFO } from "./server-info.js"
 import { errorResult } from "./tool-result.js"
 
@@ -23,14 +22,7 @@ const instructions =
   "Switchboard runs scripts against a catalog of tools: find tools with describe, then run a script with execute " +
   "(each call's result `r`: read `r.data`)."
 
-/** `ask`: the client's person, where the client and the transport allow asking (./ask-approval.ts) */
-type Handler = (
-  services: McpServices,
-  args: unknown,
-  signal: AbortSignal,
-  caller: Auth.Caller,
-  ask?: AskApproval,
-) => Promise<CallToolResult>
+type Handler = (call: McpToolCall, args: unknown) => Promise<CallToolResult>
 
 const handlers: Record<string, Handler> = {
   execute: callExecute,
@@ -90,7 +82,7 @@ export const createMcpServer = (
       return errorResult(Auth.missingScopeMessage(`the ${params.name} tool`, needed, caller))
     try {
       const ask = canAsk() ? askThrough(server, extra.requestId) : undefined
-      return await handler(services, params.arguments, extra.signal, caller, ask)
+      return await handler({ services, caller, signal: extra.signal, ask }, params.arguments)
     } catch (cause) {
       return errorResult(internalError(services.logger, `MCP tool ${params.name}`, cause).message)
     }

@@ -1,4 +1,5 @@
-import type { CatalogStore, Logger, Approvals, Executor, Render, Policy, Sources } from "@switchboard/core"
+import type { CatalogStore, Logger, Approvals, Auth, Executor, Render, Policy, Sources } from "@switchboard/core"
+import type { AskApproval } from "./ask-approval.js"
 
 /** What the MCP tools need from a host; the app's services satisfy it. */
 export interface McpServices {
@@ -16,4 +17,14 @@ export interface McpServices {
   executed?: (executionId: string) => void
   /** how long `resume` (and `execute`, once a person answered) waits for a resumed run (default `RESUME_WAIT_MS`) */
   resumeWaitMs?: number
+}
+
+/** One call of an MCP tool: the host's services, who calls, the request's signal, and the person to ask, if any. */
+export interface McpToolCall {
+  services: McpServices
+  caller: Auth.Caller
+  /** aborted when the client goes away */
+  signal: AbortSignal
+  /** the client's person, where the client and the transport allow asking (./ask-approval.ts) */
+  ask?: AskApproval
 }

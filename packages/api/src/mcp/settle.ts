@@ -5,11 +5,10 @@
  * is asked about again. Where it cannot, or the person gives no answer, the paused text says how to go on.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import type { Catalog, Approvals, Auth, Executor } from "@switchboard/core"
-import type { AskApproval } from "./ask-approval.js"
+import type { Catalog, Approvals, Executor } from "@switchboard/core"
 import { pausedOf, pausedResult, responseResult, storedResult, summaryOf, waitingResult } from "./run-result.js"
 import type { PausedRun } from "./run-result.js"
-import type { McpServices } from "./services.js"
+import type { McpServices, McpToolCall } from "./services.js"
 
 /**
  * How long `resume`, and `execute` once its person answered, waits for the resumed run: under the MCP SDK
@@ -64,11 +63,9 @@ export const awaitResume = async (services: McpServices, approval: Catalog.Appro
  * (a decline, which the host's sweep resumes): its resume is awaited all the same.
  */
 const decideAndAwait = async (
-  services: McpServices,
-  caller: Auth.Caller,
+  { services, caller, signal }: McpToolCall,
   paused: PausedRun,
   decision: Approvals.DecisionRequest,
-  signal: AbortSignal,
 ): Promise<Settled> => {
   const decided = await services.approvals.decide(caller, paused.approval.id, decision)
   if (decided.ok) return awaitResume(services, decided.value, signal)
@@ -78,13 +75,8 @@ const decideAndAwait = async (
 }
 
 /** Asks the person while the run is paused and the client can ask; then renders what it came to. */
-export const settle = async (
-  services: McpServices,
-  caller: Auth.Caller,
-  settled: Settled,
-  ask: AskApproval | undefined,
-  signal: AbortSignal,
-): Promise<CallToolResult> => {
+export const settle = async (call: McpToolCall, settled: Settled): Promise<CallToolResult> => {
+  const { services, ask, signal } = call
   let state = settled
   // a note means the asking is over for this call: the person gave no answer, or their decision was not taken
   while (state.kind === "paused" && state.note === undefined && ask && !signal.aborted) {
@@ -93,7 +85,7 @@ export const settle = async (
       state = { ...state, note: `${answer.why} The approval is still pending.` }
       break
     }
-    state = await decideAndAwait(services, caller, state.paused, answer.decision, signal)
+    state = await decideAndAwait(call, state.paused, answer.decision)
   }
   return resultOf(state, services)
 }
