@@ -12,8 +12,8 @@ import type { CodeRuntime, Logger, RunLimits } from "@switchboard/core"
 import type { StdioAllowance } from "@switchboard/plugin-mcp"
 import { nodeStdioLayer } from "@switchboard/plugin-mcp/node"
 import type { GuardedFetchOptions } from "@switchboard/plugin-mcp/node"
-import { createStderrLogger } from "./logger.js"
-import type { LogFormat, LogLevel } from "./logger.js"
+import { createStderrLogger } from "./logging/logger.js"
+import type { LogFormat, LogLevel } from "./logging/logger.js"
 import { CatalogDatabase } from "./layers/database.js"
 import { GrepRunner } from "./layers/grep.js"
 import { HostMetrics, metricsLayer } from "./layers/metrics.js"
@@ -79,7 +79,7 @@ export interface HostOptions {
    * without it, a key file beside a SQLite database, made 0600 on first start; a Postgres catalog requires one).
    */
   secretKey?: string
-  /** where log lines go (default: pino on stderr at `logLevel` in `logFormat`, logger.ts); request lines too */
+  /** where log lines go (default: pino on stderr at `logLevel` in `logFormat`, logging/logger.ts); request lines too */
   logger?: Logger
   /** the least level logged (default `info`, which has a line per request); ignored with `logger` */
   logLevel?: LogLevel

@@ -10,7 +10,7 @@ import { applyConfigSources } from "../src/config/apply-config.js"
 import type { ApplyReport } from "../src/config/apply-config.js"
 import type { ApplyOptions } from "../src/config/apply-config.js"
 import { readConfigText } from "../src/config/config-file.js"
-import { syncProgressLine } from "../src/sync-progress-line.js"
+import { syncProgressLine } from "../src/commands/sync-progress-line.js"
 import { memoryLogger, startTestServer, tempDir } from "./helpers.js"
 
 const env = { SB_TEST_TOKEN: "tok-1234567890" }

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { startServer } from "../src/serve.js"
-import type { RunningServer, ServeOptions } from "../src/serve.js"
+import { startServer } from "../src/serving/serve.js"
+import type { RunningServer, ServeOptions } from "../src/serving/serve.js"
 import type { Logger } from "@switchboard/core"
 import { createTestDatabase } from "@switchboard/fixtures"
 

@@ -7,7 +7,7 @@
 import { join } from "node:path"
 import { SCENARIO_STDIO_COMMAND, httpScenarioSuite } from "@switchboard/fixtures/http-scenarios"
 import { STDIO_DISABLED_MESSAGE } from "@switchboard/plugin-mcp"
-import { startServer } from "../src/serve.js"
+import { startServer } from "../src/serving/serve.js"
 import { memoryLogger, tempDir } from "./helpers.js"
 
 httpScenarioSuite(

@@ -5,7 +5,7 @@ import postgres from "postgres"
 import { afterEach, expect, it } from "vitest"
 import { createTestDatabase } from "@switchboard/fixtures"
 import type { TestDatabase } from "@switchboard/fixtures"
-import { migratePostgres, postgresMigrationsFolder } from "../src/postgres-database.js"
+import { migratePostgres, postgresMigrationsFolder } from "../src/database/postgres-database.js"
 import { tempDir } from "./helpers.js"
 
 let database: TestDatabase | null = null

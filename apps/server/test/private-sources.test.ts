@@ -11,7 +11,7 @@ import { startSwitchableHttpServer } from "@switchboard/fixtures"
 import type { SwitchableHttpServer } from "@switchboard/fixtures"
 import { classifyAddress } from "@switchboard/plugin-mcp"
 import { memoryLogger, startTestServer, tempDir } from "./helpers.js"
-import { startServer } from "../src/serve.js"
+import { startServer } from "../src/serving/serve.js"
 
 let internal: SwitchableHttpServer
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest"
-import { runtimeTuning } from "../src/runtime-flags.js"
+import { runtimeTuning } from "../src/flags/runtime-flags.js"
 
 describe("runtime flags", () => {
   test("each flag sets its limit in the limit's own unit; pool flags set the pool", () => {

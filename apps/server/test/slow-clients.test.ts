@@ -8,8 +8,8 @@ import { connect } from "node:net"
 import type { Socket } from "node:net"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startServer } from "../src/serve.js"
-import type { RunningServer } from "../src/serve.js"
+import { startServer } from "../src/serving/serve.js"
+import type { RunningServer } from "../src/serving/serve.js"
 import { memoryLogger, tempDir } from "./helpers.js"
 
 const log = memoryLogger()

@@ -9,8 +9,8 @@ import { Sources, Catalog } from "@switchboard/core"
 import { fixtureCommand } from "@switchboard/fixtures"
 import { createMcpPlugin } from "@switchboard/plugin-mcp/node"
 import { createHost } from "../src/compose.js"
-import { openSqlite } from "../src/sqlite-database.js"
-import { syncProgressLine } from "../src/sync-progress-line.js"
+import { openSqlite } from "../src/database/sqlite-database.js"
+import { syncProgressLine } from "../src/commands/sync-progress-line.js"
 import { memoryLogger, tempDir } from "./helpers.js"
 
 let cleanups: (() => Promise<void> | void)[] = []

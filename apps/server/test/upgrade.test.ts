@@ -11,7 +11,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator"
 import { expect, it } from "vitest"
 import { fixtureCommand } from "@switchboard/fixtures"
-import { openSqlite, sqliteMigrationsFolder } from "../src/sqlite-database.js"
+import { openSqlite, sqliteMigrationsFolder } from "../src/database/sqlite-database.js"
 import { startTestServer, tempDir } from "./helpers.js"
 
 /** A database as the first release left it: only the first migration applied. */

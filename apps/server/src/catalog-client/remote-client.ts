@@ -20,7 +20,7 @@ import type {
   ToolsAnswer,
 } from "./catalog-client.js"
 import { CatalogClientError } from "./catalog-client.js"
-import { displayDb } from "../display-db.js"
+import { displayDb } from "../database/display-db.js"
 import { callScript } from "./call-script.js"
 import { KEY_ENV } from "../cli/flags.js"
 

@@ -3,7 +3,7 @@
  * (./*-commands.ts), so that a command's module (src/commands/) takes its values' type from here without a cycle.
  */
 import { Auth, Render } from "@switchboard/core"
-import { DEFAULT_DB } from "../default-db.js"
+import { DEFAULT_DB } from "../database/default-db.js"
 import {
   allowStdioFlag,
   approvalFlags,

@@ -1,11 +1,11 @@
 /** What the commands share: the default database, the options several take, and how a command fails. */
-import { SYNC_TTL_FORM, parseSyncTtl } from "../sync-ttl.js"
+import { SYNC_TTL_FORM, parseSyncTtl } from "../flags/sync-ttl.js"
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs"
 import { resolve } from "node:path"
-import { isPostgresUrl } from "../database-shape.js"
+import { isPostgresUrl } from "../database/database-shape.js"
 import { UsageError } from "../usage-error.js"
 
-export { DEFAULT_DB, defaultDb } from "../default-db.js"
+export { DEFAULT_DB, defaultDb } from "../database/default-db.js"
 
 /** stops the command: its user's mistake, `switchboard: <message>`, exit 2 */
 export const fail = (message: string): never => {

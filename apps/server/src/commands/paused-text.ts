@@ -5,7 +5,7 @@
  */
 import { argsPreview, cutNote, escapeUnsafe } from "@switchboard/api"
 import type { Executor } from "@switchboard/core"
-import { displayDb } from "../display-db.js"
+import { displayDb } from "../database/display-db.js"
 import { when } from "./table.js"
 
 /** the exit code of a command whose run paused for an approval: not 0 (no result yet), nor 1 (nothing failed) */

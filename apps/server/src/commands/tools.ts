@@ -4,7 +4,7 @@
  * alone (no host, no sandbox); with `--url` it asks the server, whose client it loads only then.
  */
 import { Describe } from "@switchboard/core"
-import { openCatalogDatabase } from "../catalog-database.js"
+import { openCatalogDatabase } from "../database/catalog-database.js"
 import type { ToolSummary } from "../catalog-client/catalog-client.js"
 import type { CommandInput } from "../cli/define.js"
 import type { toolsFlags } from "../cli/command-flags.js"

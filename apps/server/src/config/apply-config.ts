@@ -87,7 +87,7 @@ const plan = (host: Host, source: ConfigSource, row: Catalog.SourceRow | null): 
 export interface ApplyOptions {
   prune?: boolean
   logger: Logger
-  /** follows each sync the apply makes (an add, an update's re-sync): a CLI's progress line (sync-progress-line.ts) */
+  /** follows each sync the apply makes (an add, an update's re-sync): a CLI's progress line (commands/sync-progress-line.ts) */
   progress?: (namespace: string) => { onProgress: Sources.ProgressListener; end(): void }
   /** the values the file read from the environment, by name (config-file.ts), kept out of every message */
   variables?: ReadonlyMap<string, string>

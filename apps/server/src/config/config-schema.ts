@@ -10,8 +10,8 @@ import { addSourceRequest, runLimitsRequest, wholeNumber, Catalog, Policy } from
 import { mcpSourceConfig, mcpSourcePatch } from "@switchboard/plugin-mcp"
 // the /node entry, whose index does not load QuickJS: serve reads this file at boot
 import { maxStackBytes } from "@switchboard/runtime-quickjs/node"
-import { SYNC_TTL_FORM, SYNC_TTL_PATTERN } from "../sync-ttl.js"
-import { APPROVAL_TIMEOUT_FORM, APPROVAL_TIMEOUT_PATTERN } from "../approval-flags.js"
+import { SYNC_TTL_FORM, SYNC_TTL_PATTERN } from "../flags/sync-ttl.js"
+import { APPROVAL_TIMEOUT_FORM, APPROVAL_TIMEOUT_PATTERN } from "../flags/approval-flags.js"
 
 /** The kinds of source the Node host's plugins take (layers/plugins.ts): MCP only. */
 export const configSource = addSourceRequest([

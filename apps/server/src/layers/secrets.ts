@@ -4,7 +4,7 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { Services, Secrets } from "@switchboard/core"
-import { loadSecretKey } from "../secret-key.js"
+import { loadSecretKey } from "../database/secret-key.js"
 import { CatalogDatabase } from "./database.js"
 import { startStep } from "./start-failed.js"
 

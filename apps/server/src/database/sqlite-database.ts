@@ -10,7 +10,7 @@ import type { SQLiteTable } from "drizzle-orm/sqlite-core"
 import { drizzle } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator"
 import { Catalog } from "@switchboard/core"
-import { migrationsFolder } from "./build-outputs.js"
+import { migrationsFolder } from "../build-outputs.js"
 
 export const sqliteMigrationsFolder = migrationsFolder("sqlite")
 

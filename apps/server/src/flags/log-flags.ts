@@ -1,8 +1,8 @@
 /** The command-line flags for the log (`serve`, `demo`): `--log-level` and `--log-format`. */
-import type { logFlags } from "./cli/flags.js"
-import type { HostOptions } from "./compose.js"
-import { LOG_FORMATS, LOG_LEVELS } from "./logger.js"
-import type { LogFormat, LogLevel } from "./logger.js"
+import type { logFlags } from "../cli/flags.js"
+import type { HostOptions } from "../compose.js"
+import { LOG_FORMATS, LOG_LEVELS } from "../logging/logger.js"
+import type { LogFormat, LogLevel } from "../logging/logger.js"
 
 export type LogFlagValues = Partial<Record<keyof typeof logFlags, string>>
 

@@ -3,7 +3,7 @@
  * whether a call that needs a person's decision pauses, and how long a paused call waits for one before it counts
  * as declined (core's executor and approvals service).
  */
-import type { HostOptions } from "./compose.js"
+import type { HostOptions } from "../compose.js"
 
 export const APPROVAL_TIMEOUT_FORM = "a duration such as 1h, 30m, 90s or 2d"
 

@@ -1,6 +1,6 @@
 /** `--retain` and `--retain-executions` (serve, demo): what the host's retention prunes (layers/retention.ts). */
 import { Catalog } from "@switchboard/core"
-import type { retentionFlags } from "./cli/flags.js"
+import type { retentionFlags } from "../cli/flags.js"
 
 export type RetentionFlagValues = Partial<Record<keyof typeof retentionFlags, string>>
 

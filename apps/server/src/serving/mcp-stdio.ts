@@ -4,8 +4,8 @@
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { createMcpServer } from "@switchboard/api/mcp"
-import { createHost } from "./compose.js"
-import type { HostOptions } from "./compose.js"
+import { createHost } from "../compose.js"
+import type { HostOptions } from "../compose.js"
 
 /** A library that prints with console.log would corrupt the protocol stream: send it to stderr. */
 const keepStdoutForProtocol = () => {

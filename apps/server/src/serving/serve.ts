@@ -2,10 +2,10 @@
 import { serve } from "@hono/node-server"
 import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { createHost } from "./compose.js"
+import { createHost } from "../compose.js"
 import { DEFAULT_CONNECTION_BOUNDS, guardConnections } from "./connection-guard.js"
-import type { Host, HostOptions } from "./compose.js"
-import { runtimeStarted } from "./layers/runtime.js"
+import type { Host, HostOptions } from "../compose.js"
+import { runtimeStarted } from "../layers/runtime.js"
 
 export interface ServeOptions extends HostOptions {
   port?: number

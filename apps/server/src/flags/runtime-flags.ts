@@ -5,9 +5,9 @@
 import type { RunLimits } from "@switchboard/core"
 import { minimumLimits } from "@switchboard/core"
 import { maxStackBytes } from "@switchboard/runtime-quickjs/node"
-import type { runtimeFlags } from "./cli/flags.js"
-import { fail } from "./commands/common.js"
-import type { HostOptions } from "./compose.js"
+import type { runtimeFlags } from "../cli/flags.js"
+import { fail } from "../commands/common.js"
+import type { HostOptions } from "../compose.js"
 
 export type RuntimeFlagValues = Partial<Record<keyof typeof runtimeFlags, string>>
 
