@@ -1,4 +1,7 @@
-/** /v1/keys over stand-in services: core's key service on a map, the app in process. The Node host's own test is apps/server/test/keys-routes.test.ts. */
+/**
+ * /v1/keys over stand-in services: core's key service on a map, the app in process. The Node host's own test is
+ * apps/server/test/access/keys-routes.test.ts.
+ */
 import { expect, it } from "vitest"
 import { Auth } from "@switchboard/core"
 import type { AppOptions } from "../src/app.js"

@@ -1,7 +1,7 @@
 /**
  * `execute` over a pause and the `resume` tool, in memory, with stand-in services: what the model reads, what the
  * client's person is asked, and what is decided. The end-to-end suite, on a real server with a real MCP source, is
- * apps/server/test/mcp-approvals.test.ts.
+ * apps/server/test/approvals/mcp-approvals.test.ts.
  */
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"

@@ -1,7 +1,7 @@
 /**
  * The MCP server builder on its own, in memory, with stand-in services: what the model sees when
  * arguments are wrong, a tool is unknown, or a service fails. The end-to-end suite is
- * apps/server/test/mcp-endpoint.test.ts.
+ * apps/server/test/http/mcp-endpoint.test.ts.
  */
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"

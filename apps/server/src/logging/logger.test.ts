@@ -2,7 +2,7 @@
 import { closeSync, openSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, expect, it } from "vitest"
-import { tempDir } from "../../test/helpers.js"
+import { tempDir } from "../../test/support/helpers.js"
 import { batchedDestination } from "./log-destination.js"
 import { createStderrLogger } from "./logger.js"
 import type { LogOptions } from "./logger.js"
