@@ -1,5 +1,5 @@
 /**
- * Rows of the local catalog as the API shows them: the api's own views (wire/approval-views.ts), typed against the
+ * Rows of the local catalog as the API shows them: the api's own views (wire/approval-row-views.ts), typed against the
  * CLI's answers, so a field the API adds or renames fails to compile here.
  */
 import { approvalViewOf, defaultPolicyText, policyViewOf } from "@switchboard/api"

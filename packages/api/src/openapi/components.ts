@@ -15,7 +15,7 @@ import {
   Policy,
 } from "@switchboard/core"
 import type { SourceKind } from "@switchboard/core"
-import { approvalView } from "../wire/approval-view.js"
+import { approvalView } from "../wire/approval-schema.js"
 import { approvalBody, approvalsBody, executePaused, policiesBody, policyBody, policyView } from "../wire/approvals.js"
 import { errorBody } from "../wire/error-body.js"
 import { executeBody, executeFailure, executeSuccess, logEntry } from "../wire/execute.js"

@@ -14,7 +14,7 @@ import {
   policyBody,
 } from "../wire/approvals.js"
 import type { ApprovalBody, ApprovalsBody, PoliciesBody, PolicyBody } from "../wire/approvals.js"
-import { approvalViewOf, defaultPolicyText, policyViewOf } from "../wire/approval-views.js"
+import { approvalViewOf, defaultPolicyText, policyViewOf } from "../wire/approval-row-views.js"
 import { routeGroup } from "./route-group.js"
 
 /** What every operation here says of who may call it. */

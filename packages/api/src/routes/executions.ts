@@ -6,7 +6,7 @@ import type { DownloadSlots } from "../download-slots.js"
 import type { AppEnv } from "../env.js"
 import { errorResponse, sendError } from "../http-errors.js"
 import { outputStream } from "../output-stream.js"
-import { approvalViewOf } from "../wire/approval-views.js"
+import { approvalViewOf } from "../wire/approval-row-views.js"
 import {
   executionBody,
   executionsBody,

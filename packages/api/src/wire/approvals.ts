@@ -2,7 +2,7 @@
 import { z } from "zod"
 import { wholeNumber, Policy, Approvals } from "@switchboard/core"
 import { execution } from "./executions.js"
-import { approvalView } from "./approval-view.js"
+import { approvalView } from "./approval-schema.js"
 
 export { approvalView }
 import { logEntry } from "./execute.js"

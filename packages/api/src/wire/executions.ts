@@ -2,7 +2,7 @@
 import { z } from "zod"
 import { wholeNumber, Auth, Render } from "@switchboard/core"
 import { logEntry } from "./execute.js"
-import { approvalView } from "./approval-view.js"
+import { approvalView } from "./approval-schema.js"
 
 /** The largest offset into stored text (lines or characters): more than any stored result holds. */
 export const MAX_TEXT_OFFSET = 2 ** 31 - 1

@@ -4,7 +4,7 @@
  */
 import type { Catalog } from "@switchboard/core"
 import type { PolicyView } from "./approvals.js"
-import type { ApprovalView } from "./approval-view.js"
+import type { ApprovalView } from "./approval-schema.js"
 
 export const policyViewOf = (row: Catalog.PolicyRow): PolicyView => ({
   id: row.id,
