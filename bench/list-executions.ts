@@ -10,7 +10,8 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { timeOrderedId, Catalog } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
+import { timeOrderedId } from "@switchboard/core"
 import type { ExecutionEntry } from "@switchboard/core"
 import { openSqlite } from "@switchboard/server"
 

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Catalog } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
 import type { ExecutionEntry } from "@switchboard/core"
 import { openSqlite } from "@switchboard/server"
 

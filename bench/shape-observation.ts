@@ -4,7 +4,8 @@
  * QuickJS). Run: `pnpm bench:shapes`.
  */
 import { performance } from "node:perf_hooks"
-import { decodeToolResult, Describe } from "@switchboard/core"
+import * as Describe from "@switchboard/core/describe"
+import { decodeToolResult } from "@switchboard/core"
 import { newQuickJSWASMModuleFromVariant } from "quickjs-emscripten-core"
 import variant from "@jitl/quickjs-wasmfile-release-sync"
 

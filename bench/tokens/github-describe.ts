@@ -4,8 +4,9 @@
  * output, under the encoding that serves it), as such a source might store it.
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js"
-import { ResultEncodings, Describe } from "@switchboard/core"
-import type { Catalog } from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
+import * as Describe from "@switchboard/core/describe"
+import { ResultEncodings } from "@switchboard/core"
 import { listedTool, tokensOf } from "./count.js"
 
 /** Common operations a task would use. */

@@ -3,7 +3,7 @@
  * any other key, once per isolate and never again: a key revoked over the API stays revoked, and a new secret adds
  * a new key.
  */
-import { Auth } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
 import type { CatalogStore } from "@switchboard/core"
 
 const stored = new Map<string, Promise<void>>()

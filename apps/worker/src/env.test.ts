@@ -1,6 +1,6 @@
 /** readConfig: what the operator must set, each problem named; a value, never an exception. */
 import { describe, expect, it } from "vitest"
-import { Auth } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
 import { readConfig } from "./env.js"
 import type { Env } from "./env.js"
 

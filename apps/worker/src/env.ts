@@ -2,7 +2,8 @@
  * The Worker's bindings and secrets (wrangler.jsonc names them), checked before a request runs. The keys are read
  * once per isolate for each pair of them, and their secret box made once.
  */
-import { Auth, Secrets } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
+import * as Secrets from "@switchboard/core/secrets"
 
 export interface Env {
   /** the catalog: sources, tools, shapes, executions and API keys (migrations: drizzle/sqlite) */

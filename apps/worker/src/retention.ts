@@ -5,7 +5,8 @@
  * An invocation runs at most MAX_BATCHES batches; what is left goes at the next trigger.
  */
 import { drizzle } from "drizzle-orm/d1"
-import { driverMessage, Catalog } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
+import { driverMessage } from "@switchboard/core"
 import type { Logger } from "@switchboard/core"
 import type { Env } from "./env.js"
 

@@ -1,7 +1,12 @@
 /** What a host hands the app: the services every route is built from. */
 import { Effect } from "effect"
 import { Services } from "@switchboard/core"
-import type { Auth, Approvals, Executor, Render, Policy, Sources } from "@switchboard/core"
+import type * as Sources from "@switchboard/core/sources"
+import type * as Executor from "@switchboard/core/executor"
+import type * as Policy from "@switchboard/core/policy"
+import type * as Approvals from "@switchboard/core/approvals"
+import type * as Render from "@switchboard/core/render"
+import type * as Auth from "@switchboard/core/auth"
 import type { CatalogStore, Logger } from "@switchboard/core"
 
 export interface AppServices {

@@ -4,7 +4,7 @@
  * that is not read holds about one part; this bounds how many one key holds open. A server without keys counts
  * every caller as one.
  */
-import type { Auth } from "@switchboard/core"
+import type * as Auth from "@switchboard/core/auth"
 
 /** downloads one key may have in progress at once when the host names no other number */
 export const DEFAULT_MAX_DOWNLOADS_PER_KEY = 8

@@ -1,5 +1,5 @@
 import { NotFound } from "@switchboard/core"
-import type { Render } from "@switchboard/core"
+import type * as Render from "@switchboard/core/render"
 import { expect, it } from "vitest"
 import { outputStream } from "./output-stream.js"
 

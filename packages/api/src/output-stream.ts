@@ -4,7 +4,7 @@
  * `pull` runs when the server's writer asks for the next chunk, and it asks once the socket drained). A client that
  * reads nothing holds one page, not the whole text twice (the string, and its bytes).
  */
-import type { Render } from "@switchboard/core"
+import type * as Render from "@switchboard/core/render"
 
 const encoder = new TextEncoder()
 

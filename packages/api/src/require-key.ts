@@ -5,7 +5,7 @@
  * `keys` every request is `OPEN_CALLER`: admin, with no key.
  */
 import type { MiddlewareHandler } from "hono"
-import { Auth } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
 import type { AppEnv } from "./env.js"
 import { errorResponse } from "./http-errors.js"
 import { PROBE_PATHS } from "./probes.js"

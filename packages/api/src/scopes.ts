@@ -5,7 +5,8 @@
  * passes on to the 404 all the same.
  */
 import type { MiddlewareHandler } from "hono"
-import { Forbidden, Auth } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
+import { Forbidden } from "@switchboard/core"
 import type { AppEnv } from "./env.js"
 import { sendError } from "./http-errors.js"
 import { matchedRoute } from "./matched-route.js"

@@ -3,7 +3,7 @@
  * apps/server/test/access/keys-routes.test.ts.
  */
 import { expect, it } from "vitest"
-import { Auth } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
 import type { AppOptions } from "../src/app.js"
 import { memoryKeys, stubApp } from "./stub-app.js"
 

@@ -1,6 +1,6 @@
 /** createApp over stand-in services: enough for the middleware and the route table, no database or sandbox. */
 import { Effect } from "effect"
-import { Auth } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
 import type { AppOptions, AppServices } from "../src/app.js"
 import { createApp } from "../src/app.js"
 

@@ -60,12 +60,3 @@ export type {
   MetricsSink,
 } from "./seams.js"
 export * as Services from "./services/index.js"
-export * as Catalog from "./catalog/public.js"
-export * as Sources from "./sources/public.js"
-export * as Executor from "./executor/public.js"
-export * as Policy from "./policy/public.js"
-export * as Approvals from "./approvals/public.js"
-export * as Render from "./render/public.js"
-export * as Describe from "./describe/public.js"
-export * as Auth from "./auth/public.js"
-export * as Secrets from "./secrets/public.js"

@@ -1,7 +1,7 @@
 /**
- * core's public face stays narrow: at most 140 names at the top of its index, and every name it exports, at the top
- * or inside a namespace (`Catalog.createSqliteCatalogStore`), is imported somewhere outside core. A name only core
- * uses is imported from its module, not exported.
+ * core's public face stays narrow: its index holds the contracts every package shares (at most 140 names), and each
+ * concept is a subpath entry read as a namespace (`import * as Catalog from "@switchboard/core/catalog"`). Every
+ * name of every entry is used somewhere outside core; a name only core uses is imported from its module instead.
  */
 import { readFileSync, readdirSync, statSync } from "node:fs"
 import { join, resolve } from "node:path"
@@ -9,31 +9,29 @@ import ts from "typescript"
 import { expect, it } from "vitest"
 
 const repo = resolve(import.meta.dirname, "../../..")
-const index = resolve(import.meta.dirname, "../src/index.ts")
-const MAX_TOP_LEVEL_NAMES = 140
+const core = resolve(import.meta.dirname, "..")
+const MAX_INDEX_NAMES = 140
 
-/** The index's names, and for each namespace the names inside it. */
-const coreFace = () => {
-  const program = ts.createProgram([index], {
+/** Each entry of core's package.json (".", "./catalog", …) and the names it exports. */
+const coreEntries = () => {
+  const exports = JSON.parse(readFileSync(join(core, "package.json"), "utf8")).exports as Record<string, string>
+  const files = Object.fromEntries(Object.entries(exports).map(([entry, file]) => [entry, resolve(core, file)]))
+  const program = ts.createProgram(Object.values(files), {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     noEmit: true,
   })
   const checker = program.getTypeChecker()
-  const source = program.getSourceFile(index)
-  const moduleSymbol = source && checker.getSymbolAtLocation(source)
-  if (!moduleSymbol) throw new Error("core's index did not parse")
-  const namespaces = new Map<string, string[]>()
-  const names = checker.getExportsOfModule(moduleSymbol).map((symbol) => {
-    const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol
-    if (target.flags & ts.SymbolFlags.ValueModule)
-      namespaces.set(
-        symbol.name,
-        checker.getExportsOfModule(target).map((s) => s.name),
-      )
-    return symbol.name
-  })
-  return { names, namespaces }
+  const names = (file: string) => {
+    const source = program.getSourceFile(file)
+    const symbol = source && checker.getSymbolAtLocation(source)
+    if (!symbol) throw new Error(`${file} did not parse`)
+    return checker.getExportsOfModule(symbol).map((s) => s.name)
+  }
+  return Object.entries(files).map(([entry, file]) => ({
+    specifier: entry === "." ? "@switchboard/core" : `@switchboard/core/${entry.slice(2)}`,
+    names: names(file),
+  }))
 }
 
 const sourceFiles = (dir: string): string[] =>
@@ -44,42 +42,37 @@ const sourceFiles = (dir: string): string[] =>
     return /\.(ts|tsx|mts)$/.test(entry) && !entry.endsWith(".d.ts") ? [path] : []
   })
 
-/** Every `name` and `Namespace.name` of @switchboard/core that a file outside core imports or reads. */
+/** Every `specifier name` that a file outside core imports, or reads through a namespace import of its entry. */
 const usedOutsideCore = () => {
   const used = new Set<string>()
   const roots = ["packages", "apps", "bench", "fixtures", "scripts"].map((d) => join(repo, d))
   const files = roots.flatMap((root) => (statSync(root, { throwIfNoEntry: false }) ? sourceFiles(root) : []))
   for (const file of files) {
-    if (file.startsWith(join(repo, "packages/core/"))) continue
+    if (file.startsWith(`${core}/`)) continue
     const text = readFileSync(file, "utf8")
     if (!text.includes("@switchboard/core")) continue
     const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true)
-    const local = new Map<string, string>() // local name -> core's name
-    const stars = new Set<string>()
+    const stars = new Map<string, string>() // local namespace -> specifier
+    const named = new Map<string, string>() // local name of `Services` and the like -> "specifier name"
     for (const statement of sf.statements) {
       if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue
-      if (statement.moduleSpecifier.text !== "@switchboard/core") continue
+      const specifier = statement.moduleSpecifier.text
+      if (!specifier.startsWith("@switchboard/core")) continue
       const bindings = statement.importClause?.namedBindings
-      if (bindings && ts.isNamespaceImport(bindings)) stars.add(bindings.name.text)
+      if (bindings && ts.isNamespaceImport(bindings)) stars.set(bindings.name.text, specifier)
       if (bindings && ts.isNamedImports(bindings))
         for (const element of bindings.elements) {
           const name = (element.propertyName ?? element.name).text
-          local.set(element.name.text, name)
-          used.add(name)
+          used.add(`${specifier} ${name}`)
+          named.set(element.name.text, `${specifier} ${name}`)
         }
     }
     const visit = (node: ts.Node) => {
       if (ts.isPropertyAccessExpression(node) || ts.isQualifiedName(node)) {
         const left = ts.isPropertyAccessExpression(node) ? node.expression : node.left
         const right = ts.isPropertyAccessExpression(node) ? node.name : node.right
-        if (ts.isIdentifier(left) && local.has(left.text)) used.add(`${local.get(left.text)}.${right.text}`)
-        if (ts.isIdentifier(left) && stars.has(left.text)) used.add(right.text)
-        const inner = ts.isPropertyAccessExpression(left) ? left : ts.isQualifiedName(left) ? left : undefined
-        if (inner) {
-          const innerLeft = ts.isPropertyAccessExpression(inner) ? inner.expression : inner.left
-          const innerRight = ts.isPropertyAccessExpression(inner) ? inner.name : inner.right
-          if (ts.isIdentifier(innerLeft) && stars.has(innerLeft.text)) used.add(`${innerRight.text}.${right.text}`)
-        }
+        if (ts.isIdentifier(left) && stars.has(left.text)) used.add(`${stars.get(left.text)} ${right.text}`)
+        if (ts.isIdentifier(left) && named.has(left.text)) used.add(`${named.get(left.text)}.${right.text}`)
       }
       ts.forEachChild(node, visit)
     }
@@ -88,20 +81,26 @@ const usedOutsideCore = () => {
   return used
 }
 
-const face = coreFace()
+const entries = coreEntries()
 const used = usedOutsideCore()
 
-it(`core's index has at most ${MAX_TOP_LEVEL_NAMES} names at its top`, () => {
-  expect(face.names.length).toBeLessThanOrEqual(MAX_TOP_LEVEL_NAMES)
+it(`core's index has at most ${MAX_INDEX_NAMES} names`, () => {
+  const index = entries.find((entry) => entry.specifier === "@switchboard/core")
+  expect(index?.names.length).toBeLessThanOrEqual(MAX_INDEX_NAMES)
 })
 
-it("every name core exports is imported outside core", () => {
-  expect(face.names.filter((name) => !used.has(name))).toEqual([])
-})
-
-it("every name inside core's namespaces is used outside core", () => {
-  const unused = [...face.namespaces].flatMap(([namespace, members]) =>
-    members.map((member) => `${namespace}.${member}`).filter((name) => !used.has(name)),
+it("every name of every entry of core is used outside core", () => {
+  const unused = entries.flatMap(({ specifier, names }) =>
+    names.map((name) => `${specifier} ${name}`).filter((name) => !used.has(name)),
   )
   expect(unused).toEqual([])
+})
+
+it("every service and layer in core's Services is used outside core", () => {
+  const services = readFileSync(join(core, "src/services/index.ts"), "utf8")
+  const names = [...services.matchAll(/export (?:type )?\{([^}]*)\}/g)].flatMap((m) =>
+    m[1].split(",").map((n) => n.trim()),
+  )
+  expect(names.length).toBeGreaterThan(0)
+  expect(names.filter((name) => name && !used.has(`@switchboard/core Services.${name}`))).toEqual([])
 })

@@ -3,7 +3,7 @@
  * renderResult, so the text is what the executor would have made on the main thread. A short text without
  * media is not posted: the caller makes it for less than receiving it costs.
  */
-import { Render } from "@switchboard/core"
+import * as Render from "@switchboard/core/render"
 import { afterAll, beforeAll, expect, test } from "vitest"
 import { createWorkerPoolRuntime } from "../src/node/index.js"
 import type { WorkerPoolRuntime } from "../src/node/index.js"

@@ -4,7 +4,7 @@
  * path's parts and the arguments reach the script only as JSON string literals: the arguments are parsed inside
  * the sandbox (an object literal would give a `__proto__` key a meaning), and nothing given is read as code.
  */
-import { Catalog } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
 
 export const callScript = (path: string, args: Record<string, unknown>): string => {
   const parts = Catalog.splitToolPath(path)

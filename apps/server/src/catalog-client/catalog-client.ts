@@ -14,7 +14,9 @@ import type {
   OutputPageBody,
 } from "@switchboard/api"
 import type { Client } from "@switchboard/api/client"
-import type { Describe, Sources, Catalog } from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
+import type * as Sources from "@switchboard/core/sources"
+import type * as Describe from "@switchboard/core/describe"
 
 /** One tool run as an execution: the execute API's answer (`POST /v1/execute`), whose result is the call's union. */
 export type CallResponse = ExecuteBody | ExecutePausedBody

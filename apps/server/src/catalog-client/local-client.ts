@@ -5,7 +5,13 @@
  * request (a policy rule's add) builds the host as `run` does (./local-host.ts, loaded only then), with
  * `--allow-stdio` deciding whether a stdio source may be started.
  */
-import { Render, Auth, Describe, Secrets, Policy, Catalog, Sources } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
+import * as Sources from "@switchboard/core/sources"
+import * as Policy from "@switchboard/core/policy"
+import * as Render from "@switchboard/core/render"
+import * as Describe from "@switchboard/core/describe"
+import * as Auth from "@switchboard/core/auth"
+import * as Secrets from "@switchboard/core/secrets"
 import type { CatalogStore } from "@switchboard/core"
 import { mcpConfigView } from "@switchboard/plugin-mcp"
 import type { StdioAllowance } from "@switchboard/plugin-mcp"

@@ -8,8 +8,11 @@
  */
 import { Cause, Effect, Exit, Option } from "effect"
 import { errorCode } from "@switchboard/api"
-import type { CodeRuntime, Outcome, ServiceError, Sources } from "@switchboard/core"
-import { Approvals, Auth, RunErrorCodes } from "@switchboard/core"
+import type * as Sources from "@switchboard/core/sources"
+import * as Approvals from "@switchboard/core/approvals"
+import * as Auth from "@switchboard/core/auth"
+import type { CodeRuntime, Outcome, ServiceError } from "@switchboard/core"
+import { RunErrorCodes } from "@switchboard/core"
 import type { StdioAllowance } from "@switchboard/plugin-mcp"
 import { createHost } from "../compose.js"
 import type { CallResponse, DecisionAnswer, DecisionRequest, PolicyView } from "./catalog-client.js"

@@ -4,7 +4,8 @@
  * key; it is never a flag, which would leave it in shell history and in `ps`.
  */
 import { createClient } from "@switchboard/api/client"
-import type { Describe, Sources } from "@switchboard/core"
+import type * as Sources from "@switchboard/core/sources"
+import type * as Describe from "@switchboard/core/describe"
 import type {
   ApprovalView,
   ApprovalsAnswer,

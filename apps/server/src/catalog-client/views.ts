@@ -3,7 +3,7 @@
  * CLI's answers, so a field the API adds or renames fails to compile here.
  */
 import { approvalViewOf, defaultPolicyText, policyViewOf } from "@switchboard/api"
-import type { Catalog } from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
 import type { ApprovalView, PoliciesAnswer, PolicyView } from "./catalog-client.js"
 
 export const policyView: (row: Catalog.PolicyRow) => PolicyView = policyViewOf

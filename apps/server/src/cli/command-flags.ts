@@ -2,7 +2,8 @@
  * Each command's flags, with their help (./define.ts turns them into commander options): apart from the commands
  * (./*-commands.ts), so that a command's module (src/commands/) takes its values' type from here without a cycle.
  */
-import { Auth, Render } from "@switchboard/core"
+import * as Render from "@switchboard/core/render"
+import * as Auth from "@switchboard/core/auth"
 import { DEFAULT_DB } from "../database/default-db.js"
 import {
   allowStdioFlag,

@@ -1,6 +1,6 @@
 /** `tools`, `init`, `keys` and `config`: what reads or makes a catalog without a host. */
 import type { Command } from "commander"
-import { Auth } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
 import { addFlags, examples, runs } from "./define.js"
 import type { Outcome } from "./define.js"
 import { initFlags, keysCreateFlags, keysFlags, keysListFlags, toolsFlags } from "./command-flags.js"

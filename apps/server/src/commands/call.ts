@@ -6,7 +6,8 @@
  * `{ ok: false, error }`, exit 1 when it is not ok. A call that needs a person's approval pauses its execution: what
  * waits and how to decide it on stderr (./paused-text.ts; with `--json`, the API's 202 answer on stdout), exit 3.
  */
-import { Render, Catalog } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
+import * as Render from "@switchboard/core/render"
 import type { ToolResult } from "@switchboard/core"
 import type { CallResponse } from "../catalog-client/catalog-client.js"
 import type { callFlags } from "../cli/command-flags.js"

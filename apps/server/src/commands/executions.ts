@@ -5,8 +5,9 @@
  * line, or with `--grep` the lines that match, each after its 0-based line number and a tab. `--json`: the API's
  * answer.
  */
-import { Auth, Render } from "@switchboard/core"
-import type { Catalog } from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
+import * as Render from "@switchboard/core/render"
+import * as Auth from "@switchboard/core/auth"
 import type { ExecutionAnswer, OutputPage } from "../catalog-client/catalog-client.js"
 import type { executionsListFlags, executionsOutputFlags } from "../cli/command-flags.js"
 import type { CommandInput } from "../cli/define.js"

@@ -4,7 +4,7 @@
  */
 import { resolve } from "node:path"
 import { keyViewOf } from "@switchboard/api"
-import { Auth } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
 import { openCatalogDatabase } from "../database/catalog-database.js"
 import type { CommandInput } from "../cli/define.js"
 import type { initFlags, keysCreateFlags, keysFlags, keysListFlags } from "../cli/command-flags.js"

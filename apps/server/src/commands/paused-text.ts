@@ -4,7 +4,7 @@
  * exits `EXIT_PAUSED`; deciding resumes the execution from the start, its recorded calls replayed.
  */
 import { argsPreview, cutNote, escapeUnsafe } from "@switchboard/api"
-import type { Executor } from "@switchboard/core"
+import type * as Executor from "@switchboard/core/executor"
 import { displayDb } from "../database/display-db.js"
 import { when } from "./table.js"
 

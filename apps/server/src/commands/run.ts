@@ -8,7 +8,7 @@
  */
 import { readFileSync } from "node:fs"
 import { Effect } from "effect"
-import { Render } from "@switchboard/core"
+import * as Render from "@switchboard/core/render"
 import { createHost } from "../compose.js"
 import { approvalsFromFlags } from "../flags/approval-flags.js"
 import type { ApprovalSettings } from "../flags/approval-flags.js"

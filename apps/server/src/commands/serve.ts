@@ -1,7 +1,7 @@
 /** `switchboard serve` and `switchboard demo`: the HTTP server; the demo also registers its own MCP source. */
 import { dirname, resolve } from "node:path"
 import { Effect } from "effect"
-import { Auth } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
 import { demoServerCommand } from "../build-outputs.js"
 import { approvalsFromFlags } from "../flags/approval-flags.js"
 import { applyConfigPolicies, applyConfigSources, describePolicies, describeReport } from "../config/apply-config.js"

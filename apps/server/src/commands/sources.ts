@@ -2,7 +2,7 @@
  * `switchboard sources list|add|sync|remove`: the catalog's sources, in the local database (--db) or on a running
  * server (--url), as `/v1/sources` shows them. `--json` prints the API's answer; by default a table, or a line.
  */
-import type { Sources } from "@switchboard/core"
+import type * as Sources from "@switchboard/core/sources"
 import { resolveStdioPaths } from "@switchboard/plugin-mcp/node"
 import type { sourcesAddFlags, sourcesFlags, sourcesSyncFlags } from "../cli/command-flags.js"
 import type { CommandInput } from "../cli/define.js"

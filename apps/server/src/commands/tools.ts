@@ -3,7 +3,7 @@
  * one line (`--long`: the whole description); `--json` as `GET /v1/tools` answers. Locally it reads the database
  * alone (no host, no sandbox); with `--url` it asks the server, whose client it loads only then.
  */
-import { Describe } from "@switchboard/core"
+import * as Describe from "@switchboard/core/describe"
 import { openCatalogDatabase } from "../database/catalog-database.js"
 import type { ToolSummary } from "../catalog-client/catalog-client.js"
 import type { CommandInput } from "../cli/define.js"

@@ -14,7 +14,10 @@
  * read from the environment (`variables`).
  */
 import { Effect } from "effect"
-import type { Logger, Policy, Sources, Catalog } from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
+import type * as Sources from "@switchboard/core/sources"
+import type * as Policy from "@switchboard/core/policy"
+import type { Logger } from "@switchboard/core"
 import type { McpTransportConfig } from "@switchboard/plugin-mcp"
 import { resolveStdioPaths } from "@switchboard/plugin-mcp/node"
 import type { Host } from "../compose.js"

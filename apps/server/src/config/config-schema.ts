@@ -6,7 +6,9 @@
  * Schema editors complete the file with is generated from this (`switchboard config schema`, and `pnpm build`).
  */
 import { z } from "zod"
-import { addSourceRequest, runLimitsRequest, wholeNumber, Catalog, Policy } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
+import * as Policy from "@switchboard/core/policy"
+import { addSourceRequest, runLimitsRequest, wholeNumber } from "@switchboard/core"
 import { mcpSourceConfig, mcpSourcePatch } from "@switchboard/plugin-mcp"
 // the /node entry, whose index does not load QuickJS: serve reads this file at boot
 import { maxStackBytes } from "@switchboard/runtime-quickjs/node"

@@ -2,7 +2,7 @@
  * Picks the catalog's database from `--db`: a postgres:// URL, or else a SQLite file path. Each driver is loaded
  * only when its database is opened: a SQLite host never loads postgres.js, nor a Postgres one better-sqlite3.
  */
-import { Catalog } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
 import { isPostgresUrl } from "./database-shape.js"
 import type { CatalogDatabase, CatalogDatabaseOptions } from "./database-shape.js"
 

@@ -6,7 +6,7 @@
 import postgres from "postgres"
 import { drizzle } from "drizzle-orm/postgres-js"
 import { migrate } from "drizzle-orm/postgres-js/migrator"
-import { Catalog } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
 import { migrationsFolder } from "../build-outputs.js"
 import type { CatalogDatabase } from "./database-shape.js"
 

@@ -7,7 +7,7 @@
  */
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
-import { Secrets } from "@switchboard/core"
+import * as Secrets from "@switchboard/core/secrets"
 import { isPostgresUrl } from "./database-shape.js"
 
 export const SECRET_KEY_ENV = "SWITCHBOARD_SECRET_KEY"

@@ -9,7 +9,7 @@ import { getTableConfig } from "drizzle-orm/sqlite-core"
 import type { SQLiteTable } from "drizzle-orm/sqlite-core"
 import { drizzle } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator"
-import { Catalog } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
 import { migrationsFolder } from "../build-outputs.js"
 
 export const sqliteMigrationsFolder = migrationsFolder("sqlite")

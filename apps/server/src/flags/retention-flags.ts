@@ -1,5 +1,5 @@
 /** `--retain` and `--retain-executions` (serve, demo): what the host's retention prunes (layers/retention.ts). */
-import { Catalog } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
 import type { retentionFlags } from "../cli/flags.js"
 
 export type RetentionFlagValues = Partial<Record<keyof typeof retentionFlags, string>>

@@ -1,5 +1,6 @@
-import { NotFound, Catalog } from "@switchboard/core"
-import type { Render } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
+import type * as Render from "@switchboard/core/render"
+import { NotFound } from "@switchboard/core"
 import { afterEach, expect, it } from "vitest"
 import { createGrepRunner } from "./grep-runner.js"
 

@@ -14,7 +14,7 @@
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
-import type { Render } from "@switchboard/core"
+import type * as Render from "@switchboard/core/render"
 import { grepWorkerFile } from "../build-outputs.js"
 import type { GrepMessage } from "./grep-worker.js"
 

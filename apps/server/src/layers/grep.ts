@@ -1,6 +1,6 @@
 /** Searches of stored output, in a worker thread the host can stop: a scoped resource, terminated on release. */
 import { Context, Effect, Layer } from "effect"
-import type { Render } from "@switchboard/core"
+import type * as Render from "@switchboard/core/render"
 import { createGrepRunner } from "../grep/grep-runner.js"
 
 export class GrepRunner extends Context.Service<GrepRunner, Render.GrepRunner>()("@switchboard/server/GrepRunner") {

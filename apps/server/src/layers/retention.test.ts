@@ -3,7 +3,7 @@ import { assert, it } from "@effect/vitest"
 import { Effect, Exit, Fiber, Layer, Scope } from "effect"
 import { TestClock } from "effect/testing"
 import { Services } from "@switchboard/core"
-import type { Catalog } from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
 import type { CatalogStore, Logger } from "@switchboard/core"
 import { retentionLayer } from "./retention.js"
 

@@ -8,7 +8,7 @@
  */
 import { Effect, Layer, Schedule } from "effect"
 import { Services, driverMessage } from "@switchboard/core"
-import type { Catalog } from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
 import type { CatalogStore, Logger } from "@switchboard/core"
 
 export interface RetentionOptions extends Catalog.RetentionPolicy {

@@ -3,7 +3,8 @@
  * plaintext in memory, sealed in the database. Plaintext an older build stored is sealed when the store is made.
  */
 import { Context, Effect, Layer } from "effect"
-import { Services, Secrets } from "@switchboard/core"
+import * as Secrets from "@switchboard/core/secrets"
+import { Services } from "@switchboard/core"
 import { loadSecretKey } from "../database/secret-key.js"
 import { CatalogDatabase } from "./database.js"
 import { startStep } from "./start-failed.js"

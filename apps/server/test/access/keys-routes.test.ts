@@ -4,7 +4,7 @@
  * loopback server without keys, /v1/keys refuses. The first admin key is made the CLI's way (host.keys).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Auth } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
 import { startTestServer } from "../support/helpers.js"
 import type { TestServer } from "../support/helpers.js"
 

@@ -4,7 +4,8 @@
  * declarations, the same text as POST /v1/describe.
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
-import { describeRequest, Describe } from "@switchboard/core"
+import * as Describe from "@switchboard/core/describe"
+import { describeRequest } from "@switchboard/core"
 import { searchLine } from "./search-line.js"
 import type { McpServices, McpToolCall } from "./services.js"
 import { errorResult, inputSchemaOf, parseArgs, textResult } from "./tool-result.js"

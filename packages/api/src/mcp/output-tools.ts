@@ -4,7 +4,10 @@
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
 import { z } from "zod"
-import { isServiceError, Render, Auth, Catalog } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
+import * as Render from "@switchboard/core/render"
+import * as Auth from "@switchboard/core/auth"
+import { isServiceError } from "@switchboard/core"
 import { grepPattern, outputPageFields } from "../wire/executions.js"
 import type { McpServices, McpToolCall } from "./services.js"
 import { errorResult, inputSchemaOf, parseArgs, textResult } from "./tool-result.js"

@@ -5,7 +5,7 @@
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
 import { z } from "zod"
-import { Auth } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
 import { summaryOf } from "./run-result.js"
 import type { McpToolCall } from "./services.js"
 import { RESUME_WAIT_MS, awaitResume, resultOf, settle } from "./settle.js"

@@ -5,8 +5,9 @@
  * not an error: it is waiting for a person, and the text says for what and how to go on.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import { Render, Executor } from "@switchboard/core"
-import type { Catalog } from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
+import * as Executor from "@switchboard/core/executor"
+import * as Render from "@switchboard/core/render"
 import type { LogEntry, RunError } from "@switchboard/core"
 import { argsPreview, cutNote, escapeUnsafe } from "../args-preview.js"
 import { errorResult, textResult } from "./tool-result.js"

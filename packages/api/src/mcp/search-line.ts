@@ -1,5 +1,6 @@
 /** One line per tool for the MCP `describe` search: its path, its description's first sentence, and a policy mark. */
-import type { Policy, Catalog } from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
+import type * as Policy from "@switchboard/core/policy"
 
 /** Long enough for a tool's purpose; its whole description comes with its declaration. */
 const SUMMARY_CHARS = 120

@@ -1,4 +1,10 @@
-import type { CatalogStore, Logger, Approvals, Auth, Executor, Render, Policy, Sources } from "@switchboard/core"
+import type * as Sources from "@switchboard/core/sources"
+import type * as Executor from "@switchboard/core/executor"
+import type * as Policy from "@switchboard/core/policy"
+import type * as Approvals from "@switchboard/core/approvals"
+import type * as Render from "@switchboard/core/render"
+import type * as Auth from "@switchboard/core/auth"
+import type { CatalogStore, Logger } from "@switchboard/core"
 import type { AskApproval } from "./ask-approval.js"
 
 /** What the MCP tools need from a host; the app's services satisfy it. */

@@ -5,7 +5,9 @@
  * is asked about again. Where it cannot, or the person gives no answer, the paused text says how to go on.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import type { Catalog, Approvals, Executor } from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
+import type * as Executor from "@switchboard/core/executor"
+import type * as Approvals from "@switchboard/core/approvals"
 import { pausedOf, pausedResult, responseResult, storedResult, summaryOf, waitingResult } from "./run-result.js"
 import type { PausedRun } from "./run-result.js"
 import type { McpServices, McpToolCall } from "./services.js"

@@ -1,5 +1,5 @@
 /** The scope each MCP tool needs; tools/list shows a key only the tools it may call. */
-import type { Auth } from "@switchboard/core"
+import type * as Auth from "@switchboard/core/auth"
 
 export const mcpToolScopes: Readonly<Record<string, Auth.Scope>> = {
   execute: "execute",

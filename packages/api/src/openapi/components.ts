@@ -5,14 +5,14 @@
  * described as a client may send them; answers as the server sends them, with no field left undocumented.
  */
 import type { z } from "zod"
+import * as Policy from "@switchboard/core/policy"
+import * as Approvals from "@switchboard/core/approvals"
 import {
   addSourceRequest,
   describeRequest,
   executeRequest,
   runLimitsRequest,
   updateSourceRequest,
-  Approvals,
-  Policy,
 } from "@switchboard/core"
 import type { SourceKind } from "@switchboard/core"
 import { approvalView } from "../wire/approval-schema.js"

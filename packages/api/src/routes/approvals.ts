@@ -3,7 +3,9 @@
  * paused calls waiting for one. Both are admin: an agent's `execute` key must not approve its own calls. Deciding
  * starts the execution's resume on this server; `?wait=30s` answers once it is recorded.
  */
-import { NotFound, Approvals, Policy } from "@switchboard/core"
+import * as Policy from "@switchboard/core/policy"
+import * as Approvals from "@switchboard/core/approvals"
+import { NotFound } from "@switchboard/core"
 import { sendError } from "../http-errors.js"
 import {
   approvalBody,

@@ -1,6 +1,7 @@
 /** POST /v1/execute: the hot path. The request's signal aborts the run when the client hangs up. */
 import type { TypedResponse } from "hono"
-import { executeRequest, isServiceError, Executor } from "@switchboard/core"
+import * as Executor from "@switchboard/core/executor"
+import { executeRequest, isServiceError } from "@switchboard/core"
 import { sendError } from "../http-errors.js"
 import { executePaused } from "../wire/approvals.js"
 import type { ExecutePausedBody } from "../wire/approvals.js"

@@ -1,6 +1,9 @@
 /** /v1/executions: what ran, its record, and its stored output (whole, a page of lines, or the lines that match). */
 import type { Context } from "hono"
-import { InvalidInput, NotFound, Overloaded, isServiceError, Render, Auth, Catalog } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
+import * as Render from "@switchboard/core/render"
+import * as Auth from "@switchboard/core/auth"
+import { InvalidInput, NotFound, Overloaded, isServiceError } from "@switchboard/core"
 import type { Logger } from "@switchboard/core"
 import type { DownloadSlots } from "../download-slots.js"
 import type { AppEnv } from "../env.js"

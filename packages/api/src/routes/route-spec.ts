@@ -5,7 +5,7 @@
  */
 import type { ParamKeys } from "hono/types"
 import type { z } from "zod"
-import type { Auth } from "@switchboard/core"
+import type * as Auth from "@switchboard/core/auth"
 import type { ErrorResponseName } from "../openapi/error-responses.js"
 import type { RequestSchemaName } from "../openapi/components.js"
 import type { JsonSchema } from "../wire/json-schema.js"

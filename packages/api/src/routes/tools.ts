@@ -1,6 +1,7 @@
 /** /v1/tools and /v1/describe: the catalog, and TypeScript declarations to write scripts against. */
-import { NotFound, describeRequest, Describe } from "@switchboard/core"
-import type { Catalog } from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
+import * as Describe from "@switchboard/core/describe"
+import { NotFound, describeRequest } from "@switchboard/core"
 import { sendError } from "../http-errors.js"
 import { describeBody, toolBody, toolsBody, toolsQuery } from "../wire/tools.js"
 import type { DescribeBody, ToolBody, ToolsBody } from "../wire/tools.js"

@@ -2,7 +2,7 @@
  * Stored policy rules and approvals as the API shows them: one definition, for the routes (../routes/approvals.ts)
  * and for the CLI's local catalog, which answers as a server would. No hono here, so the CLI's bundle takes only this.
  */
-import type { Catalog } from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
 import type { PolicyView } from "./approvals.js"
 import type { ApprovalView } from "./approval-schema.js"
 

@@ -1,6 +1,8 @@
 /** The bodies of /v1/policies and /v1/approvals, and the answer of an execute that paused. */
 import { z } from "zod"
-import { wholeNumber, Policy, Approvals } from "@switchboard/core"
+import * as Policy from "@switchboard/core/policy"
+import * as Approvals from "@switchboard/core/approvals"
+import { wholeNumber } from "@switchboard/core"
 import { execution } from "./executions.js"
 import { approvalView } from "./approval-schema.js"
 

@@ -3,7 +3,7 @@
  * `resultJson`, made off the main thread for a large value): the same fields as `c.json` writes, and `result`
  * spliced in as it is, never parsed or encoded again here.
  */
-import type { Executor } from "@switchboard/core"
+import type * as Executor from "@switchboard/core/executor"
 
 export const executeBodyText = (
   response: Extract<Executor.ExecuteResponse, { ok: true }>,

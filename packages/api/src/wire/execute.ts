@@ -1,6 +1,7 @@
 /** The answer of POST /v1/execute. The request is core's (`executeRequest`): the executor validates it. */
 import { z } from "zod"
-import { RunErrorCodes, Render } from "@switchboard/core"
+import * as Render from "@switchboard/core/render"
+import { RunErrorCodes } from "@switchboard/core"
 
 export const logEntry = z.object({
   level: z.enum(["log", "info", "warn", "error", "debug"]),

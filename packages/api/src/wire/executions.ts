@@ -1,6 +1,8 @@
 /** The bodies of /v1/executions: a page of executions, a stored execution, and its output by page or by pattern. */
 import { z } from "zod"
-import { wholeNumber, Auth, Render } from "@switchboard/core"
+import * as Render from "@switchboard/core/render"
+import * as Auth from "@switchboard/core/auth"
+import { wholeNumber } from "@switchboard/core"
 import { logEntry } from "./execute.js"
 import { approvalView } from "./approval-schema.js"
 

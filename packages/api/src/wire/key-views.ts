@@ -2,7 +2,7 @@
  * A stored API key as the API shows it (never its hash): one definition, for the routes (../routes/keys.ts) and for
  * the CLI's `keys list --json`, which answers as GET /v1/keys does. No hono here, so the CLI's bundle takes only this.
  */
-import { Auth } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
 import type { KeyView } from "./keys.js"
 
 const isoOrNull = (at: number | null) => (at === null ? null : new Date(at).toISOString())

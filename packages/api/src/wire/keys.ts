@@ -1,6 +1,6 @@
 /** The bodies of /v1/keys: a key to create, and a key as the API shows it (never its hash; its secret only once). */
 import { z } from "zod"
-import { Auth } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
 
 const scopeList = Auth.SCOPES.join(", ")
 const scopesError = `"scopes" must be a non-empty array of scope names: ${scopeList}`

@@ -1,6 +1,7 @@
 /** The bodies of /v1/tools and /v1/describe. The describe request itself is core's (`describeRequest`). */
 import { z } from "zod"
-import { wholeNumber, Policy } from "@switchboard/core"
+import * as Policy from "@switchboard/core/policy"
+import { wholeNumber } from "@switchboard/core"
 
 /** Rows a list or search answers at most. */
 export const MAX_LIST_LIMIT = 1_000

@@ -7,7 +7,8 @@
  * a worker thread cannot load TypeScript on its own.
  */
 import { workerData } from "node:worker_threads"
-import type { InvokeTool, RunOutcome, Render } from "@switchboard/core"
+import type * as Render from "@switchboard/core/render"
+import type { InvokeTool, RunOutcome } from "@switchboard/core"
 import { renderResult } from "@switchboard/core/render"
 import { loadQuickJsModule } from "../load-module.js"
 import { runInSandbox } from "../run-script.js"

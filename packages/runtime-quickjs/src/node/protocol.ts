@@ -3,7 +3,8 @@
  * so a message about a run that already ended (a late tool result, a late outcome) is recognised and dropped.
  */
 import type { MessagePort } from "node:worker_threads"
-import type { RunDeterminism, RunLimits, RunOutcome, Render } from "@switchboard/core"
+import type * as Render from "@switchboard/core/render"
+import type { RunDeterminism, RunLimits, RunOutcome } from "@switchboard/core"
 
 /** What the pool passes to a new worker. */
 export interface PoolWorkerData {

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { Render } from "@switchboard/core"
+import * as Render from "@switchboard/core/render"
 import type { RunError, RunOptions, RunOutcome, ToolResult } from "@switchboard/core"
 import { runErrors } from "../run-errors.js"
 import { failed } from "./pool-job.js"
