@@ -99,7 +99,7 @@ it("every name of every entry of core is used outside core", () => {
 it("every service and layer in core's Services is used outside core", () => {
   const services = readFileSync(join(core, "src/services/index.ts"), "utf8")
   const names = [...services.matchAll(/export (?:type )?\{([^}]*)\}/g)].flatMap((m) =>
-    m[1].split(",").map((n) => n.trim()),
+    (m[1] ?? "").split(",").map((n) => n.trim()),
   )
   expect(names.length).toBeGreaterThan(0)
   expect(names.filter((name) => name && !used.has(`@switchboard/core Services.${name}`))).toEqual([])
