@@ -130,7 +130,7 @@ export const createApprovalsService = ({
       )
     const { decision, note = null } = parsed.value
     const status = decision === "approve" ? "approved" : "declined"
-    const decided = await store.decideApproval(id, { status, note, by: caller.keyId }, at, leaseUntil())
+    const decided = await store.decideApproval({ id, status, note, by: caller.keyId, at, leaseUntil: leaseUntil() })
     if (!decided) {
       const now = await store.getApproval(id)
       return failure(new Conflict({ message: `approval ${id} was decided meanwhile: ${now?.status ?? "gone"}` }))

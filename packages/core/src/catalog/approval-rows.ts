@@ -10,7 +10,7 @@ import type { ExecutionEntry } from "../seams.js"
 import { first } from "./chunks.js"
 import type { StoreDialect } from "./dialect.js"
 import type { executionRows } from "./execution-rows.js"
-import type { ApprovalListQuery, ApprovalRow, ApprovalStatus } from "./rows.js"
+import type { ApprovalDecision, ApprovalListQuery, ApprovalRow, ApprovalStatus, ResumeEnd } from "./rows.js"
 
 /**
  * `completeResume` found the approval's resume recorded already (by another server whose lease this one's outlived,
@@ -74,24 +74,13 @@ export const approvalRows = (dialect: StoreDialect, records: ReturnType<typeof e
       return rows.map(toRow)
     },
 
-    async decideApproval(
-      id: string,
-      decision: { status: Exclude<ApprovalStatus, "pending">; note: string | null; by: string | null },
-      at: number,
-      leaseUntil: number,
-    ): Promise<ApprovalRow | null> {
-      if ((decision.status as ApprovalStatus) === "pending") throw new RangeError("a decision cannot be pending")
+    async decideApproval({ id, status, note, by, at, leaseUntil }: ApprovalDecision): Promise<ApprovalRow | null> {
+      if ((status as ApprovalStatus) === "pending") throw new RangeError("a decision cannot be pending")
       // approved or declined up to its deadline, at it included; expired only once past it
-      const deadline = decision.status === "expired" ? lt(approvals.expiresAt, at) : gte(approvals.expiresAt, at)
+      const deadline = status === "expired" ? lt(approvals.expiresAt, at) : gte(approvals.expiresAt, at)
       const [row] = await db
         .update(approvals)
-        .set({
-          status: decision.status,
-          note: decision.note,
-          decidedAt: at,
-          decidedBy: decision.by,
-          resumeLeaseUntil: leaseUntil,
-        })
+        .set({ status, note, decidedAt: at, decidedBy: by, resumeLeaseUntil: leaseUntil })
         .where(and(eq(approvals.id, id), eq(approvals.status, "pending"), deadline))
         .returning()
       return row ? toRow(row) : null
@@ -138,7 +127,7 @@ export const approvalRows = (dialect: StoreDialect, records: ReturnType<typeof e
       return rows.length === 1
     },
 
-    async completeResume(approvalId: string, entry: ExecutionEntry, at: number, next?: ApprovalRow): Promise<void> {
+    async completeResume({ approvalId, entry, at, next }: ResumeEnd): Promise<void> {
       if (next) sameExecution(entry, next)
       const write = records.statements([entry], { overwrite: true })
       await writeBatch(

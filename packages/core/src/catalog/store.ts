@@ -16,7 +16,16 @@ import { chunks, first, rowsPerInsert } from "./chunks.js"
 import { approvalRows } from "./approval-rows.js"
 import { executionRows } from "./execution-rows.js"
 import { policyRows } from "./policy-rows.js"
-import type { ApiKeyRow, CatalogStore, SourceRow, SourceStatus, ToolListQuery, ToolRow } from "./rows.js"
+import type {
+  ApiKeyRow,
+  CatalogStore,
+  SourceConfigUpdate,
+  SourceRow,
+  SourceStatus,
+  SyncedTools,
+  ToolListQuery,
+  ToolRow,
+} from "./rows.js"
 import type { StoreDialect } from "./dialect.js"
 import { shapeMerger } from "./shape-merge.js"
 import { executionPruner } from "./prune.js"
@@ -78,8 +87,8 @@ export const createCatalogStore = (dialect: StoreDialect): CatalogStore => {
       await db.insert(sources).values(row)
     }),
 
-    updateSourceConfig: op(async ({ id }: Pick<SourceRow, "id">, config: unknown, at: number, ifUpdatedAt?: number) => {
-      const row = eq(sources.id, id)
+    updateSourceConfig: op(async ({ source, config, at, ifUpdatedAt }: SourceConfigUpdate) => {
+      const row = eq(sources.id, source.id)
       await db
         .update(sources)
         .set({ config, updatedAt: at })
@@ -93,7 +102,7 @@ export const createCatalogStore = (dialect: StoreDialect): CatalogStore => {
       ])
     }),
 
-    applySync: op(async (sourceId, discovered, encoding, syncedAt) => {
+    applySync: op(async ({ sourceId, tools: discovered, encoding, syncedAt }: SyncedTools) => {
       // two servers syncing one source: the second waits for the first's batch, then reads what it left
       await writeBatch(
         async (tx) => {

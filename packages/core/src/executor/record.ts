@@ -110,7 +110,11 @@ export const createRecorder = ({ store, records, metrics, logger, inlineCap, now
     // a first run's record is written in one transaction with those of executions that finished alongside; a
     // resume's overwrites the paused record and closes its approval, in one batch of its own
     const written = execution.replay
-      ? store.completeResume(execution.replay.approvalId, { execution: record, calls: execution.calls }, now())
+      ? store.completeResume({
+          approvalId: execution.replay.approvalId,
+          entry: { execution: record, calls: execution.calls },
+          at: now(),
+        })
       : records.record(record, execution.calls)
     let notStored: string | undefined
     await Promise.all([

@@ -135,7 +135,7 @@ export const createSourcesService = ({
       return discoveryError(discovered, `sync of "${row.namespace}" failed`)
     }
     progress.end()
-    await store.applySync(row.id, discovered.discovery.tools, discovered.discovery.encoding, at)
+    await store.applySync({ sourceId: row.id, ...discovered.discovery, syncedAt: at })
     const fresh = await store.getSource(row.namespace)
     return fresh ?? new NotFound({ message: `source "${row.namespace}" was removed during its sync` })
   }
@@ -282,7 +282,7 @@ export const createSourcesService = ({
         ),
       )
       yield* Effect.tryPromise({
-        try: () => store.applySync(row.id, discovered.discovery.tools, discovered.discovery.encoding, now()),
+        try: () => store.applySync({ sourceId: row.id, ...discovered.discovery, syncedAt: now() }),
         catch: (cause) => internalError(logger, "first sync of a new source", cause),
       }).pipe(
         // leave nothing behind: a half-added source would block the namespace with no tools
@@ -370,7 +370,9 @@ export const createSourcesService = ({
 
       // a sync already running uses the old config: let it end, so its tools do not land after the new ones
       yield* Effect.promise(async () => inflight.get(row.id))
-      yield* attempt("update source", () => store.updateSourceConfig(row, checked.config, now()))
+      yield* attempt("update source", () =>
+        store.updateSourceConfig({ source: row, config: checked.config, at: now() }),
+      )
       // connections made with the old secrets go; the next one is made with the new
       yield* Effect.promise(() => plugin.release(row.id))
       failedAt.delete(row.id)
@@ -378,7 +380,7 @@ export const createSourcesService = ({
       const at = now()
       yield* attempt("sync source", () =>
         discovered.ok
-          ? store.applySync(row.id, discovered.discovery.tools, discovered.discovery.encoding, at)
+          ? store.applySync({ sourceId: row.id, ...discovered.discovery, syncedAt: at })
           : store.recordSyncError(row.id, discovered.message, at),
       )
       metrics.syncEnded(namespace, discovered.ok)
