@@ -14,6 +14,7 @@
  * the store makes each of their methods one operation of the dialect (`StoreDialect.around`).
  */
 import { apiKeyRows } from "./api-key-rows.js"
+import { approvalDecisions } from "./approval-decisions.js"
 import { approvalRows } from "./approval-rows.js"
 import { executionRows } from "./execution-rows.js"
 import { policyRows } from "./policy-rows.js"
@@ -48,6 +49,7 @@ export const createCatalogStore = (dialect: StoreDialect): CatalogStore => {
     ...operations(around, executionMethods),
     ...operations(around, policyRows(dialect)),
     ...operations(around, approvalRows(dialect, executions)),
+    ...operations(around, approvalDecisions(dialect)),
     ...operations(around, apiKeyRows(dialect)),
 
     // each round of it is one operation: it may take several (./shape-merge.ts)
