@@ -16,6 +16,8 @@
 import { apiKeyRows } from "./api-key-rows.js"
 import { approvalDecisions } from "./approval-decisions.js"
 import { approvalRows } from "./approval-rows.js"
+import { executionListing } from "./execution-listing.js"
+import { executionReads } from "./execution-reads.js"
 import { executionRows } from "./execution-rows.js"
 import { policyRows } from "./policy-rows.js"
 import type { CatalogStore } from "./rows.js"
@@ -40,13 +42,14 @@ const operations = <T extends { [K in keyof T]: Operation }>(around: Around, met
 export const createCatalogStore = (dialect: StoreDialect): CatalogStore => {
   const around: Around = dialect.around?.bind(dialect) ?? ((operation) => operation())
   const executions = executionRows(dialect)
-  const { statements: _, ...executionMethods } = executions
 
   return {
     ...operations(around, sourceRows(dialect)),
     ...operations(around, toolRows(dialect)),
     ...operations(around, shapeRows(dialect)),
-    ...operations(around, executionMethods),
+    recordBatch: (entries) => around(() => executions.recordBatch(entries)),
+    ...operations(around, executionReads(dialect)),
+    ...operations(around, executionListing(dialect)),
     ...operations(around, policyRows(dialect)),
     ...operations(around, approvalRows(dialect, executions)),
     ...operations(around, approvalDecisions(dialect)),
