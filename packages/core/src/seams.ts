@@ -172,9 +172,14 @@ export interface SourceHandle {
   config: unknown
 }
 
+/**
+ * What a plugin's call is given besides its arguments. `deadline`: when the call must end, epoch ms on the wall
+ * clock (`Date.now`): the execution's own deadline (RunOptions.deadline), as it is; a plugin whose client takes a
+ * duration counts it from the deadline as it hands the call over. `signal`: aborted when the execution ends first.
+ */
 export interface InvokeContext {
   signal?: AbortSignal
-  timeoutMs: number
+  deadline: number
 }
 
 /**

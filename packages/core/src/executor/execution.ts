@@ -277,11 +277,6 @@ export class Execution {
       this.stop.abort(new Error(this.paused ? "paused" : this.diverged ? "replay diverged" : "resume interrupted"))
   }
 
-  /** time left before the deadline, for a plugin whose call takes a duration; a tool call may not outlive it */
-  remainingMs(): number {
-    return this.deadline - Date.now()
-  }
-
   /** the tool calls' signal */
   get signal(): AbortSignal {
     if (this.lifetime) return this.lifetime.signal

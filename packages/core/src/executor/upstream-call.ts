@@ -45,10 +45,7 @@ export const createUpstreamCall = ({ store, sources, plugins, notFound }: Upstre
         code: ToolErrorCodes.internal,
         message: `no plugin for sources of kind "${source.kind}"`,
       })
-    return plugin.invoke(handleOf(source), tool.name, args, {
-      timeoutMs: Math.max(1, ctx.remainingMs()),
-      signal: ctx.signal,
-    })
+    return plugin.invoke(handleOf(source), tool.name, args, { deadline: ctx.deadline, signal: ctx.signal })
   }
 
   return async (ctx: Execution, { path, args: given }: ScriptCall, entry: ResolvedTool): Promise<CallOutcome> => {
