@@ -81,7 +81,10 @@ export const createRecorder = ({ store, records, metrics, logger, inlineCap, now
     const named =
       notStored === undefined ? { executionId: execution.id, stored: true } : { stored: false, warning: notStored }
     if (!outcome.ok) return { ...named, ok: false, error: outcome.error, logs: outcome.logs }
-    const inline = inlineText(rendered!.text, notStored === undefined ? execution.id : null, inlineCap)
+    const inline = inlineText(rendered!.text, {
+      executionId: notStored === undefined ? execution.id : null,
+      cap: inlineCap,
+    })
     const response: OkResponse = { ...named, ok: true, result: undefined, text: inline.text, logs: outcome.logs }
     const json = rendered!.json
     // a large value that came from a pool worker as JSON text (outcome.rendered) is rebuilt only if something reads it

@@ -46,7 +46,7 @@ export const adminSteps = ({ store, logger, pluginFor }: SourcesContext) => {
 
   /** every view but the listing answers an admin (the routes that add, sync or change a source need admin) */
   const view = async (row: SourceRow, viewer: ConfigViewer = "admin"): Promise<SourceView> =>
-    sourceView(row, await store.countTools(row.id), pluginFor(row.kind), viewer)
+    sourceView(row, { toolCount: await store.countTools(row.id), plugin: pluginFor(row.kind), viewer })
 
   const viewOf = (row: SourceRow) => attempt("read source", () => view(row))
 
