@@ -209,8 +209,10 @@ export const SourceRefusalCodes = {
 } as const
 export type SourceRefusalCode = (typeof SourceRefusalCodes)[keyof typeof SourceRefusalCodes]
 
-/** A discovery that failed: `refused` when this server will not start or reach the source (nothing was attempted upstream). */
-/** `upstreamError`: the server was reached and misbehaved (broke a bound of what it may send), not absent. */
+/**
+ * A discovery that failed: `refused` when this server will not start or reach the source (nothing was attempted
+ * upstream); `upstreamError` when the server was reached and misbehaved (broke a bound of what it may send), not absent.
+ */
 export type DiscoveryFailure = { ok: false; message: string; refused?: SourceRefusalCode; upstreamError?: boolean }
 
 export interface SourcePlugin {
