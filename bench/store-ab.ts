@@ -5,7 +5,7 @@
  * 32 executions with 2 tool calls each, one shape merge onto a stored row, and reading a record back.
  * `pnpm tsx bench/store-ab.ts <other tree>` (about 30 seconds).
  */
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import Database from "better-sqlite3"
@@ -44,7 +44,10 @@ const open = async (tree: string, name: string) => {
     updatedAt: 0,
   })
   const tool = { name: "echo", description: null, inputSchema: {}, outputSchema: null, annotations: null }
-  await store.applySync("s1", [tool], "direct", 1)
+  // a tree whose CatalogStore takes applySync's arguments one by one is seeded as it takes them
+  if (readFileSync(resolve(tree, "packages/core/src/catalog/rows.ts"), "utf8").includes("applySync(synced"))
+    await store.applySync({ sourceId: "s1", tools: [tool], encoding: "direct", syncedAt: 1 })
+  else await (store.applySync as unknown as (...args: unknown[]) => Promise<void>)("s1", [tool], "direct", 1)
   const toolId = (await store.getTool("svc", "echo"))!.id
   let n = 0
   const execution = (): B.ExecutionRecord => ({

@@ -69,7 +69,14 @@ const pauseAndApprove = async (over: CatalogStore, keyId: string | null = null) 
   const paused = await executor.run({ code: "write" }, undefined, { keyId })
   expect(paused).toMatchObject({ status: "paused", stored: true })
   const [pending] = await store.listApprovals({ status: "pending", limit: 1 })
-  const approved = await store.decideApproval(pending!.id, { status: "approved", note: null, by: null }, 10, 20)
+  const approved = await store.decideApproval({
+    id: pending!.id,
+    status: "approved",
+    note: null,
+    by: null,
+    at: 10,
+    leaseUntil: 20,
+  })
   return { executor, approved: approved! }
 }
 

@@ -42,12 +42,12 @@ export const openStoreWithFakeSource = async (...tools: string[]) => {
     createdAt: 1,
     updatedAt: 1,
   })
-  await opened.store.applySync(
-    "s1",
-    tools.map((name) => ({ name, description: null, inputSchema: {}, outputSchema: null, annotations: null })),
-    "direct",
-    1,
-  )
+  await opened.store.applySync({
+    sourceId: "s1",
+    tools: tools.map((name) => ({ name, description: null, inputSchema: {}, outputSchema: null, annotations: null })),
+    encoding: "direct",
+    syncedAt: 1,
+  })
   return opened
 }
 

@@ -77,13 +77,12 @@ export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions):
       const sealed = await sealedStore()
       return Promise.all(
         (await sealed.listSources()).map(async (row) =>
-          Sources.sourceView(
-            row,
-            await sealed.countTools(row.id),
-            configViews.find((view) => view.kind === row.kind),
+          Sources.sourceView(row, {
+            toolCount: await sealed.countTools(row.id),
+            plugin: configViews.find((view) => view.kind === row.kind),
             // whoever can open the file is the operator, as admin is
-            "admin",
-          ),
+            viewer: "admin",
+          }),
         ),
       )
     },

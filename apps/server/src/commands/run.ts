@@ -107,7 +107,7 @@ export const runCommand = async ({ values, args, given }: CommandInput<typeof ru
     const whole = cut ? await stored(response.executionId!) : response.text
     const text =
       values["model-text"] && cut
-        ? Render.inlineText(whole, response.executionId!, Render.DEFAULT_INLINE_CAP, readOn).text
+        ? Render.inlineText(whole, { executionId: response.executionId!, cap: Render.DEFAULT_INLINE_CAP, readOn }).text
         : whole
     process.stdout.write(asLine(text))
     return 0

@@ -110,7 +110,12 @@ beforeAll(async () => {
       outputSchema: null,
       annotations: null,
     }))
-    await database.store.applySync("src_wide", wideTools, ResultEncodings.mcpCallToolResultV2, at)
+    await database.store.applySync({
+      sourceId: "src_wide",
+      tools: wideTools,
+      encoding: ResultEncodings.mcpCallToolResultV2,
+      syncedAt: at,
+    })
     const keys = Auth.createApiKeyService(database.store)
     for (let i = 0; i < 1000; i++) await keys.create(`agent-number-${i}-of-a-long-list`, ["execute"])
   } finally {

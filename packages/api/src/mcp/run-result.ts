@@ -129,7 +129,10 @@ export const storedResult = (execution: Catalog.StoredExecution, inlineCap?: num
   const logs = logsBlock(execution.logs)
   const result =
     execution.status === "ok"
-      ? textResult(Render.inlineText(execution.resultText ?? "", execution.id, inlineCap).text, ...logs)
+      ? textResult(
+          Render.inlineText(execution.resultText ?? "", { executionId: execution.id, cap: inlineCap }).text,
+          ...logs,
+        )
       : errorResult(
           errorText({ code: execution.errorCode ?? "internal_error", message: execution.errorMessage ?? "" }),
           ...logs,
