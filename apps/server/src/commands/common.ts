@@ -52,8 +52,8 @@ const notACatalog = (db: string): string | undefined => {
 }
 
 /**
- * The database a command that only uses a catalog opens: a mistyped path is an error, not a new empty catalog
- * (issue 17), and so is a directory, an empty file or a file that is not SQLite, which SQLite would otherwise
+ * The database a command that only uses a catalog opens: a mistyped path is an error, not a new empty catalog,
+ * and so is a directory, an empty file or a file that is not SQLite, which SQLite would otherwise
  * turn into a catalog or fail on with "file is not a database". Checked before anything is opened, so nothing
  * is created. Postgres URLs and :memory: are not files.
  */

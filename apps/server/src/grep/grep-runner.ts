@@ -1,15 +1,15 @@
 /**
- * Searches of stored output, off the main thread and bounded in time (issue 14 §1). RE2 cannot be given a
- * step budget, and a pattern such as `(?:a?){1000}a{1000}$` took 7.9 s over 100 KB on the main thread. Here
+ * Searches of stored output, off the main thread and bounded in time. RE2 cannot be given a step budget, and
+ * a pattern such as `(?:a?){1000}a{1000}$` costs seconds over 100 KB, which the main thread cannot spare. Here
  * one worker thread runs one search at a time; a search still running `timeoutMs` after it started has its
  * thread terminated and answers `pattern_too_costly`, and the next search gets a new thread. The clock starts
  * when the thread says it started, so the time a new thread takes to load (hundreds of ms on a busy machine)
  * never makes a cheap search "too costly"; a thread that never starts is given up after `startGraceMs`. Searches wait in
  * a queue of at most `queueLimit`; past it a search answers `overloaded`.
  *
- * The text is read only when its search has its turn, a page at a time, each page handed to the thread as it is read
- * (issue 30 §9): 40 searches of an 8 MB output at once each read and copied the whole text on the main thread before
- * the queue's limit was applied, and /healthz waited 1.1–2.4 s.
+ * The text is read only when its search has its turn, a page at a time, each page handed to the thread as it is read:
+ * a search that read its whole text before taking its place in the queue would let many searches of a large output
+ * copy it on the main thread at once, past the queue's limit.
  */
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"

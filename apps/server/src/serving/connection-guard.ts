@@ -1,6 +1,6 @@
 /**
- * What one client may hold of the server's connections (issue 30 §2). A client that opened as many connections as
- * the server allowed, sent half a request's headers on each and opened each again as it was closed shut every
+ * What one client may hold of the server's connections, so that a client that opens as many connections as the
+ * server allows, sends half a request's headers on each and opens each again as it is closed cannot shut every
  * other client out, the orchestrator's probe among them. The rules:
  *
  * - A connection is waiting (no request yet, or its headers not all in, or kept alive between requests) or in use

@@ -30,8 +30,8 @@ export interface ServeOptions extends HostOptions {
 }
 
 /**
- * Bounds on what slow or idle clients may hold (issue 14 §6): 20,000 connections that trickled their headers
- * used up the process's file descriptors. Node checks the two timeouts every `connectionsCheckingInterval`
+ * Bounds on what slow or idle clients may hold: connections that trickle their headers would otherwise use up
+ * the process's file descriptors. Node checks the two timeouts every `connectionsCheckingInterval`
  * (30 s by default, far past a 10 s timeout), so it is set to a second. The bounds on the number of connections,
  * overall and per client, are ./connection-guard.ts.
  */
