@@ -11,8 +11,9 @@
 // every command reaches all of @switchboard/core through its index, so `tools` loaded zod, the MCP SDK and the
 // Postgres dialect it never runs. Built alone, a group is tree-shaken to what it uses (the packages declare
 // "sideEffects": false); what it needs only sometimes (a database driver, the in-thread runtime, undici) sits behind
-// a dynamic import, which esbuild turns into code that runs only when it is reached. better-sqlite3 is native and the QuickJS variant finds its .wasm beside its own module, so
-// both stay external. Tests run it first too (test/support/global-setup.ts), so they never see a stale build.
+// a dynamic import, which esbuild turns into code that runs only when it is reached. better-sqlite3 is native and
+// the QuickJS variant finds its .wasm beside its own module, so both stay external. Tests run it first
+// too (test/support/global-setup.ts), so they never see a stale build.
 import { build } from "esbuild"
 import { spawnSync } from "node:child_process"
 import { chmod, cp, readFile, rm } from "node:fs/promises"

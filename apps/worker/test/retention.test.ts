@@ -17,7 +17,8 @@ afterEach(async () => {
 
 const seed = async ({ db }: RunningWorker) => {
   const execution = db.prepare(
-    "insert into executions (id, code, status, started_at, duration_ms, result_text, tool_call_count, keep_until) values (?, 'return 1', 'ok', ?, 1, '1', 1, ?)",
+    "insert into executions (id, code, status, started_at, duration_ms, result_text, tool_call_count, keep_until) " +
+      "values (?, 'return 1', 'ok', ?, 1, '1', 1, ?)",
   )
   const call = db.prepare(
     "insert into tool_calls (id, execution_id, tool_path, encoding, started_at, duration_ms, ok) values (?, ?, 'a.b', 'direct', ?, 1, 1)",

@@ -159,7 +159,8 @@ const serve = async ({ values: parsed, given }: ServeInput, demo: boolean) => {
   process.stdout.write(`switchboard listening on ${server.url} (catalog: ${displayDb(values.db)})\n`)
   if (demo) {
     process.stdout.write(
-      `try:\n  curl -s ${server.url}/v1/execute -H 'content-type: application/json' \\\n    -d '{"code":"const r = await tools.demo.add({ a: 2, b: 3 }); return r.data"}'\n`,
+      `try:\n  curl -s ${server.url}/v1/execute -H 'content-type: application/json' \\\n` +
+        `    -d '{"code":"const r = await tools.demo.add({ a: 2, b: 3 }); return r.data"}'\n`,
     )
   }
   // it serves until a signal stops it; then the entry ends the process

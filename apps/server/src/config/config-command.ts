@@ -25,9 +25,9 @@ export const configCommand = (args: string[]): number => {
     }
     const sources = loaded.config.sources ?? []
     const policies = loaded.config.policies?.length ?? 0
-    process.stdout.write(
-      `${file}: ok (${sources.length} source${sources.length === 1 ? "" : "s"}${sources.length ? `: ${sources.map((s) => s.namespace).join(", ")}` : ""}${policies ? `; ${policies} policy rule${policies === 1 ? "" : "s"}` : ""})\n`,
-    )
+    const names = sources.length ? `: ${sources.map((s) => s.namespace).join(", ")}` : ""
+    const rules = policies ? `; ${policies} policy rule${policies === 1 ? "" : "s"}` : ""
+    process.stdout.write(`${file}: ok (${sources.length} source${sources.length === 1 ? "" : "s"}${names}${rules})\n`)
     return 0
   }
   process.stderr.write(`${configUsage}\n`)

@@ -114,7 +114,8 @@ describe("switchboard.config.json", () => {
       'switchboard.config.json:3:15: limits.timeoutMs: limit "timeoutMs" must be a positive whole number',
     )
     expect(problems).toContain(
-      "switchboard.config.json:5:71: sources[0].transport.url: transport.url is not a URL: it needs http:// or https:// and a host, such as https://mcp.example.com/mcp",
+      "switchboard.config.json:5:71: sources[0].transport.url: transport.url is not a URL: " +
+        "it needs http:// or https:// and a host, such as https://mcp.example.com/mcp",
     )
     expect(problems.find((p) => p.includes("sources[1]"))).toMatch(
       /^switchboard\.config\.json:6:5: sources\[1\]\.transport: /,
@@ -142,7 +143,8 @@ describe("switchboard.config.json", () => {
     const loaded = readConfigText("f.json", '{ "server": { "maxConnectionsPerAddress": 20 } }')
     expect(loaded.ok && loaded.config.server).toEqual({ maxConnectionsPerAddress: 20 })
     expect(problemsOf('{\n  "server": { "maxConnectionsPerAddress": 0 }\n}')).toEqual([
-      "switchboard.config.json:2:15: server.maxConnectionsPerAddress: server.maxConnectionsPerAddress must be a whole number from 1 to 9007199254740991 (got 0)",
+      "switchboard.config.json:2:15: server.maxConnectionsPerAddress: " +
+        "server.maxConnectionsPerAddress must be a whole number from 1 to 9007199254740991 (got 0)",
     ])
   })
 

@@ -139,7 +139,9 @@ const suiteCases: AbuseCase[] = [
     act: async (ctx) => [
       await execute(
         ctx,
-        "const big = 'x'.repeat(4 << 20)\nconst rs = await Promise.all(Array.from({ length: 20 }, () => tools.fx.echo({ message: big })))\nreturn [...new Set(rs.map((r) => (r.ok ? 'ok' : r.error.code)))]",
+        "const big = 'x'.repeat(4 << 20)\n" +
+          "const rs = await Promise.all(Array.from({ length: 20 }, () => tools.fx.echo({ message: big })))\n" +
+          "return [...new Set(rs.map((r) => (r.ok ? 'ok' : r.error.code)))]",
       ),
     ],
     expect: [{ status: 200, code: null }],

@@ -97,7 +97,9 @@ describe("abuse over HTTP against a server process", () => {
         const slowest = Math.max(...probed.latencies)
         const rss = await settledRss(ctx.pid, baseline, 50 * MB)
         console.log(
-          `${row.name}: /healthz ${probed.latencies.length} probes, p50 ${percentile(probed.latencies, 50).toFixed(1)} ms, p99 ${percentile(probed.latencies, 99).toFixed(1)} ms, max ${slowest.toFixed(1)} ms; RSS ${(rss / MB).toFixed(0)} MB (${own ? "after setup" : "idle"} ${(baseline / MB).toFixed(0)} MB)`,
+          `${row.name}: /healthz ${probed.latencies.length} probes, p50 ${percentile(probed.latencies, 50).toFixed(1)} ms, ` +
+            `p99 ${percentile(probed.latencies, 99).toFixed(1)} ms, max ${slowest.toFixed(1)} ms; ` +
+            `RSS ${(rss / MB).toFixed(0)} MB (${own ? "after setup" : "idle"} ${(baseline / MB).toFixed(0)} MB)`,
         )
 
         expect(answers.map((answer) => ({ status: answer.status, code: codeOf(answer) }))).toEqual(row.expect)

@@ -159,7 +159,9 @@ const rows: Row[] = [
   // state that would leak into the next execution
   {
     name: "prototype pollution of builtins",
-    code: "(Object.prototype as any).polluted = 'yes';\n(Array.prototype as any).polluted = 1;\nArray.prototype.map = () => [];\nJSON.stringify = () => 'x';\nObject.freeze(Object.prototype);\nreturn 'polluted'",
+    code:
+      "(Object.prototype as any).polluted = 'yes';\n(Array.prototype as any).polluted = 1;\n" +
+      "Array.prototype.map = () => [];\nJSON.stringify = () => 'x';\nObject.freeze(Object.prototype);\nreturn 'polluted'",
     value: "polluted",
   },
   // tools, console and emit are made on their first read (runtime-quickjs sandbox-globals.ts)
@@ -364,7 +366,10 @@ const rows: Row[] = [
   },
   {
     name: "Promise.all of tool calls with 4 MB arguments each: every call refused, no tool called",
-    code: "const big = 'x'.repeat(4 << 20)\nconst rs = await Promise.all(Array.from({ length: 20 }, () => tools.fx.echo({ message: big })))\nreturn [...new Set(rs.map((r) => (r.ok ? 'ok' : r.error.code)))]",
+    code:
+      "const big = 'x'.repeat(4 << 20)\n" +
+      "const rs = await Promise.all(Array.from({ length: 20 }, () => tools.fx.echo({ message: big })))\n" +
+      "return [...new Set(rs.map((r) => (r.ok ? 'ok' : r.error.code)))]",
     value: ["tool_arguments_too_large"],
     check: async (body) => {
       const stored = await server.request("GET", `/v1/executions/${body.executionId}`)
@@ -439,12 +444,15 @@ describe("escape and abuse", () => {
     // attacker holds no copy of the canary: it returns every run of 16+ lowercase letters it can read.
     const canary = `cnry${Array.from(crypto.getRandomValues(new Uint8Array(28)), (b) => String.fromCharCode(97 + (b % 26))).join("")}`
     const victim = await server.execute(
-      `const r = await tools.fx.echo({ message: 'token=' + ${JSON.stringify(canary)} })\nconst keep: unknown[] = []\nfor (let i = 0; i < 2000; i++) keep.push(r.data + i, { [r.data + i]: i })\nconsole.log(r.data)\nreturn keep.length`,
+      `const r = await tools.fx.echo({ message: 'token=' + ${JSON.stringify(canary)} })\nconst keep: unknown[] = []\n` +
+        "for (let i = 0; i < 2000; i++) keep.push(r.data + i, { [r.data + i]: i })\nconsole.log(r.data)\nreturn keep.length",
     )
     expect(victim).toMatchObject({ ok: true, result: 4000 })
     const attacker = [
       "const found = new Set<string>()",
-      "const scan = (bytes: Uint8Array) => { for (let i = 0; i < bytes.length; i += 8192) for (const m of String.fromCharCode.apply(null, bytes.subarray(i, i + 8192 + 64) as any).match(/[a-z]{16,}/g) ?? []) found.add(m) }",
+      "const scan = (bytes: Uint8Array) => { for (let i = 0; i < bytes.length; i += 8192) " +
+        "for (const m of String.fromCharCode.apply(null, bytes.subarray(i, i + 8192 + 64) as any).match(/[a-z]{16,}/g) ?? []) " +
+        "found.add(m) }",
       "const reads: (() => ArrayBuffer)[] = [",
       "  () => { const b = new (globalThis as any).SharedArrayBuffer(1, { maxByteLength: 3 << 20 }); b.grow(3 << 20); return b },",
       "  () => { const b = new ArrayBuffer(1, { maxByteLength: 3 << 20 }); (b as any).resize(3 << 20); return b },",

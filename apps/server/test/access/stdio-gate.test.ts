@@ -24,8 +24,16 @@ const send = (m) => process.stdout.write(JSON.stringify(m) + "\\n")
 require("node:readline").createInterface({ input: process.stdin }).on("line", (line) => {
   const m = JSON.parse(line)
   if (m.id === undefined) return
-  if (m.method === "initialize") return send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "marked", version: "1" } } })
-  if (m.method === "tools/list") return send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "hello", description: "says hello", inputSchema: { type: "object" } }] } })
+  if (m.method === "initialize") {
+    return send({
+      jsonrpc: "2.0",
+      id: m.id,
+      result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "marked", version: "1" } },
+    })
+  }
+  if (m.method === "tools/list") {
+    return send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "hello", description: "says hello", inputSchema: { type: "object" } }] } })
+  }
   send({ jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text: "hello" }] } })
 })
 process.stdin.on("end", () => process.exit(0))

@@ -95,7 +95,8 @@ it("config check names a bad policy rule's field and line, and counts the good o
   expect(good.stdout, good.stderr).toBe(`${file}: ok (0 sources; 1 policy rule)\n`)
 }, 60_000)
 
-it("serve --config: the file's block rule blocks the tool from boot; booted with the rule taken out of the file, it is gone and a rule added through the API stays", async () => {
+it("serve --config: the file's block rule blocks the tool from boot; " +
+  "booted with the rule taken out of the file, it is gone and a rule added through the API stays", async () => {
   const dir = scratch()
   const db = join(dir, "catalog.db")
   const file = join(dir, "switchboard.config.json")
@@ -180,7 +181,8 @@ it("a malformed --approval-timeout stops serve and run before anything is opened
   expect(readdirSync(dir)).toEqual([])
 }, 60_000)
 
-it("locally (--db): run pauses and exits 3 naming the approval; approvals list shows it; approve resumes it in the command's process and the execution ends ok; decline resumes it with the note", async () => {
+it("locally (--db): run pauses and exits 3 naming the approval; approvals list shows it; " +
+  "approve resumes it in the command's process and the execution ends ok; decline resumes it with the note", async () => {
   const dir = scratch()
   const db = join(dir, "catalog.db")
   openSqlite(db).close()
@@ -280,7 +282,8 @@ it("locally (--db): run pauses and exits 3 naming the approval; approvals list s
   expect(fromEnv.stderr).not.toContain("--db")
 }, 180_000)
 
-it("on a server (--url, an admin key): policies add and list, approvals list shows a paused execute, approve --wait answers the resumed run's end, policies remove", async () => {
+it("on a server (--url, an admin key): policies add and list, " +
+  "approvals list shows a paused execute, approve --wait answers the resumed run's end, policies remove", async () => {
   const dir = scratch()
   const db = join(dir, "catalog.db")
   openSqlite(db).close()
@@ -328,7 +331,8 @@ it("on a server (--url, an admin key): policies add and list, approvals list sho
   expect(ran.body).toMatchObject({ ok: true, result: "hi" })
 }, 180_000)
 
-it("a person deciding sees the whole call: run's paused text and approvals list share the room between the fields and name what they cut; approvals show gives every argument, control and bidi characters escaped", async () => {
+it("a person deciding sees the whole call: run's paused text and approvals list share the room between the fields and name what they cut; " +
+  "approvals show gives every argument, control and bidi characters escaped", async () => {
   const dir = scratch()
   const db = join(dir, "catalog.db")
   openSqlite(db).close()

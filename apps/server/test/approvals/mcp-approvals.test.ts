@@ -67,7 +67,11 @@ describe("MCP execute over a pause, stdio, a client that declares elicitation", 
     const result = await execute()
     expect(person.asked).toHaveLength(1)
     expect(person.asked[0]!.message).toMatch(
-      /^Approve contract\.prose with these arguments\?\n\{\n {2}"name": "Ada"\n\}\nReason: a greeting needs a person \(policy [0-9a-f-]{36}: path contract\.prose\)\. Undecided by \d{4}-\d\d-\d\dT[\d:.]+Z, it counts as declined\.$/,
+      new RegExp(
+        /^Approve contract\.prose with these arguments\?\n\{\n {2}"name": "Ada"\n\}\n/.source +
+          /Reason: a greeting needs a person \(policy [0-9a-f-]{36}: path contract\.prose\)\. /.source +
+          /Undecided by \d{4}-\d\d-\d\dT[\d:.]+Z, it counts as declined\.$/.source,
+      ),
     )
     expect(result.isError, texts(result).join("\n") + agent.stderr()).toBeFalsy()
     expect(result.content).toEqual([

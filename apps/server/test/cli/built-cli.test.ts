@@ -1,7 +1,8 @@
 /**
- * What each built command runs when its bundle loads (issue 17 §2), from the build's own metafiles. A command that runs no script loads no QuickJS, a SQLite host no Postgres driver, a loopback
- * server no undici; `tools` loads no zod and no MCP SDK. A static import of a package's index in the wrong place
- * (the runtime's index reaches its TypeScript stripper) puts them back, and this says which.
+ * What each built command runs when its bundle loads (issue 17 §2), from the build's own metafiles. A command
+ * that runs no script loads no QuickJS, a SQLite host no Postgres driver, a loopback server no undici; `tools`
+ * loads no zod and no MCP SDK. A static import of a package's index in the wrong place (the runtime's index
+ * reaches its TypeScript stripper) puts them back, and this says which.
  */
 import type { Metafile } from "esbuild"
 import { expect, inject, it } from "vitest"
@@ -37,22 +38,26 @@ const loadedBy = (group: string): string[] => {
 const packagesIn = (inputs: string[]) =>
   new Set(inputs.map((input) => /^(@[^/]+\/[^/]+|[^/.][^/]*)\//.exec(input)?.[1]).filter((name) => name !== undefined))
 
-it("serve (the host bundle, with run and mcp) loads neither QuickJS's JavaScript, its TypeScript stripper, undici, postgres.js nor the MCP SDK on its main thread", () => {
-  const packages = packagesIn(loadedBy("host"))
-  // nor the MCP SDK (~60 ms of zod schemas): the /mcp route, a source's first connection and `mcp` load it
-  for (const absent of [
-    "sucrase",
-    "acorn",
-    "quickjs-emscripten-core",
-    "undici",
-    "postgres",
-    "@modelcontextprotocol/sdk",
-  ])
-    expect(packages, absent).not.toContain(absent)
-  // what it does load: the app, the pool that starts the workers, the SQLite dialect
-  for (const present of ["hono", "zod", "effect", "drizzle-orm"]) expect(packages, present).toContain(present)
-  expect(loadedBy("host")).toContain("../../packages/runtime-quickjs/src/node/worker-pool.ts")
-})
+it(
+  "serve (the host bundle, with run and mcp) loads neither QuickJS's JavaScript, its TypeScript stripper, " +
+    "undici, postgres.js nor the MCP SDK on its main thread",
+  () => {
+    const packages = packagesIn(loadedBy("host"))
+    // nor the MCP SDK (~60 ms of zod schemas): the /mcp route, a source's first connection and `mcp` load it
+    for (const absent of [
+      "sucrase",
+      "acorn",
+      "quickjs-emscripten-core",
+      "undici",
+      "postgres",
+      "@modelcontextprotocol/sdk",
+    ])
+      expect(packages, absent).not.toContain(absent)
+    // what it does load: the app, the pool that starts the workers, the SQLite dialect
+    for (const present of ["hono", "zod", "effect", "drizzle-orm"]) expect(packages, present).toContain(present)
+    expect(loadedBy("host")).toContain("../../packages/runtime-quickjs/src/node/worker-pool.ts")
+  },
+)
 
 it("tools and keys load the catalog's store alone: no zod, MCP SDK, hono, QuickJS or Postgres driver", () => {
   for (const command of ["tools", "keys"]) {

@@ -44,7 +44,8 @@ it("switchboard run prints a string result as its own text and an object as JSON
   }
 }, 60_000)
 
-it("switchboard keys create sets scopes (--scope repeated or comma-separated); an unknown or missing scope is a clear error; keys list shows them", async () => {
+it("switchboard keys create sets scopes (--scope repeated or comma-separated); " +
+  "an unknown or missing scope is a clear error; keys list shows them", async () => {
   const dir = tempDir()
   try {
     const db = newCatalog(join(dir.dir, "keys.db"))
@@ -225,7 +226,8 @@ it("serve on a Postgres URL with a password, and a command given a server URL wi
   }
 }, 60_000)
 
-it("demo creates its database and prints its path; on a catalog whose demo source another build registered, it registers its own again and calls it", async () => {
+it("demo creates its database and prints its path; " +
+  "on a catalog whose demo source another build registered, it registers its own again and calls it", async () => {
   const dir = tempDir()
   try {
     const fresh = await spawnServe(["--db", join(dir.dir, "fresh.db")], { command: "demo" })

@@ -34,7 +34,8 @@ const last = (instruction: string) =>
     ?.slice(instruction.length + 1)
     .trim()
 
-it("the image's command serves on every address with keys required, the catalog in its volume, the mounted config applied; its healthcheck passes", async () => {
+it("the image's command serves on every address with keys required, the catalog in its volume, " +
+  "the mounted config applied; its healthcheck passes", async () => {
   expect(exec("ENTRYPOINT")).toEqual(["switchboard"])
   expect(last("VOLUME")).toBe("/data")
   expect(last("WORKDIR")).toBe("/etc/switchboard")

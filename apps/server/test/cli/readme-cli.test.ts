@@ -84,7 +84,8 @@ const script = (lines: string[]) =>
       const written = line.replaceAll("127.0.0.1:4747", address)
       const id = line.includes("<id>")
         ? [
-            `ID=$(switchboard executions list --json --limit 1 | "${process.execPath}" -pe 'JSON.parse(require("fs").readFileSync(0, "utf8")).executions[0].id')`,
+            `ID=$(switchboard executions list --json --limit 1 | "${process.execPath}" ` +
+              `-pe 'JSON.parse(require("fs").readFileSync(0, "utf8")).executions[0].id')`,
           ]
         : []
       const run = written.replaceAll("<id>", '"$ID"')

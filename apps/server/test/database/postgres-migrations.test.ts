@@ -41,7 +41,8 @@ it("an older database keeps its rows when the later migrations apply, and new co
     await migratePostgres(database.url, folder)
 
     const sql = postgres(database.url, { max: 1, onnotice: () => {} })
-    await sql`insert into sources (id, namespace, kind, config, status, created_at, updated_at) values ('s1', 'old', 'mcp', ${sql.json({ transport: { type: "http", url: "http://x" } })}, 'ready', 1, 1)`
+    await sql`insert into sources (id, namespace, kind, config, status, created_at, updated_at)
+      values ('s1', 'old', 'mcp', ${sql.json({ transport: { type: "http", url: "http://x" } })}, 'ready', 1, 1)`
     await sql`insert into tools (id, source_id, name, path, synced_at) values ('t1', 's1', 'Echo', 'old.Echo', 1)`
     await sql`insert into executions (id, code, status, started_at, duration_ms, tool_call_count) values ('e1', 'return 1', 'ok', 1, 2, 1)`
     await sql`insert into tool_calls (id, execution_id, tool_path, encoding, started_at, duration_ms, ok) values ('c1', 'e1', 'old.Echo', 'direct', 1, 1, true)`

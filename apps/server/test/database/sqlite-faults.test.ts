@@ -195,7 +195,8 @@ it("/readyz needs no key, like /healthz", async () => {
   expect((await server.request("GET", "/v1/sources")).status).toBe(401)
 }, 30_000)
 
-it("a lock race (another connection taking the write lock over and over, and checkpointing): every answer's `stored` says whether its record is in the file", async () => {
+it("a lock race (another connection taking the write lock over and over, and checkpointing): " +
+  "every answer's `stored` says whether its record is in the file", async () => {
   server = await startTestServer({ busyWaitMs: 40 })
   const other = new Database(server.dbPath)
   cleanups.push(() => other.open && (other.inTransaction && other.exec("rollback"), other.close()))

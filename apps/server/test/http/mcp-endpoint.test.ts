@@ -212,7 +212,9 @@ return "all ran"`
   })
 
   it("what a model receives for a string result is shorter than the JSON-quoted string", async () => {
-    const code = `return ["# Report", "", 'He said "ship it" at 09:00.', "path\\tC:\\\\temp\\\\out", ...Array.from({ length: 40 }, (_, i) => '- item ' + i + ': "ok"')].join("\\n")`
+    const code =
+      `return ["# Report", "", 'He said "ship it" at 09:00.', "path\\tC:\\\\temp\\\\out", ` +
+      `...Array.from({ length: 40 }, (_, i) => '- item ' + i + ': "ok"')].join("\\n")`
     const result = await execute(code)
     const received = texts(result)[0]!
     const quoted = JSON.stringify(received)

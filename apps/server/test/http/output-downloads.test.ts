@@ -89,7 +89,8 @@ describe("downloads in progress per key", () => {
     expect(past.answer.status).toBe(429)
     expect(past.answer.body.error.code).toBe("too_many_downloads")
     expect(past.answer.body.error.message).toBe(
-      `key ${alice.id} already has 2 downloads of stored output in progress, the most one key may have at once; try again when one has finished, or read the output a page at a time (offset, limit) or search it (grep)`,
+      `key ${alice.id} already has 2 downloads of stored output in progress, the most one key may have at once; ` +
+        "try again when one has finished, or read the output a page at a time (offset, limit) or search it (grep)",
     )
     // a page of lines and a search are no downloads
     const page = await fetch(`${server.url}${path}?limit=1`, { headers: as(alice) })

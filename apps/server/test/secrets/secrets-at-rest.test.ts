@@ -170,7 +170,8 @@ it("on Postgres too: plaintext an older build stored is encrypted at boot, and k
     await migratePostgres(database.url)
     const sql = postgres(database.url, { max: 1, onnotice: () => {} })
     try {
-      await sql`insert into sources (id, namespace, kind, config, status, created_at, updated_at) values ('s1', 'legacy', 'mcp', ${sql.json({ transport: envSource("legacy").transport } as never)}, 'ready', 1, 1)`
+      await sql`insert into sources (id, namespace, kind, config, status, created_at, updated_at)
+        values ('s1', 'legacy', 'mcp', ${sql.json({ transport: envSource("legacy").transport } as never)}, 'ready', 1, 1)`
       expect((await sql`select config::text as c from sources`)[0]!.c).toContain(ENV_SECRET)
       const { logger, lines } = memoryLogger()
       const server = await startTestServer({
@@ -243,7 +244,11 @@ describe("a lost key", () => {
       const lost = listed.body.sources.find((s: any) => s.namespace === "lost")
       expect(lost.status).toBe("error")
       expect(lost.syncError).toMatch(
-        /secrets of source "lost" \(transport\.env\.ECHO_TOKEN, transport\.env\.ECHO_SHORT, transport\.args\.3\) cannot be read: they were encrypted with another key \(key id [0-9a-f]{16}; this server's key id is [0-9a-f]{16}\)/,
+        new RegExp(
+          /secrets of source "lost" \(transport\.env\.ECHO_TOKEN, transport\.env\.ECHO_SHORT, /.source +
+            /transport\.args\.3\) cannot be read: they were encrypted with another key /.source +
+            /\(key id [0-9a-f]{16}; this server's key id is [0-9a-f]{16}\)/.source,
+        ),
       )
       expect(lost.config.transport.env).toEqual({ ECHO_TOKEN: "<redacted>", ECHO_SHORT: "<redacted>" })
       expect(listed.body.sources.find((s: any) => s.namespace === "plain").status).toBe("ready")
