@@ -28,7 +28,13 @@ const text = (t) => ({ content: [{ type: "text", text: String(t) }] })
 require("node:readline").createInterface({ input: process.stdin }).on("line", (line) => {
   const m = JSON.parse(line)
   if (m.id === undefined) return
-  if (m.method === "initialize") return send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "stubborn", version: "1" } } })
+  if (m.method === "initialize") {
+    return send({
+      jsonrpc: "2.0",
+      id: m.id,
+      result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "stubborn", version: "1" } },
+    })
+  }
   if (m.params?.name === "slow") return setTimeout(() => send({ jsonrpc: "2.0", id: m.id, result: text("done") }), m.params.arguments.ms)
   send({ jsonrpc: "2.0", id: m.id, result: text(process.pid) })
 })

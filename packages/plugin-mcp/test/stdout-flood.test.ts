@@ -22,8 +22,17 @@ const flood = () => { const chunk = ${flood}; const go = () => { while (process.
 require("node:readline").createInterface({ input: process.stdin }).on("line", (line) => {
   const m = JSON.parse(line)
   if (m.id === undefined) return
-  if (m.method === "initialize") return send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "flood", version: "1" } } })
-  if (m.method === "tools/list") return send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "ok", inputSchema: { type: "object" } }, { name: "flood", inputSchema: { type: "object" } }] } })
+  if (m.method === "initialize") {
+    return send({
+      jsonrpc: "2.0",
+      id: m.id,
+      result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "flood", version: "1" } },
+    })
+  }
+  if (m.method === "tools/list") {
+    const tools = [{ name: "ok", inputSchema: { type: "object" } }, { name: "flood", inputSchema: { type: "object" } }]
+    return send({ jsonrpc: "2.0", id: m.id, result: { tools } })
+  }
   if (m.params?.name === "flood") return flood()
   send({ jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text: "fine" }] } })
 })

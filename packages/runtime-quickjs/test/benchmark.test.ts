@@ -35,7 +35,8 @@ test("benchmark sanity: per-run overhead against a bare QuickJS lifecycle", asyn
   const threeCallsUs = await measure(200, async () => {
     const run = await runScript(
       module,
-      "const a = await tools.svc.get({ id: 1 })\nconst b = await tools.svc.get({ id: 2 })\nconst c = await tools.svc.get({ id: 3 })\nreturn [a, b, c].map((r) => r.ok && (r.data as { id: number }).id)",
+      "const a = await tools.svc.get({ id: 1 })\nconst b = await tools.svc.get({ id: 2 })\nconst c = await tools.svc.get({ id: 3 })\n" +
+        "return [a, b, c].map((r) => r.ok && (r.data as { id: number }).id)",
       { invoke, limits: testLimits },
     )
     expect(run.outcome).toEqual({ ok: true, value: [1, 2, 3], logs: [] })

@@ -218,13 +218,16 @@ export const describeDeterminismContract = (runtime: () => CodeRuntime) => {
         "[Date.length, Date.name, Date.now.name, Date.now.length, Date.parse.name, Date.UTC.length]",
         "Object.getOwnPropertyNames(Date)",
         "Object.keys(Date)",
-        "['prototype', 'now', 'parse', 'UTC'].map((key) => { const d = Object.getOwnPropertyDescriptor(Date, key); return [d.writable, d.enumerable, d.configurable] })",
+        "['prototype', 'now', 'parse', 'UTC'].map((key) => { const d = Object.getOwnPropertyDescriptor(Date, key); " +
+          "return [d.writable, d.enumerable, d.configurable] })",
         "(() => { const d = Object.getOwnPropertyDescriptor(Date.prototype, 'constructor'); return [d.writable, d.enumerable, d.configurable] })()",
-        "(() => { Date; const d = Object.getOwnPropertyDescriptor(globalThis, 'Date'); return [d.writable, d.enumerable, d.configurable, d.value === Date] })()",
+        "(() => { Date; const d = Object.getOwnPropertyDescriptor(globalThis, 'Date'); " +
+          "return [d.writable, d.enumerable, d.configurable, d.value === Date] })()",
         "Object.keys(globalThis).includes('Date')",
         "Object.getPrototypeOf(Date) === Function.prototype",
         "typeof Date()",
-        "(() => { class Day extends Date { day() { return this.getUTCDate() } }; const d = new Day(0); return [d.day(), d instanceof Day, d instanceof Date, Object.getPrototypeOf(Day) === Date] })()",
+        "(() => { class Day extends Date { day() { return this.getUTCDate() } }; const d = new Day(0); " +
+          "return [d.day(), d instanceof Day, d instanceof Date, Object.getPrototypeOf(Day) === Date] })()",
         "(() => { try { new (Date.now as any)(); return 'constructed' } catch (error) { return error instanceof TypeError } })()",
         "(() => { try { Date.prototype.getTime.call({}); return 'read' } catch (error) { return error instanceof TypeError } })()",
         "Reflect.construct(Date, [0], Object) instanceof Date",

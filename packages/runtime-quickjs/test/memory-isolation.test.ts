@@ -70,7 +70,8 @@ const attacks: Record<string, string> = {
     if (typeof SharedArrayBuffer !== "function") return
     const b = new SharedArrayBuffer(1, { maxByteLength: n }); b.grow(n); return new Uint8Array(b) })`,
   "SharedArrayBuffer grow through typed arrays, DataView, slice and Atomics": `
-    const views = ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array"]
+    const views = ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array",
+      "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array"]
     for (const name of views) attempt("SharedArrayBuffer + " + name, () => {
       if (typeof SharedArrayBuffer !== "function") return
       const b = new SharedArrayBuffer(8, { maxByteLength: 1 << 20 }); const view = new globalThis[name](b); b.grow(1 << 20)
@@ -87,9 +88,12 @@ const attacks: Record<string, string> = {
       const b = new SharedArrayBuffer(4, { maxByteLength: 256 << 10 }); b.grow(256 << 10); const words = new Int32Array(b)
       const out = new Int32Array(words.length); for (let i = 0; i < out.length; i++) out[i] = Atomics.load(words, i); return new Uint8Array(out.buffer) })`,
   "resizable ArrayBuffer": `for (const n of sizes) {
-    attempt("ArrayBuffer(1, { maxByteLength }).resize(" + n + ")", () => { const b = new ArrayBuffer(1, { maxByteLength: n }); b.resize(n); return new Uint8Array(b) })
-    attempt("ArrayBuffer resize down then up " + n, () => { const b = new ArrayBuffer(n, { maxByteLength: n }); new Uint8Array(b).fill(0); b.resize(1); b.resize(n); return new Uint8Array(b) })
-    attempt("length-tracking Float64Array over a resized ArrayBuffer " + n, () => { const b = new ArrayBuffer(8, { maxByteLength: n }); const f = new Float64Array(b); b.resize(n); return new Uint8Array(f.buffer) })
+    attempt("ArrayBuffer(1, { maxByteLength }).resize(" + n + ")", () => {
+      const b = new ArrayBuffer(1, { maxByteLength: n }); b.resize(n); return new Uint8Array(b) })
+    attempt("ArrayBuffer resize down then up " + n, () => {
+      const b = new ArrayBuffer(n, { maxByteLength: n }); new Uint8Array(b).fill(0); b.resize(1); b.resize(n); return new Uint8Array(b) })
+    attempt("length-tracking Float64Array over a resized ArrayBuffer " + n, () => {
+      const b = new ArrayBuffer(8, { maxByteLength: n }); const f = new Float64Array(b); b.resize(n); return new Uint8Array(f.buffer) })
   }`,
   "ArrayBuffer transfer": `for (const n of sizes) {
     attempt("ArrayBuffer(16).transfer(" + n + ")", () => new Uint8Array(new ArrayBuffer(16).transfer(n)))
@@ -98,21 +102,27 @@ const attacks: Record<string, string> = {
     attempt("ArrayBuffer slice " + n, () => new Uint8Array(new ArrayBuffer(n).slice(1)))
   }`,
   "fresh large allocations of every typed array": `
-    const kinds = [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array]
+    const kinds = [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array,
+      Float32Array, Float64Array, BigInt64Array, BigUint64Array]
     if (typeof Float16Array === "function") kinds.push(Float16Array)
     for (const n of sizes) {
       attempt("new ArrayBuffer(" + n + ")", () => new Uint8Array(new ArrayBuffer(n)))
       for (const Kind of kinds) attempt("new " + Kind.name + " of " + n + " bytes", () => new Uint8Array(new Kind(n / Kind.BYTES_PER_ELEMENT).buffer))
     }
-    attempt("DataView over a fresh ArrayBuffer", () => { const d = new DataView(new ArrayBuffer(256 << 10)); const out = new Uint8Array(d.byteLength); for (let i = 0; i < out.length; i++) out[i] = d.getUint8(i); return out })
+    attempt("DataView over a fresh ArrayBuffer", () => {
+      const d = new DataView(new ArrayBuffer(256 << 10))
+      const out = new Uint8Array(d.byteLength); for (let i = 0; i < out.length; i++) out[i] = d.getUint8(i); return out })
     attempt("Atomics over a fresh ArrayBuffer", () => {
       if (typeof Atomics !== "object") return
-      const words = new Int32Array(64 << 10); const out = new Int32Array(words.length); for (let i = 0; i < out.length; i++) out[i] = Atomics.load(words, i); return new Uint8Array(out.buffer) })`,
+      const words = new Int32Array(64 << 10); const out = new Int32Array(words.length)
+      for (let i = 0; i < out.length; i++) out[i] = Atomics.load(words, i); return new Uint8Array(out.buffer) })`,
 }
 
 /** the scanner's own check: it finds the canary where the attacker itself wrote it */
 const control = (canary: string) =>
-  `attempt("control", () => { const b = new Uint16Array(1 << 19); const text = ${JSON.stringify(canary.slice(8))}; for (let i = 0; i < text.length; i++) b[300000 + i] = text.charCodeAt(i); return new Uint8Array(b.buffer) })`
+  `attempt("control", () => {
+    const b = new Uint16Array(1 << 19); const text = ${JSON.stringify(canary.slice(8))}
+    for (let i = 0; i < text.length; i++) b[300000 + i] = text.charCodeAt(i); return new Uint8Array(b.buffer) })`
 
 const attackerScript = (body: string) => `${scanner}\n${body}\nreturn { found: [...found], errors }`
 
@@ -197,7 +207,9 @@ describe("memory isolation between runs", () => {
       const paths = {
         "new ArrayBuffer": (n) => new ArrayBuffer(n),
         "ArrayBuffer resize": (n) => { const b = new ArrayBuffer(1, { maxByteLength: n }); b.resize(n); return b },
-        "ArrayBuffer resize down and up": (n) => { const b = new ArrayBuffer(n, { maxByteLength: n }); new Uint8Array(b).fill(0xab, 1); b.resize(1); b.resize(n); return b },
+        "ArrayBuffer resize down and up": (n) => {
+          const b = new ArrayBuffer(n, { maxByteLength: n }); new Uint8Array(b).fill(0xab, 1); b.resize(1); b.resize(n); return b
+        },
         "ArrayBuffer transfer": (n) => new ArrayBuffer(16).transfer(n),
         "resizable ArrayBuffer transfer": (n) => new ArrayBuffer(16, { maxByteLength: n }).transfer(n),
         "ArrayBuffer transferToFixedLength": (n) => new ArrayBuffer(16).transferToFixedLength(n),

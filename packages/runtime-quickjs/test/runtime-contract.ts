@@ -321,7 +321,8 @@ export const describeCodeRuntimeContract = (
       test("tools, a namespace and a tool function are not thenable: awaiting them calls nothing", async () => {
         const { invoke, calls } = recordingInvoke({})
         const outcome = await run(
-          "const ns = await tools.ns\nconst fn = await tools.ns.tool\nawait tools\nreturn [typeof ns, typeof fn, typeof tools.ns.then, typeof tools.then, typeof tools.ns.tool.then]",
+          "const ns = await tools.ns\nconst fn = await tools.ns.tool\nawait tools\n" +
+            "return [typeof ns, typeof fn, typeof tools.ns.then, typeof tools.then, typeof tools.ns.tool.then]",
           { invoke },
         )
         expect(expectValue(outcome)).toEqual(["object", "function", "undefined", "undefined", "undefined"])
@@ -382,7 +383,8 @@ export const describeCodeRuntimeContract = (
       test("megabytes of arguments in a tight loop: every call refused, none reaches the host, the script goes on", async () => {
         const { invoke, calls } = recordingInvoke({ "a.b": () => "called" })
         const code =
-          "const big = 'x'.repeat(2 << 20)\nconst rs = await Promise.all(Array.from({ length: 10 }, () => tools.a.b({ big })))\nreturn [...new Set(rs.map((r) => r.ok ? 'ok' : r.error.code))]"
+          "const big = 'x'.repeat(2 << 20)\nconst rs = await Promise.all(Array.from({ length: 10 }, () => tools.a.b({ big })))\n" +
+          "return [...new Set(rs.map((r) => r.ok ? 'ok' : r.error.code))]"
         expect(expectValue(await run(code, { invoke, limits: { maxToolArgBytes: 1 << 20, maxToolCalls: 5 } }))).toEqual(
           ["tool_arguments_too_large"],
         )
@@ -396,7 +398,8 @@ export const describeCodeRuntimeContract = (
           "const call = () => tools.a.b({ s: 'x'.repeat(300) })",
           "const together = await Promise.all([call(), call(), call(), call()])",
           "const after = await Promise.all([call(), call(), call()])",
-          "return { together: together.map((r) => r.ok ? 'ok' : r.error.code), after: after.map((r) => r.ok), message: together[3].ok ? '' : together[3].error.message }",
+          "return { together: together.map((r) => r.ok ? 'ok' : r.error.code), after: after.map((r) => r.ok), " +
+            "message: together[3].ok ? '' : together[3].error.message }",
         ].join("\n")
         const value = expectValue(await run(code, { invoke, limits: { maxToolArgBytesInFlight: 1000 } })) as {
           together: string[]
@@ -663,7 +666,8 @@ export const describeCodeRuntimeContract = (
     describe("the sandbox has nothing but ECMAScript, tools and console", () => {
       test("no fetch, require, process, timers, module loading", async () => {
         const outcome = await run(
-          "return [typeof fetch, typeof require, typeof process, typeof setTimeout, typeof setInterval, typeof setImmediate, typeof queueMicrotask, typeof module, typeof std, typeof os]",
+          "return [typeof fetch, typeof require, typeof process, typeof setTimeout, typeof setInterval, " +
+            "typeof setImmediate, typeof queueMicrotask, typeof module, typeof std, typeof os]",
         )
         expect(expectValue(outcome)).toEqual(Array(10).fill("undefined"))
         expect(expectError(await run("return await import('os')")).code).toBe("runtime_error")
@@ -737,7 +741,8 @@ export const describeCodeRuntimeContract = (
       test("replacing Object.defineProperty or JSON before the first read does not break tools", async () => {
         const { invoke, calls } = recordingInvoke({ "a.b": () => "fine" })
         const outcome = await run(
-          "Object.defineProperty = () => { throw new Error('no') }; JSON.parse = () => 'garbage'\nconsole.log('x'); emit({ type: 'text', text: 't' })\nreturn (await tools.a.b({ x: 1 })).data",
+          "Object.defineProperty = () => { throw new Error('no') }; JSON.parse = () => 'garbage'\nconsole.log('x'); emit({ type: 'text', text: 't' })\n" +
+            "return (await tools.a.b({ x: 1 })).data",
           { invoke },
         )
         expect(outcome).toMatchObject({ ok: true, value: "fine", emitted: [{ type: "text", text: "t" }] })

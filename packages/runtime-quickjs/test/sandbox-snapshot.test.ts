@@ -75,8 +75,10 @@ const memoryHeavyRuns = [
   "let o: any = {}; for (let i = 0; i < 1e3; i++) o = { o }; return JSON.stringify(o).length",
   "return /(a|b|c)*d(e+)+$/.exec('abc'.repeat(2e4) + 'deee')?.length",
   "const a = Array.from({ length: 1e5 }, (_, i) => (i * 7919) % 1e5); a.sort((x, y) => x - y); return a[5]",
-  "const t = new Float64Array(1e6).map((_, i) => i / 3); const b = new ArrayBuffer(8, { maxByteLength: 1 << 22 }); b.resize(1 << 22); return t[7] + b.byteLength",
-  "const r = await tools.svc.echo({ text: 'z'.repeat(1e5) }); console.log(r.data.text.slice(0, 10)); emit({ type: 'text', text: 't' }); throw new Error('thrown ' + r.data.text.length)",
+  "const t = new Float64Array(1e6).map((_, i) => i / 3); const b = new ArrayBuffer(8, { maxByteLength: 1 << 22 }); " +
+    "b.resize(1 << 22); return t[7] + b.byteLength",
+  "const r = await tools.svc.echo({ text: 'z'.repeat(1e5) }); console.log(r.data.text.slice(0, 10)); " +
+    "emit({ type: 'text', text: 't' }); throw new Error('thrown ' + r.data.text.length)",
   "function g(n: number): number { return n === 0 ? 0 : 1 + g(n - 1) }\nreturn [1e3, 2e3].map(g)",
 ]
 

@@ -125,7 +125,8 @@ describe("worker pool: hard limits by killing the worker", () => {
       const value = expectValue(
         await runWith(
           pool,
-          "const first = [typeof (globalThis as any).marker, ({} as any).p]; (globalThis as any).marker = 1; Object.prototype.p = 1; return [first, Math.random()]",
+          "const first = [typeof (globalThis as any).marker, ({} as any).p]; (globalThis as any).marker = 1; " +
+            "Object.prototype.p = 1; return [first, Math.random()]",
         ),
       ) as [unknown, number]
       expect(value[0]).toEqual(["undefined", null])
