@@ -68,7 +68,8 @@ const measure = async (row: AbuseCase, ctx: CaseContext, idleRss: number | undef
   const failed = failures.length ? ` (${failures.length} failed)` : ""
   const from = idleRss === undefined ? " (own process, from after setup)" : ""
   print(
-    `| ${row.name} | ${verdict} | ${latencies.length}${failed} | ${percentile(latencies, 50).toFixed(1)} | ${percentile(latencies, 99).toFixed(1)} | ${Math.max(...latencies).toFixed(1)} | ${((rss - baseline) / MB).toFixed(0)}${from} |`,
+    `| ${row.name} | ${verdict} | ${latencies.length}${failed} | ${percentile(latencies, 50).toFixed(1)} ` +
+      `| ${percentile(latencies, 99).toFixed(1)} | ${Math.max(...latencies).toFixed(1)} | ${((rss - baseline) / MB).toFixed(0)}${from} |`,
   )
 }
 

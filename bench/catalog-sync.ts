@@ -90,7 +90,8 @@ const bareSqlite = (file: string) => {
       )
       .run(`bare${run}`, `bare${run}`)
     const insert = sqlite.prepare(
-      "insert into tools (id, source_id, name, path, description, input_schema, output_schema, result_encoding, synced_at) values (@id, @source_id, @name, @path, @description, @input_schema, @output_schema, @result_encoding, @synced_at)",
+      "insert into tools (id, source_id, name, path, description, input_schema, output_schema, result_encoding, synced_at) " +
+        "values (@id, @source_id, @name, @path, @description, @input_schema, @output_schema, @result_encoding, @synced_at)",
     )
     const rows = rowsOf(`bare${run}`).map((r) => ({ ...r, id: `${r.id}-${run}`, path: `bare${run}.${r.name}` }))
     const t0 = performance.now()
@@ -105,12 +106,16 @@ const barePostgres = async (url: string) => {
   const sql = postgres(url, { max: 1, onnotice: () => {} })
   const times: number[] = []
   for (let run = 0; run < RUNS; run++) {
-    await sql`insert into sources (id, namespace, kind, config, status, created_at, updated_at) values (${`bare${run}`}, ${`bare${run}`}, 'mcp', '{}', 'ready', 1, 1)`
+    await sql`insert into sources (id, namespace, kind, config, status, created_at, updated_at)
+      values (${`bare${run}`}, ${`bare${run}`}, 'mcp', '{}', 'ready', 1, 1)`
     const rows = rowsOf(`bare${run}`).map((r) => ({ ...r, id: `${r.id}-${run}`, path: `bare${run}.${r.name}` }))
     const t0 = performance.now()
     await sql.begin(async (tx) => {
       for (const r of rows)
-        await tx`insert into tools (id, source_id, name, path, description, input_schema, output_schema, result_encoding, synced_at) values (${r.id}, ${r.source_id}, ${r.name}, ${r.path}, ${r.description}, ${r.input_schema}::jsonb, ${r.output_schema}::jsonb, ${r.result_encoding}, ${r.synced_at})`
+        await tx`insert into tools
+          (id, source_id, name, path, description, input_schema, output_schema, result_encoding, synced_at)
+          values (${r.id}, ${r.source_id}, ${r.name}, ${r.path}, ${r.description}, ${r.input_schema}::jsonb,
+            ${r.output_schema}::jsonb, ${r.result_encoding}, ${r.synced_at})`
     })
     times.push(performance.now() - t0)
   }

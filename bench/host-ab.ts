@@ -44,7 +44,8 @@ try {
   const runs = Number(runsArg)
   const [a, b] = await timeInterleavedUs(runs, [() => post("A"), () => post("B")], 5_000, 50)
   console.log(
-    `POST /v1/execute through the app, a runtime that answers at once, median of ${runs} in blocks of 50: A ${a!.toFixed(1)} µs | B ${b!.toFixed(1)} µs | B/A ${(b! / a!).toFixed(3)}`,
+    `POST /v1/execute through the app, a runtime that answers at once, median of ${runs} in blocks of 50: ` +
+      `A ${a!.toFixed(1)} µs | B ${b!.toFixed(1)} µs | B/A ${(b! / a!).toFixed(3)}`,
   )
   // 32 callers at once, 4,000 executes a round, rounds alternating (two unmeasured first)
   const round = async (which: "A" | "B") => {
@@ -64,7 +65,8 @@ try {
       if (index >= 2) rates[which].push(rate)
     }
   console.log(
-    `32 concurrent callers through the app, executions/s, median of 10 rounds of 4,000: A ${median(rates.A).toFixed(0)} | B ${median(rates.B).toFixed(0)} | B/A ${(median(rates.B) / median(rates.A)).toFixed(3)}`,
+    `32 concurrent callers through the app, executions/s, median of 10 rounds of 4,000: ` +
+      `A ${median(rates.A).toFixed(0)} | B ${median(rates.B).toFixed(0)} | B/A ${(median(rates.B) / median(rates.A)).toFixed(3)}`,
   )
 } finally {
   await hosts.A.close()

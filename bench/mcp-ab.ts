@@ -43,7 +43,8 @@ try {
   const runs = Number(runsArg)
   const [a, b] = await timeInterleavedUs(runs, [() => call("A"), () => call("B")], 500, 50)
   console.log(
-    `one stdio MCP tool call through the plugin, median of ${runs} in blocks of 50: A ${a!.toFixed(1)} µs | B ${b!.toFixed(1)} µs | B/A ${(b! / a!).toFixed(3)}`,
+    `one stdio MCP tool call through the plugin, median of ${runs} in blocks of 50: ` +
+      `A ${a!.toFixed(1)} µs | B ${b!.toFixed(1)} µs | B/A ${(b! / a!).toFixed(3)}`,
   )
 } finally {
   await plugins.A.close()

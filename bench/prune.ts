@@ -111,7 +111,8 @@ console.log(`one batch alone, by executions (10 tool calls each): ${batchMs.join
 console.log(line("store calls idle", idle))
 console.log(line("store calls during the prune", during))
 console.log(
-  `prune: ${report.deleted} executions in ${report.batches} batches of at most ${Catalog.PRUNE_BATCH.executions}, ${pruneMs.toFixed(0)} ms (${(pruneMs / report.batches).toFixed(1)} ms a batch, calls between them included)`,
+  `prune: ${report.deleted} executions in ${report.batches} batches of at most ${Catalog.PRUNE_BATCH.executions}, ` +
+    `${pruneMs.toFixed(0)} ms (${(pruneMs / report.batches).toFixed(1)} ms a batch, calls between them included)`,
 )
 console.log(
   `during/idle: median ${(at(during, 0.5) / at(idle, 0.5)).toFixed(2)}x, p99 ${(at(during, 0.99) / at(idle, 0.99)).toFixed(2)}x`,

@@ -120,7 +120,8 @@ print(
   ),
 )
 print(
-  `  clearing memory between runs: ${(trivialUs - trivialNoClearUs).toFixed(1)} µs a trivial execute (${trivialUs.toFixed(1)} against ${trivialNoClearUs.toFixed(1)} µs)`,
+  `  clearing memory between runs: ${(trivialUs - trivialNoClearUs).toFixed(1)} µs a trivial execute ` +
+    `(${trivialUs.toFixed(1)} against ${trivialNoClearUs.toFixed(1)} µs)`,
 )
 print(
   ratioLine(
@@ -253,19 +254,23 @@ const apartRate = median(apartRates)
 const apartNoClearRate = median(apartNoClearRates)
 print("")
 print(
-  `trivial executes, 32 concurrent clients in the server's process, ${pool.stats().size} workers: ${poolRate.toFixed(0)} executions/s (median of ${rounds} runs of ${total}; target ≥ 2,000/s)`,
+  `trivial executes, 32 concurrent clients in the server's process, ${pool.stats().size} workers: ${poolRate.toFixed(0)} executions/s ` +
+    `(median of ${rounds} runs of ${total}; target ≥ 2,000/s)`,
 )
 print(
-  `trivial executes, 32 concurrent clients in a process of their own, ${pool.stats().size} workers: ${apartRate.toFixed(0)} executions/s (median of ${rounds} runs of ${total}; target ≥ 2,000/s)`,
+  `trivial executes, 32 concurrent clients in a process of their own, ${pool.stats().size} workers: ${apartRate.toFixed(0)} executions/s ` +
+    `(median of ${rounds} runs of ${total}; target ≥ 2,000/s)`,
 )
 print(
-  `  the same without clearing memory between runs (benchmarks only), rounds alternating with the above: ${noClearRate.toFixed(0)} executions/s in the server's process, ${apartNoClearRate.toFixed(0)} from a process of their own`,
+  `  the same without clearing memory between runs (benchmarks only), rounds alternating with the above: ` +
+    `${noClearRate.toFixed(0)} executions/s in the server's process, ${apartNoClearRate.toFixed(0)} from a process of their own`,
 )
 // its workers would count in the RSS figures below
 await noClearServer.close()
 await noClearPool.close()
 print(
-  `trivial executes, 32 concurrent clients in the server's process, a runtime that answers at once (the server's own ceiling, reference): ${noRuntimeRate.toFixed(0)} executions/s`,
+  `trivial executes, 32 concurrent clients in the server's process, a runtime that answers at once ` +
+    `(the server's own ceiling, reference): ${noRuntimeRate.toFixed(0)} executions/s`,
 )
 
 // 5. idle RSS and RSS after each memory case. Both are read once the process has settled: a full collection of
@@ -308,7 +313,8 @@ for (const [name, code] of [
   await refilled()
   const after = rssMiB()
   print(
-    `  ${name}: ${response.error?.code ?? "ok"}; peak ${peak.toFixed(0)} MiB, after ${after.toFixed(0)} MiB (${(after - idleRss >= 0 ? "+" : "") + (after - idleRss).toFixed(0)} MiB vs idle; target within 50 MB)`,
+    `  ${name}: ${response.error?.code ?? "ok"}; peak ${peak.toFixed(0)} MiB, after ${after.toFixed(0)} MiB ` +
+      `(${(after - idleRss >= 0 ? "+" : "") + (after - idleRss).toFixed(0)} MiB vs idle; target within 50 MB)`,
   )
 }
 

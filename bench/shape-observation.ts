@@ -53,6 +53,8 @@ for (const n of [5_000, 50_000]) {
   context.dispose()
   const call = decode + intoSandbox
   console.log(
-    `${(text.length / 1e6).toFixed(1)} MB tool result: inferShape ${infer.toFixed(2)} ms; decode ${decode.toFixed(1)} ms + into QuickJS ${intoSandbox.toFixed(1)} ms = ${call.toFixed(1)} ms; observation is ${((infer / call) * 100).toFixed(2)}% of the call`,
+    `${(text.length / 1e6).toFixed(1)} MB tool result: inferShape ${infer.toFixed(2)} ms; ` +
+      `decode ${decode.toFixed(1)} ms + into QuickJS ${intoSandbox.toFixed(1)} ms = ${call.toFixed(1)} ms; ` +
+      `observation is ${((infer / call) * 100).toFixed(2)}% of the call`,
   )
 }

@@ -60,7 +60,8 @@ for (let round = 0; round < 60; round++) {
 }
 const [d, r] = [median(directUs), median(relayedUs)]
 process.stdout.write(
-  `stdio MCP call, direct from the main thread: ${d.toFixed(1)} µs; asked for by a worker thread (no guest, no executor): ${r.toFixed(1)} µs; ratio ${(r / d).toFixed(2)}x\n`,
+  `stdio MCP call, direct from the main thread: ${d.toFixed(1)} µs; ` +
+    `asked for by a worker thread (no guest, no executor): ${r.toFixed(1)} µs; ratio ${(r / d).toFixed(2)}x\n`,
 )
 await worker.terminate()
 await Promise.all([direct.close(), relayed.close()])

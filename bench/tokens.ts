@@ -99,7 +99,8 @@ const printCatalog = (catalog: Catalog, native: NativeSide, ours: Awaited<Return
   print("| --- | --- | --- |")
   for (const { task, native: direct, ours: run } of ours.rows)
     print(
-      `| ${task.name} | ${direct.calls} calls: ${n(direct.arguments)} + ${n(direct.results)} (${n(direct.resultTexts)}) | ${n(run.describe)} (${run.describes}) + ${n(run.script)} + ${n(run.result)} |`,
+      `| ${task.name} | ${direct.calls} calls: ${n(direct.arguments)} + ${n(direct.results)} (${n(direct.resultTexts)}) ` +
+        `| ${n(run.describe)} (${run.describes}) + ${n(run.script)} + ${n(run.result)} |`,
     )
   print()
   const met = ours.listing <= LISTING_TARGET ? "met" : "missed"

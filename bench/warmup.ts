@@ -145,14 +145,14 @@ const runs = configurations.map(({ name, curves }) => ({
     targets: curves.map(({ target }) => target),
   },
 }))
+const load = loadavg()
+  .map((l) => l.toFixed(2))
+  .join(" ")
 console.log(
-  `machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Node ${process.version}, load average ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(
-      " ",
-    )}; client ${values["cold-client"] ? "cold" : "warmed"}; ${values.rounds} rounds of ${requests} × ${JSON.stringify(values.code)} per server; workers ${values.workers ?? "default"}; node flags ${
-    values["node-flag"].join(" ") || "none"
-  }`,
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Node ${process.version}, load average ${load}; ` +
+    `client ${values["cold-client"] ? "cold" : "warmed"}; ` +
+    `${values.rounds} rounds of ${requests} × ${JSON.stringify(values.code)} per server; ` +
+    `workers ${values.workers ?? "default"}; node flags ${values["node-flag"].join(" ") || "none"}`,
 )
 console.log(`| requests after boot | ${runs.map((r) => `${r.name}: median µs | ratio to warm`).join(" | ")} |`)
 console.log(`| --- | ${runs.map(() => "---: | ---:").join(" | ")} |`)

@@ -42,7 +42,8 @@ const execute = (host: (typeof hosts)[number], code: string) => async () => {
 
 const line = (figure: string, [workerUs, nodeUs]: number[], unit = "ms") =>
   console.log(
-    `${figure}: worker ${(workerUs! / 1000).toFixed(2)} ${unit} | node ${(nodeUs! / 1000).toFixed(2)} ${unit} | worker/node ${(workerUs! / nodeUs!).toFixed(2)}x`,
+    `${figure}: worker ${(workerUs! / 1000).toFixed(2)} ${unit} | node ${(nodeUs! / 1000).toFixed(2)} ${unit} ` +
+      `| worker/node ${(workerUs! / nodeUs!).toFixed(2)}x`,
   )
 
 const trivial = "return 1 + 1"
@@ -84,7 +85,8 @@ for (let round = 0; round < 4; round++)
   }
 const [workerRate, nodeRate] = [median(rounds.worker!), median(rounds.node!)]
 console.log(
-  `32 clients, trivial executes (median of 3 rounds of 1,000): worker ${workerRate.toFixed(0)}/s | node ${nodeRate.toFixed(0)}/s | worker/node ${(workerRate / nodeRate).toFixed(2)}x`,
+  `32 clients, trivial executes (median of 3 rounds of 1,000): worker ${workerRate.toFixed(0)}/s | node ${nodeRate.toFixed(0)}/s ` +
+    `| worker/node ${(workerRate / nodeRate).toFixed(2)}x`,
 )
 
 for (const host of hosts) host.client.close()

@@ -29,7 +29,8 @@ export const ratioLine = (
   baseline: number,
   target?: string,
 ) =>
-  `${name}: ${value.toFixed(1)} ${unit} | baseline ${baselineName}: ${baseline.toFixed(1)} ${unit} | ratio ${(value / baseline).toFixed(2)}x${target ? ` (target ${target})` : ""}`
+  `${name}: ${value.toFixed(1)} ${unit} | baseline ${baselineName}: ${baseline.toFixed(1)} ${unit} ` +
+  `| ratio ${(value / baseline).toFixed(2)}x${target ? ` (target ${target})` : ""}`
 
 /**
  * Median µs of each of `tasks`, run in turn after `warmup` rounds, so that every figure sees the same machine:
