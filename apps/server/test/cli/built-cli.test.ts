@@ -1,5 +1,5 @@
 /**
- * What each built command runs when its bundle loads (issue 17 §2), from the build's own metafiles. A command
+ * What each built command runs when its bundle loads, from the build's own metafiles. A command
  * that runs no script loads no QuickJS, a SQLite host no Postgres driver, a loopback server no undici; `tools`
  * loads no zod and no MCP SDK. A static import of a package's index in the wrong place (the runtime's index
  * reaches its TypeScript stripper) puts them back, and this says which.
