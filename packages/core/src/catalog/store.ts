@@ -20,13 +20,13 @@ import type { ApiKeyRow, CatalogStore, SourceRow, SourceStatus, ToolListQuery, T
 import type { StoreDialect } from "./dialect.js"
 import { shapeMerger } from "./shape-merge.js"
 import { executionPruner } from "./prune.js"
+import { schemaDefinitions } from "./schema-definitions.js"
 
 /** what a re-sync rewrites on a kept tool: everything the server reports, and the encoding stamp */
 const syncedColumns = Object.fromEntries(
-  ["description", "input_schema", "output_schema", "annotations", "result_encoding", "synced_at"].map((column) => [
-    camel(column),
-    sql.raw(`excluded."${column}"`),
-  ]),
+  ["description", "input_schema", "output_schema", "annotations", "binding", "result_encoding", "synced_at"].map(
+    (column) => [camel(column), sql.raw(`excluded."${column}"`)],
+  ),
 )
 
 function camel(column: string) {
@@ -45,6 +45,7 @@ export const createCatalogStore = (dialect: StoreDialect): CatalogStore => {
   const executions = executionRows(dialect)
   const policies = policyRows(dialect)
   const approvals = approvalRows(dialect, executions)
+  const definitions = schemaDefinitions(dialect)
   const toKeyRow = (row: typeof apiKeys.$inferSelect): ApiKeyRow => ({ ...row, scopes: row.scopes as string[] })
   const toolColumns = {
     id: tools.id,
@@ -56,6 +57,7 @@ export const createCatalogStore = (dialect: StoreDialect): CatalogStore => {
     inputSchema: tools.inputSchema,
     outputSchema: tools.outputSchema,
     annotations: tools.annotations,
+    binding: tools.binding,
     resultEncoding: tools.resultEncoding,
     syncedAt: tools.syncedAt,
   }
@@ -89,11 +91,12 @@ export const createCatalogStore = (dialect: StoreDialect): CatalogStore => {
     deleteSource: op(async (id: string) => {
       await writeBatch((tx) => [
         tx.delete(tools).where(eq(tools.sourceId, id)),
+        definitions.deleteAll(tx, id),
         tx.delete(sources).where(eq(sources.id, id)),
       ])
     }),
 
-    applySync: op(async (sourceId, discovered, encoding, syncedAt) => {
+    applySync: op(async (sourceId, discovered, encoding, syncedAt, shared) => {
       // two servers syncing one source: the second waits for the first's batch, then reads what it left
       await writeBatch(
         async (tx) => {
@@ -120,6 +123,7 @@ export const createCatalogStore = (dialect: StoreDialect): CatalogStore => {
               inputSchema: tool.inputSchema ?? null,
               outputSchema: tool.outputSchema ?? null,
               annotations: tool.annotations ?? null,
+              binding: tool.binding ?? null,
               resultEncoding: encoding,
               syncedAt,
             })
@@ -140,6 +144,8 @@ export const createCatalogStore = (dialect: StoreDialect): CatalogStore => {
             // own listing. (Two such syncs stamped with the same millisecond can leave both listings' tools, until
             // the next sync.)
             tx.delete(tools).where(and(eq(tools.sourceId, sourceId), ne(tools.syncedAt, syncedAt))),
+            // the shared definitions are replaced with the tools, in the same batch
+            ...definitions.replace(tx, sourceId, shared ?? {}, syncedAt),
             tx
               .update(sources)
               .set({ status: "ready", lastSyncedAt: syncedAt, syncError: null, updatedAt: syncedAt })
@@ -183,8 +189,10 @@ export const createCatalogStore = (dialect: StoreDialect): CatalogStore => {
         .where(and(eq(sources.namespace, namespace), eq(tools.name, name)))
         .limit(1)
       const row = first(rows)
-      return row ? toToolRow(row) : null
+      return row ? (await definitions.attach([toToolRow(row)]))[0]! : null
     }),
+
+    withDefinitions: op((rows: ToolRow[]) => definitions.attach(rows)),
 
     toolPaths: op(async (namespace?: string) => {
       const rows = await db

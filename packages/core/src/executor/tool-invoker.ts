@@ -5,7 +5,7 @@
  * each call is made for one Execution (./execution.ts), which records it, and is its `invoke`.
  */
 import { decodeToolResult } from "../encodings/decode.js"
-import { ResultEncodings } from "../encodings/encoding.js"
+import { ResultEncodings, declaresData } from "../encodings/encoding.js"
 import { internalError } from "../errors.js"
 import { isRecord } from "../is-record.js"
 import type { Logger } from "../errors.js"
@@ -105,6 +105,7 @@ export const createToolInvoker = ({
     return plugin.invoke(handleOf(source), tool.name, args, {
       timeoutMs: Math.max(1, ctx.remainingMs()),
       signal: ctx.signal,
+      ...(tool.binding != null ? { binding: tool.binding } : {}),
     })
   }
 
@@ -184,15 +185,16 @@ export const createToolInvoker = ({
     const encoding = tool.encoding
     // a source that cannot start (its file gone, its command not found) must not go on showing `ready`
     if (!raw.ok && raw.connectFailed) await sources.recordConnectFailure(source, raw.message)
-    if (!raw.ok) return { result: errResult(raw.code, raw.message), encoding, source: source.namespace, upstreamMs }
-    const result = decodeToolResult(encoding, raw.raw)
-    // for a v2-stamped row the declared schema types `data`; a `direct` row's data is the raw envelope
+    if (!raw.ok) {
+      const result = errResult(raw.code, raw.message, raw.data !== undefined ? { data: raw.data } : undefined)
+      return { result, encoding, source: source.namespace, upstreamMs }
+    }
+    const result = decodeToolResult(encoding, raw.raw, raw.meta)
     if (result.ok) ctx.observe(tool.id, encoding, result.data)
     const dataBytes = result.ok ? byteLength(result.data) : null
+    // the declared schema types `data` under a stamp this build knows; an unstamped row's data is the raw envelope
     const outputSchemaError =
-      result.ok && tool.outputSchema && encoding !== ResultEncodings.direct
-        ? outputSchemaMismatch(tool, result.data, dataBytes)
-        : null
+      result.ok && tool.outputSchema && declaresData(tool) ? outputSchemaMismatch(tool, result.data, dataBytes) : null
     return { result, outputSchemaError, dataBytes, encoding, source: source.namespace, upstreamMs }
   }
 

@@ -135,7 +135,13 @@ export const createSourcesService = ({
       return discoveryError(discovered, `sync of "${row.namespace}" failed`)
     }
     progress.end()
-    await store.applySync(row.id, discovered.discovery.tools, discovered.discovery.encoding, at)
+    await store.applySync(
+      row.id,
+      discovered.discovery.tools,
+      discovered.discovery.encoding,
+      at,
+      discovered.discovery.definitions,
+    )
     const fresh = await store.getSource(row.namespace)
     return fresh ?? new NotFound({ message: `source "${row.namespace}" was removed during its sync` })
   }
@@ -282,7 +288,14 @@ export const createSourcesService = ({
         ),
       )
       yield* Effect.tryPromise({
-        try: () => store.applySync(row.id, discovered.discovery.tools, discovered.discovery.encoding, now()),
+        try: () =>
+          store.applySync(
+            row.id,
+            discovered.discovery.tools,
+            discovered.discovery.encoding,
+            now(),
+            discovered.discovery.definitions,
+          ),
         catch: (cause) => internalError(logger, "first sync of a new source", cause),
       }).pipe(
         // leave nothing behind: a half-added source would block the namespace with no tools
@@ -378,7 +391,13 @@ export const createSourcesService = ({
       const at = now()
       yield* attempt("sync source", () =>
         discovered.ok
-          ? store.applySync(row.id, discovered.discovery.tools, discovered.discovery.encoding, at)
+          ? store.applySync(
+              row.id,
+              discovered.discovery.tools,
+              discovered.discovery.encoding,
+              at,
+              discovered.discovery.definitions,
+            )
           : store.recordSyncError(row.id, discovered.message, at),
       )
       metrics.syncEnded(namespace, discovered.ok)
