@@ -13,7 +13,7 @@ export { SourceRefusal, findRefusal, isSourceRefusal } from "./egress/source-ref
 export { countJsonNodes, createJsonScan } from "./json-scan.js"
 export type { JsonScan } from "./json-scan.js"
 export * from "./encodings/encoding.js"
-export { decodeToolResult } from "./encodings/decode.js"
+export { decodeToolResult, parseExactJson } from "./encodings/decode.js"
 export type {
   CatalogStore,
   SourceRow,
