@@ -20,6 +20,7 @@ import {
 } from "@switchboard/core"
 import type { CatalogStore, StoredExecution } from "@switchboard/core"
 import { mcpConfigView } from "@switchboard/plugin-mcp"
+import { openApiConfigView } from "@switchboard/plugin-openapi"
 import type { StdioAllowance } from "@switchboard/plugin-mcp"
 import { openCatalogDatabase } from "../catalog-database.js"
 import type { CatalogDatabase } from "../catalog-database.js"
@@ -36,7 +37,7 @@ export interface LocalClientOptions {
 }
 
 /** the kinds of source the Node host takes (layers/plugins.ts), as far as showing one needs */
-const configViews = [mcpConfigView]
+const configViews = [mcpConfigView, openApiConfigView]
 
 export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions): CatalogClient => {
   let database: Promise<CatalogDatabase> | undefined

@@ -152,7 +152,7 @@ export const readResponse = async (
 
 const isUtf8Text = (bytes: Uint8Array) => {
   try {
-    new TextDecoder("utf-8", { fatal: true }).decode(bytes)
+    new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes)
     return true
   } catch {
     return false
