@@ -89,6 +89,43 @@ describe("an MCP source and an OpenAPI source in one catalog", () => {
   })
 })
 
+describe("an OpenAPI source under the catalog's rules", () => {
+  it("pauses a destructive operation (PUT) for approval, as the default policy does an MCP tool's", async () => {
+    const response = await server.request("POST", "/v1/execute", {
+      code: 'return (await tools.pets.replacePet({ petId: 1, body: { petId: 1, name: "Max" } })).ok',
+    })
+    expect(response.status).toBe(202)
+    expect(response.body).toMatchObject({
+      status: "paused",
+      message: expect.stringMatching(/^paused before pets\.replacePet/),
+    })
+  })
+
+  it("seals its credentials at rest and never shows them", async () => {
+    const added = await server.request("POST", "/v1/sources", {
+      namespace: "sealed",
+      kind: "openapi",
+      spec: { url: `${pets.url}/openapi.yaml` },
+      auth: { bearerAuth: "sealed-bearer-token-42", basicAuth: { username: "vet", password: "sealed-password-42" } },
+      headers: { "x-team-token": "sealed-header-42" },
+    })
+    expect(added.status).toBe(201)
+    expect(added.body.source.config).toMatchObject({
+      auth: { bearerAuth: "<redacted>", basicAuth: { username: "vet", password: "<redacted>" } },
+      headers: { "x-team-token": "<redacted>" },
+    })
+    const db = new Database(server.dbPath, { readonly: true })
+    try {
+      const { config } = db.prepare("select config from sources where namespace = 'sealed'").get() as { config: string }
+      expect(config).not.toMatch(/sealed-(bearer|password|header)-42/)
+      expect(JSON.parse(config).auth.bearerAuth).toMatch(/^enc:v1:/)
+    } finally {
+      db.close()
+    }
+    expect((await server.request("DELETE", "/v1/sources/sealed")).status).toBe(204)
+  })
+})
+
 describe("GitHub's REST API, as published", () => {
   it("describes repos/get with its declared data type", async () => {
     const get = await tool("github.repos/get")
