@@ -28,7 +28,7 @@ const spawnServe = (db: string) =>
   new Promise<{ url: string; pid: number; stop(): void }>((resolve, reject) => {
     const cli = fileURLToPath(new URL("../apps/server/dist/switchboard.mjs", import.meta.url))
     const server = spawn(process.execPath, [cli, "serve", "--port", "0", "--db", db], {
-      stdio: ["ignore", "pipe", "inherit"],
+      stdio: ["ignore", "pipe", "ignore"],
     })
     let out = ""
     server.stdout.on("data", (chunk) => {
