@@ -17,10 +17,11 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { dump } from "js-yaml"
-import { GITHUB_SPEC_PATH, startGithubService, startPetsService } from "@switchboard/fixtures"
+import { GITHUB_SPEC_PATH, freePort, startGithubService, startPetsService } from "@switchboard/fixtures"
 import { TEST_ADMIN_KEY, startWorker } from "@switchboard/worker/local"
 import { createClient } from "./execute/http-client.js"
 import { timeInterleavedUs } from "./execute/measure.js"
+import { isolateHeap } from "./openapi/isolate-heap.js"
 import { childNamed, peakDuring } from "./openapi/memory.js"
 
 /** `switchboard serve` from the built CLI (`pnpm build`), a process of its own, on a loopback port */
@@ -95,7 +96,9 @@ for (const [name, file] of [
 const github = await startGithubService()
 const pets = await startPetsService()
 const node = await spawnServe(join(dir, "catalog.db"))
-const worker = await startWorker()
+const inspectorPort = await freePort()
+const worker = await startWorker({ inspectorPort })
+const heap = await isolateHeap(inspectorPort)
 const hosts = [
   { name: "node", url: node.url, pid: node.pid, headers: {} as Record<string, string> },
   {
@@ -119,17 +122,24 @@ for (const host of hosts) {
     spec: { url: `${github.url}/openapi.json` },
     baseUrl: github.url,
   })
-  const added = await peakDuring(host.pid, async () => {
+  const post = async () => {
     const started = performance.now()
     const response = await host.client.post("/v1/sources", body)
     if (response.status !== 201) throw new Error(`${host.name}: ${response.status} ${response.text.slice(0, 300)}`)
     return performance.now() - started
-  })
+  }
+  const isolate = host.name === "worker" ? await heap.during(() => peakDuring(host.pid, post)) : undefined
+  const added = isolate?.value ?? (await peakDuring(host.pid, post))
   console.log(
     `   ${host.name}: ${added.value.toFixed(0)} ms, peak RSS +${(added.peakMiB - added.beforeMiB).toFixed(0)} MiB ` +
       `(from ${added.beforeMiB.toFixed(0)} MiB${host.name === "worker" ? "; workerd's whole process, the isolate's limit is 128 MB" : ""}) | ` +
       `baseline fetch + JSON.parse in this process: ${fetched.value.toFixed(0)} ms | ratio ${(added.value / fetched.value).toFixed(1)}x`,
   )
+  if (isolate)
+    console.log(
+      `   worker isolate's heap (inspector): used ${isolate.beforeMB.toFixed(0)} MB before, at most ${isolate.peakUsedMB.toFixed(0)} MB ` +
+        `(garbage included), heap size at most ${isolate.heapMB.toFixed(0)} MB | the Worker's limit: 128 MB`,
+    )
 }
 
 console.log("3. one call through a script to the pets service, against a direct GET of the same URL (median of 300)")
@@ -181,6 +191,7 @@ hosts.forEach((host, index) => {
 })
 
 agent.destroy()
+heap.close()
 for (const host of hosts) host.client.close()
 await worker.close()
 node.stop()
