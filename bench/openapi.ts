@@ -182,7 +182,8 @@ hosts.forEach((host, index) => {
   const [oneUs, noneUs, tenUs] = measured.slice(index * 3, index * 3 + 3) as [number, number, number]
   const perCall = (tenUs - noneUs) / 10
   console.log(
-    `   ${host.name}: execute with one call ${(oneUs / 1000).toFixed(2)} ms | baseline direct GET ${(directUs! / 1000).toFixed(2)} ms | ratio ${(oneUs / directUs!).toFixed(1)}x`,
+    `   ${host.name}: execute with one call ${(oneUs / 1000).toFixed(2)} ms | ` +
+      `baseline direct GET ${(directUs! / 1000).toFixed(2)} ms | ratio ${(oneUs / directUs!).toFixed(1)}x`,
   )
   console.log(
     `   ${host.name}: per call (ten in a script, less a script of none: ${(noneUs / 1000).toFixed(2)} ms) ${(perCall / 1000).toFixed(2)} ms | ` +

@@ -71,7 +71,10 @@ describe("a sync of a spec that cannot be used fails by name and keeps the catal
     [
       "colliding parameters",
       PETS_SPEC_YAML.replace("        - name: ids\n", "        - name: tags\n"),
-      /^sync of "pets" failed: paths\.\/pets\.get\.parameters\[1\]: parameter "tags" in query is declared twice \(also at paths\.\/pets\.get\.parameters\[0\]\)$/,
+      new RegExp(
+        String.raw`^sync of "pets" failed: paths\./pets\.get\.parameters\[1\]: parameter "tags" in query is declared twice ` +
+          String.raw`\(also at paths\./pets\.get\.parameters\[0\]\)$`,
+      ),
     ],
   ]
   it.each(cases)("%s", async (_name, text, message) => {

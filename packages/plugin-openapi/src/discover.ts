@@ -25,10 +25,9 @@ const checkAuth = (doc: OpenApiDocument, auth: Record<string, unknown>) => {
     const scheme = schemes.get(name)
     if (!scheme) {
       const known = [...schemes.keys()]
-      throw new SpecProblem(
-        `auth.${name}`,
-        `the spec declares no security scheme "${name}" (${known.length > 0 ? `it declares ${known.join(", ")}` : "it declares none: send credentials in headers"})`,
-      )
+      const declared =
+        known.length > 0 ? `it declares ${known.join(", ")}` : "it declares none: send credentials in headers"
+      throw new SpecProblem(`auth.${name}`, `the spec declares no security scheme "${name}" (${declared})`)
     }
     if (scheme.type === "unsupported")
       throw new SpecProblem(`auth.${name}`, `security scheme "${name}" is ${scheme.declared}: ${UNSUPPORTED_AUTH}`)
