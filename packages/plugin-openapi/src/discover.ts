@@ -11,9 +11,7 @@ import { compileSpec } from "./derive/compile.js"
 import type { CompiledSpec } from "./derive/compile.js"
 import { declaredSchemes } from "./derive/security.js"
 import type { OpenApiDocument } from "./spec/parse-spec.js"
-import { parseSpec } from "./spec/parse-spec.js"
 import { SpecProblem } from "./spec/spec-problem.js"
-import type { SpecText } from "./load-spec.js"
 
 const UNSUPPORTED_AUTH =
   "OAuth 2, OpenID Connect and mutual TLS schemes cannot be used by sources yet; give a token for an http bearer or " +
@@ -72,14 +70,14 @@ const checkServers = (compiled: CompiledSpec, baseUrl: string | undefined, refus
   }
 }
 
-/** Compiles and checks; throws a SpecProblem (named by place) or a SourceRefusal. */
+/** Compiles and checks a parsed spec; throws a SpecProblem (named by place) or a SourceRefusal. */
 export const discoverSpec = (
-  spec: SpecText,
+  doc: OpenApiDocument,
+  specUrl: string | undefined,
   config: Pick<OpenApiSourceConfig, "auth" | "baseUrl">,
   refusePrivate: boolean,
 ): Discovery => {
-  const doc = parseSpec(spec.text, spec.origin)
-  const compiled = compileSpec(doc, spec.specUrl ? { specUrl: spec.specUrl } : {})
+  const compiled = compileSpec(doc, specUrl ? { specUrl } : {})
   checkAuth(doc, config.auth ?? {})
   checkServers(compiled, config.baseUrl, refusePrivate)
   return { tools: compiled.tools, encoding: ResultEncodings.direct, definitions: compiled.definitions }

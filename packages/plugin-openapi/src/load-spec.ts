@@ -47,13 +47,12 @@ const readText = async (response: Response, maxBytes: number, where: string) => 
 export const loadSpecText = async (
   spec: { url: string } | { inline: string },
   fetch: Fetch,
-  { maxBytes, timeoutMs }: { maxBytes: number; timeoutMs: number },
+  { maxBytes, timeoutMs, where = "spec.url" }: { maxBytes: number; timeoutMs: number; where?: string },
 ): Promise<SpecText> => {
   if ("inline" in spec) {
     if (spec.inline.length > maxBytes) throw tooLarge("spec.inline", maxBytes)
     return { text: spec.inline, origin: "spec.inline" }
   }
-  const where = `spec.url`
   const signal = AbortSignal.timeout(timeoutMs)
   try {
     const response = await fetch(spec.url, { headers: { accept: "application/json, application/yaml, */*" }, signal })

@@ -15,6 +15,8 @@ import { openApiSourceConfig, openApiSourcePatch } from "./config-schema.js"
 import type { OpenApiSourceConfig } from "./config-schema.js"
 import { discoverSpec } from "./discover.js"
 import { loadSpecText } from "./load-spec.js"
+import { parseDocument, parseSpec } from "./spec/parse-spec.js"
+import { bundleRemoteRefs, hasRemoteRefs } from "./spec/remote-refs.js"
 import { isSpecProblem } from "./spec/spec-problem.js"
 
 export interface OpenApiPluginOptions {
@@ -51,7 +53,7 @@ const checkConfig = (config: unknown, refusePrivate: boolean) => {
   const value = checked.value
   if ("inline" in value.spec) {
     try {
-      discoverSpec({ text: value.spec.inline, origin: "spec.inline" }, value, refusePrivate)
+      discoverSpec(parseSpec(value.spec.inline, "spec.inline"), undefined, value, refusePrivate)
     } catch (cause) {
       if (isSpecProblem(cause)) return { ok: false as const, reason: "invalid" as const, message: cause.message }
       if ((cause as { _tag?: unknown })._tag === "SourceRefusal")
@@ -87,11 +89,17 @@ export const createOpenApiPlugin = (options: OpenApiPluginOptions = {}): SourceP
       const config = configOf(source)
       const scrub = scrubberOf(config)
       try {
-        const text = await loadSpecText(config.spec, fetchFn, {
+        const limits = {
           maxBytes: options.maxSpecBytes ?? DEFAULT_MAX_SPEC_BYTES,
           timeoutMs: options.specTimeoutMs ?? 60_000,
-        })
-        return { ok: true, discovery: discoverSpec(text, config, refusePrivate) }
+        }
+        const spec = await loadSpecText(config.spec, fetchFn, limits)
+        const doc = parseSpec(spec.text, spec.origin)
+        if (spec.specUrl && hasRemoteRefs(spec.text))
+          await bundleRemoteRefs(doc, spec.specUrl, async (url) =>
+            parseDocument((await loadSpecText({ url }, fetchFn, { ...limits, where: url })).text, url),
+          )
+        return { ok: true, discovery: discoverSpec(doc, spec.specUrl, config, refusePrivate) }
       } catch (cause) {
         const tag = (cause as { _tag?: unknown })._tag
         if (tag === "SourceRefusal") {

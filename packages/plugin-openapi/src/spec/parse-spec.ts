@@ -45,6 +45,9 @@ const parseText = (text: string, origin: string): unknown => {
   }
 }
 
+/** A document a spec refers to (`$ref: ./schemas.yaml#/Pet`): JSON or YAML, any value. */
+export const parseDocument = (text: string, origin: string): unknown => parseText(text, origin)
+
 /** The document, checked to be OpenAPI 3.0 or 3.1. `origin` names the spec in messages (its URL, or `spec.inline`). */
 export const parseSpec = (text: string, origin: string): OpenApiDocument => {
   const doc = parseText(text, origin)

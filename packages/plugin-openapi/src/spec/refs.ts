@@ -1,7 +1,7 @@
 /**
  * Local `$ref` resolution, on demand: nothing is dereferenced up front, so a spec's shared schemas stay shared
- * (GitHub's spec fully dereferenced is 73 MB of JSON, from 13 MB). A reference outside the document (another file, a
- * URL) is refused: this server fetches nothing a spec points at.
+ * (GitHub's spec fully dereferenced is 73 MB of JSON, from 13 MB). A reference to another document has been
+ * followed before (./remote-refs.ts, a spec by URL on its own origin); one left here is refused.
  */
 import { isRecord, own } from "@switchboard/core"
 import { SpecProblem } from "./spec-problem.js"
