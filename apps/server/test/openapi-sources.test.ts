@@ -148,6 +148,20 @@ describe("GitHub's REST API, as published", () => {
       const issue = await tools.github["issues/create"]({ owner: "octocat", repo: "hello", title: "Found a bug" })
       return { repo: repo.data.full_name, owner: repo.data.owner.login, issue: [issue.meta.status, issue.data.title, issue.data.number] }`)
     expect(answer.result).toEqual({ repo: "octocat/hello", owner: "octocat", issue: [201, "Found a bug", 1347] })
+    // each answer is checked against the schema GitHub declares for it, and a mismatch recorded with the call: GitHub's
+    // own example of a full repository lacks `source.language`, which its schema requires (delivered all the same)
+    const db = new Database(server.dbPath, { readonly: true })
+    try {
+      const calls = db
+        .prepare("select tool_path as path, output_schema_error as mismatch from tool_calls where execution_id = ?")
+        .all(answer.executionId)
+      expect(calls).toEqual([
+        { path: "github.repos/get", mismatch: "#/source: A subschema had errors." },
+        { path: "github.issues/create", mismatch: null },
+      ])
+    } finally {
+      db.close()
+    }
   })
 })
 
