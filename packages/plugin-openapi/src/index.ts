@@ -3,7 +3,7 @@
  * operation is a tool, called with fetch. Web APIs only: it runs on the Node host and on Workers. The host hands it
  * its egress (a fetch that refuses private addresses where the host does).
  */
-export { parseSpec, SWAGGER_2_MESSAGE } from "./spec/parse-spec.js"
+export { parseSpec } from "./spec/parse-spec.js"
 export type { OpenApiDocument } from "./spec/parse-spec.js"
 export { compileSpec } from "./derive/compile.js"
 export type { CompiledSpec } from "./derive/compile.js"

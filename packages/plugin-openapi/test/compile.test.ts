@@ -208,6 +208,83 @@ describe("rules on small specs", () => {
   })
 })
 
+describe("Swagger 2.0, converted to OpenAPI 3 first", () => {
+  const swagger = compile(
+    JSON.stringify({
+      swagger: "2.0",
+      info: { title: "pets", version: "1" },
+      host: "pets.example.com",
+      basePath: "/v1",
+      schemes: ["https"],
+      consumes: ["application/json"],
+      produces: ["application/json"],
+      securityDefinitions: { key: { type: "apiKey", in: "header", name: "X-Key" }, basic: { type: "basic" } },
+      security: [{ key: [] }],
+      paths: {
+        "/pets/{id}": {
+          get: {
+            operationId: "getPet",
+            parameters: [
+              { name: "id", in: "path", required: true, type: "integer" },
+              { name: "tags", in: "query", type: "array", items: { type: "string" }, collectionFormat: "multi" },
+            ],
+            responses: { 200: { description: "the pet", schema: { $ref: "#/definitions/Pet" } } },
+          },
+        },
+        "/pets": {
+          post: {
+            operationId: "addPet",
+            security: [{ basic: [] }],
+            parameters: [{ name: "body", in: "body", required: true, schema: { $ref: "#/definitions/Pet" } }],
+            responses: { 201: { description: "added", schema: { $ref: "#/definitions/Pet" } } },
+          },
+        },
+        "/upload": {
+          post: {
+            operationId: "upload",
+            consumes: ["multipart/form-data"],
+            parameters: [{ name: "file", in: "formData", type: "file" }],
+            responses: { 200: { description: "ok" } },
+          },
+        },
+      },
+      definitions: {
+        Pet: { type: "object", properties: { id: { type: "integer" }, name: { type: "string", "x-nullable": true } } },
+      },
+    }),
+  )
+
+  it("makes the same tools: parameters, body, form, declared output, server and security", () => {
+    expect(tool(swagger, "getPet")).toMatchObject({
+      inputSchema: {
+        properties: { id: { type: "integer" }, tags: { type: "array", items: { type: "string" } } },
+        required: ["id"],
+      },
+      outputSchema: { $ref: "#/$defs/Pet" },
+      binding: {
+        server: "https://pets.example.com/v1",
+        params: [
+          { name: "id", in: "path" },
+          { name: "tags", in: "query", style: "form", explode: true },
+        ],
+        security: [[{ name: "key", type: "apiKey", in: "header", key: "X-Key" }]],
+      },
+    })
+    expect(swagger.definitions.Pet).toEqual({
+      type: "object",
+      properties: { id: { type: "integer" }, name: { type: ["string", "null"] } },
+    })
+    expect(tool(swagger, "addPet").binding).toMatchObject({
+      body: { mediaType: "application/json", arg: null, properties: ["id", "name"] },
+      security: [[{ name: "basic", type: "http", scheme: "basic" }]],
+    })
+    expect(tool(swagger, "upload").binding.body).toMatchObject({
+      mediaType: "multipart/form-data",
+      properties: ["file"],
+    })
+  })
+})
+
 describe("specs that cannot be read, each named by place", () => {
   const problem = (text: string) => {
     try {
@@ -226,8 +303,8 @@ describe("specs that cannot be read, each named by place", () => {
     expect(problem("just a sentence")).toMatch(/neither JSON nor YAML describing an object/)
   })
 
-  it("refuses Swagger 2.0 with what to do instead", () => {
-    expect(problem('{"swagger":"2.0","paths":{}}')).toMatch(/Swagger 2\.0.*convert it to OpenAPI 3/)
+  it("refuses a Swagger version other than 2.0", () => {
+    expect(problem('{"swagger":"1.2","paths":{}}')).toBe("spec.inline swagger: Swagger 1.2 is not supported (2.0 is)")
   })
 
   it("names a dangling $ref by where it is", () => {

@@ -2,17 +2,15 @@
  * A spec's text -> its document. JSON goes to the engine's own parser (13 MB of GitHub's spec in ~50 ms); anything
  * else is YAML, read by js-yaml, which is pure JavaScript and runs on Workers (GitHub's spec as YAML: ~0.5 s and
  * ~105 MB of heap at its peak, where `yaml` took ~2.6 s and ~340 MB). OpenAPI 3.0 and 3.1 are read; Swagger 2.0 is
- * refused with what to do instead.
+ * converted to OpenAPI 3.0 first (@scalar/openapi-upgrader: `host`, `basePath` and `schemes` become a server, body and
+ * form parameters a request body, `definitions` component schemas, `securityDefinitions` security schemes).
  */
+import { upgradeFromTwoToThree } from "@scalar/openapi-upgrader/2.0-to-3.0"
 import { load } from "js-yaml"
 import { isRecord } from "@switchboard/core"
 import { SpecProblem } from "./spec-problem.js"
 
 export type OpenApiDocument = Record<string, unknown> & { openapi: string; paths?: unknown }
-
-export const SWAGGER_2_MESSAGE =
-  "the spec is Swagger 2.0, which this server does not read: convert it to OpenAPI 3 first " +
-  "(for example with `npx swagger2openapi spec.json -o openapi.json`) and add that"
 
 const firstChar = (text: string) => {
   for (let i = 0; i < text.length; i++) {
@@ -53,7 +51,27 @@ export const parseSpec = (text: string, origin: string): OpenApiDocument => {
   const doc = parseText(text, origin)
   if (!isRecord(doc))
     throw new SpecProblem(origin, "the spec is neither JSON nor YAML describing an object (an OpenAPI document)")
-  if (doc.swagger !== undefined) throw new SpecProblem(origin, SWAGGER_2_MESSAGE)
+  if (doc.swagger !== undefined) return fromSwagger2(doc, origin)
+  return checked(doc, origin)
+}
+
+const fromSwagger2 = (doc: Record<string, unknown>, origin: string): OpenApiDocument => {
+  if (doc.swagger !== "2.0")
+    throw new SpecProblem(`${origin} swagger`, `Swagger ${String(doc.swagger)} is not supported (2.0 is)`)
+  let upgraded: unknown
+  try {
+    upgraded = upgradeFromTwoToThree(doc as never)
+  } catch (cause) {
+    throw new SpecProblem(
+      origin,
+      `the Swagger 2.0 document could not be converted to OpenAPI 3: ${(cause as Error).message}`,
+    )
+  }
+  if (!isRecord(upgraded)) throw new SpecProblem(origin, "the Swagger 2.0 document could not be converted to OpenAPI 3")
+  return checked(upgraded, origin)
+}
+
+const checked = (doc: Record<string, unknown>, origin: string): OpenApiDocument => {
   const version = doc.openapi
   if (typeof version !== "string")
     throw new SpecProblem(origin, 'the document has no "openapi" version field: it is not an OpenAPI document')
