@@ -123,6 +123,10 @@ describe("the fixture service's spec", () => {
     ])
     expect(tool(pets, "recordVisit").binding.body?.mediaType).toBe("application/x-www-form-urlencoded")
     expect(tool(pets, "uploadFile").binding.body?.mediaType).toBe("multipart/form-data")
+    // a file is typed as what a script passes for one: text, or bytes as base64
+    expect((tool(pets, "uploadFile").inputSchema as { properties: { file: unknown } }).properties.file).toMatchObject({
+      anyOf: [{ type: "string" }, { type: "object", required: ["base64"] }],
+    })
     expect(tool(pets, "whoamiBasic").binding.security).toEqual([[{ name: "basicAuth", type: "http", scheme: "basic" }]])
     expect(tool(pets, "getPet").binding.security.map((alt) => alt.map((s) => s.name))).toEqual([
       ["bearerAuth"],

@@ -32,6 +32,31 @@ const RAW_BODY = {
   ],
 }
 
+/** A file in a multipart body: text as it is, or bytes as `{ base64, contentType?, filename? }`. */
+const FILE = {
+  anyOf: [
+    { type: "string" },
+    {
+      type: "object",
+      properties: { base64: { type: "string" }, contentType: { type: "string" }, filename: { type: "string" } },
+      required: ["base64"],
+    },
+  ],
+}
+
+const isBinaryString = (schema: unknown) =>
+  isRecord(schema) && schema.type === "string" && (schema.format === "binary" || schema.format === "byte")
+
+/** a multipart property that is a file (or a list of files), typed as what a script passes for one */
+const asFileArgument = (schema: unknown): unknown => {
+  if (isBinaryString(schema)) {
+    const description = (schema as Record<string, unknown>).description
+    return typeof description === "string" ? { ...FILE, description } : FILE
+  }
+  if (isRecord(schema) && schema.type === "array" && isBinaryString(schema.items)) return { ...schema, items: FILE }
+  return schema
+}
+
 export interface DerivedBody {
   binding: BodyBinding
   properties: [arg: string, schema: unknown][]
@@ -83,7 +108,10 @@ export const deriveRequestBody = (
   const requiredProps = Array.isArray(listed) ? listed.filter((n): n is string => typeof n === "string") : []
   return {
     binding: { mediaType, arg: null, properties: names, required },
-    properties: names.map((name) => [name, convert.convert(props[name], at(at(schemaAt, "properties"), name))]),
+    properties: names.map((name) => {
+      const converted = convert.convert(props[name], at(at(schemaAt, "properties"), name))
+      return [name, /^multipart\//i.test(mediaType) ? asFileArgument(converted) : converted]
+    }),
     // a body that may be left out entirely has no required properties
     required: required ? requiredProps.filter((name) => names.includes(name)) : [],
   }
