@@ -128,6 +128,7 @@ it("refuses servers at a private address on a server that refuses them, and adds
       spec: { inline: PETS_SPEC_YAML.replace("  - url: /", "  - url: http://192.168.1.20/api") },
     })
     expect(added.status).toBe(403)
+    expect(added.body.error.code).toBe("private_address")
     expect(added.body.error.message).toMatch(
       /^servers\[0\]\.url of listPets points at "192\.168\.1\.20", a private address/,
     )

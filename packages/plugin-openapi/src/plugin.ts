@@ -46,18 +46,19 @@ export const DEFAULT_MAX_SPEC_BYTES = 40 * 1024 * 1024
 const isBinding = (value: unknown): value is OperationBinding =>
   isRecord(value) && typeof value.method === "string" && typeof value.path === "string" && Array.isArray(value.params)
 
-/** The config as checked; an inline spec is compiled here too, so a spec that cannot be read is the caller's 400. */
-const checkConfig = (config: unknown, refusePrivate: boolean) => {
+/**
+ * The config as checked; an inline spec is compiled here too, so a spec that cannot be read is the caller's 400.
+ * Where it may send calls is the discovery's to refuse (`private_address`), as for a spec by URL.
+ */
+const checkConfig = (config: unknown) => {
   const checked = parseRequest(openApiSourceConfig, config)
   if (!checked.ok) return { ok: false as const, reason: "invalid" as const, message: checked.error.message }
   const value = checked.value
   if ("inline" in value.spec) {
     try {
-      discoverSpec(parseSpec(value.spec.inline, "spec.inline"), undefined, value, refusePrivate)
+      discoverSpec(parseSpec(value.spec.inline, "spec.inline"), undefined, value, false)
     } catch (cause) {
       if (isSpecProblem(cause)) return { ok: false as const, reason: "invalid" as const, message: cause.message }
-      if ((cause as { _tag?: unknown })._tag === "SourceRefusal")
-        return { ok: false as const, reason: "forbidden" as const, message: (cause as Error).message }
       throw cause
     }
   }
@@ -78,7 +79,7 @@ export const createOpenApiPlugin = (options: OpenApiPluginOptions = {}): SourceP
     ...openApiConfigView,
     configSchema: openApiSourceConfig,
     patchSchema: openApiSourcePatch,
-    validateConfig: (config) => checkConfig(config, refusePrivate),
+    validateConfig: checkConfig,
     mergeConfig(current, patch) {
       const checked = parseRequest(openApiSourcePatch, patch)
       if (!checked.ok) return { ok: false, message: checked.error.message }

@@ -53,21 +53,26 @@ it("refuses a 50 MB spec past the bound, without reading it whole", async () => 
   })
 })
 
-it("refuses servers at a private address where the host refuses them, naming the place", () => {
+it("refuses servers at a private address where the host refuses them, naming the place", async () => {
   const spec = PETS_SPEC_YAML.replace("  - url: /", "  - url: http://10.1.2.3:8080/api")
   const refusing = createOpenApiPlugin({ refusePrivateAddresses: true })
-  expect(refusing.validateConfig({ spec: { inline: spec } })).toEqual({
+  const checked = refusing.validateConfig({ spec: { inline: spec } })
+  if (!checked.ok) throw new Error(checked.message)
+  expect(await refusing.discover(handle(checked.config))).toEqual({
     ok: false,
-    reason: "forbidden",
+    refused: "private_address",
     message:
       'servers[0].url of listPets points at "10.1.2.3", a private address: this server refuses loopback, private, link-local and ' +
       "metadata addresses for sources; start it with --allow-private-sources to allow them",
   })
-  expect(refusing.validateConfig({ spec: { inline: spec }, baseUrl: "http://localhost:1/" })).toMatchObject({
+  expect(
+    await refusing.discover(handle({ ...(checked.config as object), baseUrl: "http://localhost:1/" })),
+  ).toMatchObject({
     ok: false,
+    refused: "private_address",
     message: expect.stringMatching(/^baseUrl points at "localhost", a loopback address/),
   })
-  expect(createOpenApiPlugin().validateConfig({ spec: { inline: spec } })).toMatchObject({ ok: true })
+  expect(await createOpenApiPlugin().discover(handle(checked.config))).toMatchObject({ ok: true })
 })
 
 it("fetches the spec through the host's egress guard", async () => {
