@@ -25,7 +25,7 @@ export interface OpenApiPluginOptions {
    * fetch http MCP sources use), which throws a SourceRefusal to refuse an address. Default: global fetch.
    */
   fetch?: Fetch
-  /** refuse a baseUrl or spec server that is `localhost` or a non-public IP literal when the source is synced */
+  /** refuse a baseUrl or spec server that is `localhost` or a non-public IP literal when the source is discovered */
   refusePrivateAddresses?: boolean
   /** the largest spec read (default 40 MiB: Microsoft Graph's is 37 MB) */
   maxSpecBytes?: number
