@@ -8,7 +8,7 @@
 # (and, without SWITCHBOARD_SECRET_KEY, the key file that encrypts source secrets beside it) lives in the volume
 # /data. A config file mounted at /etc/switchboard/switchboard.config.json is applied at boot (the working directory's
 # ./switchboard.config.json, as for `serve` anywhere); the command line's --host, --port and --db win over its
-# "server" settings. README.md, "In a container"; test/container-entrypoint.test.ts in apps/server runs this CMD.
+# "server" settings. README.md, "In a container"; test/cli/container-entrypoint.test.ts in apps/server runs this CMD.
 
 FROM node:20-bookworm-slim AS build
 # better-sqlite3 downloads a prebuilt binary, or compiles one where that download is unreachable

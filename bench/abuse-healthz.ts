@@ -1,5 +1,5 @@
 /**
- * `pnpm bench:abuse` — /healthz under each issue 14 abuse case (apps/server/test/abuse-cases.ts), against a
+ * `pnpm bench:abuse` — /healthz under each issue 14 abuse case (apps/server/test/abuse/abuse-cases.ts), against a
  * `switchboard serve` child process on a real SQLite file: GET /healthz every 25 ms from this process while the
  * case runs (a window of at least 1 s), its p50, p99 and max, and the child's RSS once settled against its idle
  * figure (a case marked `isolation` runs on a server process of its own, its RSS read against its figure after the
@@ -11,9 +11,16 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fixtureCommand } from "@switchboard/fixtures"
-import { abuseCases, codeOf, leftOut } from "../apps/server/test/abuse-cases.js"
-import type { AbuseCase, CaseContext } from "../apps/server/test/abuse-cases.js"
-import { call, percentile, probeHealth, rssOf, settledRss, spawnServe } from "../apps/server/test/process-harness.js"
+import { abuseCases, codeOf, leftOut } from "../apps/server/test/abuse/abuse-cases.js"
+import type { AbuseCase, CaseContext } from "../apps/server/test/abuse/abuse-cases.js"
+import {
+  call,
+  percentile,
+  probeHealth,
+  rssOf,
+  settledRss,
+  spawnServe,
+} from "../apps/server/test/support/process-harness.js"
 
 const MB = 1 << 20
 const print = (line: string) => process.stdout.write(`${line}\n`)
@@ -104,7 +111,7 @@ const session = async (title: string, rows: AbuseCase[]) => {
   }
 }
 
-await session("The suite's cases (apps/server/test/abuse-process.test.ts), after 2 s with nothing running", [
+await session("The suite's cases (apps/server/test/abuse/abuse-process.test.ts), after 2 s with nothing running", [
   { name: "nothing running (2 s)", act: async () => (await sleep(2_000), []), expect: [] },
   ...abuseCases,
 ])

@@ -70,10 +70,10 @@ const measureStore = async (db: string) => {
     const id = `s${run}`
     await catalog.store.insertSource(source(id, `ns${run}`))
     let t0 = performance.now()
-    await catalog.store.applySync(id, tools, "mcp-call-tool-result-v2", 1)
+    await catalog.store.applySync({ sourceId: id, tools, encoding: "mcp-call-tool-result-v2", syncedAt: 1 })
     first.push(performance.now() - t0)
     t0 = performance.now()
-    await catalog.store.applySync(id, tools, "mcp-call-tool-result-v2", 2)
+    await catalog.store.applySync({ sourceId: id, tools, encoding: "mcp-call-tool-result-v2", syncedAt: 2 })
     resync.push(performance.now() - t0)
   }
   await catalog.close()

@@ -7,14 +7,15 @@
  * `pnpm tsx bench/executor-ab.ts <other tree>` (about 30 seconds).
  */
 import { resolve } from "node:path"
-import { pathToFileURL } from "node:url"
 import { Effect } from "effect"
 import * as B from "@switchboard/core"
+import * as Executor from "@switchboard/core/executor"
+import { coreName } from "./core-face.js"
 import { timeInterleavedUs } from "./execute/measure.js"
 
 const [otherTree] = process.argv.slice(2)
 if (!otherTree) throw new Error("usage: executor-ab.ts <other tree>")
-const A = (await import(pathToFileURL(resolve(otherTree, "packages/core/src/index.ts")).href)) as typeof B
+const createExecutorA = await coreName<typeof Executor.createExecutor>(resolve(otherTree), "executor", "createExecutor")
 
 const source = { id: "s1", namespace: "svc", kind: "fake", config: {}, status: "ready", lastSyncedAt: Date.now() }
 // `encoding`: what a store reads a NULL stamp as (a tree from before it reads `resultEncoding` alone)
@@ -53,8 +54,10 @@ const options = (calls: number) =>
   }) as never
 
 for (const calls of [0, 100]) {
-  const a = A.createExecutor(options(calls)) as unknown as { run: (r: unknown) => Promise<unknown> }
-  const b = B.createExecutor(options(calls))
+  const a = createExecutorA(options(calls)) as unknown as {
+    run: (r: unknown) => Promise<unknown>
+  }
+  const b = Executor.createExecutor(options(calls))
   const request = { code: "return 1+1" }
   const [ta, tb, te] = await timeInterleavedUs(
     calls === 0 ? 20_000 : 2_000,

@@ -21,7 +21,7 @@ const A = (await import(pathToFileURL(resolve(otherTree, "apps/server/src/index.
 const instant: CodeRuntime = { run: async () => ({ ok: true, value: 2, logs: [] }) }
 const silent = { error() {}, warn() {}, info() {} }
 const dir = mkdtempSync(join(tmpdir(), "host-ab-"))
-// HOST_AB_LOG=<file>: each host logs with this tree's logger (pino, JSON lines batched as on stderr: src/log-destination.ts) into that file,
+// HOST_AB_LOG=<file>: each host logs with this tree's logger (pino, JSON lines batched as on stderr: src/logging/log-destination.ts) into that file,
 // a line per request where the tree has a request log; unset, both are silent. Both keep metrics, as a server does
 // (a tree from before metrics ignores the option).
 const logTo = process.env.HOST_AB_LOG

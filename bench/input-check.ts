@@ -6,6 +6,7 @@
  * once, so what differs is the check. `pnpm tsx bench/input-check.ts` (about 20 seconds). Prints figures.
  */
 import * as Core from "@switchboard/core"
+import * as Executor from "@switchboard/core/executor"
 import { timeInterleavedUs } from "./execute/measure.js"
 
 const small = {
@@ -72,7 +73,7 @@ const executorWith = (name: keyof typeof argsFor, inputSchema: unknown) => {
       return { ok: true as const, value: 2, logs: [] }
     },
   }
-  return Core.createExecutor({
+  return Executor.createExecutor({
     store: {
       getSource: async () => source,
       getTool: async () => tool,

@@ -10,8 +10,9 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { createSqliteCatalogStore, timeOrderedId } from "@switchboard/core"
-import type { ExecutionEntry, ExecutionListQuery } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
+import { timeOrderedId } from "@switchboard/core"
+import type { ExecutionEntry } from "@switchboard/core"
 import { openSqlite } from "@switchboard/server"
 
 const EXECUTIONS = Number(process.argv[2] ?? 50_000)
@@ -19,7 +20,7 @@ const RESULT_BYTES = Number(process.argv[3] ?? 4_096)
 const ROUNDS = 30
 const dir = mkdtempSync(join(tmpdir(), "list-bench-"))
 const opened = openSqlite(join(dir, "catalog.db"))
-const store = createSqliteCatalogStore(opened.db)
+const store = Catalog.createSqliteCatalogStore(opened.db)
 
 const result = "y".repeat(RESULT_BYTES)
 const entry = (startedAt: number): ExecutionEntry => ({
@@ -45,7 +46,7 @@ const seeded = Date.now() - 86_400_000
 for (let i = 0; i < EXECUTIONS; i += perBatch)
   await store.recordBatch(Array.from({ length: Math.min(perBatch, EXECUTIONS - i) }, (_, j) => entry(seeded + i + j)))
 
-const time = async (query: ExecutionListQuery) => {
+const time = async (query: Catalog.ExecutionListQuery) => {
   const ms: number[] = []
   for (let round = 0; round < ROUNDS; round++) {
     const t0 = performance.now()

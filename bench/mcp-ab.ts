@@ -34,7 +34,9 @@ const handle = {
   config: { transport: { type: "stdio", ...fixtureCommand("contract-stdio"), env: {} } },
 }
 const call = async (which: "A" | "B") => {
-  const result = await plugins[which].invoke(handle, "echo", { message: "m" }, { timeoutMs: 10_000 })
+  // a tree whose InvokeContext carries a duration reads timeoutMs; this one reads the deadline
+  const ctx = { deadline: Date.now() + 10_000, timeoutMs: 10_000 }
+  const result = await plugins[which].invoke(handle, "echo", { message: "m" }, ctx)
   if (!result.ok) throw new Error(`${which}: ${result.message}`)
 }
 try {

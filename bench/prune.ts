@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { PRUNE_BATCH, createSqliteCatalogStore } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
 import type { ExecutionEntry } from "@switchboard/core"
 import { openSqlite } from "@switchboard/server"
 
@@ -16,7 +16,7 @@ const EXECUTIONS = Number(process.argv[2] ?? 50_000)
 const dir = mkdtempSync(join(tmpdir(), "prune-bench-"))
 const path = join(dir, "catalog.db")
 const sqlite = openSqlite(path)
-const store = createSqliteCatalogStore(sqlite.db)
+const store = Catalog.createSqliteCatalogStore(sqlite.db)
 
 let n = 0
 const entry = (startedAt: number): ExecutionEntry => {
@@ -111,7 +111,7 @@ console.log(`one batch alone, by executions (10 tool calls each): ${batchMs.join
 console.log(line("store calls idle", idle))
 console.log(line("store calls during the prune", during))
 console.log(
-  `prune: ${report.deleted} executions in ${report.batches} batches of at most ${PRUNE_BATCH.executions}, ${pruneMs.toFixed(0)} ms (${(pruneMs / report.batches).toFixed(1)} ms a batch, calls between them included)`,
+  `prune: ${report.deleted} executions in ${report.batches} batches of at most ${Catalog.PRUNE_BATCH.executions}, ${pruneMs.toFixed(0)} ms (${(pruneMs / report.batches).toFixed(1)} ms a batch, calls between them included)`,
 )
 console.log(
   `during/idle: median ${(at(during, 0.5) / at(idle, 0.5)).toFixed(2)}x, p99 ${(at(during, 0.99) / at(idle, 0.99)).toFixed(2)}x`,

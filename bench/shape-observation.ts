@@ -4,7 +4,8 @@
  * QuickJS). Run: `pnpm bench:shapes`.
  */
 import { performance } from "node:perf_hooks"
-import { decodeToolResult, inferShape } from "@switchboard/core"
+import * as Describe from "@switchboard/core/describe"
+import { decodeToolResult } from "@switchboard/core"
 import { newQuickJSWASMModuleFromVariant } from "quickjs-emscripten-core"
 import variant from "@jitl/quickjs-wasmfile-release-sync"
 
@@ -37,7 +38,7 @@ for (const n of [5_000, 50_000]) {
   const value = { items: records(n), total: n }
   const text = JSON.stringify(value)
   const envelope = { content: [{ type: "text", text }] }
-  const infer = time(() => inferShape(value), 9)
+  const infer = time(() => Describe.inferShape(value), 9)
   const decode = time(() => decodeToolResult("mcp-call-tool-result-v2", envelope), 5)
   const context = QuickJS.newContext()
   const parse = context.unwrapResult(context.evalCode("(s) => JSON.parse(s)"))

@@ -5,22 +5,23 @@
  * 32 executions with 2 tool calls each, one shape merge onto a stored row, and reading a record back.
  * `pnpm tsx bench/store-ab.ts <other tree>` (about 30 seconds).
  */
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { pathToFileURL } from "node:url"
 import Database from "better-sqlite3"
 import { drizzle } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator"
-import * as B from "@switchboard/core"
+import type * as B from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
+import type * as Describe from "@switchboard/core/describe"
+import { coreName } from "./core-face.js"
 import { timeInterleavedUs } from "./execute/measure.js"
 
 const [otherTree] = process.argv.slice(2)
 if (!otherTree) throw new Error("usage: store-ab.ts <other tree>")
-const A = (await import(pathToFileURL(resolve(otherTree, "packages/core/src/index.ts")).href)) as typeof B
 
 const dir = mkdtempSync(join(tmpdir(), "store-ab-"))
-const open = async (core: typeof B, tree: string, name: string) => {
+const open = async (tree: string, name: string) => {
   const sqlite = new Database(join(dir, `${name}.db`))
   // as the host opens it (apps/server's openSqlite, which migrates from this tree's folder only)
   for (const pragma of ["journal_mode = WAL", "secure_delete = ON", "synchronous = NORMAL", "foreign_keys = ON"])
@@ -28,7 +29,9 @@ const open = async (core: typeof B, tree: string, name: string) => {
   const db = drizzle(sqlite)
   migrate(db, { migrationsFolder: resolve(tree, "drizzle/sqlite") })
   sqlite.pragma("busy_timeout = 0")
-  const store = core.createSqliteCatalogStore(db)
+  const store = (await coreName<typeof Catalog.createSqliteCatalogStore>(tree, "catalog", "createSqliteCatalogStore"))(
+    db,
+  )
   await store.insertSource({
     id: "s1",
     namespace: "svc",
@@ -41,7 +44,10 @@ const open = async (core: typeof B, tree: string, name: string) => {
     updatedAt: 0,
   })
   const tool = { name: "echo", description: null, inputSchema: {}, outputSchema: null, annotations: null }
-  await store.applySync("s1", [tool], "direct", 1)
+  // a tree whose CatalogStore takes applySync's arguments one by one is seeded as it takes them
+  if (readFileSync(resolve(tree, "packages/core/src/catalog/rows.ts"), "utf8").includes("applySync(synced"))
+    await store.applySync({ sourceId: "s1", tools: [tool], encoding: "direct", syncedAt: 1 })
+  else await (store.applySync as unknown as (...args: unknown[]) => Promise<void>)("s1", [tool], "direct", 1)
   const toolId = (await store.getTool("svc", "echo"))!.id
   let n = 0
   const execution = (): B.ExecutionRecord => ({
@@ -70,7 +76,9 @@ const open = async (core: typeof B, tree: string, name: string) => {
     outputSchemaError: null,
   })
   await store.recordBatch([{ execution: { ...execution(), id: `${name}-read` }, calls: [call(`${name}-read`)] }])
-  const shape = core.inferShape({ id: 1, name: "x", tags: ["a"] })
+  const inferShape = await coreName<typeof Describe.inferShape>(tree, "describe", "inferShape")
+  const mergeStoredShapes = await coreName<typeof Describe.mergeStoredShapes>(tree, "describe", "mergeStoredShapes")
+  const shape = inferShape({ id: 1, name: "x", tags: ["a"] })
   return {
     close: () => sqlite.close(),
     one: () => store.recordBatch([{ execution: execution(), calls: [] }]),
@@ -82,13 +90,13 @@ const open = async (core: typeof B, tree: string, name: string) => {
         }),
       ),
     merge: () =>
-      store.mergeShapes([{ toolId, encoding: "direct", shape, samples: 1, at: Date.now() }], core.mergeStoredShapes),
+      store.mergeShapes([{ toolId, encoding: "direct", shape, samples: 1, at: Date.now() }], mergeStoredShapes),
     read: () => store.getExecution(`${name}-read`),
   }
 }
 
-const a = await open(A, otherTree, "a")
-const b = await open(B, resolve(import.meta.dirname, ".."), "b")
+const a = await open(otherTree, "a")
+const b = await open(resolve(import.meta.dirname, ".."), "b")
 for (const [what, task, runs] of [
   ["recordBatch, one trivial execution", "one", 20_000],
   ["recordBatch, 32 executions with 2 calls each", "batch", 2_000],

@@ -5,5 +5,10 @@ import { defineConfig } from "vitest/config"
 // tests spawn are build outputs (dist/): every test run builds them first from the current sources. The
 // runtime's bundles come from its own build (`pnpm build` at the root, which `npm test` runs before the tests).
 export default defineConfig({
-  test: { testTimeout: 30_000, hookTimeout: 60_000, fileParallelism: false, globalSetup: ["./test/global-setup.ts"] },
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    fileParallelism: false,
+    globalSetup: ["./test/support/global-setup.ts"],
+  },
 })

@@ -4,8 +4,9 @@
  * output, under the encoding that serves it), as such a source might store it.
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js"
-import { ResultEncodings, describeTool } from "@switchboard/core"
-import type { ToolRow } from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
+import * as Describe from "@switchboard/core/describe"
+import { ResultEncodings } from "@switchboard/core"
 import { listedTool, tokensOf } from "./count.js"
 
 /** Common operations a task would use. */
@@ -17,7 +18,7 @@ export const COMMON_OPERATIONS = [
   "search_issues-and-pull-requests",
 ]
 
-const rowOf = (tool: Tool, withOutput: boolean): ToolRow => ({
+const rowOf = (tool: Tool, withOutput: boolean): Catalog.ToolRow => ({
   id: tool.name,
   sourceId: "github",
   namespace: "github",
@@ -32,7 +33,7 @@ const rowOf = (tool: Tool, withOutput: boolean): ToolRow => ({
   syncedAt: 0,
 })
 
-const declared = (row: ToolRow) => tokensOf(describeTool({ tool: row, shape: null }).typescript)
+const declared = (row: Catalog.ToolRow) => tokensOf(Describe.describeTool({ tool: row, shape: null }).typescript)
 
 export const describeEstimates = (tools: readonly Tool[]) =>
   COMMON_OPERATIONS.flatMap((name) => {

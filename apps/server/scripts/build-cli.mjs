@@ -12,7 +12,7 @@
 // Postgres dialect it never runs. Built alone, a group is tree-shaken to what it uses (the packages declare
 // "sideEffects": false); what it needs only sometimes (a database driver, the in-thread runtime, undici) sits behind
 // a dynamic import, which esbuild turns into code that runs only when it is reached. better-sqlite3 is native and the QuickJS variant finds its .wasm beside its own module, so
-// both stay external. Tests run it first too (test/global-setup.ts), so they never see a stale build.
+// both stay external. Tests run it first too (test/support/global-setup.ts), so they never see a stale build.
 import { build } from "esbuild"
 import { spawnSync } from "node:child_process"
 import { chmod, cp, readFile, rm } from "node:fs/promises"
@@ -114,7 +114,7 @@ const modulesInOtherGroups = (group) => ({
   },
 })
 
-/** Builds dist/; returns each esbuild build's metafile (test/built-cli.test.ts reads what each command loads). */
+/** Builds dist/; returns each esbuild build's metafile (test/cli/built-cli.test.ts reads what each command loads). */
 export async function buildCli() {
   await rm(`${dist}lib`, { recursive: true, force: true })
   const builds = await Promise.all([

@@ -1,6 +1,6 @@
 // `pnpm build`: bundles src/grep/grep-worker.ts into dist/grep-worker.mjs, from the current sources: a worker
 // thread loads plain JavaScript only. re2js is inside it, so the built CLI (dist/switchboard.mjs, which loads
-// it from beside itself) needs no copy in node_modules. Tests run it first too (test/global-setup.ts), so they
+// it from beside itself) needs no copy in node_modules. Tests run it first too (test/support/global-setup.ts), so they
 // never see a stale bundle.
 import { build } from "esbuild"
 import { fileURLToPath } from "node:url"

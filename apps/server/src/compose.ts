@@ -12,8 +12,8 @@ import type { CodeRuntime, Logger, RunLimits } from "@switchboard/core"
 import type { StdioAllowance } from "@switchboard/plugin-mcp"
 import { nodeStdioLayer } from "@switchboard/plugin-mcp/node"
 import type { GuardedFetchOptions } from "@switchboard/plugin-mcp/node"
-import { createStderrLogger } from "./logger.js"
-import type { LogFormat, LogLevel } from "./logger.js"
+import { createStderrLogger } from "./logging/logger.js"
+import type { LogFormat, LogLevel } from "./logging/logger.js"
 import { CatalogDatabase } from "./layers/database.js"
 import { GrepRunner } from "./layers/grep.js"
 import { HostMetrics, metricsLayer } from "./layers/metrics.js"
@@ -79,7 +79,7 @@ export interface HostOptions {
    * without it, a key file beside a SQLite database, made 0600 on first start; a Postgres catalog requires one).
    */
   secretKey?: string
-  /** where log lines go (default: pino on stderr at `logLevel` in `logFormat`, logger.ts); request lines too */
+  /** where log lines go (default: pino on stderr at `logLevel` in `logFormat`, logging/logger.ts); request lines too */
   logger?: Logger
   /** the least level logged (default `info`, which has a line per request); ignored with `logger` */
   logLevel?: LogLevel
@@ -118,23 +118,15 @@ export interface HostOptions {
  */
 export const hostLayer = (options: HostOptions) =>
   (options.approvalSweepMs === null ? Layer.empty : approvalSweepLayer(options.approvalSweepMs ?? undefined)).pipe(
-    Layer.provideMerge(Services.Approvals.layer),
+    Layer.provideMerge(Layer.mergeAll(GrepRunner.layer(options.grepTimeoutMs), retentionLayer(options.retain))),
     Layer.provideMerge(
-      Layer.mergeAll(
-        Services.Executor.layer({
-          limits: options.limits,
-          approvalTtlMs: options.approvalTtlMs,
-          replayClock: options.replayClock,
-        }),
-        Services.ApiKeys.layer,
-        GrepRunner.layer(options.grepTimeoutMs),
-        retentionLayer(options.retain),
-      ),
+      Services.coreLayer({
+        executor: { limits: options.limits, approvalTtlMs: options.approvalTtlMs, replayClock: options.replayClock },
+        policies: { approvals: options.approvals },
+        sources: { syncTtlMs: options.syncTtlMs },
+      }),
     ),
-    Layer.provideMerge(Services.Policies.layer({ approvals: options.approvals })),
-    Layer.provideMerge(Services.Sources.layer({ syncTtlMs: options.syncTtlMs })),
     Layer.provideMerge(metricsLayer(options.metrics ?? false)),
-    Layer.provideMerge(Services.TelemetrySink.fromStore),
     Layer.provideMerge(runtimeLayer(options)),
     Layer.provideMerge(sealedCatalogLayer),
     Layer.provideMerge(pluginsLayer(options)),

@@ -1,6 +1,6 @@
 /** readConfig: what the operator must set, each problem named; a value, never an exception. */
 import { describe, expect, it } from "vitest"
-import { MAX_API_KEY_LENGTH } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
 import { readConfig } from "./env.js"
 import type { Env } from "./env.js"
 
@@ -52,11 +52,11 @@ describe("readConfig", () => {
   })
 
   it("an admin key longer than any API key verifies is refused, naming the limit", () => {
-    const tooLong = `sb_${"a".repeat(MAX_API_KEY_LENGTH - 2)}`
-    expect(tooLong.length).toBe(MAX_API_KEY_LENGTH + 1)
+    const tooLong = `sb_${"a".repeat(Auth.MAX_API_KEY_LENGTH - 2)}`
+    expect(tooLong.length).toBe(Auth.MAX_API_KEY_LENGTH + 1)
     const message = problemsOf({ DB, SWITCHBOARD_ADMIN_KEY: tooLong, SWITCHBOARD_SECRET_KEY: SECRET_KEY })
-    expect(message).toContain(`SWITCHBOARD_ADMIN_KEY must be at most ${MAX_API_KEY_LENGTH} characters`)
-    const longest = `sb_${"a".repeat(MAX_API_KEY_LENGTH - 3)}`
+    expect(message).toContain(`SWITCHBOARD_ADMIN_KEY must be at most ${Auth.MAX_API_KEY_LENGTH} characters`)
+    const longest = `sb_${"a".repeat(Auth.MAX_API_KEY_LENGTH - 3)}`
     expect(readConfig({ DB, SWITCHBOARD_ADMIN_KEY: longest, SWITCHBOARD_SECRET_KEY: SECRET_KEY }).ok).toBe(true)
   })
 

@@ -2,8 +2,8 @@
  * The Worker's bindings and secrets (wrangler.jsonc names them), checked before a request runs. The keys are read
  * once per isolate for each pair of them, and their secret box made once.
  */
-import { adminKeyProblem, createSecretBox, parseSecretKey } from "@switchboard/core"
-import type { SecretBox } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
+import * as Secrets from "@switchboard/core/secrets"
 
 export interface Env {
   /** the catalog: sources, tools, shapes, executions and API keys (migrations: drizzle/sqlite) */
@@ -22,7 +22,7 @@ export interface WorkerConfig {
   adminKey: string
   secretKey: Uint8Array<ArrayBuffer>
   /** the secret box of `secretKey`, made at the first call and kept: it holds a CryptoKey, not I/O */
-  secretBox: () => Promise<SecretBox>
+  secretBox: () => Promise<Secrets.SecretBox>
 }
 
 type ConfigRead = { ok: true; config: WorkerConfig } | { ok: false; message: string }
@@ -33,9 +33,9 @@ const readKeys = (adminText: string | undefined, secretText: string | undefined)
   const adminProblem =
     adminKey === ""
       ? "SWITCHBOARD_ADMIN_KEY is not set (wrangler secret put SWITCHBOARD_ADMIN_KEY)"
-      : adminKeyProblem(adminKey)
+      : Auth.adminKeyProblem(adminKey)
   if (adminProblem !== undefined) problems.push(adminProblem)
-  const parsed = parseSecretKey(secretText?.trim() ?? "")
+  const parsed = Secrets.parseSecretKey(secretText?.trim() ?? "")
   if (!parsed.ok)
     problems.push(
       secretText
@@ -43,11 +43,11 @@ const readKeys = (adminText: string | undefined, secretText: string | undefined)
         : "SWITCHBOARD_SECRET_KEY is not set (openssl rand -base64 32 | wrangler secret put SWITCHBOARD_SECRET_KEY)",
     )
   if (problems.length > 0 || !parsed.ok) return { problems }
-  let box: Promise<SecretBox> | undefined
+  let box: Promise<Secrets.SecretBox> | undefined
   const config: WorkerConfig = {
     adminKey,
     secretKey: parsed.key,
-    secretBox: () => (box ??= createSecretBox(parsed.key)),
+    secretBox: () => (box ??= Secrets.createSecretBox(parsed.key)),
   }
   return { problems, config }
 }

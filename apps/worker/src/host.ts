@@ -7,7 +7,9 @@
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { drizzle } from "drizzle-orm/d1"
 import { appServices, createApp } from "@switchboard/api"
-import { Services, createD1CatalogStore, createSealedCatalogStore } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
+import * as Secrets from "@switchboard/core/secrets"
+import { Services } from "@switchboard/core"
 import type { CodeRuntime } from "@switchboard/core"
 import { McpPlugin } from "@switchboard/plugin-mcp"
 import { OpenApiPlugin } from "@switchboard/plugin-openapi"
@@ -28,7 +30,7 @@ const catalogLayer = (env: Env, config: WorkerConfig) =>
       const plugins = yield* Services.SourcePlugins
       // made once per isolate and key (env.ts): it holds a CryptoKey, not I/O
       const box = yield* Effect.promise(config.secretBox)
-      return createSealedCatalogStore({ store: createD1CatalogStore(drizzle(env.DB)), box, plugins })
+      return Secrets.createSealedCatalogStore({ store: Catalog.createD1CatalogStore(drizzle(env.DB)), box, plugins })
     }),
   )
 
@@ -45,11 +47,7 @@ const pluginsLayer = Layer.effect(Services.SourcePlugins, Effect.all([McpPlugin,
 )
 
 export const workerLayer = (env: Env, config: WorkerConfig, runtime: CodeRuntime) =>
-  Services.Approvals.layer.pipe(
-    Layer.provideMerge(Layer.mergeAll(Services.Executor.layer({ limits: workerLimits }), Services.ApiKeys.layer)),
-    Layer.provideMerge(Services.Policies.layer()),
-    Layer.provideMerge(Services.Sources.layer()),
-    Layer.provideMerge(Services.TelemetrySink.fromStore),
+  Services.coreLayer({ executor: { limits: workerLimits } }).pipe(
     Layer.provideMerge(catalogLayer(env, config)),
     Layer.provideMerge(pluginsLayer),
     Layer.provideMerge(

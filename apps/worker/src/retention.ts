@@ -5,7 +5,8 @@
  * An invocation runs at most MAX_BATCHES batches; what is left goes at the next trigger.
  */
 import { drizzle } from "drizzle-orm/d1"
-import { createD1CatalogStore, driverMessage, parseRetention } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
+import { driverMessage } from "@switchboard/core"
 import type { Logger } from "@switchboard/core"
 import type { Env } from "./env.js"
 
@@ -16,14 +17,14 @@ import type { Env } from "./env.js"
 export const MAX_BATCHES = 100
 
 export const pruneOnSchedule = async (env: Env, now: number, logger: Logger): Promise<void> => {
-  const retention = parseRetention(
+  const retention = Catalog.parseRetention(
     { retain: env.SWITCHBOARD_RETAIN, retainExecutions: env.SWITCHBOARD_RETAIN_EXECUTIONS },
     { retain: "SWITCHBOARD_RETAIN", retainExecutions: "SWITCHBOARD_RETAIN_EXECUTIONS" },
   )
   if (!retention.ok) return logger.error(`retention: ${retention.message}`)
   if (!retention.policy || !env.DB) return
   try {
-    const report = await createD1CatalogStore(drizzle(env.DB)).pruneExecutions(retention.policy, {
+    const report = await Catalog.createD1CatalogStore(drizzle(env.DB)).pruneExecutions(retention.policy, {
       now,
       maxBatches: MAX_BATCHES,
     })

@@ -1,24 +1,21 @@
 /** What a host hands the app: the services every route is built from. */
 import { Effect } from "effect"
 import { Services } from "@switchboard/core"
-import type {
-  ApiKeyService,
-  ApprovalsService,
-  CatalogStore,
-  Executor,
-  GrepRunner,
-  Logger,
-  PolicyService,
-  SourcesService,
-} from "@switchboard/core"
+import type * as Sources from "@switchboard/core/sources"
+import type * as Executor from "@switchboard/core/executor"
+import type * as Policy from "@switchboard/core/policy"
+import type * as Approvals from "@switchboard/core/approvals"
+import type * as Render from "@switchboard/core/render"
+import type * as Auth from "@switchboard/core/auth"
+import type { CatalogStore, Logger } from "@switchboard/core"
 
 export interface AppServices {
-  sources: SourcesService
-  executor: Executor
+  sources: Sources.SourcesService
+  executor: Executor.Executor
   /** the policy rules (/v1/policies; describe shows each tool's) */
-  policies: PolicyService
+  policies: Policy.PolicyService
   /** paused calls and their resumes (/v1/approvals, the MCP `resume` tool) */
-  approvals: ApprovalsService
+  approvals: Approvals.ApprovalsService
   store: CatalogStore
   logger: Logger
   /**
@@ -26,9 +23,9 @@ export interface AppServices {
    * (./scopes.ts); and /v1/keys creates, lists and revokes keys (./routes/keys.ts). Unset: no key is checked, and
    * /v1/keys refuses.
    */
-  keys?: Pick<ApiKeyService, "verify" | "create" | "list" | "revoke">
+  keys?: Pick<Auth.ApiKeyService, "verify" | "create" | "list" | "revoke">
   /** where searches of stored output run (default: in place; the Node host gives a worker thread it can stop) */
-  grep?: GrepRunner
+  grep?: Render.GrepRunner
 }
 
 /** The app's services from a host's layer: core's service tags, read once when the host is built. */

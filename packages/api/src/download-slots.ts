@@ -4,7 +4,7 @@
  * that is not read holds about one part; this bounds how many one key holds open. A server without keys counts
  * every caller as one.
  */
-import type { Caller } from "@switchboard/core"
+import type * as Auth from "@switchboard/core/auth"
 
 /** downloads one key may have in progress at once when the host names no other number */
 export const DEFAULT_MAX_DOWNLOADS_PER_KEY = 8
@@ -14,7 +14,7 @@ export const downloadSlots = (max: number) => {
   return {
     max,
     /** a slot for the caller's key, and how to give it back (once is enough; again does nothing); none at `max` */
-    take(caller: Caller): (() => void) | undefined {
+    take(caller: Auth.Caller): (() => void) | undefined {
       const key = caller.keyId
       const taken = open.get(key) ?? 0
       if (taken >= max) return undefined
@@ -29,7 +29,7 @@ export const downloadSlots = (max: number) => {
       }
     },
     /** what a caller past `max` is told */
-    refusal(caller: Caller): string {
+    refusal(caller: Auth.Caller): string {
       const who =
         caller.keyId === null
           ? `${max} downloads of stored output are already in progress, the most this server (it takes no keys) allows at once`

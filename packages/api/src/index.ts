@@ -14,7 +14,7 @@ export { DEFAULT_MAX_BODY_BYTES } from "./body-limit.js"
 export { errorCode, errorOf } from "./http-errors.js"
 // the probe routes, which the Node host answers a client past its connection bound all the same
 export { PROBE_PATHS } from "./probes.js"
-export { approvalViewOf, defaultPolicyText, policyViewOf } from "./wire/approval-views.js"
+export { approvalViewOf, defaultPolicyText, policyViewOf } from "./wire/approval-row-views.js"
 export { argsPreview, cutNote, escapeUnsafe, safeJson } from "./args-preview.js"
 export { keyViewOf } from "./wire/key-views.js"
 export { openApiDocument } from "./openapi/document.js"

@@ -1,11 +1,11 @@
 import { NotFound } from "@switchboard/core"
-import type { OutputPages } from "@switchboard/core"
+import type * as Render from "@switchboard/core/render"
 import { expect, it } from "vitest"
 import { outputStream } from "./output-stream.js"
 
 const pages = (texts: string[], failAt?: number) => {
   const reads: number[] = []
-  const output: OutputPages = {
+  const output: Render.OutputPages = {
     bytes: new TextEncoder().encode(texts.join("")).length,
     pages: texts.length,
     async read(page) {

@@ -4,7 +4,7 @@
  * `pull` runs when the server's writer asks for the next chunk, and it asks once the socket drained). A client that
  * reads nothing holds one page, not the whole text twice (the string, and its bytes).
  */
-import type { OutputPages } from "@switchboard/core"
+import type * as Render from "@switchboard/core/render"
 
 const encoder = new TextEncoder()
 
@@ -15,7 +15,7 @@ export interface OutputStreamOptions {
   failed: (cause: unknown) => void
 }
 
-export const outputStream = (output: OutputPages, { done, failed }: OutputStreamOptions) => {
+export const outputStream = (output: Render.OutputPages, { done, failed }: OutputStreamOptions) => {
   let page = 0
   return new ReadableStream<Uint8Array>(
     {

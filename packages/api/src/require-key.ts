@@ -5,8 +5,7 @@
  * `keys` every request is `OPEN_CALLER`: admin, with no key.
  */
 import type { MiddlewareHandler } from "hono"
-import { OPEN_CALLER, callerOf } from "@switchboard/core"
-import type { ApiKeyService } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
 import type { AppEnv } from "./env.js"
 import { errorResponse } from "./http-errors.js"
 import { PROBE_PATHS } from "./probes.js"
@@ -20,10 +19,10 @@ export const unauthorizedMessage = (hint?: string) =>
   (hint ? ` ${hint}` : "")
 
 export const authenticate =
-  (keys: Pick<ApiKeyService, "verify"> | undefined, hint?: string): MiddlewareHandler<AppEnv> =>
+  (keys: Pick<Auth.ApiKeyService, "verify"> | undefined, hint?: string): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     if (!keys) {
-      c.set("caller", OPEN_CALLER)
+      c.set("caller", Auth.OPEN_CALLER)
       return next()
     }
     if (PROBE_PATHS.has(c.req.path)) return next()
@@ -34,6 +33,6 @@ export const authenticate =
       c.header("WWW-Authenticate", 'Bearer realm="switchboard"')
       return errorResponse(c, "unauthorized", unauthorizedMessage(hint), 401)
     }
-    c.set("caller", callerOf(key))
+    c.set("caller", Auth.callerOf(key))
     return next()
   }

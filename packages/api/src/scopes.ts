@@ -5,8 +5,8 @@
  * passes on to the 404 all the same.
  */
 import type { MiddlewareHandler } from "hono"
-import { Forbidden, hasScope, missingScopeMessage } from "@switchboard/core"
-import type { Caller, Scope } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
+import { Forbidden } from "@switchboard/core"
 import type { AppEnv } from "./env.js"
 import { sendError } from "./http-errors.js"
 import { matchedRoute } from "./matched-route.js"
@@ -20,7 +20,7 @@ export interface RouteScope {
   /** hono's pattern: `/v1/executions/:id` */
   path: string
   /** null: no scope beyond a live key (and /healthz and /readyz need not even that) */
-  scope: Scope | null
+  scope: Auth.Scope | null
 }
 
 export const routeScopes: readonly RouteScope[] = allRoutes.map(({ method, path, scope }) => ({
@@ -30,10 +30,10 @@ export const routeScopes: readonly RouteScope[] = allRoutes.map(({ method, path,
 }))
 
 /** What a request that matches no route needs. */
-export const DEFAULT_ROUTE_SCOPE: Scope = "admin"
+export const DEFAULT_ROUTE_SCOPE: Auth.Scope = "admin"
 
 /** the routes without path parameters, by method, then path: most requests are answered from here */
-const fixed = new Map<string, Map<string, Scope | null>>()
+const fixed = new Map<string, Map<string, Auth.Scope | null>>()
 for (const { method, path, scope } of routeScopes)
   if (!path.includes(":")) fixed.set(method, (fixed.get(method) ?? new Map()).set(path, scope))
 /** a path parameter matches one segment, as in hono's router */
@@ -41,7 +41,7 @@ const patterned = routeScopes
   .filter((r) => r.path.includes(":"))
   .map((r) => ({ ...r, pattern: new RegExp(`^${r.path.replace(/:\w+/g, "[^/]+")}$`) }))
 
-export const requiredScope = (method: string, path: string): Scope | null => {
+export const requiredScope = (method: string, path: string): Auth.Scope | null => {
   const upper = method.toUpperCase()
   const asked = upper === "HEAD" ? "GET" : upper
   const scope = fixed.get(asked)?.get(path)
@@ -51,17 +51,17 @@ export const requiredScope = (method: string, path: string): Scope | null => {
 }
 
 /** What a caller without any key has (a keyed server before authentication): nothing. */
-const NOBODY: Caller = { keyId: null, scope: null }
+const NOBODY: Auth.Caller = { keyId: null, scope: null }
 
 /** 403 `forbidden` naming the scope, when the key lacks the scope its route needs. */
 export const checkScope: MiddlewareHandler<AppEnv> = async (c, next) => {
   const needed = requiredScope(c.req.method, c.req.path)
   if (needed === null) return next()
   const caller = c.get("caller") ?? NOBODY
-  if (hasScope(caller, needed)) return next()
+  if (Auth.hasScope(caller, needed)) return next()
   // no route answers this request: let it reach the 404 whatever the key, so a key learns nothing more. Asked
   // only of a refusal: matching the routes again costs every request microseconds (once worked out, the request
   // log reuses it).
   if (matchedRoute(c) === null) return next()
-  return sendError(c, new Forbidden({ message: missingScopeMessage("this route", needed, caller) }))
+  return sendError(c, new Forbidden({ message: Auth.missingScopeMessage("this route", needed, caller) }))
 }

@@ -1,13 +1,23 @@
-/** /v1/keys over stand-in services: core's key service on a map, the app in process. The Node host's own test is apps/server/test/keys-routes.test.ts. */
+/**
+ * /v1/keys over stand-in services: core's key service on a map, the app in process. The Node host's own test is
+ * apps/server/test/access/keys-routes.test.ts.
+ */
 import { expect, it } from "vitest"
-import { hashKey } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
 import type { AppOptions } from "../src/app.js"
 import { memoryKeys, stubApp } from "./stub-app.js"
 
 const ADMIN = "sb_admin-key-of-the-test"
 
 const keyedApp = async (options: AppOptions = {}) => {
-  const row = { id: "a", name: "ops", hash: await hashKey(ADMIN), scopes: ["admin"], createdAt: 0, revokedAt: null }
+  const row = {
+    id: "a",
+    name: "ops",
+    hash: await Auth.hashKey(ADMIN),
+    scopes: ["admin"],
+    createdAt: 0,
+    revokedAt: null,
+  }
   return stubApp(options, { keys: memoryKeys([row], () => Date.UTC(2026, 0, 2)) })
 }
 
@@ -41,7 +51,7 @@ it("creates a key shown once, lists keys without secrets or hashes, revokes by i
   const text = await listed.text()
   expect(JSON.parse(text).keys.map((k: { name: string }) => k.name)).toEqual(["ops", "ci"])
   expect(text).not.toContain(secret.slice(3))
-  expect(text).not.toContain(await hashKey(secret))
+  expect(text).not.toContain(await Auth.hashKey(secret))
   expect(text).not.toContain("hash")
 
   expect((await call(app, "DELETE", `/v1/keys/${key.id}`, ADMIN)).status).toBe(204)

@@ -1,7 +1,7 @@
 /**
  * `execute` over a pause and the `resume` tool, in memory, with stand-in services: what the model reads, what the
  * client's person is asked, and what is decided. The end-to-end suite, on a real server with a real MCP source, is
- * apps/server/test/mcp-approvals.test.ts.
+ * apps/server/test/approvals/mcp-approvals.test.ts.
  */
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
@@ -9,13 +9,15 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import type { CallToolResult, ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js"
-import type { ApprovalRow, ApprovalWait, ExecuteResponse, StoredExecution } from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
+import type * as Executor from "@switchboard/core/executor"
+import type * as Approvals from "@switchboard/core/approvals"
 import { createMcpServer } from "../src/mcp/index.js"
 import type { McpServerOptions, McpServices } from "../src/mcp/index.js"
 
 const EXPIRES = Date.parse("2030-01-01T00:00:00.000Z")
 
-const approvalRow = (id: string, over: Partial<ApprovalRow> = {}): ApprovalRow => ({
+const approvalRow = (id: string, over: Partial<Catalog.ApprovalRow> = {}): Catalog.ApprovalRow => ({
   id,
   executionId: "e1",
   toolPath: "fs.write_file",
@@ -40,7 +42,7 @@ const paused = (
   approvalId: string,
   tool = "fs.write_file",
   args: unknown = { path: "/tmp/x", content: "hello" },
-): ExecuteResponse => ({
+): Executor.ExecuteResponse => ({
   executionId: "e1",
   stored: true,
   status: "paused",
@@ -55,7 +57,7 @@ const paused = (
   logs: [{ level: "log", message: "before the write" }],
 })
 
-const finished: ExecuteResponse = {
+const finished: Executor.ExecuteResponse = {
   executionId: "e1",
   stored: true,
   ok: true,
@@ -66,11 +68,11 @@ const finished: ExecuteResponse = {
 
 const stub = (
   over: {
-    response?: ExecuteResponse
+    response?: Executor.ExecuteResponse
     /** what each wait answers, in turn */
-    waits?: ((approval: ApprovalRow) => ApprovalWait)[]
-    stored?: Partial<StoredExecution> | null
-    approvals?: ApprovalRow[]
+    waits?: ((approval: Catalog.ApprovalRow) => Approvals.ApprovalWait)[]
+    stored?: Partial<Catalog.StoredExecution> | null
+    approvals?: Catalog.ApprovalRow[]
   } = {},
 ) => {
   const decisions: { id: string; body: unknown }[] = []
@@ -82,7 +84,7 @@ const stub = (
     store: {
       listSources: async () => [],
       getExecution: async (id: string) =>
-        over.stored ? ({ id, keyId: null, logs: [], calls: [], ...over.stored } as StoredExecution) : null,
+        over.stored ? ({ id, keyId: null, logs: [], calls: [], ...over.stored } as Catalog.StoredExecution) : null,
     },
     executor: {
       parse: (body: unknown) => ({ ok: true as const, value: body }),
@@ -96,7 +98,7 @@ const stub = (
       },
       get: async (_caller: unknown, id: string) => approvalRow(id),
       list: async () => over.approvals ?? [],
-      wait: async (approval: ApprovalRow) => {
+      wait: async (approval: Catalog.ApprovalRow) => {
         waited.push(approval.id)
         const next = waits.shift()
         return next ? next(approval) : { approval }
@@ -133,8 +135,8 @@ const texts = (result: CallToolResult) =>
   result.content.map((block) => (block.type === "text" ? block.text : block.type))
 
 const resumedWith =
-  (response: ExecuteResponse) =>
-  (approval: ApprovalRow): ApprovalWait => ({ approval: { ...approval, resumedAt: 2 }, response })
+  (response: Executor.ExecuteResponse) =>
+  (approval: Catalog.ApprovalRow): Approvals.ApprovalWait => ({ approval: { ...approval, resumedAt: 2 }, response })
 
 describe("execute over a pause", () => {
   it("answers a client that cannot be asked with the paused text: what waits, its ids, how to go on; not an error", async () => {

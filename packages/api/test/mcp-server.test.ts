@@ -1,18 +1,20 @@
 /**
  * The MCP server builder on its own, in memory, with stand-in services: what the model sees when
  * arguments are wrong, a tool is unknown, or a service fails. The end-to-end suite is
- * apps/server/test/mcp-endpoint.test.ts.
+ * apps/server/test/http/mcp-endpoint.test.ts.
  */
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import type { ExecuteRequest, ExecuteResponse, SourceRow, StoredExecution, ToolRow } from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
+import type * as Executor from "@switchboard/core/executor"
+import type { ExecuteRequest } from "@switchboard/core"
 import { createMcpServer } from "../src/mcp/index.js"
 import type { McpServices } from "../src/mcp/index.js"
 
-const tool = (name: string, outputSchema: unknown = null): ToolRow => ({
+const tool = (name: string, outputSchema: unknown = null): Catalog.ToolRow => ({
   id: name,
   sourceId: "s1",
   namespace: "ns",
@@ -29,11 +31,11 @@ const tool = (name: string, outputSchema: unknown = null): ToolRow => ({
 
 const stubServices = (
   overrides: {
-    sources?: SourceRow[]
-    stored?: Partial<StoredExecution> | null
+    sources?: Catalog.SourceRow[]
+    stored?: Partial<Catalog.StoredExecution> | null
     executions?: ExecuteRequest[]
     failStore?: boolean
-    response?: ExecuteResponse
+    response?: Executor.ExecuteResponse
   } = {},
 ) => {
   const errors: string[] = []
@@ -49,7 +51,7 @@ const stubServices = (
         if (overrides.failStore) throw new Error("database is locked")
         return overrides.stored === undefined || overrides.stored === null
           ? null
-          : ({ id, resultText: null, ...overrides.stored } as StoredExecution)
+          : ({ id, resultText: null, ...overrides.stored } as Catalog.StoredExecution)
       },
       getResult: async () => {
         if (overrides.failStore) throw new Error("database is locked")
@@ -72,7 +74,7 @@ const stubServices = (
               error: { _tag: "InvalidInput", message: '"code" must be a string holding the script' },
             },
       execute: (request: ExecuteRequest) =>
-        Effect.sync((): ExecuteResponse => {
+        Effect.sync((): Executor.ExecuteResponse => {
           executions.push(request)
           return (
             overrides.response ?? {
@@ -104,11 +106,11 @@ const connect = async (services: McpServices) => {
 
 describe("createMcpServer", () => {
   it("reads the namespaces at every tools/list", async () => {
-    const sources: SourceRow[] = []
+    const sources: Catalog.SourceRow[] = []
     const { client } = await connect(stubServices({ sources }).services)
     const before = (await client.listTools()).tools.find((t) => t.name === "execute")!
     expect(before.description).toContain("No sources are connected yet.")
-    sources.push({ namespace: "github" } as SourceRow, { namespace: "docs" } as SourceRow)
+    sources.push({ namespace: "github" } as Catalog.SourceRow, { namespace: "docs" } as Catalog.SourceRow)
     const after = (await client.listTools()).tools.find((t) => t.name === "execute")!
     expect(after.description).toContain("Connected namespaces: docs, github.")
   })
@@ -116,7 +118,7 @@ describe("createMcpServer", () => {
   it("names the first 20 namespaces and counts the rest, so the listing stays short as sources are added", async () => {
     const sources = Array.from(
       { length: 23 },
-      (_, i) => ({ namespace: `ns${String(i).padStart(2, "0")}` }) as SourceRow,
+      (_, i) => ({ namespace: `ns${String(i).padStart(2, "0")}` }) as Catalog.SourceRow,
     )
     const { client } = await connect(stubServices({ sources }).services)
     const { description } = (await client.listTools()).tools.find((t) => t.name === "execute")!
@@ -136,7 +138,7 @@ describe("createMcpServer", () => {
   it("says when the execution's record could not be stored, in a last text block and in _meta, naming no id", async () => {
     const warning =
       "this execution's record was not stored (disk I/O error (SQLITE_IOERR_WRITE); correlation id c1), so it cannot be read back later"
-    const response: ExecuteResponse = {
+    const response: Executor.ExecuteResponse = {
       stored: false,
       warning,
       ok: true,

@@ -21,7 +21,7 @@ it.each(["../../core/src/index.ts", "../src/index.ts", "../src/client.ts"])(
 
 it("the check catches a Node built-in: the Node server's SQLite database reaches node:fs", async () => {
   // a build that fails throws here, and fails the test: it must build, and list what it reached
-  const entry = fileURLToPath(new URL("../../../apps/server/src/sqlite-database.ts", import.meta.url))
+  const entry = fileURLToPath(new URL("../../../apps/server/src/database/sqlite-database.ts", import.meta.url))
   const { reached } = await bundle(entry)
   expect(reached).toContain(`node:fs (from ${entry})`)
 }, 60_000)

@@ -1,7 +1,6 @@
 /** createApp over stand-in services: enough for the middleware and the route table, no database or sandbox. */
 import { Effect } from "effect"
-import { createApiKeyService } from "@switchboard/core"
-import type { ApiKeyRow } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
 import type { AppOptions, AppServices } from "../src/app.js"
 import { createApp } from "../src/app.js"
 
@@ -47,9 +46,9 @@ export const stubApp = (options: AppOptions = {}, services: Partial<AppServices>
   createApp({ ...stubServices(), ...services }, options)
 
 /** core's key service over a map instead of a catalog: real keys, hashes and scope checks, no database. */
-export const memoryKeys = (rows: ApiKeyRow[] = [], now = () => Date.now()) => {
+export const memoryKeys = (rows: Auth.ApiKeyRow[] = [], now = () => Date.now()) => {
   const stored = new Map(rows.map((row) => [row.id, { ...row }]))
-  return createApiKeyService(
+  return Auth.createApiKeyService(
     {
       insertApiKey: async (row) => void stored.set(row.id, { ...row }),
       findApiKey: async (hash) => [...stored.values()].find((row) => row.hash === hash) ?? null,
@@ -65,7 +64,7 @@ export const memoryKeys = (rows: ApiKeyRow[] = [], now = () => Date.now()) => {
 }
 
 /** A live key row whose hash is its id, with the scopes given. */
-export const keyRow = (id: string, scopes: string[]): ApiKeyRow => ({
+export const keyRow = (id: string, scopes: string[]): Auth.ApiKeyRow => ({
   id,
   name: id,
   hash: id,

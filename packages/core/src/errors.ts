@@ -77,7 +77,6 @@ export interface Logger {
 
 export const silentLogger: Logger = { error() {}, warn() {}, info() {} }
 
-/** Logs an unexpected exception with a fresh correlation id and returns the opaque error for the caller. */
 /**
  * What of an exception may be logged. A failed database query's message carries its parameters (source
  * configs with secrets, scripts, results), so for one only the statement and the driver's own error are kept.
@@ -94,6 +93,7 @@ const loggable = (cause: unknown): Record<string, unknown> | string => {
   }
 }
 
+/** Logs an unexpected exception with a fresh correlation id and returns the opaque error for the caller. */
 export const internalError = (logger: Logger, where: string, cause: unknown): Internal => {
   const correlationId = crypto.randomUUID()
   logger.error(`internal error in ${where}`, { correlationId, error: loggable(cause) })

@@ -182,9 +182,14 @@ export interface SourceHandle {
   config: unknown
 }
 
+/**
+ * What a plugin's call is given besides its arguments. `deadline`: when the call must end, epoch ms on the wall
+ * clock (`Date.now`): the execution's own deadline (RunOptions.deadline), as it is; a plugin whose client takes a
+ * duration counts it from the deadline as it hands the call over. `signal`: aborted when the execution ends first.
+ */
 export interface InvokeContext {
   signal?: AbortSignal
-  timeoutMs: number
+  deadline: number
   /** the tool row's binding, as the plugin discovered it (`DiscoveredTool.binding`); absent for a row without one */
   binding?: unknown
 }
@@ -226,8 +231,10 @@ export const SourceRefusalCodes = {
 } as const
 export type SourceRefusalCode = (typeof SourceRefusalCodes)[keyof typeof SourceRefusalCodes]
 
-/** A discovery that failed: `refused` when this server will not start or reach the source (nothing was attempted upstream). */
-/** `upstreamError`: the server was reached and misbehaved (broke a bound of what it may send), not absent. */
+/**
+ * A discovery that failed: `refused` when this server will not start or reach the source (nothing was attempted
+ * upstream); `upstreamError` when the server was reached and misbehaved (broke a bound of what it may send), not absent.
+ */
 export type DiscoveryFailure = { ok: false; message: string; refused?: SourceRefusalCode; upstreamError?: boolean }
 
 export interface SourcePlugin {

@@ -4,8 +4,9 @@
  * database never both win a row), and what a resume replays reads back exactly as it was written.
  */
 import { beforeEach, expect, it } from "vitest"
-import { isResumeConflict } from "../src/index.js"
-import type { ApprovalRow, CatalogStore, ExecutionEntry, ExecutionRecord } from "../src/index.js"
+import { isResumeConflict } from "../src/catalog/approval-rows.js"
+import type { ApprovalRow } from "../src/catalog/rows.js"
+import type { CatalogStore, ExecutionEntry, ExecutionRecord } from "../src/index.js"
 import { call, run } from "./catalog-store.shared.js"
 import type { StoreUnderTest } from "./catalog-store.shared.js"
 
@@ -93,20 +94,34 @@ export const catalogStoreApprovalsContract = (subject: () => StoreUnderTest) => 
   it("completeResume overwrites the record, adds the new calls, sets resumedAt, and inserts the next approval", async () => {
     // a result in parts where the dialect cuts at 64 KiB: the rewrite must leave none of them behind
     await store.recordPause(paused("e1", 2, { keyId: "k", resultText: "é".repeat(300_000) }), approval("a1", "e1"))
-    await store.decideApproval("a1", { status: "approved", note: "ok", by: "admin" }, T0 + 1, T0 + MINUTE)
+    await store.decideApproval({
+      id: "a1",
+      status: "approved",
+      note: "ok",
+      by: "admin",
+      at: T0 + 1,
+      leaseUntil: T0 + MINUTE,
+    })
 
     const again: ExecutionEntry = {
       execution: { ...paused("e1").execution, keyId: "k", toolCallCount: 3, durationMs: 20 },
       calls: [call("e1", 2)],
     }
     const next = approval("a2", "e1", { createdAt: T0 + 2, toolPath: "fs.rmdir", keyId: "k" })
-    await store.completeResume("a1", again, T0 + 3, next)
+    await store.completeResume({ approvalId: "a1", entry: again, at: T0 + 3, next })
     const all = [0, 1, 2].map((i) => call("e1", i))
     expect(await store.getExecution("e1")).toEqual({ ...again.execution, calls: all })
     expect(await store.getApproval("a1")).toMatchObject({ status: "approved", resumedAt: T0 + 3 })
     expect(await store.getApproval("a2")).toEqual(next)
 
-    await store.decideApproval("a2", { status: "declined", note: "no", by: "admin" }, T0 + 4, T0 + MINUTE)
+    await store.decideApproval({
+      id: "a2",
+      status: "declined",
+      note: "no",
+      by: "admin",
+      at: T0 + 4,
+      leaseUntil: T0 + MINUTE,
+    })
     const final: ExecutionEntry = {
       execution: {
         ...run("e1"),
@@ -121,7 +136,7 @@ export const catalogStoreApprovalsContract = (subject: () => StoreUnderTest) => 
       },
       calls: [call("e1", 3)],
     }
-    await store.completeResume("a2", final, T0 + 5)
+    await store.completeResume({ approvalId: "a2", entry: final, at: T0 + 5 })
     expect(await store.getExecution("e1")).toEqual({ ...final.execution, calls: [...all, call("e1", 3)] })
     expect(await store.getApproval("a2")).toMatchObject({ status: "declined", resumedAt: T0 + 5 })
     expect((await store.listApprovals({ limit: 10 })).map((a) => a.id)).toEqual(["a2", "a1"])
@@ -130,22 +145,35 @@ export const catalogStoreApprovalsContract = (subject: () => StoreUnderTest) => 
   it("a resume recorded already, or of an approval not stored, is a ResumeConflict and writes nothing", async () => {
     await pausedAt("a1", { status: "approved" })
     const done: ExecutionEntry = { execution: { ...run("e-a1"), toolCallCount: 1 }, calls: [call("e-a1", 0)] }
-    await store.completeResume("a1", done, T0 + 1)
+    await store.completeResume({ approvalId: "a1", entry: done, at: T0 + 1 })
     const second = { execution: { ...run("e-a1"), resultText: "2" }, calls: [call("e-a1", 1)] }
-    const refused = await store.completeResume("a1", second, T0 + 2, approval("a9", "e-a1")).catch((e: unknown) => e)
+    const refused = await store
+      .completeResume({ approvalId: "a1", entry: second, at: T0 + 2, next: approval("a9", "e-a1") })
+      .catch((e: unknown) => e)
     expect(isResumeConflict(refused)).toBe(true)
     expect(await store.getExecution("e-a1")).toEqual({ ...done.execution, calls: done.calls })
     expect(await store.getApproval("a1")).toMatchObject({ resumedAt: T0 + 1 })
     expect(await store.getApproval("a9")).toBeNull()
-    expect(isResumeConflict(await store.completeResume("gone", done, T0 + 3).catch((e: unknown) => e))).toBe(true)
+    expect(
+      isResumeConflict(
+        await store.completeResume({ approvalId: "gone", entry: done, at: T0 + 3 }).catch((e: unknown) => e),
+      ),
+    ).toBe(true)
     // another execution's approval is the caller's mistake
     await pausedAt("b1", { status: "approved" })
-    await expect(store.completeResume("b1", done, T0 + 4)).rejects.toThrow(RangeError)
+    await expect(store.completeResume({ approvalId: "b1", entry: done, at: T0 + 4 })).rejects.toThrow(RangeError)
   })
 
   it("decideApproval is compare-and-set: once only, approved or declined up to the deadline, expired only past it", async () => {
     await pausedAt("a1")
-    const approved = await store.decideApproval("a1", { status: "approved", note: "go", by: "k1" }, T0 + 5, T0 + 99)
+    const approved = await store.decideApproval({
+      id: "a1",
+      status: "approved",
+      note: "go",
+      by: "k1",
+      at: T0 + 5,
+      leaseUntil: T0 + 99,
+    })
     expect(approved).toEqual({
       ...approval("a1", "e-a1"),
       status: "approved",
@@ -154,32 +182,78 @@ export const catalogStoreApprovalsContract = (subject: () => StoreUnderTest) => 
       decidedBy: "k1",
       resumeLeaseUntil: T0 + 99,
     })
-    expect(await store.decideApproval("a1", { status: "declined", note: null, by: "k2" }, T0 + 6, T0 + 99)).toBeNull()
+    expect(
+      await store.decideApproval({
+        id: "a1",
+        status: "declined",
+        note: null,
+        by: "k2",
+        at: T0 + 6,
+        leaseUntil: T0 + 99,
+      }),
+    ).toBeNull()
     expect(await store.getApproval("a1")).toEqual(approved)
-    expect(await store.decideApproval("nope", { status: "approved", note: null, by: null }, T0, T0 + 1)).toBeNull()
+    expect(
+      await store.decideApproval({ id: "nope", status: "approved", note: null, by: null, at: T0, leaseUntil: T0 + 1 }),
+    ).toBeNull()
 
     await pausedAt("a2")
     const deadline = T0 + HOUR
     expect(
-      await store.decideApproval("a2", { status: "expired", note: null, by: null }, deadline, deadline + 1),
+      await store.decideApproval({
+        id: "a2",
+        status: "expired",
+        note: null,
+        by: null,
+        at: deadline,
+        leaseUntil: deadline + 1,
+      }),
     ).toBeNull()
     expect(
-      await store.decideApproval("a2", { status: "approved", note: null, by: "k1" }, deadline + 1, deadline + 2),
+      await store.decideApproval({
+        id: "a2",
+        status: "approved",
+        note: null,
+        by: "k1",
+        at: deadline + 1,
+        leaseUntil: deadline + 2,
+      }),
     ).toBeNull()
     expect(
-      await store.decideApproval("a2", { status: "expired", note: null, by: null }, deadline + 1, deadline + 2),
+      await store.decideApproval({
+        id: "a2",
+        status: "expired",
+        note: null,
+        by: null,
+        at: deadline + 1,
+        leaseUntil: deadline + 2,
+      }),
     ).toMatchObject({
       status: "expired",
       decidedAt: deadline + 1,
       resumeLeaseUntil: deadline + 2,
     })
     expect(
-      await store.decideApproval("a2", { status: "declined", note: null, by: "k1" }, deadline, deadline + 1),
+      await store.decideApproval({
+        id: "a2",
+        status: "declined",
+        note: null,
+        by: "k1",
+        at: deadline,
+        leaseUntil: deadline + 1,
+      }),
     ).toBeNull()
 
     await pausedAt("a3")
     expect(
-      await store.decideApproval("a3", { status: "declined", note: "no", by: null }, deadline, deadline + 1),
+      await store.decideApproval({
+        id: "a3",
+        status: "declined",
+        note: "no",
+        by: null,
+        at: deadline,
+        leaseUntil: deadline + 1,
+      }),
     ).toMatchObject({
       status: "declined",
       note: "no",
@@ -191,8 +265,8 @@ export const catalogStoreApprovalsContract = (subject: () => StoreUnderTest) => 
     for (let i = 0; i < 5; i++) {
       await pausedAt(`r${i}`)
       const answers = await Promise.all([
-        store.decideApproval(`r${i}`, { status: "approved", note: null, by: "k1" }, T0 + 1, T0 + 9),
-        other.decideApproval(`r${i}`, { status: "declined", note: null, by: "k2" }, T0 + 1, T0 + 9),
+        store.decideApproval({ id: `r${i}`, status: "approved", note: null, by: "k1", at: T0 + 1, leaseUntil: T0 + 9 }),
+        other.decideApproval({ id: `r${i}`, status: "declined", note: null, by: "k2", at: T0 + 1, leaseUntil: T0 + 9 }),
       ])
       expect(answers.filter((answer) => answer !== null)).toHaveLength(1)
       const winner = answers.find((answer) => answer !== null)!
@@ -208,7 +282,11 @@ export const catalogStoreApprovalsContract = (subject: () => StoreUnderTest) => 
     expect((await store.getApproval("p1"))?.resumePastPauseAt).toBe(answers[0] ? T0 + 5 : T0 + 6)
     expect(await store.passPause("p1", T0 + 7)).toBe(false)
     await pausedAt("p2")
-    await store.completeResume("p2", { ...paused("e-p2"), execution: { ...run("e-p2") } }, T0 + 8)
+    await store.completeResume({
+      approvalId: "p2",
+      entry: { ...paused("e-p2"), execution: { ...run("e-p2") } },
+      at: T0 + 8,
+    })
     expect(await store.passPause("p2", T0 + 9)).toBe(false)
     expect(await store.passPause("nope", T0 + 9)).toBe(false)
   })

@@ -29,7 +29,13 @@ export const catalogStoreDefinitionsContract = (subject: () => StoreUnderTest) =
       outputSchema: { $ref: "#/$defs/Repo" },
       binding: { method: "get", path: "/repos/{id}" },
     })
-    await store.applySync("id-api", [getRepo, tool("plain")], "direct", 1, definitions)
+    await store.applySync({
+      sourceId: "id-api",
+      tools: [getRepo, tool("plain")],
+      encoding: "direct",
+      syncedAt: 1,
+      definitions,
+    })
     const read = await store.getTool("api", "get_repo")
     expect(read?.binding).toEqual({ method: "get", path: "/repos/{id}" })
     expect(read?.inputSchema).toEqual({
@@ -50,25 +56,49 @@ export const catalogStoreDefinitionsContract = (subject: () => StoreUnderTest) =
   it("replaces the definitions with the tools at a sync, and drops them with the source", async () => {
     await store.insertSource(source("api"))
     const reaching = (name: string) => tool("t", { outputSchema: { $ref: `#/$defs/${name}` } })
-    await store.applySync("id-api", [reaching("Repo")], "direct", 1, definitions)
-    await store.applySync("id-api", [reaching("User")], "direct", 2, { User: { type: "string" } })
+    await store.applySync({
+      sourceId: "id-api",
+      tools: [reaching("Repo")],
+      encoding: "direct",
+      syncedAt: 1,
+      definitions,
+    })
+    await store.applySync({
+      sourceId: "id-api",
+      tools: [reaching("User")],
+      encoding: "direct",
+      syncedAt: 2,
+      definitions: { User: { type: "string" } },
+    })
     expect((await store.getTool("api", "t"))?.outputSchema).toEqual({
       $ref: "#/$defs/User",
       $defs: { User: { type: "string" } },
     })
-    await store.applySync("id-api", [reaching("Repo")], "direct", 3, { User: { type: "string" } })
+    await store.applySync({
+      sourceId: "id-api",
+      tools: [reaching("Repo")],
+      encoding: "direct",
+      syncedAt: 3,
+      definitions: { User: { type: "string" } },
+    })
     // a definition the sync no longer has is not there: the reference stays as it is
     expect((await store.getTool("api", "t"))?.outputSchema).toEqual({ $ref: "#/$defs/Repo" })
     await store.deleteSource("id-api")
     await store.insertSource(source("api"))
-    await store.applySync("id-api", [reaching("User")], "direct", 4)
+    await store.applySync({ sourceId: "id-api", tools: [reaching("User")], encoding: "direct", syncedAt: 4 })
     expect((await store.getTool("api", "t"))?.outputSchema).toEqual({ $ref: "#/$defs/User" })
   })
 
   it("leaves a schema's own $defs to it", async () => {
     await store.insertSource(source("mcp"))
     const own = { $ref: "#/$defs/User", $defs: { User: { type: "number" } } }
-    await store.applySync("id-mcp", [tool("t", { outputSchema: own })], "mcp-call-tool-result-v2", 1, definitions)
+    await store.applySync({
+      sourceId: "id-mcp",
+      tools: [tool("t", { outputSchema: own })],
+      encoding: "mcp-call-tool-result-v2",
+      syncedAt: 1,
+      definitions,
+    })
     expect((await store.getTool("mcp", "t"))?.outputSchema).toEqual(own)
   })
 }

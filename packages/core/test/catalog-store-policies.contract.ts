@@ -3,7 +3,8 @@
  * the API stay until deleted; the config file's are replaced whole, in one batch.
  */
 import { beforeEach, expect, it } from "vitest"
-import type { CatalogStore, PolicyRow } from "../src/index.js"
+import type { PolicyRow } from "../src/catalog/rows.js"
+import type { CatalogStore } from "../src/index.js"
 import type { StoreUnderTest } from "./catalog-store.shared.js"
 
 export const rule = (id: string, extra: Partial<PolicyRow> = {}): PolicyRow => ({

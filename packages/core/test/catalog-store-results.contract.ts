@@ -5,7 +5,7 @@
  * (its row, or its parts).
  */
 import { beforeEach, expect, it } from "vitest"
-import { storedOutputPages } from "../src/index.js"
+import { storedOutputPages } from "../src/catalog/result-pages.js"
 import type { CatalogStore } from "../src/index.js"
 import { run } from "./catalog-store.shared.js"
 import type { StoreUnderTest } from "./catalog-store.shared.js"

@@ -139,8 +139,15 @@ export const catalogStoreRetentionContract = (subject: () => StoreUnderTest) => 
       entry("resumed", T0 + 1, { status: "paused", resultText: null }),
       approval("a-resumed", "resumed"),
     )
-    await store.decideApproval("a-resumed", { status: "approved", note: null, by: null }, T0 + 2, T0 + 3)
-    await store.completeResume("a-resumed", entry("resumed", T0 + 1, {}, 1), T0 + 4)
+    await store.decideApproval({
+      id: "a-resumed",
+      status: "approved",
+      note: null,
+      by: null,
+      at: T0 + 2,
+      leaseUntil: T0 + 3,
+    })
+    await store.completeResume({ approvalId: "a-resumed", entry: entry("resumed", T0 + 1, {}, 1), at: T0 + 4 })
     await store.recordBatch([entry("done", T0 + 5)])
 
     expect(await store.pruneExecutions({ maxAgeMs: HOUR, maxExecutions: 0 }, { now })).toMatchObject({ deleted: 2 })

@@ -5,7 +5,8 @@
  * byte for byte.
  */
 import { beforeEach, expect, it } from "vitest"
-import { inferShape, mergeStoredShapes } from "../src/index.js"
+import { inferShape } from "../src/shapes/infer-shape.js"
+import { mergeStoredShapes } from "../src/shapes/normalize-shape.js"
 import type { CatalogStore, ExecutionEntry } from "../src/index.js"
 import { call, run, source, tool } from "./catalog-store.shared.js"
 import type { StoreUnderTest } from "./catalog-store.shared.js"
@@ -21,8 +22,8 @@ export const catalogStoreWritesContract = (subject: () => StoreUnderTest) => {
   it("a sync whose batch fails part way leaves the catalog exactly as it was", async () => {
     await store.insertSource(source("x"))
     await store.insertSource(source("x.y"))
-    await store.applySync("id-x", [tool("y.z")], "direct", 1)
-    await store.applySync("id-x.y", [tool("kept"), tool("old")], "direct", 2)
+    await store.applySync({ sourceId: "id-x", tools: [tool("y.z")], encoding: "direct", syncedAt: 1 })
+    await store.applySync({ sourceId: "id-x.y", tools: [tool("kept"), tool("old")], encoding: "direct", syncedAt: 2 })
     await store.recordSyncError("id-x.y", "upstream down", 3)
     const before = { tools: await store.listTools({}), sources: await store.listSources() }
     // 300 rows go in several statements on every dialect; the 251st tool's path is x's "y.z" (x.y.z), taken, so a
@@ -32,7 +33,9 @@ export const catalogStoreWritesContract = (subject: () => StoreUnderTest) => {
       tool("z"),
       ...Array.from({ length: 49 }, (_, i) => tool(`u${i}`)),
     ]
-    await expect(store.applySync("id-x.y", listing, "mcp-call-tool-result-v2", 4)).rejects.toThrow()
+    await expect(
+      store.applySync({ sourceId: "id-x.y", tools: listing, encoding: "mcp-call-tool-result-v2", syncedAt: 4 }),
+    ).rejects.toThrow()
     expect(await store.listTools({})).toEqual(before.tools)
     expect(await store.listSources()).toEqual(before.sources)
   })
@@ -41,12 +44,12 @@ export const catalogStoreWritesContract = (subject: () => StoreUnderTest) => {
     await store.insertSource(source("big"))
     const names = async () => (await store.listTools({ namespace: "big" })).map((t) => t.name).sort()
     const first = Array.from({ length: 300 }, (_, i) => tool(`t${i}`))
-    await store.applySync("id-big", first, "direct", 1)
+    await store.applySync({ sourceId: "id-big", tools: first, encoding: "direct", syncedAt: 1 })
     expect(await store.countTools("id-big")).toBe(300)
     const ids = new Map((await store.listTools({ namespace: "big" })).map((t) => [t.name, t.id]))
 
     const second = [...first.slice(150), ...Array.from({ length: 150 }, (_, i) => tool(`n${i}`))]
-    await store.applySync("id-big", second, "mcp-call-tool-result-v2", 2)
+    await store.applySync({ sourceId: "id-big", tools: second, encoding: "mcp-call-tool-result-v2", syncedAt: 2 })
     const kept = await store.listTools({ namespace: "big" })
     expect(kept.map((t) => t.name).sort()).toEqual(second.map((t) => t.name).sort())
     for (const t of kept) {
@@ -55,7 +58,7 @@ export const catalogStoreWritesContract = (subject: () => StoreUnderTest) => {
     }
 
     // stamped as the last sync was: the 300 tools that vanished are known from the read (ids in several statements)
-    await store.applySync("id-big", first.slice(0, 150), "direct", 2)
+    await store.applySync({ sourceId: "id-big", tools: first.slice(0, 150), encoding: "direct", syncedAt: 2 })
     expect(await names()).toEqual(
       first
         .slice(0, 150)
@@ -76,7 +79,7 @@ export const catalogStoreWritesContract = (subject: () => StoreUnderTest) => {
 
   it("two stores on one database merge one tool's shapes at once without losing a sample", async () => {
     await store.insertSource(source("shared"))
-    await store.applySync("id-shared", [tool("echo")], "direct", 1)
+    await store.applySync({ sourceId: "id-shared", tools: [tool("echo")], encoding: "direct", syncedAt: 1 })
     const toolId = (await store.getTool("shared", "echo"))!.id
     const other = subject().second()
     // no row yet: both stores insert it at once, and the one that finds it taken merges onto it

@@ -3,14 +3,11 @@
  * Each test gets a fresh, migrated, empty database from `open`.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import {
-  callerOf,
-  createApiKeyService,
-  inferShape,
-  mergeStoredShapes,
-  normalizeShape,
-  shapeToTypeScript,
-} from "../src/index.js"
+import { callerOf } from "../src/auth/scopes.js"
+import { createApiKeyService } from "../src/auth/api-keys.js"
+import { inferShape } from "../src/shapes/infer-shape.js"
+import { mergeStoredShapes, normalizeShape } from "../src/shapes/normalize-shape.js"
+import { shapeToTypeScript } from "../src/shapes/shape-to-typescript.js"
 import type { CatalogStore } from "../src/index.js"
 import { call, run, source, tool } from "./catalog-store.shared.js"
 import type { StoreUnderTest } from "./catalog-store.shared.js"
@@ -52,11 +49,21 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
       const row = source("alpha")
       await store.insertSource(row)
       const next = { transport: { type: "stdio", command: "x", args: [], env: { A: "enc:v1:k:iv:ct" } } }
-      await store.updateSourceConfig(row, next, row.updatedAt + 5)
+      await store.updateSourceConfig({ source: row, config: next, at: row.updatedAt + 5 })
       expect(await store.getSource("alpha")).toEqual({ ...row, config: next, updatedAt: row.updatedAt + 5 })
-      await store.updateSourceConfig(row, { stale: true }, row.updatedAt + 9, row.updatedAt)
+      await store.updateSourceConfig({
+        source: row,
+        config: { stale: true },
+        at: row.updatedAt + 9,
+        ifUpdatedAt: row.updatedAt,
+      })
       expect((await store.getSource("alpha"))!.config).toEqual(next)
-      await store.updateSourceConfig(row, { fresh: true }, row.updatedAt + 9, row.updatedAt + 5)
+      await store.updateSourceConfig({
+        source: row,
+        config: { fresh: true },
+        at: row.updatedAt + 9,
+        ifUpdatedAt: row.updatedAt + 5,
+      })
       expect((await store.getSource("alpha"))!.config).toEqual({ fresh: true })
     })
 
@@ -68,7 +75,12 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
 
     it("a sync inserts, updates and stamps, deletes vanished tools, and keeps ids of kept ones", async () => {
       await store.insertSource(source("ns", { status: "error", syncError: "old failure" }))
-      await store.applySync("id-ns", [tool("keep"), tool("Vanish"), tool("keep")], "direct", 1000)
+      await store.applySync({
+        sourceId: "id-ns",
+        tools: [tool("keep"), tool("Vanish"), tool("keep")],
+        encoding: "direct",
+        syncedAt: 1000,
+      })
       const first = await store.getTool("ns", "keep")
       expect(first).toMatchObject({
         path: "ns.keep",
@@ -82,12 +94,12 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
       expect(await store.getSource("ns")).toMatchObject({ status: "ready", syncError: null, lastSyncedAt: 1000 })
 
       const schema = { type: "object", properties: { n: { type: "number" } } }
-      await store.applySync(
-        "id-ns",
-        [tool("keep", { description: "changed", outputSchema: schema }), tool("New")],
-        "mcp-call-tool-result-v2",
-        2000,
-      )
+      await store.applySync({
+        sourceId: "id-ns",
+        tools: [tool("keep", { description: "changed", outputSchema: schema }), tool("New")],
+        encoding: "mcp-call-tool-result-v2",
+        syncedAt: 2000,
+      })
       const kept = await store.getTool("ns", "keep")
       expect(kept).toMatchObject({
         id: first!.id,
@@ -103,11 +115,21 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
 
     it("a tool reads back with its stamp as stored and the encoding it is decoded under: an unknown stamp is direct", async () => {
       await store.insertSource(source("ns"))
-      await store.applySync("id-ns", [tool("newer")], "mcp-call-tool-result-v3", 1000)
+      await store.applySync({
+        sourceId: "id-ns",
+        tools: [tool("newer")],
+        encoding: "mcp-call-tool-result-v3",
+        syncedAt: 1000,
+      })
       const expected = { resultEncoding: "mcp-call-tool-result-v3", encoding: "direct" }
       expect(await store.getTool("ns", "newer")).toMatchObject(expected)
       expect(await store.listTools({ namespace: "ns" })).toMatchObject([expected])
-      await store.applySync("id-ns", [tool("newer")], "mcp-call-tool-result-v2", 2000)
+      await store.applySync({
+        sourceId: "id-ns",
+        tools: [tool("newer")],
+        encoding: "mcp-call-tool-result-v2",
+        syncedAt: 2000,
+      })
       const stamped = { resultEncoding: "mcp-call-tool-result-v2", encoding: "mcp-call-tool-result-v2" }
       expect(await store.getTool("ns", "newer")).toMatchObject(stamped)
       expect(await store.listTools({ namespace: "ns" })).toMatchObject([stamped])
@@ -115,7 +137,7 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
 
     it("a recorded sync error changes nothing but the error and status", async () => {
       await store.insertSource(source("ns"))
-      await store.applySync("id-ns", [tool("a")], "direct", 1000)
+      await store.applySync({ sourceId: "id-ns", tools: [tool("a")], encoding: "direct", syncedAt: 1000 })
       await store.recordSyncError("id-ns", "tools/list failed", 5000)
       expect(await store.getSource("ns")).toMatchObject({
         status: "error",
@@ -128,8 +150,13 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
     it("lists tools by namespace and limit, ordered by path; names are case-sensitive", async () => {
       await store.insertSource(source("a"))
       await store.insertSource(source("b"))
-      await store.applySync("id-a", [tool("search_docs"), tool("getUser"), tool("100%_match")], "direct", 1)
-      await store.applySync("id-b", [tool("search_web")], "direct", 1)
+      await store.applySync({
+        sourceId: "id-a",
+        tools: [tool("search_docs"), tool("getUser"), tool("100%_match")],
+        encoding: "direct",
+        syncedAt: 1,
+      })
+      await store.applySync({ sourceId: "id-b", tools: [tool("search_web")], encoding: "direct", syncedAt: 1 })
       expect((await store.listTools({})).map((t) => t.path)).toEqual([
         "a.100%_match",
         "a.getUser",
@@ -144,7 +171,7 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
 
     it("removing a source removes its tools", async () => {
       await store.insertSource(source("gone"))
-      await store.applySync("id-gone", [tool("x")], "direct", 1)
+      await store.applySync({ sourceId: "id-gone", tools: [tool("x")], encoding: "direct", syncedAt: 1 })
       await store.deleteSource("id-gone")
       expect(await store.getSource("gone")).toBeNull()
       expect(await store.listTools({})).toEqual([])
@@ -248,9 +275,9 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
     it("two syncs of one source at once leave one consistent catalog", async () => {
       await store.insertSource(source("race"))
       await Promise.all([
-        store.applySync("id-race", [tool("a"), tool("b")], "direct", 1),
-        store.applySync("id-race", [tool("b"), tool("c")], "direct", 2),
-        store.applySync("id-race", [tool("a"), tool("b")], "direct", 3),
+        store.applySync({ sourceId: "id-race", tools: [tool("a"), tool("b")], encoding: "direct", syncedAt: 1 }),
+        store.applySync({ sourceId: "id-race", tools: [tool("b"), tool("c")], encoding: "direct", syncedAt: 2 }),
+        store.applySync({ sourceId: "id-race", tools: [tool("a"), tool("b")], encoding: "direct", syncedAt: 3 }),
       ])
       const names = (await store.listTools({ namespace: "race" })).map((t) => t.name)
       expect([
@@ -300,7 +327,12 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
       let toolId: string
       beforeEach(async () => {
         await store.insertSource(source("everything"))
-        await store.applySync("id-everything", [tool("echo")], "mcp-call-tool-result-v2", 1)
+        await store.applySync({
+          sourceId: "id-everything",
+          tools: [tool("echo")],
+          encoding: "mcp-call-tool-result-v2",
+          syncedAt: 1,
+        })
         toolId = (await store.getTool("everything", "echo"))!.id
       })
 

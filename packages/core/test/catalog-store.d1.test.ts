@@ -4,8 +4,9 @@
  */
 import { drizzle } from "drizzle-orm/d1"
 import { afterAll, beforeAll, expect, it, vi } from "vitest"
-import { createD1CatalogStore, createSqliteCatalogStore } from "../src/index.js"
-import type { SqliteCatalogDb } from "../src/index.js"
+import { createD1CatalogStore } from "../src/catalog/dialect-d1.js"
+import { createSqliteCatalogStore } from "../src/catalog/dialect-sqlite.js"
+import type { SqliteCatalogDb } from "../src/catalog/dialect-sqlite.js"
 import { catalogStoreContract } from "./catalog-store.contract.js"
 import { startD1 } from "./d1-database.js"
 import { run } from "./catalog-store.shared.js"

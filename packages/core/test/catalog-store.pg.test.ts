@@ -5,8 +5,8 @@ import { migrate } from "drizzle-orm/postgres-js/migrator"
 import { afterAll, beforeAll } from "vitest"
 import { createTestDatabase } from "@switchboard/fixtures"
 import type { TestDatabase } from "@switchboard/fixtures"
-import { createPgCatalogStore } from "../src/index.js"
-import type { PgCatalogDb } from "../src/index.js"
+import { createPgCatalogStore } from "../src/catalog/dialect-pg.js"
+import type { PgCatalogDb } from "../src/catalog/dialect-pg.js"
 import { catalogStoreContract } from "./catalog-store.contract.js"
 
 // One database per run (created here, dropped after); each test starts from empty tables.

@@ -1,5 +1,6 @@
 /** What the store contract suites share: the store under test, and rows (a tool, a source, an execution, a call). */
-import type { CatalogStore, DiscoveredTool, ExecutionRecord, SourceRow, ToolCallRecord } from "../src/index.js"
+import type { SourceRow } from "../src/catalog/rows.js"
+import type { CatalogStore, DiscoveredTool, ExecutionRecord, ToolCallRecord } from "../src/index.js"
 
 export interface StoreUnderTest {
   store: CatalogStore

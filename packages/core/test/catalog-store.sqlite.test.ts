@@ -5,8 +5,8 @@ import { fileURLToPath } from "node:url"
 import Database from "better-sqlite3"
 import { drizzle } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator"
-import { createSqliteCatalogStore } from "../src/index.js"
-import type { SqliteStoreOptions } from "../src/index.js"
+import { createSqliteCatalogStore } from "../src/catalog/dialect-sqlite.js"
+import type { SqliteStoreOptions } from "../src/catalog/dialect-sqlite.js"
 import { catalogStoreContract } from "./catalog-store.contract.js"
 
 const openFile = (options: SqliteStoreOptions) => async () => {

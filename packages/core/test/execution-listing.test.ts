@@ -8,8 +8,8 @@ import Database from "better-sqlite3"
 import { drizzle } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator"
 import { expect, it } from "vitest"
-import { createSqliteCatalogStore } from "../src/index.js"
-import type { ExecutionListQuery } from "../src/index.js"
+import { createSqliteCatalogStore } from "../src/catalog/dialect-sqlite.js"
+import type { ExecutionListQuery } from "../src/catalog/rows.js"
 
 const planOf = async (query: ExecutionListQuery) => {
   const sqlite = new Database(":memory:")

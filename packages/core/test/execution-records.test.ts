@@ -4,18 +4,14 @@
  */
 import { afterEach, beforeEach, expect, it } from "vitest"
 import { Effect } from "effect"
-import { DEFAULT_INLINE_CAP, POINTED_OUTPUT_HOLD_MS, createExecutor } from "../src/index.js"
-import type {
-  EndedResponse,
-  Caller,
-  CatalogStore,
-  CodeRuntime,
-  ExecuteRequest,
-  ExecutionEntry,
-  Logger,
-  SourcesService,
-  TelemetrySink,
-} from "../src/index.js"
+import { DEFAULT_INLINE_CAP } from "../src/render/render-for-model.js"
+import { POINTED_OUTPUT_HOLD_MS } from "../src/catalog/retention.js"
+import { createExecutor } from "../src/executor/executor.js"
+import type { EndedResponse } from "../src/executor/response.js"
+import type { Caller } from "../src/auth/scopes.js"
+import type { SourcesService } from "../src/sources/sources-service.js"
+import type { TelemetrySink } from "../src/seams.js"
+import type { CatalogStore, CodeRuntime, ExecuteRequest, ExecutionEntry, Logger } from "../src/index.js"
 import { openSqliteStore } from "./sqlite-store.js"
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/

@@ -5,7 +5,8 @@
  */
 import { afterEach, beforeEach, expect, it } from "vitest"
 import { Effect, Exit, Fiber } from "effect"
-import { defaultLimits, okResult } from "../src/index.js"
+import { okResult } from "../src/result.js"
+import { defaultLimits } from "../src/index.js"
 import { Execution } from "../src/executor/execution.js"
 import type { CatalogStore, CodeRuntime, ExecutionEntry, InvokeTool, RunOptions, SourcePlugin } from "../src/index.js"
 import { executorOver, openStoreWithFakeSource } from "./sqlite-store.js"

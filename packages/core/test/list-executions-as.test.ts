@@ -1,7 +1,9 @@
 /** A caller lists exactly the executions it may read one by one (listExecutionsAs, canReadExecution), on a real store. */
 import { expect, it } from "vitest"
-import { OPEN_CALLER, canReadExecution, listExecutionsAs, timeOrderedId } from "../src/index.js"
-import type { Caller, ExecutionListQuery } from "../src/index.js"
+import { OPEN_CALLER, canReadExecution, listExecutionsAs } from "../src/auth/scopes.js"
+import type { Caller } from "../src/auth/scopes.js"
+import type { ExecutionListQuery } from "../src/catalog/rows.js"
+import { timeOrderedId } from "../src/index.js"
 import { run } from "./catalog-store.shared.js"
 import { openSqliteStore } from "./sqlite-store.js"
 

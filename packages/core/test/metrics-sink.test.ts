@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, expect, it } from "vitest"
 import { Effect } from "effect"
-import { createSourcesService } from "../src/index.js"
+import { createSourcesService } from "../src/sources/sources-service.js"
 import type { CatalogStore, CodeRuntime, InvokeTool, MetricsSink, RunOutcome, SourcePlugin } from "../src/index.js"
 import { executorOver, openStoreWithFakeSource } from "./sqlite-store.js"
 

@@ -4,8 +4,9 @@
  */
 import { Effect } from "effect"
 import { afterEach, beforeEach, expect, it } from "vitest"
-import { createExecutor } from "../src/index.js"
-import type { CodeRuntime, RunOptions, SourcesService } from "../src/index.js"
+import { createExecutor } from "../src/executor/executor.js"
+import type { SourcesService } from "../src/sources/sources-service.js"
+import type { CodeRuntime, RunOptions } from "../src/index.js"
 import { openSqliteStore } from "./sqlite-store.js"
 
 let opened: ReturnType<typeof openSqliteStore>

@@ -8,8 +8,12 @@ import { drizzle } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator"
 import { fileURLToPath } from "node:url"
 import { afterEach, expect, it } from "vitest"
-import { createCatalogStore, inferShape, MAX_MERGE_ROUNDS, mergeStoredShapes, sqliteSchema } from "../src/index.js"
-import type { CatalogDb } from "../src/index.js"
+import { createCatalogStore } from "../src/catalog/store.js"
+import { inferShape } from "../src/shapes/infer-shape.js"
+import { MAX_MERGE_ROUNDS } from "../src/catalog/shape-merge.js"
+import { mergeStoredShapes } from "../src/shapes/normalize-shape.js"
+import * as sqliteSchema from "../src/catalog/schema-sqlite.js"
+import type { CatalogDb } from "../src/catalog/dialect.js"
 import { source, tool } from "./catalog-store.shared.js"
 
 const opened: Database.Database[] = []
@@ -39,7 +43,7 @@ const racedStore = async (between: (sqlite: Database.Database, batch: number) =>
     probeWrite: async () => {},
   })
   await store.insertSource(source("s"))
-  await store.applySync("id-s", [tool("t")], "direct", 1)
+  await store.applySync({ sourceId: "id-s", tools: [tool("t")], encoding: "direct", syncedAt: 1 })
   const toolId = (await store.getTool("s", "t"))!.id
   const observe = (at: number) =>
     store.mergeShapes([{ toolId, encoding: "direct", shape: inferShape({ at }), samples: 1, at }], mergeStoredShapes)
@@ -97,7 +101,7 @@ it("a sync raced by another sync leaves its own listing: tools it never read are
         )
         .run()
   })
-  await raced.store.applySync("id-s", [tool("t"), tool("u")], "direct", 8)
+  await raced.store.applySync({ sourceId: "id-s", tools: [tool("t"), tool("u")], encoding: "direct", syncedAt: 8 })
   expect((await raced.store.listTools({})).map((t) => t.name)).toEqual(["t", "u"])
 })
 
@@ -105,7 +109,9 @@ it("a sync whose source is deleted between its read and its batch fails and writ
   const raced = await racedStore((sqlite, batch) => {
     if (batch === 1) sqlite.prepare("delete from sources where id = 'id-s'").run()
   })
-  await expect(raced.store.applySync("id-s", [tool("t"), tool("u")], "direct", 8)).rejects.toThrow(/FOREIGN KEY/)
+  await expect(
+    raced.store.applySync({ sourceId: "id-s", tools: [tool("t"), tool("u")], encoding: "direct", syncedAt: 8 }),
+  ).rejects.toThrow(/FOREIGN KEY/)
   expect(await raced.store.listTools({})).toEqual([])
   expect(await raced.store.listSources()).toEqual([])
 })

@@ -10,7 +10,8 @@
  * Over a real SQLite file; the script is a JavaScript stand-in for the sandbox, as in executor-signals.test.ts.
  */
 import { afterEach, beforeEach, expect, it } from "vitest"
-import type { ApprovalRow, CatalogStore, CodeRuntime, SourcePlugin } from "../src/index.js"
+import type { ApprovalRow } from "../src/catalog/rows.js"
+import type { CatalogStore, CodeRuntime, SourcePlugin } from "../src/index.js"
 import { executorOver, openStoreWithFakeSource } from "./sqlite-store.js"
 
 let opened: Awaited<ReturnType<typeof openStoreWithFakeSource>>
@@ -68,7 +69,14 @@ const pauseAndApprove = async (over: CatalogStore, keyId: string | null = null) 
   const paused = await executor.run({ code: "write" }, undefined, { keyId })
   expect(paused).toMatchObject({ status: "paused", stored: true })
   const [pending] = await store.listApprovals({ status: "pending", limit: 1 })
-  const approved = await store.decideApproval(pending!.id, { status: "approved", note: null, by: null }, 10, 20)
+  const approved = await store.decideApproval({
+    id: pending!.id,
+    status: "approved",
+    note: null,
+    by: null,
+    at: 10,
+    leaseUntil: 20,
+  })
   return { executor, approved: approved! }
 }
 

@@ -6,8 +6,9 @@
 import { assert, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
+import type { SourceRow } from "../src/catalog/rows.js"
 import { Services, silentLogger } from "../src/index.js"
-import type { SourcePlugin, SourceRow } from "../src/index.js"
+import type { SourcePlugin } from "../src/index.js"
 import { openSqliteStore } from "./sqlite-store.js"
 
 const TTL_MS = 500

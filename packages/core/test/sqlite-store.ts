@@ -6,8 +6,10 @@ import { fileURLToPath } from "node:url"
 import Database from "better-sqlite3"
 import { drizzle } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator"
-import { createExecutor, createSqliteCatalogStore } from "../src/index.js"
-import type { CatalogStore, CodeRuntime, ExecutorOptions, SourcePlugin } from "../src/index.js"
+import { createExecutor } from "../src/executor/executor.js"
+import type { ExecutorOptions } from "../src/executor/executor.js"
+import { createSqliteCatalogStore } from "../src/catalog/dialect-sqlite.js"
+import type { CatalogStore, CodeRuntime, SourcePlugin } from "../src/index.js"
 
 export const openSqliteStore = () => {
   const dir = mkdtempSync(join(tmpdir(), "store-"))
@@ -40,12 +42,12 @@ export const openStoreWithFakeSource = async (...tools: string[]) => {
     createdAt: 1,
     updatedAt: 1,
   })
-  await opened.store.applySync(
-    "s1",
-    tools.map((name) => ({ name, description: null, inputSchema: {}, outputSchema: null, annotations: null })),
-    "direct",
-    1,
-  )
+  await opened.store.applySync({
+    sourceId: "s1",
+    tools: tools.map((name) => ({ name, description: null, inputSchema: {}, outputSchema: null, annotations: null })),
+    encoding: "direct",
+    syncedAt: 1,
+  })
   return opened
 }
 

@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import { afterEach, beforeEach, expect, it } from "vitest"
-import { createSourcesService } from "../src/index.js"
+import { createSourcesService } from "../src/sources/sources-service.js"
 import type { DiscoveryProgress, Logger, SourcePlugin } from "../src/index.js"
 import { openSqliteStore } from "./sqlite-store.js"
 

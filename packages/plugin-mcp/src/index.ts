@@ -14,6 +14,6 @@ export type { SpawnStdio, StdioServer, StdioTransport } from "./stdio-spawner.js
 export type { McpSourceConfig, McpTransportConfig } from "./config.js"
 export { mcpSourceConfig, mcpSourcePatch } from "./config-schema.js"
 export { mcpConfigView } from "./config-view.js"
-export { SourceRefusal, isSourceRefusal, STDIO_DISABLED_MESSAGE } from "./refusal.js"
+export { SourceRefusal, STDIO_DISABLED_MESSAGE } from "./refusal.js"
 export { classifyAddress, ipLiteral } from "@switchboard/core"
 export type { AddressClass } from "@switchboard/core"

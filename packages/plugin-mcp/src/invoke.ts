@@ -151,7 +151,8 @@ export const callTool = async (
     const raw = await connection.client.request(
       { method: "tools/call", params: { name: tool, arguments: args as Record<string, unknown> } },
       AnyResult,
-      { timeout: ctx.timeoutMs, signal: call.signal },
+      // the SDK takes a duration: counted here, at each attempt, so a call the pool sends again gets only what is left
+      { timeout: Math.max(1, ctx.deadline - Date.now()), signal: call.signal },
     )
     if (isUnknownToolResult(raw, tool))
       return {

@@ -4,7 +4,7 @@
  */
 import { SourceRefusal, SourceRefusalCodes } from "@switchboard/core"
 
-export { SourceRefusal, findRefusal, isSourceRefusal } from "@switchboard/core"
+export { SourceRefusal, findRefusal } from "@switchboard/core"
 
 export const STDIO_DISABLED_MESSAGE =
   "stdio sources run a command on this host and are disabled on this server; start it with --allow-stdio to enable them"

@@ -141,7 +141,7 @@ describe("an answer past the message bound is the server misbehaving (upstream_e
     const flood = await startFloodingServer(["tools/call"])
     const mcp = await createMcpPlugin({ connectTimeoutMs: 10_000, maxUpstreamMessageBytes: MB })
     cleanup.push(() => mcp.close())
-    const outcome = await mcp.invoke(source(flood.url), "big", {}, { timeoutMs: 10_000 })
+    const outcome = await mcp.invoke(source(flood.url), "big", {}, { deadline: Date.now() + 10_000 })
     expect(outcome).toMatchObject({ ok: false, code: "upstream_error" })
     expect((outcome as { retryable?: boolean }).retryable).toBeUndefined()
     expect((outcome as { message: string }).message).toContain(`larger than ${MB} bytes`)

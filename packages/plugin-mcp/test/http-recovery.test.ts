@@ -16,7 +16,7 @@ const source = (id: string, url: string): SourceHandle => ({
   kind: "mcp",
   config: { transport: { type: "http", url, headers: {} } },
 })
-const ctx = { timeoutMs: 10_000 }
+const ctx = () => ({ deadline: Date.now() + 10_000 })
 const echoed = (text: string) => ({ ok: true, raw: { content: [{ type: "text", text }] } })
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 200))
@@ -37,11 +37,11 @@ describe("an HTTP upstream that restarts", () => {
     const port = Number(new URL(first.url).port)
     const mcp = await plugin()
     const handle = source("restarted", first.url)
-    expect(await mcp.invoke(handle, "echo", { message: "before" }, ctx)).toEqual(echoed("before"))
+    expect(await mcp.invoke(handle, "echo", { message: "before" }, ctx())).toEqual(echoed("before"))
     await first.close()
     await settle() // the old keep-alive socket is seen closed: a request on it would be a dropped call (tested below)
     const second = await startContractHttpServer({ port })
-    expect(await mcp.invoke(handle, "echo", { message: "after" }, ctx)).toEqual(echoed("after"))
+    expect(await mcp.invoke(handle, "echo", { message: "after" }, ctx())).toEqual(echoed("after"))
 
     await second.close()
     await settle()
@@ -55,20 +55,20 @@ describe("an HTTP upstream that restarts", () => {
     const port = Number(new URL(first.url).port)
     const mcp = await plugin()
     const handle = source("down", first.url)
-    expect(await mcp.invoke(handle, "echo", { message: "before" }, ctx)).toEqual(echoed("before"))
+    expect(await mcp.invoke(handle, "echo", { message: "before" }, ctx())).toEqual(echoed("before"))
     await first.close()
-    expect(await mcp.invoke(handle, "echo", { message: "down" }, ctx)).toMatchObject({
+    expect(await mcp.invoke(handle, "echo", { message: "down" }, ctx())).toMatchObject({
       ok: false,
       code: "upstream_unavailable",
       retryable: true,
     })
-    expect(await mcp.invoke(handle, "echo", { message: "still down" }, ctx)).toMatchObject({
+    expect(await mcp.invoke(handle, "echo", { message: "still down" }, ctx())).toMatchObject({
       ok: false,
       code: "upstream_unavailable",
     })
     const back = await startContractHttpServer({ port })
     cleanup.push(() => back.close())
-    expect(await mcp.invoke(handle, "echo", { message: "back" }, ctx)).toEqual(echoed("back"))
+    expect(await mcp.invoke(handle, "echo", { message: "back" }, ctx())).toEqual(echoed("back"))
   })
 
   it("a source that could not be connected to is tried afresh by the next call, not held as failed", async () => {
@@ -77,14 +77,14 @@ describe("an HTTP upstream that restarts", () => {
     await probe.close()
     const mcp = await plugin()
     const handle = source("late", probe.url)
-    expect(await mcp.invoke(handle, "echo", { message: "early" }, ctx)).toMatchObject({
+    expect(await mcp.invoke(handle, "echo", { message: "early" }, ctx())).toMatchObject({
       ok: false,
       code: "upstream_unavailable",
       message: expect.stringContaining("ECONNREFUSED"),
     })
     const up = await startContractHttpServer({ port })
     cleanup.push(() => up.close())
-    expect(await mcp.invoke(handle, "echo", { message: "up" }, ctx)).toEqual(echoed("up"))
+    expect(await mcp.invoke(handle, "echo", { message: "up" }, ctx())).toEqual(echoed("up"))
   })
 
   it("a handshake answered 503 once is tried again, and the call succeeds", async () => {
@@ -93,7 +93,7 @@ describe("an HTTP upstream that restarts", () => {
     })
     cleanup.push(() => upstream.close())
     const mcp = await plugin()
-    expect(await mcp.invoke(source("handshake", upstream.url), "ping", {}, ctx)).toEqual(echoed("pong"))
+    expect(await mcp.invoke(source("handshake", upstream.url), "ping", {}, ctx())).toEqual(echoed("pong"))
   })
 
   it("a handshake answered 503 twice fails as upstream_unavailable, naming the status", async () => {
@@ -102,7 +102,7 @@ describe("an HTTP upstream that restarts", () => {
     })
     cleanup.push(() => upstream.close())
     const mcp = await plugin()
-    expect(await mcp.invoke(source("handshake-twice", upstream.url), "ping", {}, ctx)).toMatchObject({
+    expect(await mcp.invoke(source("handshake-twice", upstream.url), "ping", {}, ctx())).toMatchObject({
       ok: false,
       code: "upstream_unavailable",
       message: expect.stringContaining("HTTP 503"),
@@ -114,10 +114,10 @@ describe("an HTTP upstream that restarts", () => {
     cleanup.push(() => upstream.close())
     const mcp = await plugin()
     const handle = source("no-resend", upstream.url)
-    expect(await mcp.invoke(handle, "ping", {}, ctx)).toEqual(echoed("pong"))
+    expect(await mcp.invoke(handle, "ping", {}, ctx())).toEqual(echoed("pong"))
     upstream.mode = { kind: "error", status: 500, body: "boom" }
     const before = upstream.hits
-    expect(await mcp.invoke(handle, "ping", {}, ctx)).toMatchObject({ ok: false, code: "upstream_unavailable" })
+    expect(await mcp.invoke(handle, "ping", {}, ctx())).toMatchObject({ ok: false, code: "upstream_unavailable" })
     expect(upstream.hits - before).toBe(1)
   })
 
@@ -126,17 +126,17 @@ describe("an HTTP upstream that restarts", () => {
     cleanup.push(() => upstream.close())
     const mcp = await plugin()
     const handle = source("dropped", upstream.url)
-    expect(await mcp.invoke(handle, "ping", {}, ctx)).toEqual(echoed("pong"))
+    expect(await mcp.invoke(handle, "ping", {}, ctx())).toEqual(echoed("pong"))
     upstream.mode = { kind: "drop" }
     const before = upstream.hits
-    expect(await mcp.invoke(handle, "ping", {}, ctx)).toMatchObject({
+    expect(await mcp.invoke(handle, "ping", {}, ctx())).toMatchObject({
       ok: false,
       code: "upstream_unavailable",
       retryable: true,
     })
     expect(upstream.hits - before).toBe(1)
     upstream.mode = { kind: "mcp" }
-    expect(await mcp.invoke(handle, "ping", {}, ctx)).toEqual(echoed("pong"))
+    expect(await mcp.invoke(handle, "ping", {}, ctx())).toEqual(echoed("pong"))
   })
 
   it("a sync whose connection drops is sent again: tools/list changes nothing", async () => {
@@ -144,7 +144,7 @@ describe("an HTTP upstream that restarts", () => {
     cleanup.push(() => upstream.close())
     const mcp = await plugin()
     const handle = source("dropped-list", upstream.url)
-    expect(await mcp.invoke(handle, "ping", {}, ctx)).toEqual(echoed("pong"))
+    expect(await mcp.invoke(handle, "ping", {}, ctx())).toEqual(echoed("pong"))
     upstream.mode = { kind: "drop", times: 1 }
     expect(await mcp.discover(handle)).toMatchObject({ ok: true })
   })
@@ -178,7 +178,7 @@ describe("an HTTP upstream that restarts", () => {
     cleanup.push(() => new Promise((resolve) => (forgetful.closeAllConnections(), forgetful.close(resolve))))
     const mcp = await plugin()
     const url = `http://127.0.0.1:${(forgetful.address() as AddressInfo).port}/mcp`
-    expect(await mcp.invoke(source("forgetful", url), "ping", {}, ctx)).toMatchObject({
+    expect(await mcp.invoke(source("forgetful", url), "ping", {}, ctx())).toMatchObject({
       ok: false,
       code: "upstream_unavailable",
       message: expect.stringContaining("HTTP 404"),

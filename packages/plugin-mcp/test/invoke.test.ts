@@ -30,7 +30,14 @@ describe("calls sharing one execution signal", () => {
       const signal = new AbortController().signal
       for (let i = 0; i < 50; i++)
         expect(
-          (await plugin.invoke(source("many"), "echo", { message: String(i) }, { timeoutMs: 10_000, signal })).ok,
+          (
+            await plugin.invoke(
+              source("many"),
+              "echo",
+              { message: String(i) },
+              { deadline: Date.now() + 10_000, signal },
+            )
+          ).ok,
         ).toBe(true)
       await new Promise((resolve) => setTimeout(resolve, 50)) // warnings are emitted on the next tick
     } finally {
@@ -43,7 +50,12 @@ describe("calls sharing one execution signal", () => {
     const handle = source("abort")
     const controller = new AbortController()
     const started = Date.now()
-    const pending = plugin.invoke(handle, "slow", { ms: 20_000 }, { timeoutMs: 30_000, signal: controller.signal })
+    const pending = plugin.invoke(
+      handle,
+      "slow",
+      { ms: 20_000 },
+      { deadline: Date.now() + 30_000, signal: controller.signal },
+    )
     setTimeout(() => controller.abort(), 300)
     const result = await pending
     expect(Date.now() - started).toBeLessThan(10_000)
@@ -53,9 +65,9 @@ describe("calls sharing one execution signal", () => {
       message: 'the call to "slow" was cancelled because its execution was aborted',
     })
     expect(
-      await plugin.invoke(handle, "slow", { ms: 1 }, { timeoutMs: 10_000, signal: controller.signal }),
+      await plugin.invoke(handle, "slow", { ms: 1 }, { deadline: Date.now() + 10_000, signal: controller.signal }),
     ).toMatchObject({ ok: false, code: "aborted" })
-    expect(await plugin.invoke(handle, "echo", { message: "still here" }, { timeoutMs: 10_000 })).toEqual({
+    expect(await plugin.invoke(handle, "echo", { message: "still here" }, { deadline: Date.now() + 10_000 })).toEqual({
       ok: true,
       raw: { content: [{ type: "text", text: "still here" }] },
     })

@@ -40,7 +40,7 @@ describe("createMcpPlugin", () => {
 
   it("reuses one connection for many calls, and reconnects after the server dies", async () => {
     const handle = source("reuse", stdio())
-    const ctx = { timeoutMs: 10_000 }
+    const ctx = { deadline: Date.now() + 10_000 }
     const first = await plugin.invoke(handle, "echo", { message: "1" }, ctx)
     expect(first).toEqual({ ok: true, raw: { content: [{ type: "text", text: "1" }] } })
     const pids = await Promise.all(Array.from({ length: 20 }, () => plugin.invoke(handle, "pid", {}, ctx)))
@@ -55,9 +55,9 @@ describe("createMcpPlugin", () => {
 
   it("a call that outlives its timeout is tool_timeout, and the connection stays usable", async () => {
     const handle = source("slow", stdio())
-    const hung = await plugin.invoke(handle, "hang", {}, { timeoutMs: 300 })
+    const hung = await plugin.invoke(handle, "hang", {}, { deadline: Date.now() + 300 })
     expect(hung).toMatchObject({ ok: false, code: "tool_timeout" })
-    expect((await plugin.invoke(handle, "echo", { message: "ok" }, { timeoutMs: 10_000 })).ok).toBe(true)
+    expect((await plugin.invoke(handle, "echo", { message: "ok" }, { deadline: Date.now() + 10_000 })).ok).toBe(true)
   }, 30_000)
 
   it("a command that does not exist is a failed discovery naming the cause", async () => {
@@ -74,7 +74,7 @@ describe("createMcpPlugin", () => {
       const handle = source("http", { type: "http", url: upstream.url, headers: {} })
       const discovered = await plugin.discover(handle)
       expect(discovered.ok && discovered.discovery.tools.length).toBe(contractToolNames.length)
-      expect(await plugin.invoke(handle, "echo", { message: "over http" }, { timeoutMs: 10_000 })).toEqual({
+      expect(await plugin.invoke(handle, "echo", { message: "over http" }, { deadline: Date.now() + 10_000 })).toEqual({
         ok: true,
         raw: { content: [{ type: "text", text: "over http" }] },
       })

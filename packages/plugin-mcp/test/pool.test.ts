@@ -11,7 +11,7 @@ const source = (
   id: string,
   transport: unknown = { type: "stdio", ...fixtureCommand("contract-stdio"), env: {} },
 ): SourceHandle => ({ id, namespace: id, kind: "mcp", config: { transport } })
-const ctx = { timeoutMs: 10_000 }
+const ctx = () => ({ deadline: Date.now() + 10_000 })
 const pidOf = (result: RawInvokeResult): number => {
   if (!result.ok) throw new Error(`pid failed: ${result.message}`)
   return Number((result.raw as { content: { text: string }[] }).content[0]!.text)
@@ -44,28 +44,28 @@ describe("connection lifecycle", () => {
 
   it("the old connection closing after a release does not invalidate the new one", async () => {
     const handle = source("successor")
-    const first = pidOf(await plugin.invoke(handle, "pid", {}, ctx))
+    const first = pidOf(await plugin.invoke(handle, "pid", {}, ctx()))
     const released = plugin.release("successor") // the old process exits while the new one starts
-    const second = pidOf(await plugin.invoke(handle, "pid", {}, ctx))
+    const second = pidOf(await plugin.invoke(handle, "pid", {}, ctx()))
     await released
     await sleep(200)
-    const third = pidOf(await plugin.invoke(handle, "pid", {}, ctx))
+    const third = pidOf(await plugin.invoke(handle, "pid", {}, ctx()))
     expect(second).not.toBe(first)
     expect(third).toBe(second)
   })
 
   it("an old connection whose server dies after it was replaced does not take the new one with it", async () => {
     const handle = source("replaced")
-    const old = pidOf(await plugin.invoke(handle, "pid", {}, ctx))
-    const inFlight = plugin.invoke(handle, "slow", { ms: 5_000 }, ctx) // keeps the old connection alive after release
+    const old = pidOf(await plugin.invoke(handle, "pid", {}, ctx()))
+    const inFlight = plugin.invoke(handle, "slow", { ms: 5_000 }, ctx()) // keeps the old connection alive after release
     await sleep(100)
     await plugin.release("replaced")
-    const successor = pidOf(await plugin.invoke(handle, "pid", {}, ctx))
+    const successor = pidOf(await plugin.invoke(handle, "pid", {}, ctx()))
     expect(successor).not.toBe(old)
     process.kill(old)
     expect(await inFlight).toMatchObject({ ok: false, code: "upstream_unavailable" })
     await sleep(200)
-    expect(pidOf(await plugin.invoke(handle, "pid", {}, ctx))).toBe(successor)
+    expect(pidOf(await plugin.invoke(handle, "pid", {}, ctx()))).toBe(successor)
   })
 
   it("the old connection closing late after idle expiry does not invalidate the new one", async () => {
@@ -77,13 +77,13 @@ describe("connection lifecycle", () => {
         args: ["-e", STUBBORN_SERVER],
         env: {},
       })
-      const first = pidOf(await idle.invoke(handle, "pid", {}, ctx))
+      const first = pidOf(await idle.invoke(handle, "pid", {}, ctx()))
       await sleep(600) // expired: its close is under way and ends about two seconds from now
-      const busy = idle.invoke(handle, "slow", { ms: 3_000 }, ctx)
-      const second = pidOf(await idle.invoke(handle, "pid", {}, ctx))
+      const busy = idle.invoke(handle, "slow", { ms: 3_000 }, ctx())
+      const second = pidOf(await idle.invoke(handle, "pid", {}, ctx()))
       expect(second).not.toBe(first)
       expect(await busy).toMatchObject({ ok: true })
-      expect(pidOf(await idle.invoke(handle, "pid", {}, ctx))).toBe(second)
+      expect(pidOf(await idle.invoke(handle, "pid", {}, ctx()))).toBe(second)
     } finally {
       await idle.close()
     }
@@ -116,7 +116,7 @@ describe("streamable HTTP sessions", () => {
         url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/mcp`,
         headers: {},
       })
-      expect((await plugin.invoke(handle, "echo", { message: "hi" }, ctx)).ok).toBe(true)
+      expect((await plugin.invoke(handle, "echo", { message: "hi" }, ctx())).ok).toBe(true)
       const session = seen.find((r) => r.session)?.session
       expect(session).toBeDefined()
       await plugin.release("http")
@@ -145,7 +145,7 @@ describe("streamable HTTP sessions", () => {
     const plugin = await createMcpPlugin({ connectTimeoutMs: 20_000 })
     try {
       const handle = source("gone", { type: "http", url: upstream.url, headers: {} })
-      expect((await plugin.invoke(handle, "echo", { message: "hi" }, ctx)).ok).toBe(true)
+      expect((await plugin.invoke(handle, "echo", { message: "hi" }, ctx())).ok).toBe(true)
       await upstream.close()
       const started = Date.now()
       await plugin.release("gone")

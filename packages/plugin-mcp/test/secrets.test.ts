@@ -133,7 +133,7 @@ describe("messages from a source", () => {
 
   it("a JSON-RPC error echoing the secret: the tool call failure is scrubbed", async () => {
     const handle = source("leaky-call", inline(LEAKY_SERVER, { API_TOKEN: SECRET }))
-    const called = await plugin.invoke(handle, "anything", {}, { timeoutMs: 10_000 })
+    const called = await plugin.invoke(handle, "anything", {}, { deadline: Date.now() + 10_000 })
     expect(called).toMatchObject({ ok: false, code: "upstream_error" })
     expect(JSON.stringify(called)).toContain("<redacted>")
     expect(JSON.stringify(called)).not.toContain(SECRET)
@@ -146,7 +146,7 @@ describe("messages from a source", () => {
       ...fixtureCommand("contract-stdio"),
       env: { API_TOKEN: SECRET },
     })
-    const called = await plugin.invoke(handle, `lookup-${SECRET}`, {}, { timeoutMs: 10_000 })
+    const called = await plugin.invoke(handle, `lookup-${SECRET}`, {}, { deadline: Date.now() + 10_000 })
     expect(called).toMatchObject({ ok: false, code: "tool_not_found", unknownTool: true })
     expect(JSON.stringify(called)).not.toContain(SECRET)
     await plugin.release("contract")
@@ -289,7 +289,7 @@ describe("a config changed under a pooled connection (a PATCH here or on another
           source("steady", { type: "http", url: upstream.url, headers }),
           "echo",
           {},
-          { timeoutMs: 10_000 },
+          { deadline: Date.now() + 10_000 },
         ),
       ).toMatchObject({ ok: true })
       const reordered = {
@@ -297,7 +297,9 @@ describe("a config changed under a pooled connection (a PATCH here or on another
         url: upstream.url,
         type: "http",
       }
-      expect(await plugin.invoke(source("steady", reordered), "echo", {}, { timeoutMs: 10_000 })).toMatchObject({
+      expect(
+        await plugin.invoke(source("steady", reordered), "echo", {}, { deadline: Date.now() + 10_000 }),
+      ).toMatchObject({
         ok: true,
       })
       // each new connection starts with an initialize, the one request sent before a protocol version is agreed
@@ -314,9 +316,13 @@ describe("a config changed under a pooled connection (a PATCH here or on another
     try {
       const handle = (token: string) =>
         source("rotating", { type: "http", url: upstream.url, headers: { authorization: `Bearer ${token}` } })
-      expect(await plugin.invoke(handle("old-1234"), "echo", {}, { timeoutMs: 10_000 })).toMatchObject({ ok: true })
+      expect(await plugin.invoke(handle("old-1234"), "echo", {}, { deadline: Date.now() + 10_000 })).toMatchObject({
+        ok: true,
+      })
       const before = upstream.received.length
-      expect(await plugin.invoke(handle("new-5678"), "echo", {}, { timeoutMs: 10_000 })).toMatchObject({ ok: true })
+      expect(await plugin.invoke(handle("new-5678"), "echo", {}, { deadline: Date.now() + 10_000 })).toMatchObject({
+        ok: true,
+      })
       const sent = upstream.received.slice(before).filter((headers) => headers.authorization !== undefined)
       expect(sent.length).toBeGreaterThan(0)
       for (const headers of sent) expect(headers.authorization).toBe("Bearer new-5678")

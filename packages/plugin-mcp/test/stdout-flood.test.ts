@@ -64,7 +64,7 @@ describe("a stdio server that floods stdout", () => {
   })
 
   it("`yes` as the server: a call fails with upstream_error naming the cause", async () => {
-    const result = await plugin.invoke(source("yes-call", "yes"), "anything", {}, { timeoutMs: 30_000 })
+    const result = await plugin.invoke(source("yes-call", "yes"), "anything", {}, { deadline: Date.now() + 30_000 })
     expect(result).toMatchObject({
       ok: false,
       code: "upstream_error",
@@ -82,9 +82,9 @@ describe("a stdio server that floods stdout", () => {
 
   it("a server that connects fine and floods garbage during a call: that call fails with upstream_error, the next one works", async () => {
     const handle = node("later", floodingServer(garbage))
-    expect(await plugin.invoke(handle, "ok", {}, { timeoutMs: 30_000 })).toMatchObject({ ok: true })
+    expect(await plugin.invoke(handle, "ok", {}, { deadline: Date.now() + 30_000 })).toMatchObject({ ok: true })
     const { value, stallMs, elapsedMs } = await worstStall(() =>
-      plugin.invoke(handle, "flood", {}, { timeoutMs: 30_000 }),
+      plugin.invoke(handle, "flood", {}, { deadline: Date.now() + 30_000 }),
     )
     expect(value).toMatchObject({
       ok: false,
@@ -93,13 +93,13 @@ describe("a stdio server that floods stdout", () => {
     })
     expect(elapsedMs).toBeLessThan(10_000)
     expect(stallMs).toBeLessThan(1_000)
-    expect(await plugin.invoke(handle, "ok", {}, { timeoutMs: 30_000 })).toMatchObject({ ok: true }) // a new process
+    expect(await plugin.invoke(handle, "ok", {}, { deadline: Date.now() + 30_000 })).toMatchObject({ ok: true }) // a new process
   })
 
   it("a server that floods valid notifications during a call: the call fails with upstream_error naming the rate", async () => {
     const handle = node("chatty", floodingServer(notifications))
     const { value, stallMs, elapsedMs } = await worstStall(() =>
-      plugin.invoke(handle, "flood", {}, { timeoutMs: 30_000 }),
+      plugin.invoke(handle, "flood", {}, { deadline: Date.now() + 30_000 }),
     )
     expect(value).toMatchObject({
       ok: false,

@@ -15,7 +15,7 @@ const source = (id: string, fixture: FixtureName, env: Record<string, string> = 
   kind: "mcp",
   config: { transport: { type: "stdio", ...fixtureCommand(fixture), env } },
 })
-const ctx = { timeoutMs: 30_000 }
+const ctx = () => ({ deadline: Date.now() + 30_000 })
 
 describe("a tool result past maxToolResultNodes", () => {
   let plugin: SourcePlugin
@@ -26,13 +26,13 @@ describe("a tool result past maxToolResultNodes", () => {
 
   it("answers tool_result_too_large naming the bound, and the next call on the connection works", async () => {
     const big = source("big", "big-values")
-    const under = await plugin.invoke(big, "many_keys", { keys: 900 }, ctx)
+    const under = await plugin.invoke(big, "many_keys", { keys: 900 }, ctx())
     expect(under.ok).toBe(true)
-    const over = await plugin.invoke(big, "many_keys", { keys: 5_000 }, ctx)
+    const over = await plugin.invoke(big, "many_keys", { keys: 5_000 }, ctx())
     expect(over).toMatchObject({ ok: false, code: "tool_result_too_large" })
     expect(over.ok === false && over.message).toMatch(/"many_keys".*more than 1,000 keys and elements/)
     expect(over.ok === false && over.message).toMatch(/maxToolResultNodes/)
-    const after = await plugin.invoke(big, "many_keys", { keys: 3 }, ctx)
+    const after = await plugin.invoke(big, "many_keys", { keys: 3 }, ctx())
     expect(after).toMatchObject({ ok: true, raw: { structuredContent: { k0: 0, k1: 1, k2: 2 } } })
   })
 
@@ -51,8 +51,8 @@ describe("the default bound", () => {
 
   it("a 400,000-key structuredContent is refused; 40,000 keys pass", async () => {
     const big = source("big", "big-values")
-    expect((await plugin.invoke(big, "many_keys", { keys: 40_000 }, ctx)).ok).toBe(true)
-    const over = await plugin.invoke(big, "many_keys", { keys: 400_000 }, ctx)
+    expect((await plugin.invoke(big, "many_keys", { keys: 40_000 }, ctx())).ok).toBe(true)
+    const over = await plugin.invoke(big, "many_keys", { keys: 400_000 }, ctx())
     expect(over).toMatchObject({ ok: false, code: "tool_result_too_large" })
   })
 })

@@ -94,7 +94,7 @@ describe("an http upstream that answers with its own page", () => {
     upstream.mode = { kind: "mcp" }
     expect((await plugin.discover(handle)).ok).toBe(true)
     upstream.mode = { kind: "error", status: 500, body: INTERNAL_PAGE }
-    const called = await plugin.invoke(handle, "ping", {}, { timeoutMs: 10_000 })
+    const called = await plugin.invoke(handle, "ping", {}, { deadline: Date.now() + 10_000 })
     expect(called).toMatchObject({ ok: false, code: "upstream_unavailable" })
     if (!called.ok) expectExcerptOnly(called.message)
     const listed = await plugin.discover(handle)

@@ -14,7 +14,7 @@ const tools = compileSpec(parseSpec(PETS_SPEC_YAML, "spec.inline")).tools
 const call = (options: Parameters<typeof createOpenApiPlugin>[0], name: string, args: Record<string, unknown>) => {
   const handle = { id: "s", namespace: "pets", kind: "openapi", config: { baseUrl: pets.url, auth: {}, headers: {} } }
   const binding = tools.find((t) => t.name === name)!.binding
-  return createOpenApiPlugin(options).invoke(handle, name, args, { timeoutMs: 5000, binding })
+  return createOpenApiPlugin(options).invoke(handle, name, args, { deadline: Date.now() + 5000, binding })
 }
 
 it("refuses a JSON or text answer past maxResponseBytes, a binary one past maxBinaryBytes", async () => {

@@ -1,7 +1,7 @@
 /** Calls through the plugin to the fixture pets service on loopback, its spec fetched as written. */
 import { PETS_CREDENTIALS, PETS_SPEC_YAML, startPetsService, tinyPngBase64 } from "@switchboard/fixtures"
 import type { PetsService } from "@switchboard/fixtures"
-import { decodeToolResult, errResult } from "@switchboard/core"
+import { decodeToolResult } from "@switchboard/core"
 import type { DiscoveredTool, SourceHandle, SourcePlugin } from "@switchboard/core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createOpenApiPlugin } from "../src/index.js"
@@ -26,9 +26,15 @@ const call = async (
 ) => {
   const { handle, tools } = sources.get(options.source ?? "pets")!
   const binding = tools.find((t) => t.name === name)?.binding
-  const raw = await plugin.invoke(handle, name, args, { timeoutMs: 10_000, binding, signal: options.signal })
+  const raw = await plugin.invoke(handle, name, args, {
+    deadline: Date.now() + 10_000,
+    binding,
+    signal: options.signal,
+  })
   // as core's tool invoker turns a raw result into the script's
-  return raw.ok ? decodeToolResult("direct", raw.raw, raw.meta) : errResult(raw.code, raw.message, { data: raw.data })
+  if (raw.ok) return decodeToolResult("direct", raw.raw, raw.meta)
+  const { code, message, data } = raw
+  return { ok: false as const, error: data === undefined ? { code, message } : { code, message, data } }
 }
 
 beforeAll(async () => {

@@ -31,7 +31,12 @@ it("refuses a call whose host resolves to a private address", async () => {
     }
     const hits = pets.hits
     expect(
-      await plugin.invoke(handle, "getPet", { petId: 1 }, { timeoutMs: 5000, binding: bindingOf("getPet") }),
+      await plugin.invoke(
+        handle,
+        "getPet",
+        { petId: 1 },
+        { deadline: Date.now() + 5000, binding: bindingOf("getPet") },
+      ),
     ).toEqual({
       ok: false,
       code: "private_address",
@@ -56,7 +61,8 @@ it("re-checks a redirect: one to a private address is refused", async () => {
       params: [{ name: "to", in: "query", arg: "to", style: "form", explode: true }],
       security: [],
     }
-    const call = (to: string) => plugin.invoke(handle, "redirect", { to }, { timeoutMs: 5000, binding: redirect })
+    const call = (to: string) =>
+      plugin.invoke(handle, "redirect", { to }, { deadline: Date.now() + 5000, binding: redirect })
     expect(await call("/pets")).toMatchObject({ ok: true, raw: [{ name: "Tom" }, { name: "Rex" }, { name: "Tweety" }] })
     const port = new URL(pets.url).port
     expect(await call(`http://localhost:${port}/pets`)).toMatchObject({

@@ -41,7 +41,12 @@ it("follows references to other documents on the spec's origin, local ones insid
   const listPets = tools.find((t) => t.name === "listPets")!
   expect(listPets.inputSchema).toEqual({ type: "object", properties: { limit: { type: "integer", minimum: 1 } } })
   expect(listPets.binding).toMatchObject({ server: `${pets.url}/`, params: [{ name: "limit", in: "query" }] })
-  const raw = await plugin.invoke(handle(""), "getPet", { petId: 2 }, { timeoutMs: 5000, binding: getPet.binding })
+  const raw = await plugin.invoke(
+    handle(""),
+    "getPet",
+    { petId: 2 },
+    { deadline: Date.now() + 5000, binding: getPet.binding },
+  )
   expect(raw).toMatchObject({ ok: true, raw: { id: 2, name: "Rex" } })
 })
 

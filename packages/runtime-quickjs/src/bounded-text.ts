@@ -2,7 +2,7 @@ import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core"
 
 /**
  * Guest strings read with a bound: past it only a prefix leaves QuickJS, cut inside the guest. A script that
- * throws a 40 MB message (issue 14) costs the host a few kilobytes, never a copy of the 40 MB that it would
+ * throws a 40 MB message costs the host a few kilobytes, never a copy of the 40 MB that it would
  * then cut, in the worker, in the message to the main thread, in the response and in the stored execution.
  */
 

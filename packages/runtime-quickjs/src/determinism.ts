@@ -1,5 +1,5 @@
 /**
- * What makes a run repeatable (`RunOptions.determinism`, issue 18): Math.random's seed, and the clock the
+ * What makes a run repeatable (`RunOptions.determinism`, so a paused run can be resumed by replay): Math.random's seed, and the clock the
  * sandbox's Date reads (prelude/date.ts), which replays given values and reports every value it gave.
  */
 import { MAX_CLOCK_READS } from "@switchboard/core"

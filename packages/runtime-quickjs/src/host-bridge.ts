@@ -1,46 +1,16 @@
-import type { ContentBlock, InvokeTool, RunError, RunLimits, ToolResult } from "@switchboard/core"
+import type { ContentBlock } from "@switchboard/core"
 import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core"
-import { readBounded, stringLength } from "./bounded-text.js"
 import type { TextBuiltins } from "./bounded-text.js"
-import type { RunClock } from "./determinism.js"
-import type { LogBuffer } from "./log-buffer.js"
+import { bridgeDate } from "./bridge-date.js"
+import { newBridgeState } from "./bridge-state.js"
+import type { BridgeRun } from "./bridge-state.js"
+import { callSettlement } from "./call-settlement.js"
 import { formatSource } from "../dist/prelude.js"
-import {
-  emitFunctionName,
-  invokeFunctionName,
-  loadFormatFunctionName,
-  logFunctionName,
-  logLevels,
-} from "./prelude/protocol.js"
-import type { LogLevel } from "./prelude/protocol.js"
-import { runErrors } from "./run-errors.js"
-import { utf8Length } from "./utf8-length.js"
+import { guestOutput } from "./guest-output.js"
+import { makeInvokeFunction } from "./invoke-function.js"
+import { loadFormatFunctionName } from "./prelude/protocol.js"
 
-export interface BridgeEvents {
-  /** a tool result reached the guest: the driver should run pending jobs */
-  wake(): void
-  /** the script went past a limit the bridge enforces; the run is over */
-  fail(error: RunError): void
-  /** a QuickJS call outside the driver threw in the host: the module can no longer be trusted */
-  hostFailure(failure: unknown): void
-}
-
-/**
- * Calls a tool with its arguments as JSON text and answers with the result as JSON text. `clockReads` as for
- * InvokeTool: the Date reads since the previous call, with `RunOptions.determinism`.
- */
-export type InvokeJson = (path: string, argsJson: string, clockReads?: readonly number[]) => Promise<string>
-
-/** What one run gives the bridge: where tool calls go, its limits, its log, its driver. */
-export interface BridgeRun {
-  invoke: InvokeTool
-  invokeJson?: InvokeJson | undefined
-  limits: RunLimits
-  logs: LogBuffer
-  events: BridgeEvents
-  /** with `RunOptions.determinism`: what the sandbox's Date replays and records (determinism.ts) */
-  clock?: RunClock | undefined
-}
+export type { BridgeEvents, BridgeRun, InvokeJson } from "./bridge-state.js"
 
 export interface HostBridge {
   /**
@@ -83,240 +53,21 @@ export interface HostFunctions {
   readonly loadFormat: QuickJSHandle
 }
 
-const hostFailureResult: ToolResult = {
-  ok: false,
-  error: { code: "internal_error", message: "the tool call failed in the host" },
-}
-
-/**
- * A call refused for the size of its arguments; the path is not named, since it may be what was too long. `bytes`
- * is exact, or (`exact` false) the UTF-16 length the prelude counted, a lower bound of the UTF-8 size.
- */
-const argumentsTooLarge = (
-  limits: RunLimits,
-  bytes: number,
-  exact: boolean,
-  inFlight: number | undefined,
-): ToolResult => {
-  const size = `${exact ? "" : "at least "}${bytes} bytes`
-  const message =
-    inFlight === undefined
-      ? `this tool call's path and arguments are ${size} of JSON, over maxToolArgBytes, the limit of ${limits.maxToolArgBytes} bytes per call`
-      : `this tool call's path and arguments (${size} of JSON) would bring the calls in flight to ${exact ? "" : "at least "}${inFlight + bytes} bytes, ` +
-        `over maxToolArgBytesInFlight, the limit of ${limits.maxToolArgBytesInFlight} bytes for calls whose result has not arrived: await some first`
-  return { ok: false, error: { code: "tool_arguments_too_large", message } }
-}
-
-const blockShape =
-  'an MCP content block, an object with a string "type" (such as { type: "image", data: "<base64>", mimeType: "image/png" })'
-
 /**
  * Makes the host functions, which the prelude pieces receive as arguments (they never sit on the global object).
  * They can be made before the run is known (a sandbox prepared ahead of time) and act once `attach` binds them.
- * `invoke(path, args)` is the only door out of the sandbox; everything crosses it as JSON text. The guest
- * makes the promise of each call and hands over its resolve function, which the host calls with the
- * result's JSON text (cheaper than a promise made by the host: one handle, one call). Arguments past
- * maxToolArgBytes, or past what maxToolArgBytesInFlight leaves, are refused before they are copied out of the guest
- * (by the length the prelude counted), and otherwise by their exact UTF-8 size: a refused call reaches no host.
+ * The bridge wires its parts: tool calls (./invoke-function.ts: the arguments read from the guest, the per-call
+ * bounds and the call's settlement), `console` and `emit` (./guest-output.ts), and the sandbox's Date
+ * (./bridge-date.ts); everything crosses as JSON text.
  */
 export const installHostBridge = (ctx: QuickJSContext, text: TextBuiltins): HostBridge => {
-  let run: BridgeRun | undefined
-  /** the resolve function of every call still waiting for its result */
-  const unsettled = new Set<QuickJSHandle>()
-  let emitted: ContentBlock[] = []
-  let emittedBytes = 0
-  let calls = 0
-  let inflight = 0
-  /** UTF-8 bytes of the path and arguments of the calls in flight */
-  let inflightBytes = 0
-  let closed = false
-  /** past a limit the bridge enforces: later calls are not even read */
-  let over = false
-  /** how many times the bridge was reset: a call belongs to the run of its generation */
-  let resets = 0
-  /** the functions of the sandbox's Date, once made (adoptDate) */
-  let date: { configure: QuickJSHandle; takeReads: QuickJSHandle; duringRun: boolean } | undefined
-
-  /**
-   * Gives the sandbox's Date the run's clock; a failure (out of memory) ends the run, which would not repeat. A clock
-   * with nothing to replay is not handed over: Date records from the real clock as it was made (prelude/date.ts),
-   * and a guest call at the start of every run slowed the execute path's warm-up (bench/warmup.ts: 2.1x against
-   * 1.7x).
-   */
-  const configureDate = (current: BridgeRun, clock: RunClock) => {
-    if (!date || !clock.replays) return
-    const configured = ctx
-      .newString(clock.config())
-      .consume((json) => ctx.callFunction(date!.configure, ctx.undefined, json))
-    if (!configured.error) return configured.value.dispose()
-    configured.error.dispose()
-    fail(current, runErrors.internal("the run's clock could not be given to Date"))
-  }
-
-  /** The Date reads since the last tool call, from the guest (a JSON array), or undefined when there were none. */
-  const collectReads = (take: QuickJSHandle): number[] | undefined => {
-    const taken = ctx.callFunction(take, ctx.undefined)
-    // it only stringifies an array of numbers: it fails only when the run is ending anyway (out of memory, interrupted)
-    if (taken.error) return taken.error.consume(() => undefined)
-    return taken.value.consume((json) =>
-      ctx.typeof(json) === "string" ? (JSON.parse(ctx.getString(json)) as number[]) : undefined,
-    )
-  }
-
-  /** Forgets the Date functions made during a run, freeing them when `free` (not after a restore). */
-  const forgetRunDate = (free: boolean) => {
-    if (!date?.duringRun) return
-    if (free) for (const handle of [date.configure, date.takeReads]) if (handle.alive) handle.dispose()
-    date = undefined
-  }
-
-  const callHost = async (
-    { invoke, invokeJson }: BridgeRun,
-    path: string,
-    argsJson: string,
-    clockReads: number[] | undefined,
-  ): Promise<string> => {
-    try {
-      // leave the QuickJS callback before running host code
-      await null
-      const text = invokeJson
-        ? await invokeJson(path, argsJson, clockReads)
-        : JSON.stringify(
-            await (clockReads ? invoke(path, JSON.parse(argsJson), clockReads) : invoke(path, JSON.parse(argsJson))),
-          )
-      if (typeof text === "string") return text
-    } catch {
-      // The contract says invoke never rejects for an expected failure. The host error itself may carry
-      // secrets, so the script gets a generic failure.
-    }
-    return JSON.stringify(hostFailureResult)
-  }
-
-  const settle = (
-    generation: number,
-    events: BridgeEvents,
-    resolve: QuickJSHandle,
-    bytes: number,
-    resultJson: string,
-  ) => {
-    // a result for an earlier run of a sandbox that was put back since (sandbox-snapshot.ts) has no promise here
-    if (generation !== resets) return
-    inflight--
-    inflightBytes -= bytes
-    // a result that arrives after the run ended must never touch the (disposed) context
-    if (closed) return
-    unsettled.delete(resolve)
-    try {
-      // a promise's resolve function does not throw; the reactions run later, as pending jobs
-      ctx
-        .newString(resultJson)
-        .consume((result) => ctx.callFunction(resolve, ctx.undefined, result))
-        .dispose()
-      resolve.dispose()
-    } catch (failure) {
-      events.hostFailure(failure)
-      return
-    }
-    events.wake()
-  }
-
-  const fail = (current: BridgeRun, error: RunError) => {
-    over = true
-    current.events.fail(error)
-  }
-
-  /** No tool call: the promise resolves to the error result (in a job, like any resolution). */
-  const answer = (resolve: QuickJSHandle, result: ToolResult) => {
-    ctx
-      .newString(JSON.stringify(result))
-      .consume((json) => ctx.callFunction(resolve, ctx.undefined, json))
-      .dispose()
-  }
-
-  const invokeFunction = ctx.newFunction(invokeFunctionName, (resolveHandle, pathHandle, argsHandle, reasonHandle) => {
-    const current = run
-    // a call not taken leaves its promise pending: the driver ends the run and the interrupt handler stops the guest
-    if (!current || over || !resolveHandle) return undefined
-    if (!pathHandle || !argsHandle || ctx.typeof(argsHandle) !== "string") {
-      const path = pathHandle ? readBounded(ctx, text, pathHandle).text : ""
-      const reason =
-        reasonHandle && ctx.typeof(reasonHandle) === "string" ? readBounded(ctx, text, reasonHandle).text : ""
-      return void answer(resolveHandle, {
-        ok: false,
-        error: { code: "invalid_arguments", message: `arguments for ${path} must be JSON-serializable: ${reason}` },
-      })
-    }
-    const { limits } = current
-    // the prelude's count in UTF-16 units, a lower bound of the UTF-8 size (a NaN, which it never sends, is refused too)
-    const units = reasonHandle ? ctx.getNumber(reasonHandle) : Number.NaN
-    if (!(units <= limits.maxToolArgBytes))
-      return void answer(resolveHandle, argumentsTooLarge(limits, units, false, undefined))
-    if (inflightBytes + units > limits.maxToolArgBytesInFlight)
-      return void answer(resolveHandle, argumentsTooLarge(limits, units, false, inflightBytes))
-    const path = ctx.getString(pathHandle)
-    const argsJson = ctx.getString(argsHandle)
-    const bytes = utf8Length(path) + utf8Length(argsJson)
-    if (bytes > limits.maxToolArgBytes)
-      return void answer(resolveHandle, argumentsTooLarge(limits, bytes, true, undefined))
-    if (inflightBytes + bytes > limits.maxToolArgBytesInFlight)
-      return void answer(resolveHandle, argumentsTooLarge(limits, bytes, true, inflightBytes))
-    calls++
-    if (calls > limits.maxToolCalls) return void fail(current, runErrors.toolCallLimit(limits))
-    // the argument handle lives for this callback only: keep a reference of our own until the result arrives
-    const resolve = resolveHandle.dup()
-    unsettled.add(resolve)
-    inflight++
-    inflightBytes += bytes
-    const generation = resets
-    // taken now: the script goes on running (and reading the clock) before the host code of the call starts
-    const clockReads = current.clock && date ? collectReads(date.takeReads) : undefined
-    void callHost(current, path, argsJson, clockReads).then((resultJson) =>
-      settle(generation, current.events, resolve, bytes, resultJson),
-    )
-    return undefined
-  })
-
-  const logFunction = ctx.newFunction(logFunctionName, (levelHandle, textHandle) => {
-    const logs = run?.logs
-    if (!logs) return undefined
-    const level = levelHandle ? ctx.getString(levelHandle) : "log"
-    // a line that cannot be kept is never copied out: a script logging huge strings costs the host nothing
-    const units = textHandle && ctx.typeof(textHandle) === "string" ? stringLength(ctx, textHandle) : 0
-    if (!logs.fits(units)) logs.drop(units)
-    else logs.push(isLogLevel(level) ? level : "log", textHandle ? ctx.getString(textHandle) : "")
-    return undefined
-  })
-
-  const emitFunction = ctx.newFunction(emitFunctionName, (jsonHandle, reasonHandle) => {
-    const current = run
-    if (!current || over) return undefined
-    if (!jsonHandle || ctx.typeof(jsonHandle) !== "string") {
-      const reason =
-        reasonHandle && ctx.typeof(reasonHandle) === "string"
-          ? readBounded(ctx, text, reasonHandle).text
-          : "got undefined"
-      return ctx.newString(
-        `emit(block) takes ${blockShape}: ${reason.startsWith("got ") ? reason : `it is not JSON-serializable: ${reason}`}`,
-      )
-    }
-    const { maxResultBytes } = current.limits
-    // the length in UTF-16 units is a lower bound of the UTF-8 size: a block past the limit is never copied out
-    const units = stringLength(ctx, jsonHandle)
-    if (emittedBytes + units > maxResultBytes)
-      return void fail(current, runErrors.emittedTooLarge(current.limits, emittedBytes + units, false))
-    const json = ctx.getString(jsonHandle)
-    const block: unknown = JSON.parse(json)
-    if (!isContentBlock(block)) return ctx.newString(`emit(block) takes ${blockShape}: got ${summarizeValue(block)}`)
-    const bytes = utf8Length(json)
-    if (emittedBytes + bytes > maxResultBytes)
-      return void fail(current, runErrors.emittedTooLarge(current.limits, emittedBytes + bytes, true))
-    emittedBytes += bytes
-    emitted.push(block)
-    return undefined
-  })
+  const state = newBridgeState()
+  const date = bridgeDate(ctx, state)
+  const invoke = makeInvokeFunction({ ctx, text, state, date, settlement: callSettlement(ctx, state) })
+  const output = guestOutput(ctx, text, state)
 
   // compiles format.ts on the run's first console call; a failure (out of memory, the deadline) is thrown in the guest
-  const loadFormatFunction = ctx.newFunction(loadFormatFunctionName, (stringifyHandle) => {
+  const loadFormat = ctx.newFunction(loadFormatFunctionName, (stringifyHandle) => {
     const evaluated = ctx.evalCode(formatSource, "format.js", { type: "global", strict: true })
     if (evaluated.error) return evaluated
     return evaluated.value.consume((makeFormat) =>
@@ -325,68 +76,47 @@ export const installHostBridge = (ctx: QuickJSContext, text: TextBuiltins): Host
   })
 
   const functions: HostFunctions = {
-    invoke: invokeFunction,
-    log: logFunction,
-    emit: emitFunction,
-    loadFormat: loadFormatFunction,
+    invoke,
+    log: output.log,
+    emit: output.emit,
+    loadFormat,
   }
   return {
     functions,
     attach(next) {
-      run = next
-      if (next.clock) configureDate(next, next.clock)
+      state.run = next
+      if (next.clock) date.configure(next, next.clock)
     },
-    adoptDate(configure, takeReads) {
-      forgetRunDate(true)
-      date = { configure, takeReads, duringRun: run !== undefined }
-      // made during a run with determinism: it gets the run's clock at once
-      if (run?.clock) configureDate(run, run.clock)
-    },
+    adoptDate: date.adopt,
     get inflight() {
-      return inflight
+      return state.inflight
     },
     get emitted() {
-      return emitted
+      return output.emitted
     },
     detach() {
-      closed = true
-      unsettled.clear()
-      forgetRunDate(false)
+      state.closed = true
+      state.unsettled.clear()
+      date.forget(false)
     },
     close() {
-      closed = true
-      for (const resolve of unsettled) resolve.dispose()
-      unsettled.clear()
-      forgetRunDate(true)
+      state.closed = true
+      for (const resolve of state.unsettled) resolve.dispose()
+      state.unsettled.clear()
+      date.forget(true)
     },
     dispose() {
-      const dateHandles = date ? [date.configure, date.takeReads] : []
-      for (const handle of [...Object.values(functions), ...dateHandles]) if (handle.alive) handle.dispose()
+      for (const handle of [...Object.values(functions), ...date.handles()]) if (handle.alive) handle.dispose()
     },
     reset() {
-      resets++
-      run = undefined
-      unsettled.clear()
+      state.resets++
+      state.run = undefined
+      state.unsettled.clear()
       // a Date made during the run was in the memory just put back
-      forgetRunDate(false)
-      emitted = []
-      emittedBytes = calls = inflight = inflightBytes = 0
-      closed = over = false
+      date.forget(false)
+      output.reset()
+      state.calls = state.inflight = state.inflightBytes = 0
+      state.closed = state.over = false
     },
   }
-}
-
-const isLogLevel = (level: string): level is LogLevel => (logLevels as readonly string[]).includes(level)
-
-const isContentBlock = (value: unknown): value is ContentBlock =>
-  typeof value === "object" &&
-  value !== null &&
-  !Array.isArray(value) &&
-  typeof (value as { type?: unknown }).type === "string"
-
-const summarizeValue = (value: unknown): string => {
-  if (value === null) return "null"
-  if (Array.isArray(value)) return "an array"
-  if (typeof value === "object") return 'an object without a string "type"'
-  return `a ${typeof value}`
 }

@@ -11,7 +11,7 @@ export type QuickJsWasmModule = object
 export interface QuickJsModuleOptions {
   /**
    * Hard cap on the module's WebAssembly memory, shared by every run in it (default 512 MiB).
-   * QuickJS's own memory limit misses large strings and typed-array bodies in this build (they grew the
+   * QuickJS's own memory limit misses large strings and typed-array bodies in this build (they can grow the
    * memory to its 2 GiB ceiling under a 16 MiB limit); a memory with a fixed maximum makes such an
    * allocation fail inside QuickJS, which reports "out of memory", instead of growing the host.
    */

@@ -46,8 +46,8 @@ interface Piece {
  * asked (replaceDate). The first read of one compiles the piece of the prelude that makes it
  * (prelude/tools.ts, console.ts, emit.ts, date.ts), calls it with its host functions, and replaces the accessor
  * with a plain data property holding the value, as if the script had found it there; a write first replaces
- * it the same way. Compiling the whole prelude was a large part of what a sandbox cost to make, most of it for
- * globals a given script never reads (a compile that fails, out of memory or past the deadline, is
+ * it the same way. Compiling the whole prelude would be a large part of what a sandbox costs to make, most of it
+ * for globals a given script never reads (a compile that fails, out of memory or past the deadline, is
  * thrown at the read, in the script). `Date` is not enumerable, as the original is not.
  */
 export const installSandboxGlobals = (

@@ -30,7 +30,7 @@ export interface Sandbox {
  * Globals QuickJS defines that a sandbox does not have, deleted before any script runs. SharedArrayBuffer: in
  * this build (no SharedArrayBuffer allocator set) `new SharedArrayBuffer(1, { maxByteLength: n })` allocates
  * one byte and `grow(n)` only raises its length, so the buffer reads and writes n bytes of the module's memory
- * past it, other runs' freed memory among them (issue 13; quickjs.c js_array_buffer_constructor3 and
+ * past it, other runs' freed memory among them (quickjs.c js_array_buffer_constructor3 and
  * js_array_buffer_resize). Atomics: no use without shared memory and another thread; the context is made
  * without it (quickjs-emscripten's default intrinsics), and it is deleted too in case a build adds it. Nothing
  * else makes a SharedArrayBuffer: its constructor is the only way to one, reachable only from the global.

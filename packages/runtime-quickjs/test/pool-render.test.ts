@@ -3,8 +3,7 @@
  * renderResult, so the text is what the executor would have made on the main thread. A short text without
  * media is not posted: the caller makes it for less than receiving it costs.
  */
-import { renderResult } from "@switchboard/core"
-import type { RenderOptions } from "@switchboard/core"
+import * as Render from "@switchboard/core/render"
 import { afterAll, beforeAll, expect, test } from "vitest"
 import { createWorkerPoolRuntime } from "../src/node/index.js"
 import type { WorkerPoolRuntime } from "../src/node/index.js"
@@ -16,8 +15,8 @@ beforeAll(async () => {
 })
 afterAll(() => pool.close())
 
-const render: RenderOptions = { inlineCap: 100, maxChars: 1 << 20 }
-const run = (code: string, options: { render?: RenderOptions } = { render }) =>
+const render: Render.RenderOptions = { inlineCap: 100, maxChars: 1 << 20 }
+const run = (code: string, options: { render?: Render.RenderOptions } = { render }) =>
   pool.run(code, { invoke: noTools, limits: { ...testLimits, maxResultBytes: 1 << 20 }, ...options })
 
 test.each([
@@ -33,7 +32,7 @@ test.each([
   if (!outcome.ok) throw new Error(JSON.stringify(outcome.error))
   expect(outcome.rendered).toBeDefined()
   const { json, ...rendered } = outcome.rendered!
-  const { json: madeJson, ...made } = renderResult(outcome.value, render)
+  const { json: madeJson, ...made } = Render.renderResult(outcome.value, render)
   expect(rendered).toEqual(made)
   // an object or array also comes as its JSON (made with the text, or apart when media was taken out)
   if (typeof outcome.value === "object") expect(json).toBe(madeJson ?? JSON.stringify(outcome.value))

@@ -14,7 +14,9 @@ import type {
   OutputPageBody,
 } from "@switchboard/api"
 import type { Client } from "@switchboard/api/client"
-import type { DescribeResult, ProgressListener, SourceView, StoredExecution } from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
+import type * as Sources from "@switchboard/core/sources"
+import type * as Describe from "@switchboard/core/describe"
 
 /** One tool run as an execution: the execute API's answer (`POST /v1/execute`), whose result is the call's union. */
 export type CallResponse = ExecuteBody | ExecutePausedBody
@@ -43,7 +45,7 @@ export type PoliciesAnswer = Answer<Client["v1"]["policies"]["$get"]>
 export type PolicyView = PoliciesAnswer["policies"][number]
 /** `GET /v1/executions/:id` */
 export interface ExecutionAnswer {
-  execution: StoredExecution
+  execution: Catalog.StoredExecution
   approval?: ApprovalView
 }
 /** `GET /v1/tools` */
@@ -58,7 +60,7 @@ export type ApprovalView = ApprovalsAnswer["approvals"][number]
  */
 export interface DecisionAnswer {
   approval: ApprovalView
-  execution?: StoredExecution
+  execution?: Catalog.StoredExecution
   next?: ApprovalView
 }
 
@@ -75,14 +77,14 @@ export interface DecisionRequest {
 export interface CatalogClient {
   /** where the catalog is, for messages: the database's path or URL, or the server's URL */
   readonly target: string
-  listSources(): Promise<SourceView[]>
+  listSources(): Promise<Sources.SourceView[]>
   /** a `POST /v1/sources` body; the local catalog reports the sync's pages to `onProgress` */
-  addSource(body: Record<string, unknown>, onProgress?: ProgressListener): Promise<SourceView>
-  syncSource(namespace: string, onProgress?: ProgressListener): Promise<SourceView>
+  addSource(body: Record<string, unknown>, onProgress?: Sources.ProgressListener): Promise<Sources.SourceView>
+  syncSource(namespace: string, onProgress?: Sources.ProgressListener): Promise<Sources.SourceView>
   removeSource(namespace: string): Promise<void>
   /** `GET /v1/tools`: ranked by `query` when given, else in path order */
   listTools(request: { query?: string; namespace?: string; limit?: number }): Promise<ToolSummary[]>
-  describe(paths: string[]): Promise<DescribeResult>
+  describe(paths: string[]): Promise<Describe.DescribeResult>
   /** runs a script as one execution (`POST /v1/execute`) */
   execute(code: string): Promise<CallResponse>
   /** runs the tool at `path` with `args`, as one execution of a script that calls it (./call-script.ts) */

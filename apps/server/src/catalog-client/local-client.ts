@@ -5,26 +5,20 @@
  * request (a policy rule's add) builds the host as `run` does (./local-host.ts, loaded only then), with
  * `--allow-stdio` deciding whether a stdio source may be started.
  */
-import {
-  DEFAULT_PAGE_LINES,
-  OPEN_CALLER,
-  createDescribeService,
-  createSealedCatalogStore,
-  createSecretBox,
-  effectivePolicy,
-  generateSecretKey,
-  listExecutionsPage,
-  readOutputLines,
-  textPages,
-  sourceView,
-} from "@switchboard/core"
-import type { CatalogStore, StoredExecution } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
+import * as Sources from "@switchboard/core/sources"
+import * as Policy from "@switchboard/core/policy"
+import * as Render from "@switchboard/core/render"
+import * as Describe from "@switchboard/core/describe"
+import * as Auth from "@switchboard/core/auth"
+import * as Secrets from "@switchboard/core/secrets"
+import type { CatalogStore } from "@switchboard/core"
 import { mcpConfigView } from "@switchboard/plugin-mcp"
 import { openApiConfigView } from "@switchboard/plugin-openapi"
 import type { StdioAllowance } from "@switchboard/plugin-mcp"
-import { openCatalogDatabase } from "../catalog-database.js"
-import type { CatalogDatabase } from "../catalog-database.js"
-import { existingSecretKey } from "../secret-key.js"
+import { openCatalogDatabase } from "../database/catalog-database.js"
+import type { CatalogDatabase } from "../database/catalog-database.js"
+import { existingSecretKey } from "../database/secret-key.js"
 import type { CatalogClient } from "./catalog-client.js"
 import { CatalogClientError } from "./catalog-client.js"
 import type { LocalHost } from "./local-host.js"
@@ -53,8 +47,8 @@ export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions):
    */
   const sealedStore = async () => {
     const key = existingSecretKey(db)
-    const box = await createSecretBox(key?.key ?? generateSecretKey())
-    return createSealedCatalogStore({ store: await store(), box, plugins: configViews })
+    const box = await Secrets.createSecretBox(key?.key ?? Secrets.generateSecretKey())
+    return Secrets.createSealedCatalogStore({ store: await store(), box, plugins: configViews })
   }
 
   /**
@@ -62,12 +56,12 @@ export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions):
    * as the server's does: `effectivePolicy` over the stored rules, not the policy service, whose request checks
    * would load zod into this bundle.
    */
-  const policies = async (): Promise<Parameters<typeof createDescribeService>[1]> => {
+  const policies = async (): Promise<Parameters<typeof Describe.createDescribeService>[1]> => {
     const rules = await (await store()).listPolicies()
-    return { decide: async (subject) => effectivePolicy(rules, subject, { approvals: true }) }
+    return { decide: async (subject) => Policy.effectivePolicy(rules, subject, { approvals: true }) }
   }
 
-  const execution = async (id: string): Promise<StoredExecution> => {
+  const execution = async (id: string): Promise<Catalog.StoredExecution> => {
     const found = await (await store()).getExecution(id)
     if (!found) throw new CatalogClientError("not_found", `no execution "${id}"`)
     return found
@@ -84,13 +78,12 @@ export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions):
       const sealed = await sealedStore()
       return Promise.all(
         (await sealed.listSources()).map(async (row) =>
-          sourceView(
-            row,
-            await sealed.countTools(row.id),
-            configViews.find((view) => view.kind === row.kind),
+          Sources.sourceView(row, {
+            toolCount: await sealed.countTools(row.id),
+            plugin: configViews.find((view) => view.kind === row.kind),
             // whoever can open the file is the operator, as admin is
-            "admin",
-          ),
+            viewer: "admin",
+          }),
         ),
       )
     },
@@ -99,15 +92,15 @@ export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions):
     removeSource: async (namespace) => (await hostFor(false)).removeSource(namespace),
     async listTools({ query, namespace, limit }) {
       const tools = query?.trim()
-        ? await createDescribeService(await store(), await policies()).search(query, { namespace, limit })
+        ? await Describe.createDescribeService(await store(), await policies()).search(query, { namespace, limit })
         : await (await store()).listTools({ namespace, limit })
       return tools.map(({ path, namespace, name, description }) => ({ path, namespace, name, description }))
     },
-    describe: async (paths) => createDescribeService(await store(), await policies()).describeMany({ paths }),
+    describe: async (paths) => Describe.createDescribeService(await store(), await policies()).describeMany({ paths }),
     execute: async (code) => (await hostFor(true)).execute(code),
     call: async (path, args) => (await hostFor(true)).execute(callScript(path, args)),
     // whoever can open the file reads every execution, as admin does (and `switchboard mcp` over stdio)
-    listExecutions: async (request) => listExecutionsPage(await store(), OPEN_CALLER, request),
+    listExecutions: async (request) => Auth.listExecutionsPage(await store(), Auth.OPEN_CALLER, request),
     async getExecution(id) {
       const found = await execution(id)
       if (found.status !== "paused") return { execution: found }
@@ -117,7 +110,7 @@ export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions):
     readOutput: output,
     readOutputPage: async (id, { offset, limit, charOffset }) => ({
       executionId: id,
-      ...readOutputLines(await output(id), offset ?? 0, limit ?? DEFAULT_PAGE_LINES, charOffset ?? 0),
+      ...Render.readOutputLines(await output(id), offset ?? 0, limit ?? Render.DEFAULT_PAGE_LINES, charOffset ?? 0),
     }),
     async grepOutput(id, pattern) {
       const text = await output(id)
@@ -125,7 +118,7 @@ export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions):
       const { createGrepRunner } = await import("../grep/grep-runner.js")
       const runner = createGrepRunner()
       try {
-        const found = await runner.grep(textPages(text), pattern)
+        const found = await runner.grep(Catalog.textPages(text), pattern)
         if (!found.ok)
           throw new CatalogClientError(found.code === "invalid_pattern" ? "invalid_request" : found.code, found.message)
         const { ok: _, ...matches } = found

@@ -8,8 +8,11 @@
  */
 import { Cause, Effect, Exit, Option } from "effect"
 import { errorCode } from "@switchboard/api"
-import type { CodeRuntime, Outcome, ProgressListener, ServiceError, SourceView } from "@switchboard/core"
-import { OPEN_CALLER, RunErrorCodes, parseWait } from "@switchboard/core"
+import type * as Sources from "@switchboard/core/sources"
+import * as Approvals from "@switchboard/core/approvals"
+import * as Auth from "@switchboard/core/auth"
+import type { CodeRuntime, Outcome, ServiceError } from "@switchboard/core"
+import { RunErrorCodes } from "@switchboard/core"
 import type { StdioAllowance } from "@switchboard/plugin-mcp"
 import { createHost } from "../compose.js"
 import type { CallResponse, DecisionAnswer, DecisionRequest, PolicyView } from "./catalog-client.js"
@@ -54,9 +57,9 @@ export const openLocalHost = async (
     approvalSweepMs: null,
   })
   return {
-    addSource: (body: Record<string, unknown>, onProgress?: ProgressListener): Promise<SourceView> =>
+    addSource: (body: Record<string, unknown>, onProgress?: Sources.ProgressListener): Promise<Sources.SourceView> =>
       run(host.sources.add(body, { onProgress })),
-    syncSource: (namespace: string, onProgress?: ProgressListener): Promise<SourceView> =>
+    syncSource: (namespace: string, onProgress?: Sources.ProgressListener): Promise<Sources.SourceView> =>
       run(host.sources.sync(namespace, { onProgress })),
     removeSource: (namespace: string): Promise<void> => run(host.sources.remove(namespace)),
     execute: (code: string): Promise<CallResponse> => run(host.executor.execute({ code })),
@@ -69,8 +72,8 @@ export const openLocalHost = async (
      */
     async decideApproval(id: string, { wait, ...body }: DecisionRequest): Promise<DecisionAnswer> {
       // checked before anything is decided, as the route does
-      if (wait !== undefined) value(parseWait(wait))
-      const decided = value(await host.approvals.decide(OPEN_CALLER, id, body))
+      if (wait !== undefined) value(Approvals.parseWait(wait))
+      const decided = value(await host.approvals.decide(Auth.OPEN_CALLER, id, body))
       // the resume `decide` started: `start` answers the one running for this approval (it is still running: it
       // has a sandbox to reach) rather than start another
       const resumed = await host.approvals.start(decided)

@@ -4,7 +4,8 @@
  * key; it is never a flag, which would leave it in shell history and in `ps`.
  */
 import { createClient } from "@switchboard/api/client"
-import type { DescribeResult, SourceView } from "@switchboard/core"
+import type * as Sources from "@switchboard/core/sources"
+import type * as Describe from "@switchboard/core/describe"
 import type {
   ApprovalView,
   ApprovalsAnswer,
@@ -20,7 +21,7 @@ import type {
   ToolsAnswer,
 } from "./catalog-client.js"
 import { CatalogClientError } from "./catalog-client.js"
-import { displayDb } from "../display-db.js"
+import { displayDb } from "../database/display-db.js"
 import { callScript } from "./call-script.js"
 import { KEY_ENV } from "../cli/flags.js"
 
@@ -71,12 +72,12 @@ export const openRemoteClient = (url: string, key = process.env[KEY_ENV] || unde
 
   return {
     target: base,
-    listSources: async () => (await json<{ sources: SourceView[] }>(client.v1.sources.$get())).sources,
+    listSources: async () => (await json<{ sources: Sources.SourceView[] }>(client.v1.sources.$get())).sources,
     addSource: async (body) =>
-      (await json<{ source: SourceView }>(client.v1.sources.$post({ json: body as never }))).source,
+      (await json<{ source: Sources.SourceView }>(client.v1.sources.$post({ json: body as never }))).source,
     syncSource: async (namespace) =>
       (
-        await json<{ source: SourceView }>(
+        await json<{ source: Sources.SourceView }>(
           client.v1.sources[":namespace"].sync.$post({ param: { namespace: param(namespace) } }),
         )
       ).source,
@@ -94,7 +95,7 @@ export const openRemoteClient = (url: string, key = process.env[KEY_ENV] || unde
           }),
         )
       ).tools,
-    describe: (paths) => json<DescribeResult>(client.v1.describe.$post({ json: { paths } })),
+    describe: (paths) => json<Describe.DescribeResult>(client.v1.describe.$post({ json: { paths } })),
     execute: (code) => json<CallResponse>(client.v1.execute.$post({ json: { code } })),
     call: (path, args) => json<CallResponse>(client.v1.execute.$post({ json: { code: callScript(path, args) } })),
     listExecutions: ({ limit, before, status }) =>

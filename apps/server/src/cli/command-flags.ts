@@ -2,8 +2,9 @@
  * Each command's flags, with their help (./define.ts turns them into commander options): apart from the commands
  * (./*-commands.ts), so that a command's module (src/commands/) takes its values' type from here without a cycle.
  */
-import { MAX_LIST_EXECUTIONS, MAX_PAGE_LINES, SCOPES } from "@switchboard/core"
-import { DEFAULT_DB } from "../default-db.js"
+import * as Render from "@switchboard/core/render"
+import * as Auth from "@switchboard/core/auth"
+import { DEFAULT_DB } from "../database/default-db.js"
 import {
   allowStdioFlag,
   approvalFlags,
@@ -76,7 +77,7 @@ export const keysCreateFlags = {
   ...dbFlag,
   scope: {
     value: "scope",
-    help: `${SCOPES.join(", ")}; repeat it or separate with commas; each includes the ones before it`,
+    help: `${Auth.SCOPES.join(", ")}; repeat it or separate with commas; each includes the ones before it`,
     multiple: true,
   },
 } as const
@@ -118,7 +119,7 @@ export const callFlags = { ...targetFlags, ...allowStdioFlag } as const
 
 export const executionsListFlags = {
   ...targetFlags,
-  limit: { value: "n", help: `how many, newest first (1 to ${MAX_LIST_EXECUTIONS}; default 20)` },
+  limit: { value: "n", help: `how many, newest first (1 to ${Auth.MAX_LIST_EXECUTIONS}; default 20)` },
   status: { value: "status", help: "only these", choices: ["ok", "error", "paused"] },
   before: { value: "id", help: "the page after this id (the last one a page showed)" },
 } as const
@@ -126,7 +127,7 @@ export const executionsListFlags = {
 export const executionsOutputFlags = {
   ...targetFlags,
   offset: { value: "n", help: "a page of lines from line n (0-based), each after its number and a tab" },
-  limit: { value: "n", help: `lines in a page (1 to ${MAX_PAGE_LINES}; default 200)` },
+  limit: { value: "n", help: `lines in a page (1 to ${Render.MAX_PAGE_LINES}; default 200)` },
   "char-offset": { value: "n", help: "within a very long first line, from this character" },
   grep: { value: "pattern", help: "the lines that match this RE2 pattern, each after its number and a tab" },
 } as const

@@ -1,8 +1,8 @@
 /** The flags several commands share, with their help: each defined once here, parsed by commander (./define.ts). */
-import { APPROVAL_TIMEOUT_FORM } from "../approval-flags.js"
-import { DEFAULT_DB } from "../default-db.js"
-import { LOG_FORMATS, LOG_LEVELS } from "../log-levels.js"
-import { SYNC_TTL_FORM } from "../sync-ttl.js"
+import { APPROVAL_TIMEOUT_FORM } from "../flags/approval-flags.js"
+import { DEFAULT_DB } from "../database/default-db.js"
+import { LOG_FORMATS, LOG_LEVELS } from "../logging/log-levels.js"
+import { SYNC_TTL_FORM } from "../flags/sync-ttl.js"
 
 export const URL_ENV = "SWITCHBOARD_URL"
 export const KEY_ENV = "SWITCHBOARD_KEY"

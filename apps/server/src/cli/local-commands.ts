@@ -1,11 +1,11 @@
 /** `tools`, `init`, `keys` and `config`: what reads or makes a catalog without a host. */
 import type { Command } from "commander"
-import { SCOPES, SCOPE_DESCRIPTIONS } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
 import { addFlags, examples, runs } from "./define.js"
 import type { Outcome } from "./define.js"
 import { initFlags, keysCreateFlags, keysFlags, keysListFlags, toolsFlags } from "./command-flags.js"
 
-const SCOPES_HELP = `\nScopes:\n${SCOPES.map((s) => `  ${s.padEnd(8)} ${SCOPE_DESCRIPTIONS[s]}`).join("\n")}\n`
+const SCOPES_HELP = `\nScopes:\n${Auth.SCOPES.map((s) => `  ${s.padEnd(8)} ${Auth.SCOPE_DESCRIPTIONS[s]}`).join("\n")}\n`
 
 export const addLocalCommands = (program: Command, outcome: Outcome) => {
   const tools = addFlags(

@@ -6,7 +6,8 @@
  * `{ ok: false, error }`, exit 1 when it is not ok. A call that needs a person's approval pauses its execution: what
  * waits and how to decide it on stderr (./paused-text.ts; with `--json`, the API's 202 answer on stdout), exit 3.
  */
-import { renderForModel, splitToolPath } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
+import * as Render from "@switchboard/core/render"
 import type { ToolResult } from "@switchboard/core"
 import type { CallResponse } from "../catalog-client/catalog-client.js"
 import type { callFlags } from "../cli/command-flags.js"
@@ -28,7 +29,8 @@ const outcome = (response: Exclude<CallResponse, PausedAnswer>): ToolResult => {
 
 export const callCommand = async ({ values, args }: CommandInput<typeof callFlags>) => {
   const [path, given] = args
-  if (!splitToolPath(path!)) usageError(`call needs a tool path, namespace.tool, such as demo.add (got "${path}")`)
+  if (!Catalog.splitToolPath(path!))
+    usageError(`call needs a tool path, namespace.tool, such as demo.add (got "${path}")`)
   const toolArgs = given === undefined ? {} : jsonObject(given, "call's arguments")
   return withCatalog(values, async (client) => {
     const response = await client.call(path!, toolArgs)
@@ -41,7 +43,7 @@ export const callCommand = async ({ values, args }: CommandInput<typeof callFlag
     if (response.warning !== undefined) process.stderr.write(`warning: ${response.warning}\n`)
     const result = outcome(response)
     if (values.json) printJson(result)
-    else if (result.ok) process.stdout.write(asLine(renderForModel(result.data)))
+    else if (result.ok) process.stdout.write(asLine(Render.renderForModel(result.data)))
     else process.stderr.write(`error (${result.error.code}): ${result.error.message}\n`)
     return result.ok ? 0 : 1
   })

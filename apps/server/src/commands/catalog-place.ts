@@ -8,7 +8,7 @@
 import type { CatalogClient } from "../catalog-client/catalog-client.js"
 import { isCatalogClientError } from "../catalog-client/catalog-client.js"
 import { KEY_ENV, URL_ENV } from "../cli/flags.js"
-import { displayDb } from "../display-db.js"
+import { displayDb } from "../database/display-db.js"
 import { defaultDb, existingCatalog, fail } from "./common.js"
 
 export interface TargetValues {

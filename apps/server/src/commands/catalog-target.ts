@@ -2,7 +2,7 @@
 import type { CatalogClient } from "../catalog-client/catalog-client.js"
 import { openLocalClient } from "../catalog-client/local-client.js"
 import { openRemoteClient } from "../catalog-client/remote-client.js"
-import { stdioAllowance } from "../stdio-flags.js"
+import { stdioAllowance } from "../flags/stdio-flags.js"
 import { catalogTarget, withClient } from "./catalog-place.js"
 import type { TargetValues } from "./catalog-place.js"
 

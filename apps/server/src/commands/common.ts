@@ -1,11 +1,11 @@
 /** What the commands share: the default database, the options several take, and how a command fails. */
-import { SYNC_TTL_FORM, parseSyncTtl } from "../sync-ttl.js"
+import { SYNC_TTL_FORM, parseSyncTtl } from "../flags/sync-ttl.js"
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs"
 import { resolve } from "node:path"
-import { isPostgresUrl } from "../database-shape.js"
+import { isPostgresUrl } from "../database/database-shape.js"
 import { UsageError } from "../usage-error.js"
 
-export { DEFAULT_DB, defaultDb } from "../default-db.js"
+export { DEFAULT_DB, defaultDb } from "../database/default-db.js"
 
 /** stops the command: its user's mistake, `switchboard: <message>`, exit 2 */
 export const fail = (message: string): never => {
@@ -52,8 +52,8 @@ const notACatalog = (db: string): string | undefined => {
 }
 
 /**
- * The database a command that only uses a catalog opens: a mistyped path is an error, not a new empty catalog
- * (issue 17), and so is a directory, an empty file or a file that is not SQLite, which SQLite would otherwise
+ * The database a command that only uses a catalog opens: a mistyped path is an error, not a new empty catalog,
+ * and so is a directory, an empty file or a file that is not SQLite, which SQLite would otherwise
  * turn into a catalog or fail on with "file is not a database". Checked before anything is opened, so nothing
  * is created. Postgres URLs and :memory: are not files.
  */

@@ -5,8 +5,9 @@
  * line, or with `--grep` the lines that match, each after its 0-based line number and a tab. `--json`: the API's
  * answer.
  */
-import { DEFAULT_LIST_EXECUTIONS, MAX_LIST_EXECUTIONS, MAX_PAGE_LINES } from "@switchboard/core"
-import type { ExecutionSummary } from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
+import * as Render from "@switchboard/core/render"
+import * as Auth from "@switchboard/core/auth"
 import type { ExecutionAnswer, OutputPage } from "../catalog-client/catalog-client.js"
 import type { executionsListFlags, executionsOutputFlags } from "../cli/command-flags.js"
 import type { CommandInput } from "../cli/define.js"
@@ -73,7 +74,7 @@ const summary = ({ execution, approval }: ExecutionAnswer, on: string) => {
   return `${head}code:\n${code}${logs ? `logs:\n${logs}` : ""}${calls}`
 }
 
-const listed = (executions: ExecutionSummary[]) =>
+const listed = (executions: Catalog.ExecutionSummary[]) =>
   table(
     ["ID", "STATUS", "STARTED", "DURATION", "CALLS", "RESULT", "KEY", "CODE"],
     executions.map((e) => [
@@ -104,7 +105,7 @@ export const executionsListCommand = async ({ values }: CommandInput<typeof exec
   if (status !== undefined && status !== "ok" && status !== "error" && status !== "paused")
     usageError(`--status must be ok, error or paused (got "${status}")`)
   const request = {
-    limit: wholeNumber("limit", values.limit, 1, MAX_LIST_EXECUTIONS) ?? DEFAULT_LIST_EXECUTIONS,
+    limit: wholeNumber("limit", values.limit, 1, Auth.MAX_LIST_EXECUTIONS) ?? Auth.DEFAULT_LIST_EXECUTIONS,
     ...(values.before === undefined ? {} : { before: values.before }),
     ...(status === undefined ? {} : { status: status as "ok" | "error" | "paused" }),
   }
@@ -138,7 +139,7 @@ export const executionsOutputCommand = async ({ values, args }: CommandInput<typ
     usageError("--json needs --offset/--limit or --grep: without them the stored text is printed as it is")
   const page = {
     offset: wholeNumber("offset", values.offset, 0, 2 ** 31 - 1),
-    limit: wholeNumber("limit", values.limit, 1, MAX_PAGE_LINES),
+    limit: wholeNumber("limit", values.limit, 1, Render.MAX_PAGE_LINES),
     charOffset: wholeNumber("char-offset", values["char-offset"], 0, 2 ** 31 - 1),
   }
   return withCatalog(values, async (client) => {

@@ -4,26 +4,26 @@
  */
 import { resolve } from "node:path"
 import { keyViewOf } from "@switchboard/api"
-import { SCOPES, createApiKeyService, effectiveScope, parseScopes } from "@switchboard/core"
-import { openCatalogDatabase } from "../catalog-database.js"
+import * as Auth from "@switchboard/core/auth"
+import { openCatalogDatabase } from "../database/catalog-database.js"
 import type { CommandInput } from "../cli/define.js"
 import type { initFlags, keysCreateFlags, keysFlags, keysListFlags } from "../cli/command-flags.js"
-import { displayDb } from "../display-db.js"
-import { isPostgresUrl } from "../database-shape.js"
+import { displayDb } from "../database/display-db.js"
+import { isPostgresUrl } from "../database/database-shape.js"
 import { printJson } from "./catalog-place.js"
 import { defaultDb, existingCatalog, fail, isMissingFile, usageError } from "./common.js"
 import { table, when } from "./table.js"
 
 // stored scopes as they are; a key from before scopes were checked holds "*", which is admin
 const shown = (scopes: unknown) =>
-  Array.isArray(scopes) && scopes.every((s) => (SCOPES as readonly unknown[]).includes(s))
+  Array.isArray(scopes) && scopes.every((s) => (Auth.SCOPES as readonly unknown[]).includes(s))
     ? scopes.join(",")
-    : `${effectiveScope(scopes)} (stored ${JSON.stringify(scopes)})`
+    : `${Auth.effectiveScope(scopes)} (stored ${JSON.stringify(scopes)})`
 
-const withKeys = async <A>(db: string, work: (keys: ReturnType<typeof createApiKeyService>) => Promise<A>) => {
+const withKeys = async <A>(db: string, work: (keys: ReturnType<typeof Auth.createApiKeyService>) => Promise<A>) => {
   const database = await openCatalogDatabase(db)
   try {
-    return await work(createApiKeyService(database.store))
+    return await work(Auth.createApiKeyService(database.store))
   } finally {
     await database.close()
   }
@@ -39,9 +39,11 @@ const printCreated = (created: { key: string; name: string; id: string; scopes: 
 
 export const keysCreateCommand = async ({ values, args }: CommandInput<typeof keysCreateFlags>) => {
   // checked before the database is opened: a wrong scope changes nothing
-  const scopes = parseScopes(values.scope ?? [])
+  const scopes = Auth.parseScopes(values.scope ?? [])
   if (!scopes.ok)
-    usageError(values.scope === undefined ? `keys create needs --scope (${SCOPES.join(", ")})` : scopes.error.message)
+    usageError(
+      values.scope === undefined ? `keys create needs --scope (${Auth.SCOPES.join(", ")})` : scopes.error.message,
+    )
   const db = existingCatalog(values.db ?? defaultDb())
   await withKeys(db, async (keys) => printCreated(await keys.create(args[0]!, scopes.ok ? scopes.value : [])))
   return 0

@@ -1,16 +1,16 @@
 /** `switchboard mcp`: the MCP server over stdio, on the catalog in --db. */
-import { approvalsFromFlags } from "../approval-flags.js"
+import { approvalsFromFlags } from "../flags/approval-flags.js"
 import type { CommandInput } from "../cli/define.js"
 import type { mcpFlags } from "../cli/command-flags.js"
-import { tuning } from "../runtime-flags.js"
-import { stdioAllowance } from "../stdio-flags.js"
+import { tuning } from "../flags/runtime-flags.js"
+import { stdioAllowance } from "../flags/stdio-flags.js"
 import { defaultDb, existingCatalog, fail, parseDuration } from "./common.js"
 
 export const mcpCommand = async ({ values }: CommandInput<typeof mcpFlags>) => {
   const approvals = approvalsFromFlags(values)
   if (!approvals.ok) return fail(approvals.message)
   // loaded here, not with the bundle: serve and run share it, and the MCP SDK's server is slow to load
-  const { serveMcpStdio } = await import("../mcp-stdio.js")
+  const { serveMcpStdio } = await import("../serving/mcp-stdio.js")
   const mcp = await serveMcpStdio({
     db: existingCatalog(values.db ?? defaultDb()),
     allowStdio: stdioAllowance(values),

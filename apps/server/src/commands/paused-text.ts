@@ -4,8 +4,8 @@
  * exits `EXIT_PAUSED`; deciding resumes the execution from the start, its recorded calls replayed.
  */
 import { argsPreview, cutNote, escapeUnsafe } from "@switchboard/api"
-import type { ApprovalSummary } from "@switchboard/core"
-import { displayDb } from "../display-db.js"
+import type * as Executor from "@switchboard/core/executor"
+import { displayDb } from "../database/display-db.js"
 import { when } from "./table.js"
 
 /** the exit code of a command whose run paused for an approval: not 0 (no result yet), nor 1 (nothing failed) */
@@ -15,7 +15,7 @@ export const EXIT_PAUSED = 3
 export interface PausedAnswer {
   executionId: string
   status: "paused"
-  approval: ApprovalSummary
+  approval: Executor.ApprovalSummary
 }
 
 export const isPaused = (response: object): response is PausedAnswer =>

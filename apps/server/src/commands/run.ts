@@ -8,17 +8,16 @@
  */
 import { readFileSync } from "node:fs"
 import { Effect } from "effect"
-import { DEFAULT_INLINE_CAP, inlineText } from "@switchboard/core"
-import type { ReadOn } from "@switchboard/core"
+import * as Render from "@switchboard/core/render"
 import { createHost } from "../compose.js"
-import { approvalsFromFlags } from "../approval-flags.js"
-import type { ApprovalSettings } from "../approval-flags.js"
+import { approvalsFromFlags } from "../flags/approval-flags.js"
+import type { ApprovalSettings } from "../flags/approval-flags.js"
 import type { CallResponse } from "../catalog-client/catalog-client.js"
 import type { CommandInput } from "../cli/define.js"
 import { approvalFlags, runtimeFlags } from "../cli/flags.js"
 import type { runFlags } from "../cli/command-flags.js"
-import { tuning } from "../runtime-flags.js"
-import { stdioAllowance } from "../stdio-flags.js"
+import { tuning } from "../flags/runtime-flags.js"
+import { stdioAllowance } from "../flags/stdio-flags.js"
 import { asLine, catalogTarget, printJson, withClient } from "./catalog-place.js"
 import type { CatalogTarget } from "./catalog-place.js"
 import { fail } from "./common.js"
@@ -82,7 +81,7 @@ export const runCommand = async ({ values, args, given }: CommandInput<typeof ru
     "allow-stdio": values["allow-stdio"],
   }
   const { on } = targetFlags(named)
-  const readOn = ({ executionId, offset, charOffset }: ReadOn) =>
+  const readOn = ({ executionId, offset, charOffset }: Render.ReadOn) =>
     `Read the rest with switchboard executions output ${executionId}${on} --offset ${offset}` +
     `${charOffset === undefined ? "" : ` --char-offset ${charOffset}`} --limit 200, ` +
     `all of it with switchboard executions output ${executionId}${on}; search it with --grep <regex>`
@@ -107,7 +106,9 @@ export const runCommand = async ({ values, args, given }: CommandInput<typeof ru
     const cut = response.truncated !== undefined && response.executionId !== undefined
     const whole = cut ? await stored(response.executionId!) : response.text
     const text =
-      values["model-text"] && cut ? inlineText(whole, response.executionId!, DEFAULT_INLINE_CAP, readOn).text : whole
+      values["model-text"] && cut
+        ? Render.inlineText(whole, { executionId: response.executionId!, cap: Render.DEFAULT_INLINE_CAP, readOn }).text
+        : whole
     process.stdout.write(asLine(text))
     return 0
   }

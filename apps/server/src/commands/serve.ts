@@ -1,21 +1,21 @@
 /** `switchboard serve` and `switchboard demo`: the HTTP server; the demo also registers its own MCP source. */
 import { dirname, resolve } from "node:path"
 import { Effect } from "effect"
-import { ADMIN_KEY_ENV, ADMIN_KEY_NAME, adminKeyProblem, storeAdminKey } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
 import { demoServerCommand } from "../build-outputs.js"
-import { approvalsFromFlags } from "../approval-flags.js"
+import { approvalsFromFlags } from "../flags/approval-flags.js"
 import { applyConfigPolicies, applyConfigSources, describePolicies, describeReport } from "../config/apply-config.js"
 import type { CommandInput } from "../cli/define.js"
 import type { serveFlags } from "../cli/command-flags.js"
 import { configPathFor, readServeConfig, withFileLimits, withFileSettings } from "../config/serve-config.js"
-import { logSettings } from "../log-flags.js"
-import { retentionFromFlags } from "../retention-flags.js"
-import { tuning } from "../runtime-flags.js"
-import { isLoopback, startServer } from "../serve.js"
-import { syncProgressLine } from "../sync-progress-line.js"
-import type { RunningServer } from "../serve.js"
-import { displayDb } from "../display-db.js"
-import { stdioAllowance } from "../stdio-flags.js"
+import { logSettings } from "../flags/log-flags.js"
+import { retentionFromFlags } from "../flags/retention-flags.js"
+import { tuning } from "../flags/runtime-flags.js"
+import { isLoopback, startServer } from "../serving/serve.js"
+import { syncProgressLine } from "./sync-progress-line.js"
+import type { RunningServer } from "../serving/serve.js"
+import { displayDb } from "../database/display-db.js"
+import { stdioAllowance } from "../flags/stdio-flags.js"
 import { DEFAULT_DB, defaultDb, fail, isMissingFile, parseDuration } from "./common.js"
 import { targetFlags } from "./paused-text.js"
 
@@ -93,8 +93,8 @@ const serve = async ({ values: parsed, given }: ServeInput, demo: boolean) => {
   const approvals = approvalsFromFlags(values, config?.approvals)
   if (!approvals.ok) return fail(approvals.message)
   // checked before anything is opened: a key that could never be verified is refused
-  const adminKey = process.env[ADMIN_KEY_ENV]?.trim() || undefined
-  const adminProblem = adminKey === undefined ? undefined : adminKeyProblem(adminKey)
+  const adminKey = process.env[Auth.ADMIN_KEY_ENV]?.trim() || undefined
+  const adminProblem = adminKey === undefined ? undefined : Auth.adminKeyProblem(adminKey)
   if (adminProblem !== undefined) return fail(adminProblem)
   const demoServer = demo ? demoServerCommand() : undefined
   const creating = isMissingFile(values.db)
@@ -111,8 +111,8 @@ const serve = async ({ values: parsed, given }: ServeInput, demo: boolean) => {
     ...withFileLimits(tuning(values), config),
     beforeListen: async (host) => {
       // the operator's admin key is a key before the first request can ask for one
-      if (adminKey !== undefined && (await storeAdminKey(host.store, adminKey, Date.now())))
-        process.stderr.write(`switchboard: stored $${ADMIN_KEY_ENV} as an admin key ("${ADMIN_KEY_NAME}")\n`)
+      if (adminKey !== undefined && (await Auth.storeAdminKey(host.store, adminKey, Date.now())))
+        process.stderr.write(`switchboard: stored $${Auth.ADMIN_KEY_ENV} as an admin key ("${Auth.ADMIN_KEY_NAME}")\n`)
       if (!config) return
       // the rules first: no source the file adds is callable before its block rules are in place
       const policies = await applyConfigPolicies(host, config.policies ?? [], host.logger)
@@ -140,7 +140,7 @@ const serve = async ({ values: parsed, given }: ServeInput, demo: boolean) => {
     process.stderr.write(
       live.length === 0
         ? "switchboard: every route but /healthz and /readyz needs an API key, and there is none: create the first, " +
-            `an admin key, with: switchboard keys create <name> --scope admin${on} (or start with $${ADMIN_KEY_ENV} set to one); ` +
+            `an admin key, with: switchboard keys create <name> --scope admin${on} (or start with $${Auth.ADMIN_KEY_ENV} set to one); ` +
             `then give each agent an execute key: switchboard keys create <name> --scope execute${on}, or POST /v1/keys with the admin key\n`
         : `switchboard: every route but /healthz and /readyz needs an API key (${live.length} live); give an agent an execute key: ` +
             `switchboard keys create <name> --scope execute${on} (an admin key also manages keys over HTTP: /v1/keys)\n`,

@@ -3,11 +3,11 @@
  * server (--url), as `/v1/sources` shows them. `--json` prints the API's answer; by default a table, or a line.
  */
 import { readFileSync } from "node:fs"
-import type { SourceView } from "@switchboard/core"
+import type * as Sources from "@switchboard/core/sources"
 import { resolveStdioPaths } from "@switchboard/plugin-mcp/node"
 import type { sourcesAddFlags, sourcesFlags, sourcesSyncFlags } from "../cli/command-flags.js"
 import type { CommandInput } from "../cli/define.js"
-import { syncProgressLine } from "../sync-progress-line.js"
+import { syncProgressLine } from "./sync-progress-line.js"
 import type { CatalogClient } from "../catalog-client/catalog-client.js"
 import { printJson, withCatalog } from "./catalog-target.js"
 import { usageError } from "./common.js"
@@ -75,7 +75,7 @@ const sourceBody = ({ values, args, rest }: AddInput): Record<string, unknown> =
   return jsonObject(given, "the source")
 }
 
-const describeSource = (source: SourceView) =>
+const describeSource = (source: Sources.SourceView) =>
   `${source.namespace}: ${source.toolCount} ${source.toolCount === 1 ? "tool" : "tools"}` +
   (source.syncError === null ? "" : ` (sync error: ${source.syncError})`)
 
@@ -106,10 +106,10 @@ const synced = async (
   namespace: string,
   verb: string,
   client: CatalogClient,
-  sync: (onProgress: ReturnType<typeof syncProgressLine>["onProgress"]) => Promise<SourceView>,
+  sync: (onProgress: ReturnType<typeof syncProgressLine>["onProgress"]) => Promise<Sources.SourceView>,
 ) => {
   const progress = syncProgressLine(namespace)
-  let source: SourceView
+  let source: Sources.SourceView
   try {
     source = await sync(progress.onProgress)
   } finally {

@@ -3,8 +3,8 @@
  * one line (`--long`: the whole description); `--json` as `GET /v1/tools` answers. Locally it reads the database
  * alone (no host, no sandbox); with `--url` it asks the server, whose client it loads only then.
  */
-import { createDescribeService } from "@switchboard/core"
-import { openCatalogDatabase } from "../catalog-database.js"
+import * as Describe from "@switchboard/core/describe"
+import { openCatalogDatabase } from "../database/catalog-database.js"
 import type { ToolSummary } from "../catalog-client/catalog-client.js"
 import type { CommandInput } from "../cli/define.js"
 import type { toolsFlags } from "../cli/command-flags.js"
@@ -51,7 +51,7 @@ export const toolsCommand = async ({ values }: CommandInput<typeof toolsFlags>) 
       // the same ranking as GET /v1/tools?query= and tools.$search
       tools = (
         request.query?.trim()
-          ? await createDescribeService(database.store).search(request.query, request)
+          ? await Describe.createDescribeService(database.store).search(request.query, request)
           : await database.store.listTools(request)
       ).map(summary)
     } finally {

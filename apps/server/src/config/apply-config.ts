@@ -14,7 +14,10 @@
  * read from the environment (`variables`).
  */
 import { Effect } from "effect"
-import type { Logger, PolicyRequest, ProgressListener, SourceRow } from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
+import type * as Sources from "@switchboard/core/sources"
+import type * as Policy from "@switchboard/core/policy"
+import type { Logger } from "@switchboard/core"
 import type { McpTransportConfig } from "@switchboard/plugin-mcp"
 import { resolveStdioPaths } from "@switchboard/plugin-mcp/node"
 import type { Host } from "../compose.js"
@@ -72,7 +75,7 @@ const planOpenApi = (stored: Record<string, unknown>, wanted: Record<string, unk
 }
 
 /** What to do with a file's source given the catalog's row for its namespace. */
-const plan = (host: Host, source: ConfigSource, row: SourceRow | null): Plan => {
+const plan = (host: Host, source: ConfigSource, row: Catalog.SourceRow | null): Plan => {
   if (!row) return { action: "add" }
   if (row.kind !== source.kind) return { action: "replace" }
   const { namespace: _, kind: __, ...config } = source
@@ -100,8 +103,8 @@ const plan = (host: Host, source: ConfigSource, row: SourceRow | null): Plan => 
 export interface ApplyOptions {
   prune?: boolean
   logger: Logger
-  /** follows each sync the apply makes (an add, an update's re-sync): a CLI's progress line (sync-progress-line.ts) */
-  progress?: (namespace: string) => { onProgress: ProgressListener; end(): void }
+  /** follows each sync the apply makes (an add, an update's re-sync): a CLI's progress line (commands/sync-progress-line.ts) */
+  progress?: (namespace: string) => { onProgress: Sources.ProgressListener; end(): void }
   /** the values the file read from the environment, by name (config-file.ts), kept out of every message */
   variables?: ReadonlyMap<string, string>
   /**
@@ -150,7 +153,7 @@ export const applyConfigSources = async (
   /** the effect of a sync, followed by the progress line, which ends whatever the outcome */
   const followed = <A>(
     namespace: string,
-    sync: (onProgress?: ProgressListener) => Effect.Effect<A, { message: string }>,
+    sync: (onProgress?: Sources.ProgressListener) => Effect.Effect<A, { message: string }>,
   ) => {
     const progress = options.progress?.(namespace)
     return sync(progress?.onProgress).pipe(Effect.ensuring(Effect.sync(() => progress?.end())))
@@ -232,7 +235,7 @@ export const describeReport = (report: ApplyReport) =>
  * `policies` takes the earlier file's rules away. A failure is thrown: a server must not start without its block
  * rules.
  */
-export const applyConfigPolicies = async (host: Host, policies: readonly PolicyRequest[], logger: Logger) => {
+export const applyConfigPolicies = async (host: Host, policies: readonly Policy.PolicyRequest[], logger: Logger) => {
   const before = await host.policies.rules()
   await host.policies.applyConfig(policies)
   const report = {

@@ -6,13 +6,15 @@
  * Schema editors complete the file with is generated from this (`switchboard config schema`, and `pnpm build`).
  */
 import { z } from "zod"
-import { addSourceRequest, parseRetention, policyRequest, runLimitsRequest, wholeNumber } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
+import * as Policy from "@switchboard/core/policy"
+import { addSourceRequest, runLimitsRequest, wholeNumber } from "@switchboard/core"
 import { mcpSourceConfig, mcpSourcePatch } from "@switchboard/plugin-mcp"
 import { openApiSourceConfig, openApiSourcePatch } from "@switchboard/plugin-openapi"
 // the /node entry, whose index does not load QuickJS: serve reads this file at boot
 import { maxStackBytes } from "@switchboard/runtime-quickjs/node"
-import { SYNC_TTL_FORM, SYNC_TTL_PATTERN } from "../sync-ttl.js"
-import { APPROVAL_TIMEOUT_FORM, APPROVAL_TIMEOUT_PATTERN } from "../approval-flags.js"
+import { SYNC_TTL_FORM, SYNC_TTL_PATTERN } from "../flags/sync-ttl.js"
+import { APPROVAL_TIMEOUT_FORM, APPROVAL_TIMEOUT_PATTERN } from "../flags/approval-flags.js"
 
 /** The kinds of source the Node host's plugins take (layers/plugins.ts): MCP and OpenAPI. */
 export const configSource = addSourceRequest([
@@ -44,7 +46,7 @@ const serverSettings = z
       .describe("--sync-ttl (default 15m)"),
     retain: z
       .string()
-      .refine((text) => parseRetention({ retain: text }).ok, {
+      .refine((text) => Catalog.parseRetention({ retain: text }).ok, {
         error: "server.retain must be an age such as 7d, 12h or 90m",
       })
       .optional()
@@ -112,7 +114,7 @@ export const configFile = z
       .optional()
       .describe("each exactly a POST /v1/sources body; applied at boot: added, updated, or kept when unchanged"),
     policies: z
-      .array(policyRequest)
+      .array(Policy.policyRequest)
       .optional()
       .describe(
         "policy rules, each exactly a POST /v1/policies body; applied at boot, they replace the rules the file made before (rules added through the API stay)",

@@ -1,20 +1,20 @@
 /**
- * Searches of stored output, off the main thread and bounded in time (issue 14 §1). RE2 cannot be given a
- * step budget, and a pattern such as `(?:a?){1000}a{1000}$` took 7.9 s over 100 KB on the main thread. Here
+ * Searches of stored output, off the main thread and bounded in time. RE2 cannot be given a step budget, and
+ * a pattern such as `(?:a?){1000}a{1000}$` costs seconds over 100 KB, which the main thread cannot spare. Here
  * one worker thread runs one search at a time; a search still running `timeoutMs` after it started has its
  * thread terminated and answers `pattern_too_costly`, and the next search gets a new thread. The clock starts
  * when the thread says it started, so the time a new thread takes to load (hundreds of ms on a busy machine)
  * never makes a cheap search "too costly"; a thread that never starts is given up after `startGraceMs`. Searches wait in
  * a queue of at most `queueLimit`; past it a search answers `overloaded`.
  *
- * The text is read only when its search has its turn, a page at a time, each page handed to the thread as it is read
- * (issue 30 §9): 40 searches of an 8 MB output at once each read and copied the whole text on the main thread before
- * the queue's limit was applied, and /healthz waited 1.1–2.4 s.
+ * The text is read only when its search has its turn, a page at a time, each page handed to the thread as it is read:
+ * a search that read its whole text before taking its place in the queue would let many searches of a large output
+ * copy it on the main thread at once, past the queue's limit.
  */
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
-import type { GrepOutcome, GrepRunner, OutputPages } from "@switchboard/core"
+import type * as Render from "@switchboard/core/render"
 import { grepWorkerFile } from "../build-outputs.js"
 import type { GrepMessage } from "./grep-worker.js"
 
@@ -29,14 +29,16 @@ export interface GrepRunnerOptions {
 
 interface Pending {
   id: number
-  output: OutputPages
+  output: Render.OutputPages
   pattern: string
-  resolve: (outcome: GrepOutcome) => void
+  resolve: (outcome: Render.GrepOutcome) => void
   /** a page could not be read (the execution deleted meanwhile): the search rejects as the read did */
   reject: (cause: unknown) => void
 }
 
-export const createGrepRunner = (options: GrepRunnerOptions = {}): { grep: GrepRunner; close: () => Promise<void> } => {
+export const createGrepRunner = (
+  options: GrepRunnerOptions = {},
+): { grep: Render.GrepRunner; close: () => Promise<void> } => {
   // the bundled search thread, a build output (a worker thread loads plain JavaScript only)
   const workerUrl = grepWorkerFile()
   if (!existsSync(workerUrl))
@@ -53,7 +55,7 @@ export const createGrepRunner = (options: GrepRunnerOptions = {}): { grep: GrepR
   let nextId = 0
   let closed = false
 
-  const finish = (outcome: GrepOutcome) => {
+  const finish = (outcome: Render.GrepOutcome) => {
     if (!running) return
     clearTimeout(running.timer)
     running.job.resolve(outcome)
@@ -61,21 +63,21 @@ export const createGrepRunner = (options: GrepRunnerOptions = {}): { grep: GrepR
     startNext()
   }
 
-  const tooCostly: GrepOutcome = {
+  const tooCostly: Render.GrepOutcome = {
     ok: false,
     code: "pattern_too_costly",
     message:
       `the search ran past its limit of ${timeoutMs} ms and was stopped; ` +
       "use a simpler pattern (fewer repetitions and alternatives) or read the output by line range",
   }
-  const neverStarted: GrepOutcome = {
+  const neverStarted: Render.GrepOutcome = {
     ok: false,
     code: "overloaded",
     message: `the search thread did not start within ${startGraceMs} ms; try again shortly`,
   }
 
   /** (Re)starts the running search's clock: past `ms`, its thread is stopped and it answers `outcome`. */
-  const startClock = (ms: number, outcome: GrepOutcome) => {
+  const startClock = (ms: number, outcome: Render.GrepOutcome) => {
     if (!running) return
     clearTimeout(running.timer)
     running.timer = setTimeout(() => {
@@ -93,7 +95,7 @@ export const createGrepRunner = (options: GrepRunnerOptions = {}): { grep: GrepR
   const spawn = () => {
     const spawned = new Worker(workerUrl)
     spawned.unref() // an idle search thread never keeps the process alive
-    spawned.on("message", ({ id, started, outcome }: { id: number; started?: true; outcome?: GrepOutcome }) => {
+    spawned.on("message", ({ id, started, outcome }: { id: number; started?: true; outcome?: Render.GrepOutcome }) => {
       if (running?.job.id !== id) return
       if (started) startClock(timeoutMs, tooCostly)
       else if (outcome) finish(outcome)
@@ -142,7 +144,7 @@ export const createGrepRunner = (options: GrepRunnerOptions = {}): { grep: GrepR
 
   return {
     grep: (output, pattern) =>
-      new Promise<GrepOutcome>((resolve, reject) => {
+      new Promise<Render.GrepOutcome>((resolve, reject) => {
         if (closed) return resolve({ ok: false, code: "overloaded", message: "the server is shutting down" })
         if (queue.length >= queueLimit)
           return resolve({

@@ -1,8 +1,8 @@
 /** The catalog's database as a scoped resource: opened when the host's layer is built, closed when it is released. */
 import { Context, Effect, Layer } from "effect"
-import { openCatalogDatabase } from "../catalog-database.js"
+import { openCatalogDatabase } from "../database/catalog-database.js"
 import { startStep } from "./start-failed.js"
-import type { CatalogDatabase as CatalogDatabaseShape, CatalogDatabaseOptions } from "../catalog-database.js"
+import type { CatalogDatabase as CatalogDatabaseShape, CatalogDatabaseOptions } from "../database/catalog-database.js"
 
 export class CatalogDatabase extends Context.Service<CatalogDatabase, CatalogDatabaseShape>()(
   "@switchboard/server/CatalogDatabase",

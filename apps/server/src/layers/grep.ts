@@ -1,9 +1,9 @@
 /** Searches of stored output, in a worker thread the host can stop: a scoped resource, terminated on release. */
 import { Context, Effect, Layer } from "effect"
-import type { GrepRunner as GrepRunnerShape } from "@switchboard/core"
+import type * as Render from "@switchboard/core/render"
 import { createGrepRunner } from "../grep/grep-runner.js"
 
-export class GrepRunner extends Context.Service<GrepRunner, GrepRunnerShape>()("@switchboard/server/GrepRunner") {
+export class GrepRunner extends Context.Service<GrepRunner, Render.GrepRunner>()("@switchboard/server/GrepRunner") {
   static readonly make = (timeoutMs: number | undefined) =>
     Effect.map(
       Effect.acquireRelease(

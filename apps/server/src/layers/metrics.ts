@@ -1,11 +1,11 @@
 /**
- * The host's Prometheus metrics (../metrics.ts), when it keeps them (`metrics: true`: the server), and core's
+ * The host's Prometheus metrics (../telemetry/metrics.ts), when it keeps them (`metrics: true`: the server), and core's
  * MetricsSink from them. A host that keeps none (the CLI's commands) provides the no-op, and has no GET /metrics.
  */
 import { Context, Effect, Layer } from "effect"
 import { Services, noopMetrics } from "@switchboard/core"
 import type { WorkerPoolStats } from "@switchboard/runtime-quickjs/node"
-import type { PrometheusMetrics } from "../metrics.js"
+import type { PrometheusMetrics } from "../telemetry/metrics.js"
 
 /** the worker pool's `stats`, when the runtime is the pool */
 const statsOf = (runtime: object): (() => WorkerPoolStats) | undefined => {
@@ -25,7 +25,7 @@ export const metricsLayer = (enabled: boolean): Layer.Layer<never, never, Servic
   const metrics = Layer.effect(
     HostMetrics,
     Effect.flatMap(Services.CodeRuntime, (runtime) =>
-      Effect.promise(async () => (await import("../metrics.js")).createPrometheusMetrics(statsOf(runtime))),
+      Effect.promise(async () => (await import("../telemetry/metrics.js")).createPrometheusMetrics(statsOf(runtime))),
     ),
   )
   return Layer.effect(

@@ -3,17 +3,18 @@ import { assert, it } from "@effect/vitest"
 import { Effect, Exit, Fiber, Layer, Scope } from "effect"
 import { TestClock } from "effect/testing"
 import { Services } from "@switchboard/core"
-import type { CatalogStore, Logger, PruneOptions, PruneReport } from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
+import type { CatalogStore, Logger } from "@switchboard/core"
 import { retentionLayer } from "./retention.js"
 
 const realPause = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)))
 
 it.effect("prunes a minute after start and each interval after; a failed round is logged, and the next runs", () =>
   Effect.gen(function* () {
-    const asked: PruneOptions[] = []
+    const asked: Catalog.PruneOptions[] = []
     let hold: (() => void) | undefined
     const store = {
-      pruneExecutions: async (_policy: unknown, options: PruneOptions): Promise<PruneReport> => {
+      pruneExecutions: async (_policy: unknown, options: Catalog.PruneOptions): Promise<Catalog.PruneReport> => {
         asked.push(options)
         if (asked.length === 1) throw new Error("disk I/O error")
         // the third prune is under way until the test lets it end

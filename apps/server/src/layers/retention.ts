@@ -8,9 +8,10 @@
  */
 import { Effect, Layer, Schedule } from "effect"
 import { Services, driverMessage } from "@switchboard/core"
-import type { CatalogStore, Logger, PruneReport, RetentionPolicy } from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
+import type { CatalogStore, Logger } from "@switchboard/core"
 
-export interface RetentionOptions extends RetentionPolicy {
+export interface RetentionOptions extends Catalog.RetentionPolicy {
   /** the time between the end of one prune and the start of the next (default 10 minutes) */
   everyMs?: number
 }
@@ -19,8 +20,8 @@ const DEFAULT_PRUNE_EVERY_MS = 10 * 60_000
 const FIRST_PRUNE_AFTER_MS = 60_000
 
 /** One prune to its end; interrupted, it stops between batches and the interruption waits for the batch. */
-const prune = (store: CatalogStore, policy: RetentionPolicy, now: () => number) =>
-  Effect.callback<PruneReport, unknown>((resume, signal) => {
+const prune = (store: CatalogStore, policy: Catalog.RetentionPolicy, now: () => number) =>
+  Effect.callback<Catalog.PruneReport, unknown>((resume, signal) => {
     // the time of this round: the effect is made once and repeated
     const pruning = store.pruneExecutions(policy, { now: now(), signal })
     pruning.then(
@@ -30,7 +31,7 @@ const prune = (store: CatalogStore, policy: RetentionPolicy, now: () => number) 
     return Effect.promise(() => pruning.catch(() => undefined))
   })
 
-const round = (store: CatalogStore, logger: Logger, policy: RetentionPolicy, now: () => number) =>
+const round = (store: CatalogStore, logger: Logger, policy: Catalog.RetentionPolicy, now: () => number) =>
   prune(store, policy, now).pipe(
     Effect.tap((report) =>
       Effect.sync(() => {
@@ -49,7 +50,7 @@ export const retentionLayer = (
   options: RetentionOptions | undefined,
 ): Layer.Layer<never, never, Services.CatalogStore | Services.Logger> => {
   if (options?.maxAgeMs === undefined && options?.maxExecutions === undefined) return Layer.empty
-  const policy: RetentionPolicy = { maxAgeMs: options.maxAgeMs, maxExecutions: options.maxExecutions }
+  const policy: Catalog.RetentionPolicy = { maxAgeMs: options.maxAgeMs, maxExecutions: options.maxExecutions }
   return Layer.effectDiscard(
     Effect.gen(function* () {
       const store = yield* Services.CatalogStore

@@ -3,13 +3,13 @@
  * plaintext in memory, sealed in the database. Plaintext an older build stored is sealed when the store is made.
  */
 import { Context, Effect, Layer } from "effect"
-import { Services, createSealedCatalogStore, createSecretBox } from "@switchboard/core"
-import type { SecretBox as SecretBoxShape } from "@switchboard/core"
-import { loadSecretKey } from "../secret-key.js"
+import * as Secrets from "@switchboard/core/secrets"
+import { Services } from "@switchboard/core"
+import { loadSecretKey } from "../database/secret-key.js"
 import { CatalogDatabase } from "./database.js"
 import { startStep } from "./start-failed.js"
 
-export class SecretBox extends Context.Service<SecretBox, SecretBoxShape & { origin: string }>()(
+export class SecretBox extends Context.Service<SecretBox, Secrets.SecretBox & { origin: string }>()(
   "@switchboard/server/SecretBox",
 ) {
   /** A malformed key, or a Postgres catalog without one, fails here: before anything is opened. */
@@ -22,7 +22,7 @@ export class SecretBox extends Context.Service<SecretBox, SecretBoxShape & { ori
           "created the key that encrypts source secrets; keep it with the database (losing it makes their secrets unreadable)",
           { keyFile: loaded.created },
         )
-      const box = yield* startStep("make the secret box", () => createSecretBox(loaded.key))
+      const box = yield* startStep("make the secret box", () => Secrets.createSecretBox(loaded.key))
       return { ...box, origin: loaded.origin }
     })
   static readonly layer = (db: string, secretKey: string | undefined) =>
@@ -37,7 +37,7 @@ export const sealedCatalogLayer = Layer.effect(
     const box = yield* SecretBox
     const plugins = yield* Services.SourcePlugins
     const logger = yield* Services.Logger
-    const store = createSealedCatalogStore({ store: database.store, box, plugins })
+    const store = Secrets.createSealedCatalogStore({ store: database.store, box, plugins })
     const { sealed, unreadable } = yield* startStep("seal stored secrets", () => store.sealStoredSecrets())
     if (sealed.length > 0) {
       database.checkpoint?.()

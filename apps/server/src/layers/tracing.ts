@@ -6,7 +6,7 @@
  */
 import { Effect, Layer } from "effect"
 import { Services } from "@switchboard/core"
-import { startTracing } from "../otlp-tracing.js"
+import { startTracing } from "../telemetry/otlp-tracing.js"
 import { startStep } from "./start-failed.js"
 
 export const tracingLayer = (env: NodeJS.ProcessEnv = process.env) =>

@@ -8,18 +8,19 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import type { ElicitRequestFormParams, RequestId } from "@modelcontextprotocol/sdk/types.js"
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js"
-import { decisionRequest, parseRequest } from "@switchboard/core"
-import type { ApprovalSummary, DecisionRequest } from "@switchboard/core"
+import type * as Executor from "@switchboard/core/executor"
+import * as Approvals from "@switchboard/core/approvals"
+import { parseRequest } from "@switchboard/core"
 import { jsonSchemaOf } from "../wire/json-schema.js"
 import { escapeUnsafe, safeJson } from "../args-preview.js"
 import { wholeArgsAt } from "./run-result.js"
 
 /** What the person said: a decision, or why there is none (the question was dismissed, or could not be asked). */
-export type Answer = { ok: true; decision: DecisionRequest } | { ok: false; why: string }
+export type Answer = { ok: true; decision: Approvals.DecisionRequest } | { ok: false; why: string }
 
-export type AskApproval = (approval: ApprovalSummary, signal: AbortSignal) => Promise<Answer>
+export type AskApproval = (approval: Executor.ApprovalSummary, signal: AbortSignal) => Promise<Answer>
 
-const decisionSchema = jsonSchemaOf(decisionRequest, "input") as ElicitRequestFormParams["requestedSchema"]
+const decisionSchema = jsonSchemaOf(Approvals.decisionRequest, "input") as ElicitRequestFormParams["requestedSchema"]
 
 /**
  * The form: core's `decisionRequest`, the body POST /v1/approvals/:id takes, in MCP's flat subset of JSON Schema
@@ -38,7 +39,7 @@ export const decisionForm: ElicitRequestFormParams["requestedSchema"] = {
 export const QUESTION_ARGS_CHARS = 8_000
 
 /** The question, with the whole arguments; null when they are too long to ask about in a client's dialog. */
-export const questionOf = (approval: ApprovalSummary): string | null => {
+export const questionOf = (approval: Executor.ApprovalSummary): string | null => {
   const args = safeJson(approval.args, 2)
   if (args.length > QUESTION_ARGS_CHARS) return null
   return (
@@ -57,7 +58,7 @@ export const decisionValidator: jsonSchemaValidator = {
     return (input: unknown) => {
       if (schema !== decisionForm)
         return { valid: false, data: undefined, errorMessage: "switchboard validates no other client-supplied schema" }
-      const parsed = parseRequest(decisionRequest, input)
+      const parsed = parseRequest(Approvals.decisionRequest, input)
       return parsed.ok
         ? { valid: true, data: parsed.value as T, errorMessage: undefined }
         : { valid: false, data: undefined, errorMessage: parsed.error.message }
@@ -90,7 +91,7 @@ export const askThrough =
       if (result.action === "decline") return { ok: true, decision: { decision: "decline" } }
       if (result.action === "cancel")
         return { ok: false, why: "The question in your client was dismissed without an answer." }
-      const parsed = parseRequest(decisionRequest, result.content ?? {})
+      const parsed = parseRequest(Approvals.decisionRequest, result.content ?? {})
       return parsed.ok
         ? { ok: true, decision: parsed.value }
         : { ok: false, why: `Your client's answer was no decision (${parsed.error.message}).` }

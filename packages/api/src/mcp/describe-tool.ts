@@ -4,9 +4,10 @@
  * declarations, the same text as POST /v1/describe.
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
-import { DEFAULT_DESCRIBE_LIMIT, createDescribeService, describeRequest } from "@switchboard/core"
+import * as Describe from "@switchboard/core/describe"
+import { describeRequest } from "@switchboard/core"
 import { searchLine } from "./search-line.js"
-import type { McpServices } from "./services.js"
+import type { McpServices, McpToolCall } from "./services.js"
 import { errorResult, inputSchemaOf, parseArgs, textResult } from "./tool-result.js"
 
 /** The request schema's own description repeats the tool's: listed once, in the tool's. */
@@ -27,7 +28,7 @@ export const describeTool: Tool = {
 const describeByPath = async (services: McpServices, paths: string[]): Promise<CallToolResult> => {
   const namespaces = new Set(paths.filter((p) => p.indexOf(".") > 0).map((p) => p.slice(0, p.indexOf("."))))
   await Promise.all([...namespaces].map((ns) => services.sources.ensureFreshNamespace(ns)))
-  const described = await createDescribeService(services.store, services.policies).describeMany({ paths })
+  const described = await Describe.createDescribeService(services.store, services.policies).describeMany({ paths })
   const note =
     described.missing.length > 0
       ? `no tool ${described.missing.map((p) => JSON.stringify(p)).join(", ")}; search with describe {"query": "..."}`
@@ -39,7 +40,7 @@ const describeByPath = async (services: McpServices, paths: string[]): Promise<C
 const search = async (services: McpServices, query: string | undefined, limit: number): Promise<CallToolResult> => {
   await services.sources.ensureFreshNamespace()
   const found = query?.trim()
-    ? await createDescribeService(services.store).search(query, { limit })
+    ? await Describe.createDescribeService(services.store).search(query, { limit })
     : await services.store.listTools({ limit })
   if (found.length === 0)
     return textResult(query ? `no tool matches ${JSON.stringify(query)}` : "the catalog has no tools yet")
@@ -48,9 +49,9 @@ const search = async (services: McpServices, query: string | undefined, limit: n
   return textResult(lines.join("\n"), `[describe {"paths": [...]} for their types${more}]`)
 }
 
-export const callDescribe = async (services: McpServices, args: unknown): Promise<CallToolResult> => {
+export const callDescribe = async ({ services }: McpToolCall, args: unknown): Promise<CallToolResult> => {
   const parsed = parseArgs(describeRequest, args)
   if (!parsed.ok) return errorResult(parsed.error.message)
-  const { paths, query, limit = DEFAULT_DESCRIBE_LIMIT } = parsed.value
+  const { paths, query, limit = Describe.DEFAULT_DESCRIBE_LIMIT } = parsed.value
   return paths !== undefined ? describeByPath(services, paths) : search(services, query, limit)
 }

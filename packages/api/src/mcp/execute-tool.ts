@@ -5,11 +5,10 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Effect, Exit, Option } from "effect"
 import { executeRequest } from "@switchboard/core"
-import type { Caller, ServiceError } from "@switchboard/core"
+import type { ServiceError } from "@switchboard/core"
 import { mcpErrorText } from "../http-errors.js"
-import type { AskApproval } from "./ask-approval.js"
 import { EXECUTION_META, errorText } from "./run-result.js"
-import type { McpServices } from "./services.js"
+import type { McpServices, McpToolCall } from "./services.js"
 import { settle, settledOf } from "./settle.js"
 import { errorResult, inputSchemaOf } from "./tool-result.js"
 import type { JsonSchema } from "../wire/json-schema.js"
@@ -71,13 +70,8 @@ const refusedResult = (cause: Cause.Cause<ServiceError>): CallToolResult => {
   return result
 }
 
-export const callExecute = async (
-  services: McpServices,
-  args: unknown,
-  signal: AbortSignal,
-  caller: Caller,
-  ask?: AskApproval,
-): Promise<CallToolResult> => {
+export const callExecute = async (call: McpToolCall, args: unknown): Promise<CallToolResult> => {
+  const { services, caller, signal } = call
   // the executor checks the request with its one definition, the same that wrote inputSchema
   const request = services.executor.parse(args ?? {})
   if (!request.ok) return errorResult(`invalid arguments: ${request.error.message}`)
@@ -87,5 +81,5 @@ export const callExecute = async (
   const response = exit.value
   if (response.executionId !== undefined) services.executed?.(response.executionId)
   // a run that paused: its person is asked where the client can ask, else the paused text says how to go on
-  return settle(services, caller, settledOf(response), ask, signal)
+  return settle(call, settledOf(response))
 }

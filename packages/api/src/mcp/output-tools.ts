@@ -4,18 +4,12 @@
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
 import { z } from "zod"
-import {
-  DEFAULT_PAGE_LINES,
-  grepInPlace,
-  isServiceError,
-  readExecutionAs,
-  readOutputLines,
-  readResultAs,
-  storedOutputPages,
-} from "@switchboard/core"
-import type { Caller } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
+import * as Render from "@switchboard/core/render"
+import * as Auth from "@switchboard/core/auth"
+import { isServiceError } from "@switchboard/core"
 import { grepPattern, outputPageFields } from "../wire/executions.js"
-import type { McpServices } from "./services.js"
+import type { McpServices, McpToolCall } from "./services.js"
 import { errorResult, inputSchemaOf, parseArgs, textResult } from "./tool-result.js"
 
 const executionId = z.string().min(1).describe("the id named in a cut-off execute result")
@@ -45,28 +39,23 @@ const numbered = (lines: { line: number; text: string }[]) =>
   lines.map(({ line, text }) => `${line}\t${text}`).join("\n")
 
 /** Another key's execution is "no execution", word for word, as on GET /v1/executions/:id. */
-const storedText = async ({ store }: McpServices, caller: Caller, id: string) => {
-  const execution = await readExecutionAs(store, caller, id)
+const storedText = async ({ store }: McpServices, caller: Auth.Caller, id: string) => {
+  const execution = await Auth.readExecutionAs(store, caller, id)
   if (!execution) return { ok: false as const, message: `no execution "${id}"` }
   if (execution.resultText === null)
     return { ok: false as const, message: `execution "${id}" failed and stored no output` }
   return { ok: true as const, text: execution.resultText }
 }
 
-export const callReadOutput = async (
-  services: McpServices,
-  args: unknown,
-  _signal: AbortSignal,
-  caller: Caller,
-): Promise<CallToolResult> => {
+export const callReadOutput = async ({ services, caller }: McpToolCall, args: unknown): Promise<CallToolResult> => {
   const parsed = parseArgs(readInput, args)
   if (!parsed.ok) return errorResult(parsed.error.message)
   const stored = await storedText(services, caller, parsed.value.executionId)
   if (!stored.ok) return errorResult(stored.message)
-  const page = readOutputLines(
+  const page = Render.readOutputLines(
     stored.text,
     parsed.value.offset ?? 0,
-    parsed.value.limit ?? DEFAULT_PAGE_LINES,
+    parsed.value.limit ?? Render.DEFAULT_PAGE_LINES,
     parsed.value.charOffset ?? 0,
   )
   if (page.lines.length === 0)
@@ -84,23 +73,18 @@ export const callReadOutput = async (
   )
 }
 
-export const callGrepOutput = async (
-  services: McpServices,
-  args: unknown,
-  _signal: AbortSignal,
-  caller: Caller,
-): Promise<CallToolResult> => {
+export const callGrepOutput = async ({ services, caller }: McpToolCall, args: unknown): Promise<CallToolResult> => {
   const parsed = parseArgs(grepInput, args)
   if (!parsed.ok) return errorResult(parsed.error.message)
   const id = parsed.value.executionId
   // the text itself is read only once the search has its turn, a page at a time (render/read-output.ts GrepRunner)
-  const result = await readResultAs(services.store, caller, id)
+  const result = await Auth.readResultAs(services.store, caller, id)
   if (!result) return errorResult(`no execution "${id}"`)
   if (result.bytes === null) return errorResult(`execution "${id}" failed and stored no output`)
-  const output = storedOutputPages(services.store, id, { ...result, bytes: result.bytes })
+  const output = Catalog.storedOutputPages(services.store, id, { ...result, bytes: result.bytes })
   let found: Awaited<ReturnType<NonNullable<McpServices["grep"]>>>
   try {
-    found = await (services.grep ?? grepInPlace)(output, parsed.value.pattern)
+    found = await (services.grep ?? Render.grepInPlace)(output, parsed.value.pattern)
   } catch (cause) {
     if (isServiceError(cause)) return errorResult(cause.message)
     throw cause

@@ -5,11 +5,9 @@
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
 import { z } from "zod"
-import { readExecutionAs } from "@switchboard/core"
-import type { Caller } from "@switchboard/core"
-import type { AskApproval } from "./ask-approval.js"
+import * as Auth from "@switchboard/core/auth"
 import { summaryOf } from "./run-result.js"
-import type { McpServices } from "./services.js"
+import type { McpToolCall } from "./services.js"
 import { RESUME_WAIT_MS, awaitResume, resultOf, settle } from "./settle.js"
 import { errorResult, inputSchemaOf, parseArgs } from "./tool-result.js"
 
@@ -26,18 +24,13 @@ export const resumeTool: Tool = {
   annotations: { title: "Resume a paused execution", openWorldHint: true },
 }
 
-export const callResume = async (
-  services: McpServices,
-  args: unknown,
-  signal: AbortSignal,
-  caller: Caller,
-  ask?: AskApproval,
-): Promise<CallToolResult> => {
+export const callResume = async (call: McpToolCall, args: unknown): Promise<CallToolResult> => {
+  const { services, caller, signal } = call
   const parsed = parseArgs(resumeInput, args)
   if (!parsed.ok) return errorResult(parsed.error.message)
   const { executionId } = parsed.value
   // another key's execution is "no execution", word for word, as on GET /v1/executions/:id
-  const execution = await readExecutionAs(services.store, caller, executionId)
+  const execution = await Auth.readExecutionAs(services.store, caller, executionId)
   if (!execution) return errorResult(`no execution "${executionId}"`)
   services.executed?.(executionId)
   if (execution.status !== "paused") return resultOf({ kind: "stored", execution }, services)
@@ -45,9 +38,9 @@ export const callResume = async (
   const [approval] = await services.approvals.list(caller, { executionId, limit: 1 })
   if (!approval) return errorResult(`execution "${executionId}" is paused, but no approval of it was found`)
   // still undecided, and a person here to ask: ask, as execute does
-  if (approval.status === "pending" && ask) {
+  if (approval.status === "pending" && call.ask) {
     const paused = { executionId, approval: summaryOf(approval), logs: execution.logs }
-    return settle(services, caller, { kind: "paused", paused }, ask, signal)
+    return settle(call, { kind: "paused", paused })
   }
-  return settle(services, caller, await awaitResume(services, approval, signal), ask, signal)
+  return settle(call, await awaitResume(services, approval, signal))
 }

@@ -5,17 +5,10 @@
  * not an error: it is waiting for a person, and the text says for what and how to go on.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import { inlineText, isPausedResponse } from "@switchboard/core"
-import type {
-  EndedResponse,
-  PausedResponse,
-  ApprovalRow,
-  ApprovalSummary,
-  ExecuteResponse,
-  LogEntry,
-  RunError,
-  StoredExecution,
-} from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
+import * as Executor from "@switchboard/core/executor"
+import * as Render from "@switchboard/core/render"
+import type { LogEntry, RunError } from "@switchboard/core"
 import { argsPreview, cutNote, escapeUnsafe } from "../args-preview.js"
 import { errorResult, textResult } from "./tool-result.js"
 
@@ -25,18 +18,22 @@ export const EXECUTION_META = "switchboard/execution"
 /** A run that reached a call needing a person's decision: what it waits for. */
 export interface PausedRun {
   executionId: string
-  approval: ApprovalSummary
+  approval: Executor.ApprovalSummary
   logs: LogEntry[]
 }
 
-const pausedRun = ({ executionId, approval, logs }: PausedResponse): PausedRun => ({ executionId, approval, logs })
+const pausedRun = ({ executionId, approval, logs }: Executor.PausedResponse): PausedRun => ({
+  executionId,
+  approval,
+  logs,
+})
 
 /** The paused arm of the executor's response, as a run that waits; null for one that ended. */
-export const pausedOf = (response: ExecuteResponse): PausedRun | null =>
-  isPausedResponse(response) ? pausedRun(response) : null
+export const pausedOf = (response: Executor.ExecuteResponse): PausedRun | null =>
+  Executor.isPausedResponse(response) ? pausedRun(response) : null
 
 /** What a paused response shows of a stored approval. */
-export const summaryOf = (row: ApprovalRow): ApprovalSummary => ({
+export const summaryOf = (row: Catalog.ApprovalRow): Executor.ApprovalSummary => ({
   id: row.id,
   tool: row.toolPath,
   args: row.args,
@@ -64,7 +61,7 @@ export const wholeArgsAt = (approvalId: string) =>
   `GET /v1/approvals/${approvalId}, or \`switchboard approvals show ${approvalId}\` on the host`
 
 /** The call a paused text names: the arguments shared fairly between their fields, and what was cut named. */
-const waitingLine = (approval: ApprovalSummary) => {
+const waitingLine = (approval: Executor.ApprovalSummary) => {
   const preview = argsPreview(approval.args, ARGS_PREVIEW_CHARS)
   const line = `waiting: ${escapeUnsafe(approval.tool)} with ${preview.text}`
   return preview.cut.length === 0
@@ -103,7 +100,7 @@ export const pausedResult = ({ executionId, approval, logs }: PausedRun, note?: 
 }
 
 /** A run that ended (or was refused), as execute has always answered it. */
-const endedResult = (response: EndedResponse): CallToolResult => {
+const endedResult = (response: Executor.EndedResponse): CallToolResult => {
   const logs = logsBlock(response.logs)
   // a record that could not be stored is said in the text a model reads, after the result and its logs
   const warning = response.warning === undefined ? [] : [`warning: ${response.warning}`]
@@ -121,18 +118,21 @@ const endedResult = (response: EndedResponse): CallToolResult => {
 }
 
 /** The executor's response, whatever it came to. */
-export const responseResult = (response: ExecuteResponse, note?: string): CallToolResult =>
-  isPausedResponse(response) ? pausedResult(pausedRun(response), note) : endedResult(response)
+export const responseResult = (response: Executor.ExecuteResponse, note?: string): CallToolResult =>
+  Executor.isPausedResponse(response) ? pausedResult(pausedRun(response), note) : endedResult(response)
 
 /**
  * An execution that ended before this call, or was resumed on another server: its record, the text cut as the run
  * cut it (`inlineCap`, the executor's). A record keeps no media blocks, and no line or column of an error.
  */
-export const storedResult = (execution: StoredExecution, inlineCap?: number): CallToolResult => {
+export const storedResult = (execution: Catalog.StoredExecution, inlineCap?: number): CallToolResult => {
   const logs = logsBlock(execution.logs)
   const result =
     execution.status === "ok"
-      ? textResult(inlineText(execution.resultText ?? "", execution.id, inlineCap).text, ...logs)
+      ? textResult(
+          Render.inlineText(execution.resultText ?? "", { executionId: execution.id, cap: inlineCap }).text,
+          ...logs,
+        )
       : errorResult(
           errorText({ code: execution.errorCode ?? "internal_error", message: execution.errorMessage ?? "" }),
           ...logs,
@@ -142,7 +142,7 @@ export const storedResult = (execution: StoredExecution, inlineCap?: number): Ca
 }
 
 /** `resume` ran out of its wait: still pending, or decided and its resumed run not yet recorded. */
-export const waitingResult = (approval: ApprovalRow): CallToolResult => {
+export const waitingResult = (approval: Catalog.ApprovalRow): CallToolResult => {
   const state =
     approval.status === "pending"
       ? `approval ${approval.id} of ${approval.toolPath} is not decided yet; it expires ${when(approval.expiresAt)} ` +

@@ -1,5 +1,6 @@
 /** One line per tool for the MCP `describe` search: its path, its description's first sentence, and a policy mark. */
-import type { EffectivePolicy, ToolRow } from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
+import type * as Policy from "@switchboard/core/policy"
 
 /** Long enough for a tool's purpose; its whole description comes with its declaration. */
 const SUMMARY_CHARS = 120
@@ -12,13 +13,16 @@ const summaryOf = (description: string | null): string => {
 }
 
 /** What a model must know before it picks a tool: a call of it will not run, or waits for a person. */
-const marks: Record<EffectivePolicy["action"], string> = {
+const marks: Record<Policy.EffectivePolicy["action"], string> = {
   allow: "",
   require_approval: " [needs a person's approval]",
   block: " [blocked by policy]",
 }
 
-export const searchLine = (tool: Pick<ToolRow, "path" | "description">, policy: Pick<EffectivePolicy, "action">) => {
+export const searchLine = (
+  tool: Pick<Catalog.ToolRow, "path" | "description">,
+  policy: Pick<Policy.EffectivePolicy, "action">,
+) => {
   const summary = summaryOf(tool.description)
   return `${tool.path}${summary ? ` — ${summary}` : ""}${marks[policy.action]}`
 }

@@ -6,16 +6,15 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js"
-import { OPEN_CALLER, hasScope, internalError, missingScopeMessage } from "@switchboard/core"
-import type { Caller } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
+import { internalError } from "@switchboard/core"
 import { mcpToolScopes } from "./tool-scopes.js"
 import { askThrough, decisionValidator } from "./ask-approval.js"
-import type { AskApproval } from "./ask-approval.js"
 import { describeTool, callDescribe } from "./describe-tool.js"
 import { callExecute, executeTool } from "./execute-tool.js"
 import { callResume, resumeTool } from "./resume-tool.js"
 import { callGrepOutput, callReadOutput, grepOutputTool, readOutputTool } from "./output-tools.js"
-import type { McpServices } from "./services.js"
+import type { McpServices, McpToolCall } from "./services.js"
 import { MCP_SERVER_INFO } from "./server-info.js"
 import { errorResult } from "./tool-result.js"
 
@@ -24,14 +23,7 @@ const instructions =
   "Switchboard runs scripts against a catalog of tools: find tools with describe, then run a script with execute " +
   "(each call's result `r`: read `r.data`)."
 
-/** `ask`: the client's person, where the client and the transport allow asking (./ask-approval.ts) */
-type Handler = (
-  services: McpServices,
-  args: unknown,
-  signal: AbortSignal,
-  caller: Caller,
-  ask?: AskApproval,
-) => Promise<CallToolResult>
+type Handler = (call: McpToolCall, args: unknown) => Promise<CallToolResult>
 
 const handlers: Record<string, Handler> = {
   execute: callExecute,
@@ -56,7 +48,7 @@ export interface McpServerOptions {
  */
 export const createMcpServer = (
   services: McpServices,
-  caller: Caller = OPEN_CALLER,
+  caller: Auth.Caller = Auth.OPEN_CALLER,
   options: McpServerOptions = {},
 ): Server => {
   const server = new Server(MCP_SERVER_INFO, {
@@ -64,7 +56,7 @@ export const createMcpServer = (
     instructions,
     jsonSchemaValidator: decisionValidator,
   })
-  const allowed = (name: string) => hasScope(caller, mcpToolScopes[name] ?? "admin")
+  const allowed = (name: string) => Auth.hasScope(caller, mcpToolScopes[name] ?? "admin")
   // read at each call: the client declares its capabilities at initialize, after the server is built
   const canAsk = () => options.elicitation !== false && server.getClientCapabilities()?.elicitation?.form !== undefined
 
@@ -87,10 +79,11 @@ export const createMcpServer = (
         `unknown tool "${params.name}"; the tools are ${Object.keys(handlers).join(", ")}`,
       )
     const needed = mcpToolScopes[params.name] ?? "admin"
-    if (!hasScope(caller, needed)) return errorResult(missingScopeMessage(`the ${params.name} tool`, needed, caller))
+    if (!Auth.hasScope(caller, needed))
+      return errorResult(Auth.missingScopeMessage(`the ${params.name} tool`, needed, caller))
     try {
       const ask = canAsk() ? askThrough(server, extra.requestId) : undefined
-      return await handler(services, params.arguments, extra.signal, caller, ask)
+      return await handler({ services, caller, signal: extra.signal, ask }, params.arguments)
     } catch (cause) {
       return errorResult(internalError(services.logger, `MCP tool ${params.name}`, cause).message)
     }

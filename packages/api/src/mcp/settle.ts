@@ -5,18 +5,12 @@
  * is asked about again. Where it cannot, or the person gives no answer, the paused text says how to go on.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import type {
-  ApprovalRow,
-  ApprovalWait,
-  Caller,
-  DecisionRequest,
-  ExecuteResponse,
-  StoredExecution,
-} from "@switchboard/core"
-import type { AskApproval } from "./ask-approval.js"
+import type * as Catalog from "@switchboard/core/catalog"
+import type * as Executor from "@switchboard/core/executor"
+import type * as Approvals from "@switchboard/core/approvals"
 import { pausedOf, pausedResult, responseResult, storedResult, summaryOf, waitingResult } from "./run-result.js"
 import type { PausedRun } from "./run-result.js"
-import type { McpServices } from "./services.js"
+import type { McpServices, McpToolCall } from "./services.js"
 
 /**
  * How long `resume`, and `execute` once its person answered, waits for the resumed run: under the MCP SDK
@@ -26,21 +20,21 @@ export const RESUME_WAIT_MS = 50_000
 
 export type Settled =
   /** the executor's own response: the run ended, on this server, within the wait (or never paused) */
-  | { kind: "ended"; response: ExecuteResponse }
+  | { kind: "ended"; response: Executor.ExecuteResponse }
   /** the run ended before, or on another server: its stored record */
-  | { kind: "stored"; execution: StoredExecution }
+  | { kind: "stored"; execution: Catalog.StoredExecution }
   /** it waits for a person's decision; `note` says why nobody was asked, or what the asking came to */
   | { kind: "paused"; paused: PausedRun; note?: string }
   /** the wait ran out: the approval still pending, or decided and its resumed run not recorded yet */
-  | { kind: "waiting"; approval: ApprovalRow }
+  | { kind: "waiting"; approval: Catalog.ApprovalRow }
 
-export const settledOf = (response: ExecuteResponse): Settled => {
+export const settledOf = (response: Executor.ExecuteResponse): Settled => {
   const paused = pausedOf(response)
   return paused ? { kind: "paused", paused } : { kind: "ended", response }
 }
 
 /** What a wait on an approval came to. */
-export const settledOfWait = (waited: ApprovalWait): Settled => {
+export const settledOfWait = (waited: Approvals.ApprovalWait): Settled => {
   if (waited.response) return settledOf(waited.response)
   const { execution, next } = waited
   if (execution && execution.status !== "paused") return { kind: "stored", execution }
@@ -63,7 +57,7 @@ export const resultOf = (settled: Settled, services: McpServices): CallToolResul
 }
 
 /** Waits, bounded, for the approval's resumed run to be recorded. */
-export const awaitResume = async (services: McpServices, approval: ApprovalRow, signal: AbortSignal) =>
+export const awaitResume = async (services: McpServices, approval: Catalog.ApprovalRow, signal: AbortSignal) =>
   settledOfWait(await services.approvals.wait(approval, services.resumeWaitMs ?? RESUME_WAIT_MS, signal))
 
 /**
@@ -71,11 +65,9 @@ export const awaitResume = async (services: McpServices, approval: ApprovalRow, 
  * (a decline, which the host's sweep resumes): its resume is awaited all the same.
  */
 const decideAndAwait = async (
-  services: McpServices,
-  caller: Caller,
+  { services, caller, signal }: McpToolCall,
   paused: PausedRun,
-  decision: DecisionRequest,
-  signal: AbortSignal,
+  decision: Approvals.DecisionRequest,
 ): Promise<Settled> => {
   const decided = await services.approvals.decide(caller, paused.approval.id, decision)
   if (decided.ok) return awaitResume(services, decided.value, signal)
@@ -85,13 +77,8 @@ const decideAndAwait = async (
 }
 
 /** Asks the person while the run is paused and the client can ask; then renders what it came to. */
-export const settle = async (
-  services: McpServices,
-  caller: Caller,
-  settled: Settled,
-  ask: AskApproval | undefined,
-  signal: AbortSignal,
-): Promise<CallToolResult> => {
+export const settle = async (call: McpToolCall, settled: Settled): Promise<CallToolResult> => {
+  const { services, ask, signal } = call
   let state = settled
   // a note means the asking is over for this call: the person gave no answer, or their decision was not taken
   while (state.kind === "paused" && state.note === undefined && ask && !signal.aborted) {
@@ -100,7 +87,7 @@ export const settle = async (
       state = { ...state, note: `${answer.why} The approval is still pending.` }
       break
     }
-    state = await decideAndAwait(services, caller, state.paused, answer.decision, signal)
+    state = await decideAndAwait(call, state.paused, answer.decision)
   }
   return resultOf(state, services)
 }

@@ -1,7 +1,7 @@
 /** The scope each MCP tool needs; tools/list shows a key only the tools it may call. */
-import type { Scope } from "@switchboard/core"
+import type * as Auth from "@switchboard/core/auth"
 
-export const mcpToolScopes: Readonly<Record<string, Scope>> = {
+export const mcpToolScopes: Readonly<Record<string, Auth.Scope>> = {
   execute: "execute",
   // and only the key's own executions, unless admin (./resume-tool.ts, through core's readExecutionAs)
   resume: "execute",

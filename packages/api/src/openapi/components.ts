@@ -5,17 +5,17 @@
  * described as a client may send them; answers as the server sends them, with no field left undocumented.
  */
 import type { z } from "zod"
+import * as Policy from "@switchboard/core/policy"
+import * as Approvals from "@switchboard/core/approvals"
 import {
   addSourceRequest,
-  decisionRequest,
   describeRequest,
   executeRequest,
-  policyRequest,
   runLimitsRequest,
   updateSourceRequest,
 } from "@switchboard/core"
 import type { SourceKind } from "@switchboard/core"
-import { approvalView } from "../wire/approval-view.js"
+import { approvalView } from "../wire/approval-schema.js"
 import { approvalBody, approvalsBody, executePaused, policiesBody, policyBody, policyView } from "../wire/approvals.js"
 import { errorBody } from "../wire/error-body.js"
 import { executeBody, executeFailure, executeSuccess, logEntry } from "../wire/execute.js"
@@ -43,8 +43,8 @@ export const requestSchemas = (kinds: readonly SourceKind[]) => ({
   SourcePatch: updateSourceRequest(kinds),
   JsonRpcRequest: jsonRpcRequest,
   CreateKeyRequest: createKeyRequest,
-  PolicyRequest: policyRequest,
-  DecisionRequest: decisionRequest,
+  PolicyRequest: Policy.policyRequest,
+  DecisionRequest: Approvals.decisionRequest,
 })
 
 export const responseSchemas = {

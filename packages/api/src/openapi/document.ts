@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 description of the HTTP API, served at GET /v1/openapi.json, written from the routes' own
  * definitions (../routes/all-routes.ts; each operation by ./operation.ts). Every body and query parameter is
  * generated from its one zod definition (./components.ts). test/openapi.test.ts checks that every route the app
- * registers is here and nothing else; apps/server/test/openapi-conformance.test.ts checks real requests and
+ * registers is here and nothing else; apps/server/test/http/openapi-conformance.test.ts checks real requests and
  * answers against it.
  */
 import type { z } from "zod"

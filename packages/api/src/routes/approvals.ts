@@ -3,7 +3,9 @@
  * paused calls waiting for one. Both are admin: an agent's `execute` key must not approve its own calls. Deciding
  * starts the execution's resume on this server; `?wait=30s` answers once it is recorded.
  */
-import { NotFound, decisionRequest, parseWait, policyRequest } from "@switchboard/core"
+import * as Policy from "@switchboard/core/policy"
+import * as Approvals from "@switchboard/core/approvals"
+import { NotFound } from "@switchboard/core"
 import { sendError } from "../http-errors.js"
 import {
   approvalBody,
@@ -14,7 +16,7 @@ import {
   policyBody,
 } from "../wire/approvals.js"
 import type { ApprovalBody, ApprovalsBody, PoliciesBody, PolicyBody } from "../wire/approvals.js"
-import { approvalViewOf, defaultPolicyText, policyViewOf } from "../wire/approval-views.js"
+import { approvalViewOf, defaultPolicyText, policyViewOf } from "../wire/approval-row-views.js"
 import { routeGroup } from "./route-group.js"
 
 /** What every operation here says of who may call it. */
@@ -50,7 +52,7 @@ export const approvalRoutes = routeGroup(({ policies, approvals }) => ({ policie
     tag: "approvals",
     summary: "Add a rule: the calls it matches are allowed, wait for a person's approval, or never run",
     description: `A \`block\`ed call resolves to \`ok: false\` with code \`blocked\` and never reaches its source. ${adminOnly}`,
-    body: policyRequest,
+    body: Policy.policyRequest,
     responses: { 201: { description: "added", json: policyBody } },
     handler: async (c, { policies }) => {
       const added = await policies.add(c.req.valid("json"))
@@ -121,12 +123,12 @@ export const approvalRoutes = routeGroup(({ policies, approvals }) => ({ policie
       `With \`wait\`, the answer comes once the resumed run was recorded (ended, or paused again), with the execution. ${adminOnly}`,
     params: approvalId,
     query: decideQuery,
-    body: decisionRequest,
+    body: Approvals.decisionRequest,
     responses: { 200: { description: "decided (and, with `wait`, what the resumed run came to)", json: approvalBody } },
     errors: ["NotFound", "ApprovalConflict"],
     handler: async (c, { approvals }) => {
       const { wait } = c.req.valid("query")
-      const waitMs = wait === undefined ? undefined : parseWait(wait)
+      const waitMs = wait === undefined ? undefined : Approvals.parseWait(wait)
       if (waitMs && !waitMs.ok) return sendError(c, waitMs.error)
       const decided = await approvals.decide(c.get("caller"), c.req.param("id"), c.req.valid("json"))
       if (!decided.ok) return sendError(c, decided.error)

@@ -1,6 +1,7 @@
 /** POST /v1/execute: the hot path. The request's signal aborts the run when the client hangs up. */
 import type { TypedResponse } from "hono"
-import { executeRequest, isPausedResponse, isServiceError } from "@switchboard/core"
+import * as Executor from "@switchboard/core/executor"
+import { executeRequest, isServiceError } from "@switchboard/core"
 import { sendError } from "../http-errors.js"
 import { executePaused } from "../wire/approvals.js"
 import type { ExecutePausedBody } from "../wire/approvals.js"
@@ -34,7 +35,7 @@ export const executeRoutes = routeGroup(({ executor }) => ({ executor })).route(
     // for the request log
     c.set("executionId", response.executionId)
     // paused before a call that needs a person: accepted, not done (GET /v1/executions/{id} gives the end)
-    if (isPausedResponse(response)) return c.json(response satisfies ExecutePausedBody, 202)
+    if (Executor.isPausedResponse(response)) return c.json(response satisfies ExecutePausedBody, 202)
     if (!response.ok) c.set("errorCode", response.error.code)
     // a result that already is JSON text is written as it is: encoding a large value again stalls the server
     if (response.ok && response.resultJson !== undefined)

@@ -1,25 +1,15 @@
 /** /v1/executions: what ran, its record, and its stored output (whole, a page of lines, or the lines that match). */
 import type { Context } from "hono"
-import {
-  DEFAULT_PAGE_LINES,
-  InvalidInput,
-  NotFound,
-  Overloaded,
-  grepInPlace,
-  DEFAULT_LIST_EXECUTIONS,
-  isServiceError,
-  listExecutionsPage,
-  readExecutionAs,
-  readOutputLines,
-  readResultAs,
-  storedOutputPages,
-} from "@switchboard/core"
-import type { GrepRunner, Logger, OutputPages } from "@switchboard/core"
+import * as Catalog from "@switchboard/core/catalog"
+import * as Render from "@switchboard/core/render"
+import * as Auth from "@switchboard/core/auth"
+import { InvalidInput, NotFound, Overloaded, isServiceError } from "@switchboard/core"
+import type { Logger } from "@switchboard/core"
 import type { DownloadSlots } from "../download-slots.js"
 import type { AppEnv } from "../env.js"
 import { errorResponse, sendError } from "../http-errors.js"
 import { outputStream } from "../output-stream.js"
-import { approvalViewOf } from "../wire/approval-views.js"
+import { approvalViewOf } from "../wire/approval-row-views.js"
 import {
   executionBody,
   executionsBody,
@@ -37,9 +27,9 @@ const TEXT_PLAIN = { "content-type": "text/plain; charset=utf-8" }
 const WHOLE_BYTES = 64 * 1024
 
 /** `?grep=`: the lines that match, searched where the host runs searches (its queue's limit applies first) */
-const search = async (c: Context<AppEnv>, grep: GrepRunner, output: OutputPages, pattern: string) => {
+const search = async (c: Context<AppEnv>, grep: Render.GrepRunner, output: Render.OutputPages, pattern: string) => {
   const id = c.req.param("id")!
-  let found: Awaited<ReturnType<GrepRunner>>
+  let found: Awaited<ReturnType<Render.GrepRunner>>
   try {
     found = await grep(output, pattern)
   } catch (cause) {
@@ -58,7 +48,7 @@ const search = async (c: Context<AppEnv>, grep: GrepRunner, output: OutputPages,
 }
 
 /** the stored bytes, exactly as stored (never re-rendered): a page of the text at a time, within the key's downloads */
-const download = async (c: Context<AppEnv>, downloads: DownloadSlots, output: OutputPages, logger: Logger) => {
+const download = async (c: Context<AppEnv>, downloads: DownloadSlots, output: Render.OutputPages, logger: Logger) => {
   const caller = c.get("caller")
   const release = downloads.take(caller)
   if (!release) {
@@ -83,7 +73,7 @@ const download = async (c: Context<AppEnv>, downloads: DownloadSlots, output: Ou
 
 const params = { id: "the execution id, as `executionId` in the execute response" }
 
-export const executionRoutes = routeGroup(({ store, approvals, logger, grep = grepInPlace }, { downloads }) => ({
+export const executionRoutes = routeGroup(({ store, approvals, logger, grep = Render.grepInPlace }, { downloads }) => ({
   store,
   approvals,
   logger,
@@ -105,9 +95,9 @@ export const executionRoutes = routeGroup(({ store, approvals, logger, grep = gr
     query: executionsQuery,
     responses: { 200: { description: "a page of executions", json: executionsBody } },
     handler: async (c, { store }) => {
-      const { limit = DEFAULT_LIST_EXECUTIONS, before, status } = c.req.valid("query")
+      const { limit = Auth.DEFAULT_LIST_EXECUTIONS, before, status } = c.req.valid("query")
       // a key without admin lists its own, whatever it asks; a full page names the next (core's listExecutionsPage)
-      const page = await listExecutionsPage(store, c.get("caller"), { limit, before, status })
+      const page = await Auth.listExecutionsPage(store, c.get("caller"), { limit, before, status })
       return c.json(page satisfies ExecutionsBody)
     },
   })
@@ -125,7 +115,7 @@ export const executionRoutes = routeGroup(({ store, approvals, logger, grep = gr
     errors: ["NotFound"],
     handler: async (c, { store, approvals }) => {
       c.set("executionId", c.req.param("id"))
-      const execution = await readExecutionAs(store, c.get("caller"), c.req.param("id"))
+      const execution = await Auth.readExecutionAs(store, c.get("caller"), c.req.param("id"))
       if (!execution) return sendError(c, new NotFound({ message: `no execution "${c.req.param("id")}"` }))
       if (execution.status !== "paused") return c.json({ execution } satisfies ExecutionBody)
       // what it waits for: read as the execution was, so its own key sees it too
@@ -165,18 +155,23 @@ export const executionRoutes = routeGroup(({ store, approvals, logger, grep = gr
       c.set("executionId", id)
       const { offset, limit, charOffset, grep: pattern } = c.req.valid("query")
       // another key's execution is "no execution", word for word: a key cannot probe for others' ids
-      const result = await readResultAs(store, c.get("caller"), id)
+      const result = await Auth.readResultAs(store, c.get("caller"), id)
       if (!result) return sendError(c, new NotFound({ message: `no execution "${id}"` }))
       if (result.bytes === null)
         return sendError(c, new NotFound({ message: `execution "${id}" failed and stored no output` }))
-      const output = storedOutputPages(store, id, { ...result, bytes: result.bytes })
+      const output = Catalog.storedOutputPages(store, id, { ...result, bytes: result.bytes })
       if (pattern !== undefined) return search(c, grep, output, pattern)
       if (offset === undefined && limit === undefined && charOffset === undefined)
         return download(c, downloads, output, logger)
       // a page of lines is a small answer; finding it reads the whole text
-      const execution = await readExecutionAs(store, c.get("caller"), id)
+      const execution = await Auth.readExecutionAs(store, c.get("caller"), id)
       if (execution?.resultText == null) return sendError(c, new NotFound({ message: `no execution "${id}"` }))
-      const page = readOutputLines(execution.resultText, offset ?? 0, limit ?? DEFAULT_PAGE_LINES, charOffset ?? 0)
+      const page = Render.readOutputLines(
+        execution.resultText,
+        offset ?? 0,
+        limit ?? Render.DEFAULT_PAGE_LINES,
+        charOffset ?? 0,
+      )
       return c.json({ executionId: id, ...page } satisfies OutputPageBody)
     },
   })

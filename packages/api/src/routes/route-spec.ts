@@ -5,7 +5,7 @@
  */
 import type { ParamKeys } from "hono/types"
 import type { z } from "zod"
-import type { Scope } from "@switchboard/core"
+import type * as Auth from "@switchboard/core/auth"
 import type { ErrorResponseName } from "../openapi/error-responses.js"
 import type { RequestSchemaName } from "../openapi/components.js"
 import type { JsonSchema } from "../wire/json-schema.js"
@@ -56,7 +56,7 @@ export type RouteSpec<M extends Method = Method, P extends string = string, B = 
   /** hono's pattern, the whole path (`/v1/executions/:id`) */
   path: P
   /** null: any live key (and on a server without keys, anyone) */
-  scope: Scope | null
+  scope: Auth.Scope | null
   /** a probe (/healthz, /readyz): no key at all, and none of the app's error answers */
   probe?: true
   /** answers in JSON-RPC (/mcp): of the app's error answers, only those made before the route runs */

@@ -1,18 +1,24 @@
 /** /v1/tools and /v1/describe: the catalog, and TypeScript declarations to write scripts against. */
-import { NotFound, createDescribeService, describeRequest } from "@switchboard/core"
-import type { ToolRow } from "@switchboard/core"
+import type * as Catalog from "@switchboard/core/catalog"
+import * as Describe from "@switchboard/core/describe"
+import { NotFound, describeRequest } from "@switchboard/core"
 import { sendError } from "../http-errors.js"
 import { describeBody, toolBody, toolsBody, toolsQuery } from "../wire/tools.js"
 import type { DescribeBody, ToolBody, ToolsBody } from "../wire/tools.js"
 import { routeGroup } from "./route-group.js"
 
-const summary = (t: ToolRow) => ({ path: t.path, namespace: t.namespace, name: t.name, description: t.description })
+const summary = (t: Catalog.ToolRow) => ({
+  path: t.path,
+  namespace: t.namespace,
+  name: t.name,
+  description: t.description,
+})
 
 export const toolRoutes = routeGroup(({ store, sources, policies }) => ({
   store,
   sources,
   policies,
-  describe: createDescribeService(store, policies),
+  describe: Describe.createDescribeService(store, policies),
 }))
   .route({
     method: "get",

@@ -1,8 +1,10 @@
 /** The bodies of /v1/policies and /v1/approvals, and the answer of an execute that paused. */
 import { z } from "zod"
-import { POLICY_ACTIONS, POLICY_ANNOTATIONS, WAIT_MAX_MS, wholeNumber } from "@switchboard/core"
+import * as Policy from "@switchboard/core/policy"
+import * as Approvals from "@switchboard/core/approvals"
+import { wholeNumber } from "@switchboard/core"
 import { execution } from "./executions.js"
-import { approvalView } from "./approval-view.js"
+import { approvalView } from "./approval-schema.js"
 
 export { approvalView }
 import { logEntry } from "./execute.js"
@@ -11,8 +13,8 @@ export const policyView = z.object({
   id: z.string(),
   pattern: z.string().nullable().describe("a tool path pattern (`*`: any run of characters); null: any path"),
   source: z.string().nullable().describe("a source's namespace; null: any"),
-  annotation: z.enum(POLICY_ANNOTATIONS).nullable().describe("a hint the tool declares true; null: any"),
-  action: z.enum(POLICY_ACTIONS),
+  annotation: z.enum(Policy.POLICY_ANNOTATIONS).nullable().describe("a hint the tool declares true; null: any"),
+  action: z.enum(Policy.POLICY_ACTIONS),
   reason: z.string().nullable(),
   origin: z.enum(["api", "config"]).describe("config: from the server's config file, replaced whenever it is applied"),
   createdAt: z.int().describe("milliseconds since the epoch"),
@@ -42,7 +44,7 @@ export const decideQuery = z.object({
     .string()
     .optional()
     .describe(
-      `wait up to this long (30s, 500ms, 2m; at most ${WAIT_MAX_MS / 1000}s) for the resumed run to end, and answer it too`,
+      `wait up to this long (30s, 500ms, 2m; at most ${Approvals.WAIT_MAX_MS / 1000}s) for the resumed run to end, and answer it too`,
     ),
 })
 

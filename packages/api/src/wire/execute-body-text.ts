@@ -3,9 +3,12 @@
  * `resultJson`, made off the main thread for a large value): the same fields as `c.json` writes, and `result`
  * spliced in as it is, never parsed or encoded again here.
  */
-import type { ExecuteResponse } from "@switchboard/core"
+import type * as Executor from "@switchboard/core/executor"
 
-export const executeBodyText = (response: Extract<ExecuteResponse, { ok: true }>, resultJson: string): string => {
+export const executeBodyText = (
+  response: Extract<Executor.ExecuteResponse, { ok: true }>,
+  resultJson: string,
+): string => {
   const { executionId, stored, warning, ok, text, truncated, media, logs } = response
   const head = { executionId, stored, warning, ok }
   const tail = { text, truncated, media, logs }

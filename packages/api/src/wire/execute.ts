@@ -1,6 +1,7 @@
 /** The answer of POST /v1/execute. The request is core's (`executeRequest`): the executor validates it. */
 import { z } from "zod"
-import { DEFAULT_INLINE_CAP, RunErrorCodes } from "@switchboard/core"
+import * as Render from "@switchboard/core/render"
+import { RunErrorCodes } from "@switchboard/core"
 
 export const logEntry = z.object({
   level: z.enum(["log", "info", "warn", "error", "debug"]),
@@ -28,7 +29,7 @@ export const executeSuccess = z.object({
   text: z
     .string()
     .describe(
-      `the result for a model: a string as its own text, anything else as JSON; past ${DEFAULT_INLINE_CAP} characters, ` +
+      `the result for a model: a string as its own text, anything else as JSON; past ${Render.DEFAULT_INLINE_CAP} characters, ` +
         "the first lines and a line saying how to read the rest (or, when `stored` is false, that the rest could not be kept)",
     ),
   truncated: z

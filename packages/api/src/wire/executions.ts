@@ -1,15 +1,10 @@
 /** The bodies of /v1/executions: a page of executions, a stored execution, and its output by page or by pattern. */
 import { z } from "zod"
-import {
-  DEFAULT_LIST_EXECUTIONS,
-  DEFAULT_PAGE_LINES,
-  MAX_GREP_MATCHES,
-  MAX_LIST_EXECUTIONS,
-  MAX_PAGE_LINES,
-  wholeNumber,
-} from "@switchboard/core"
+import * as Render from "@switchboard/core/render"
+import * as Auth from "@switchboard/core/auth"
+import { wholeNumber } from "@switchboard/core"
 import { logEntry } from "./execute.js"
-import { approvalView } from "./approval-view.js"
+import { approvalView } from "./approval-schema.js"
 
 /** The largest offset into stored text (lines or characters): more than any stored result holds. */
 export const MAX_TEXT_OFFSET = 2 ** 31 - 1
@@ -19,9 +14,9 @@ export const outputPageFields = {
   offset: wholeNumber("offset", { min: 0, max: MAX_TEXT_OFFSET })
     .optional()
     .describe("first line to return, 0-based (default 0)"),
-  limit: wholeNumber("limit", { min: 1, max: MAX_PAGE_LINES })
+  limit: wholeNumber("limit", { min: 1, max: Render.MAX_PAGE_LINES })
     .optional()
-    .describe(`how many lines (default ${DEFAULT_PAGE_LINES}, at most ${MAX_PAGE_LINES})`),
+    .describe(`how many lines (default ${Render.DEFAULT_PAGE_LINES}, at most ${Render.MAX_PAGE_LINES})`),
   charOffset: wholeNumber("charOffset", { min: 0, max: MAX_TEXT_OFFSET })
     .optional()
     .describe(
@@ -96,9 +91,11 @@ const cursorError = (issue: { input?: unknown }) =>
   `before must be an execution id, as \`nextBefore\` names it (got ${JSON.stringify(issue.input)})`
 
 export const executionsQuery = z.object({
-  limit: wholeNumber("limit", { min: 1, max: MAX_LIST_EXECUTIONS })
+  limit: wholeNumber("limit", { min: 1, max: Auth.MAX_LIST_EXECUTIONS })
     .optional()
-    .describe(`how many executions, newest first (default ${DEFAULT_LIST_EXECUTIONS}, at most ${MAX_LIST_EXECUTIONS})`),
+    .describe(
+      `how many executions, newest first (default ${Auth.DEFAULT_LIST_EXECUTIONS}, at most ${Auth.MAX_LIST_EXECUTIONS})`,
+    ),
   before: z
     .string({ error: cursorError })
     .min(1, { error: cursorError })
@@ -134,7 +131,7 @@ export const executionSummary = execution
   })
 
 export const executionsBody = z.object({
-  executions: z.array(executionSummary).max(MAX_LIST_EXECUTIONS).describe("newest first"),
+  executions: z.array(executionSummary).max(Auth.MAX_LIST_EXECUTIONS).describe("newest first"),
   nextBefore: z
     .string()
     .optional()
@@ -154,7 +151,7 @@ export const outputPage = z.object({
   executionId: z.string(),
   offset: z.int().describe("0-based line of lines[0]"),
   charOffset: z.int().describe("where in that line lines[0] starts (0 unless a long line is read in pieces)"),
-  lines: z.array(z.string()).max(MAX_PAGE_LINES),
+  lines: z.array(z.string()).max(Render.MAX_PAGE_LINES),
   totalLines: z.int(),
   nextOffset: z.int().nullable().describe("where the next page starts; null at the end"),
   nextCharOffset: z
@@ -168,8 +165,8 @@ export type OutputPageBody = z.input<typeof outputPage>
 
 export const outputMatches = z.object({
   executionId: z.string(),
-  matches: z.array(z.object({ line: z.int().describe("0-based"), text: z.string() })).max(MAX_GREP_MATCHES),
+  matches: z.array(z.object({ line: z.int().describe("0-based"), text: z.string() })).max(Render.MAX_GREP_MATCHES),
   totalLines: z.int(),
-  truncated: z.boolean().describe(`true when the search stopped at ${MAX_GREP_MATCHES} matches`),
+  truncated: z.boolean().describe(`true when the search stopped at ${Render.MAX_GREP_MATCHES} matches`),
 })
 export type OutputMatchesBody = z.input<typeof outputMatches>

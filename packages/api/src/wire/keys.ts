@@ -1,8 +1,8 @@
 /** The bodies of /v1/keys: a key to create, and a key as the API shows it (never its hash; its secret only once). */
 import { z } from "zod"
-import { SCOPES } from "@switchboard/core"
+import * as Auth from "@switchboard/core/auth"
 
-const scopeList = SCOPES.join(", ")
+const scopeList = Auth.SCOPES.join(", ")
 const scopesError = `"scopes" must be a non-empty array of scope names: ${scopeList}`
 
 /** The longest key name: a label for people, shown in lists and logs. */
@@ -20,7 +20,7 @@ export const createKeyRequest = z.object(
       .describe("who or what uses the key, such as `ci` or `agent-7`; need not be unique"),
     scopes: z
       .array(
-        z.enum(SCOPES, {
+        z.enum(Auth.SCOPES, {
           error: (issue) => `unknown scope ${JSON.stringify(issue.input)}; the scopes are ${scopeList}`,
         }),
         { error: scopesError },
@@ -31,7 +31,7 @@ export const createKeyRequest = z.object(
           "`execute` (also run scripts and describe tools), `admin` (everything, keys included)",
       ),
   },
-  { error: `the body must be a JSON object: {"name": "...", "scopes": ["${SCOPES[1]}"]}` },
+  { error: `the body must be a JSON object: {"name": "...", "scopes": ["${Auth.SCOPES[1]}"]}` },
 )
 
 const timestamp = z.string().meta({ format: "date-time" })
@@ -45,7 +45,7 @@ export const keyView = z.object({
       'as stored: `read`, `execute`, `admin`; a key made before scopes were checked holds `"*"`, which is admin',
     ),
   scope: z
-    .enum(SCOPES)
+    .enum(Auth.SCOPES)
     .nullable()
     .describe("the highest scope the key grants: what the server checks (null: the stored scopes grant nothing)"),
   createdAt: timestamp,

@@ -1,6 +1,7 @@
 /** The bodies of /v1/tools and /v1/describe. The describe request itself is core's (`describeRequest`). */
 import { z } from "zod"
-import { POLICY_ACTIONS, wholeNumber } from "@switchboard/core"
+import * as Policy from "@switchboard/core/policy"
+import { wholeNumber } from "@switchboard/core"
 
 /** Rows a list or search answers at most. */
 export const MAX_LIST_LIMIT = 1_000
@@ -20,7 +21,9 @@ const outputSource = z.enum(["declared", "observed", "unknown"]).describe("where
 
 /** the policy a call of the tool falls under (policies: GET /v1/policies) */
 const toolPolicy = z.object({
-  action: z.enum(POLICY_ACTIONS).describe("allow; require_approval: the run pauses at the call for a person; block"),
+  action: z
+    .enum(Policy.POLICY_ACTIONS)
+    .describe("allow; require_approval: the run pauses at the call for a person; block"),
   reason: z.string(),
 })
 

@@ -34,7 +34,7 @@ const setup = ({ records = true, resumeMs = 20 } = {}) => {
     getApproval: async () => approval,
     getExecution: async () => ({ id: "e1", status: "ok" }) as StoredExecution,
     listApprovals: async () => [],
-    decideApproval: async (_id: string, decision: { status: ApprovalRow["status"]; note: string | null }) => {
+    decideApproval: async (decision: { status: ApprovalRow["status"]; note: string | null }) => {
       approval = { ...approval, status: decision.status, note: decision.note, decidedAt: 1 }
       return approval
     },

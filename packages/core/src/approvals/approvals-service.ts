@@ -4,17 +4,20 @@
  * is compare-and-set in the store, so of two servers (or two people) deciding at once exactly one wins and
  * resumes. An approval nobody decided before its deadline counts as declined: `sweep`, which a host runs at boot
  * and then periodically, marks it expired and resumes it, and picks up any resume a server began and never
- * finished (it died, or had no sandbox free).
+ * finished (it died, or had no sandbox free). The service wires its parts: the resumes running here
+ * (./local-resumes.ts), the naps of waits (./naps.ts), and a wait for a resume's end (./approval-wait.ts).
  */
 import { z } from "zod"
-import { Conflict, InvalidInput, NotFound, failure, internalError, isServiceError, success } from "../errors.js"
+import { Conflict, InvalidInput, NotFound, failure, success } from "../errors.js"
 import type { Logger, Outcome } from "../errors.js"
-import type { ApprovalRow, ApprovalStatus, CatalogStore, StoredExecution } from "../catalog/rows.js"
+import type { ApprovalRow, ApprovalStatus, CatalogStore } from "../catalog/rows.js"
 import type { Caller } from "../auth/scopes.js"
 import { canReadExecution } from "../auth/scopes.js"
 import { parseRequest } from "../request-schemas.js"
 import type { Executor } from "../executor/executor.js"
-import type { ExecuteResponse } from "../executor/response.js"
+import { createApprovalWait } from "./approval-wait.js"
+import { createLocalResumes } from "./local-resumes.js"
+import { createNaps } from "./naps.js"
 
 export const decisionRequest = z.strictObject(
   {
@@ -46,19 +49,7 @@ export interface ApprovalsOptions {
   pollMs?: number
 }
 
-/** What waiting on an approval came to: its row, and its execution once the resume was recorded. */
-export interface ApprovalWait {
-  approval: ApprovalRow
-  /** the execution as stored once its resume was recorded (ended, or paused again); absent: still waiting */
-  execution?: StoredExecution
-  /** the approval the execution paused at next, when it paused again */
-  next?: ApprovalRow
-  /**
-   * the resumed run's own response, when it ran on this server and ended within the wait: what a surface renders
-   * as it renders a first run's (the stored record has no media, and its text was cut once already)
-   */
-  response?: ExecuteResponse
-}
+export type { ApprovalWait } from "./approval-wait.js"
 
 export const createApprovalsService = ({
   store,
@@ -67,10 +58,10 @@ export const createApprovalsService = ({
   now = Date.now,
   pollMs = DEFAULT_POLL_MS,
 }: ApprovalsOptions) => {
-  /** resumes running on this server, by approval id */
-  const resuming = new Map<string, Promise<ExecuteResponse | null>>()
-  /** waits between two looks at the store, by approval id: a resume starting here wakes them at once */
-  const napping = new Map<string, Set<() => void>>()
+  const naps = createNaps()
+  const resumes = createLocalResumes({ executor, logger, naps })
+  const wait = createApprovalWait({ store, resumes, naps, now, pollMs })
+  const { start, settled } = resumes
   const leaseUntil = () => now() + executor.limits.timeoutMs + LEASE_MARGIN_MS
 
   /** null both when there is none and when it belongs to another key's execution (no oracle for ids) */
@@ -83,31 +74,6 @@ export const createApprovalsService = ({
     if (caller.scope === "admin") return store.listApprovals(query)
     if (caller.keyId === null) return Promise.resolve([])
     return store.listApprovals({ ...query, keyId: caller.keyId })
-  }
-
-  /** Runs a claimed resume here; a failure is logged, and the lease lets another try once it passes. */
-  const start = (approval: ApprovalRow): Promise<ExecuteResponse | null> => {
-    const known = resuming.get(approval.id)
-    if (known) return known
-    const resume = executor
-      .resume(approval)
-      .then((response) => {
-        if (!isServiceError(response)) return response
-        logger.warn("resume deferred: no sandbox free; it is tried again when its lease passes", {
-          approvalId: approval.id,
-          executionId: approval.executionId,
-        })
-        return null
-      })
-      .catch((cause: unknown) => {
-        internalError(logger, `resume of execution ${approval.executionId}`, cause)
-        return null
-      })
-      .finally(() => resuming.delete(approval.id))
-    resuming.set(approval.id, resume)
-    // a wait would otherwise look again only at its next poll, and miss a resume that ended meanwhile
-    for (const wake of napping.get(approval.id) ?? []) wake()
-    return resume
   }
 
   /**
@@ -130,7 +96,7 @@ export const createApprovalsService = ({
       )
     const { decision, note = null } = parsed.value
     const status = decision === "approve" ? "approved" : "declined"
-    const decided = await store.decideApproval(id, { status, note, by: caller.keyId }, at, leaseUntil())
+    const decided = await store.decideApproval({ id, status, note, by: caller.keyId, at, leaseUntil: leaseUntil() })
     if (!decided) {
       const now = await store.getApproval(id)
       return failure(new Conflict({ message: `approval ${id} was decided meanwhile: ${now?.status ?? "gone"}` }))
@@ -147,72 +113,9 @@ export const createApprovalsService = ({
   }
 
   /**
-   * A nap: `done` resolves after `ms`, when `signal` aborts, when `wake` is called, or (given an approval id) when
-   * that approval's resume starts here. Its timer goes with it, however it ends.
+   * `settled`: resolves once every resume running on this server has ended: a host that lives no longer than a
+   * request (a Worker) waits for it before it releases its connections.
    */
-  const sleep = (ms: number, signal?: AbortSignal, approvalId?: string) => {
-    const naps = approvalId === undefined ? undefined : (napping.get(approvalId) ?? new Set<() => void>())
-    let wake = () => {}
-    const done = new Promise<void>((resolve) => {
-      wake = () => {
-        clearTimeout(timer)
-        signal?.removeEventListener("abort", wake)
-        naps?.delete(wake)
-        if (naps?.size === 0 && napping.get(approvalId!) === naps) napping.delete(approvalId!)
-        resolve()
-      }
-      const timer = setTimeout(wake, ms)
-    })
-    signal?.addEventListener("abort", wake, { once: true })
-    if (naps) napping.set(approvalId!, naps.add(wake))
-    if (signal?.aborted) wake()
-    return { done, wake }
-  }
-
-  /**
-   * Waits up to `ms` for the approval's resume to be recorded, here or on another server, and answers what it
-   * came to. Returns early when `signal` aborts.
-   */
-  const wait = async (approval: ApprovalRow, ms: number, signal?: AbortSignal): Promise<ApprovalWait> => {
-    const deadline = now() + ms
-    let current = approval
-    let response: ExecuteResponse | undefined
-    for (;;) {
-      const local = resuming.get(current.id)
-      if (local) {
-        const nap = sleep(Math.max(0, deadline - now()), signal)
-        const ended = await Promise.race([local, nap.done.then(() => null)])
-        nap.wake()
-        if (ended) response = ended
-      }
-      const read = await store.getApproval(current.id)
-      if (read) current = read
-      const ran = response ? { response } : {}
-      if (current.resumedAt !== null) {
-        const execution = (await store.getExecution(current.executionId)) ?? undefined
-        const [next] =
-          execution?.status === "paused"
-            ? await store.listApprovals({ executionId: current.executionId, status: "pending", limit: 1 })
-            : []
-        return { approval: current, execution, ...(next ? { next } : {}), ...ran }
-      }
-      // the resume ended here, and its record could not be stored (the response says so): nothing more will come
-      if (response) return { approval: current, ...ran }
-      if (signal?.aborted || now() >= deadline) return { approval: current }
-      // its resume started here while the store was read: take its response rather than nap past it
-      if (resuming.has(current.id)) continue
-      await sleep(Math.min(pollMs, deadline - now()), signal, current.id).done
-    }
-  }
-
-  /**
-   * Resolves once every resume running on this server has ended (recorded, or failed and left to its lease): a host
-   * that lives no longer than a request (a Worker) waits for it before it releases its connections.
-   */
-  const settled = async (): Promise<void> => {
-    while (resuming.size > 0) await Promise.allSettled([...resuming.values()])
-  }
-
   return { get, list, decide, sweep, wait, start, settled }
 }
 

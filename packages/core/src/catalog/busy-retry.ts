@@ -10,7 +10,7 @@
  */
 import { DatabaseFault, driverCode } from "../database-fault.js"
 
-/** the longest a store call waits for a lock, in all (what `busy_timeout` used to block the process for) */
+/** the longest a store call waits for a lock, in all: as long as a `busy_timeout` would, without holding the process */
 export const DEFAULT_BUSY_WAIT_MS = 5_000
 
 const MAX_PAUSE_MS = 50

@@ -17,7 +17,7 @@ export type PgCatalogDb = PgDatabase<PgQueryResultHKT, Record<string, unknown>>
 export interface PgStoreOptions {
   /**
    * the most UTF-8 bytes of result text one row holds (default 64 KiB, RESULT_PART_BYTES: a download reads a part at a
-   * time); Infinity keeps every text in its row, as rows were stored before parts
+   * time); Infinity keeps every text in its row, whatever its size
    */
   resultPartBytes?: number
 }

@@ -5,7 +5,7 @@
  * the reads see every other connection's last commit.
  *
  * Being synchronous, the driver also waits synchronously: with SQLite's `busy_timeout` a write that finds the file
- * locked by another connection blocks the whole event loop for as long as it waits (issue 14 §7: 5 s per write).
+ * locked by another connection blocks the whole event loop for as long as it waits, up to the timeout per write.
  * The host opens the file with `busy_timeout = 0`, and an operation that meets SQLITE_BUSY is made again here,
  * after a pause that yields to the event loop, for at most `busyWaitMs` in all (see ./busy-retry.ts).
  */
@@ -31,7 +31,7 @@ export interface SqliteStoreOptions {
   fileFault?: () => string | undefined
   /**
    * the most UTF-8 bytes of result text one row holds (default 64 KiB, RESULT_PART_BYTES: a download reads a part at a
-   * time); Infinity keeps every text in its row, as rows were stored before parts
+   * time); Infinity keeps every text in its row, whatever its size
    */
   resultPartBytes?: number
 }
@@ -87,8 +87,8 @@ export const createSqliteCatalogStore = (
   const rollback = fixedStatement(sqliteDb, "rollback")
   /**
    * After a failed statement or COMMIT, SQLite may have rolled the transaction back itself (an I/O error does),
-   * and a ROLLBACK then fails with "cannot rollback - no transaction is active", which used to replace the error
-   * that mattered. Roll back only what is still open, and never let the rollback's own failure hide the first.
+   * and a ROLLBACK then fails with "cannot rollback - no transaction is active", which would hide the error that
+   * mattered. Roll back only what is still open, and never let the rollback's own failure hide the first.
    */
   const rollbackAfter = (cause: unknown): never => {
     if (client?.inTransaction !== false) {

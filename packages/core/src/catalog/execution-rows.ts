@@ -1,19 +1,17 @@
 /**
- * Execution records: each execution with its tool calls, written in one batch, and read back whole. A dialect with a
- * part size (`resultPartBytes`: 64 KiB on SQLite and Postgres, 1 MB on D1, whose rows hold 2 MB) keeps a result in
- * its row only when the row's text surely fits it: the code, logs and error share the row. Otherwise the result is
- * stored in parts of at most that many bytes (`execution_result_parts`, ./result-parts.ts) and the row holds "" for
- * it: the record reads back as the parts joined, byte for byte, and the text alone can be read a part at a time
- * (`getResult`, `readResultPage`). Each row also holds its result's length (`result_chars`), so a listing reads
- * neither the result nor its parts.
+ * Execution records written: each execution with its tool calls, in one batch (read back by ./execution-reads.ts and
+ * ./execution-listing.ts). A dialect with a part size (`resultPartBytes`: 64 KiB on SQLite and Postgres, 1 MB on D1,
+ * whose rows hold 2 MB) keeps a result in its row only when the row's text surely fits it: the code, logs and error
+ * share the row. Otherwise the result is stored in parts of at most that many bytes (`execution_result_parts`,
+ * ./result-parts.ts) and the row holds "" for it: the record reads back as the parts joined, byte for byte, and the
+ * text alone can be read a part at a time (`getResult`, `readResultPage`). Each row also holds its result's length
+ * (`result_chars`), so a listing reads neither the result nor its parts.
  */
-import { and, asc, desc, eq, getTableColumns, inArray, lt, sql } from "drizzle-orm"
-import type { ExecutionEntry, ExecutionRecord, LogEntry } from "../seams.js"
+import { getTableColumns, inArray, sql } from "drizzle-orm"
+import type { ExecutionEntry, ExecutionRecord } from "../seams.js"
 import { timeOrderedId } from "../ids.js"
-import { chunks, first, rowsPerInsert } from "./chunks.js"
-import { PREVIEW_SCAN, codePreview } from "./code-preview.js"
+import { chunks, rowsPerInsert } from "./chunks.js"
 import { splitUtf8 } from "./result-parts.js"
-import type { ExecutionListQuery, ExecutionSummary, StoredExecution, StoredResult } from "./rows.js"
 import type { CatalogDb, ExecutionRow, StoreDialect, WriteStatement } from "./dialect.js"
 
 /**
@@ -29,7 +27,6 @@ const textSize = ({ code, resultText, errorMessage, logs }: ExecutionRecord) => 
 }
 
 export const executionRows = ({
-  db,
   tables,
   maxParameters,
   resultPartBytes = Number.POSITIVE_INFINITY,
@@ -57,15 +54,6 @@ export const executionRows = ({
       .filter(([key]) => key !== "id")
       .map(([key, column]) => [key, sql.raw(`excluded."${column.name}"`)]),
   )
-  /**
-   * The result's length: as written with it, or for a row from before `result_chars` measured in SQL, where
-   * length() counts code points, so a character outside the BMP counts 1 instead of 2 (and SQLite stops at a NUL).
-   */
-  const resultChars = sql<number | null>`coalesce(${executions.resultChars}, case
-    when ${executions.resultText} is null then null
-    when ${executions.resultText} = '' then coalesce((select sum(length(${parts.text})) from ${parts} where ${parts.executionId} = ${executions.id}), 0)
-    else length(${executions.resultText}) end)`.mapWith(Number)
-
   /**
    * The statements that write `entries`, each execution with its result parts and its calls, for a batch to run
    * (alone, or with other statements). With `overwrite`, an execution already stored is written again whole (a
@@ -114,108 +102,6 @@ export const executionRows = ({
     async recordBatch(entries: readonly ExecutionEntry[]): Promise<void> {
       if (entries.length === 0) return
       await writeBatch(statements(entries))
-    },
-
-    async getExecution(id: string): Promise<StoredExecution | null> {
-      const found = first(await db.select().from(executions).where(eq(executions.id, id)).limit(1))
-      if (!found) return null
-      // result_chars is the listing's: a record has the text itself
-      const { resultChars: _, ...row } = found
-      const [calls, resultParts] = await Promise.all([
-        db.select().from(toolCalls).where(eq(toolCalls.executionId, id)).orderBy(asc(toolCalls.startedAt)),
-        // a text stored in parts leaves "" in its row
-        row.resultText === ""
-          ? db.select({ text: parts.text }).from(parts).where(eq(parts.executionId, id)).orderBy(asc(parts.seq))
-          : [],
-      ])
-      return {
-        ...row,
-        status: row.status as ExecutionRecord["status"],
-        resultText: resultParts.length === 0 ? row.resultText : resultParts.map((part) => part.text).join(""),
-        logs: (row.logs as LogEntry[] | null) ?? [],
-        calls: calls.map(({ id: _id, ...call }) => call),
-      }
-    },
-
-    async getResult(id: string): Promise<StoredResult | null> {
-      // octet_length reads a text's length from the record without reading the text (SQLite 3.43+, Postgres)
-      const found = first(
-        await db
-          .select({ keyId: executions.keyId, bytes: sql<number | null>`octet_length(${executions.resultText})` })
-          .from(executions)
-          .where(eq(executions.id, id))
-          .limit(1),
-      )
-      if (!found) return null
-      const { keyId } = found
-      const bytes = found.bytes === null ? null : Number(found.bytes)
-      if (bytes === null) return { keyId, bytes: null, pages: 0 }
-      if (bytes > 0) return { keyId, bytes, pages: 1 }
-      // "" in the row: the text is in parts, or empty
-      const [stored] = await db
-        .select({
-          pages: sql<number>`count(*)`.mapWith(Number),
-          bytes: sql<number>`coalesce(sum(octet_length(${parts.text})), 0)`.mapWith(Number),
-        })
-        .from(parts)
-        .where(eq(parts.executionId, id))
-      return { keyId, bytes: stored?.bytes ?? 0, pages: Math.max(1, stored?.pages ?? 0) }
-    },
-
-    async readResultPage(id: string, page: number): Promise<string | null> {
-      const part = first(
-        await db
-          .select({ text: parts.text })
-          .from(parts)
-          .where(and(eq(parts.executionId, id), eq(parts.seq, page)))
-          .limit(1),
-      )
-      if (part) return part.text
-      if (page !== 0) return null
-      const row = first(
-        await db.select({ text: executions.resultText }).from(executions).where(eq(executions.id, id)).limit(1),
-      )
-      return row?.text ?? null
-    },
-
-    // newest first by the primary key, or (key_id, id) under a key, or (status, id) under a status alone (0008),
-    // LIMIT rows: under a key and a status, the key's rows are walked until enough have the status
-    async listExecutions({ limit, before, status, keyId }: ExecutionListQuery): Promise<ExecutionSummary[]> {
-      if (!Number.isInteger(limit) || limit < 1)
-        throw new RangeError(`listExecutions needs a whole number limit of at least 1 (got ${limit})`)
-      const rows = await db
-        .select({
-          id: executions.id,
-          status: executions.status,
-          startedAt: executions.startedAt,
-          durationMs: executions.durationMs,
-          errorCode: executions.errorCode,
-          toolCallCount: executions.toolCallCount,
-          keyId: executions.keyId,
-          resultChars,
-          head: sql<string>`substr(${executions.code}, 1, ${sql.raw(String(PREVIEW_SCAN))})`,
-        })
-        .from(executions)
-        .where(
-          and(
-            before === undefined ? undefined : lt(executions.id, before),
-            status === undefined
-              ? undefined
-              : keyId === undefined
-                ? eq(executions.status, status)
-                : // under a key the key's index leads: given status = ? as well, SQLite chose (status, id) and a key
-                  // owning none walked every other key's rows of a common status. An expression uses no index.
-                  sql`${executions.status} || '' = ${status}`,
-            keyId === undefined ? undefined : eq(executions.keyId, keyId),
-          ),
-        )
-        .orderBy(desc(executions.id))
-        .limit(limit)
-      return rows.map(({ head, ...summary }) => ({
-        ...summary,
-        status: summary.status as ExecutionSummary["status"],
-        codePreview: codePreview(head),
-      }))
     },
   }
 }

@@ -52,6 +52,25 @@ export interface ToolListQuery {
   limit?: number
 }
 
+/** A source's new config (`updateSourceConfig`). */
+export interface SourceConfigUpdate {
+  source: Pick<SourceRow, "id" | "namespace" | "kind">
+  config: unknown
+  at: number
+  /** only if the row was not written since this time: another server's write stays */
+  ifUpdatedAt?: number
+}
+
+/** What a sync found (`applySync`): the source's tools as listed, the encoding they are stamped with, and when. */
+export interface SyncedTools {
+  sourceId: string
+  tools: DiscoveredTool[]
+  encoding: string
+  syncedAt: number
+  /** the schemas the tools share (Discovery.definitions), replacing the source's whole set */
+  definitions?: Record<string, unknown>
+}
+
 export interface ApiKeyRow {
   id: string
   name: string
@@ -185,6 +204,26 @@ export interface ApprovalRow {
   replay: unknown
 }
 
+/** A person's (or the deadline's) decision on a pending approval (`decideApproval`). */
+export interface ApprovalDecision {
+  id: string
+  status: Exclude<ApprovalStatus, "pending">
+  note: string | null
+  /** the key that decided; null without keys, or when it expired */
+  by: string | null
+  at: number
+  /** until when the decider holds the resume */
+  leaseUntil: number
+}
+
+/** How a resume ended (`completeResume`): its execution's record, and the approval it paused at again, if it did. */
+export interface ResumeEnd {
+  approvalId: string
+  entry: ExecutionEntry
+  at: number
+  next?: ApprovalRow
+}
+
 export interface ApprovalListQuery {
   status?: ApprovalStatus
   /** only this execution's approvals */
@@ -203,25 +242,14 @@ export interface CatalogStore extends TelemetrySink {
   getSource(namespace: string): Promise<SourceRow | null>
   insertSource(row: SourceRow): Promise<void>
   /** Replaces a source's config; with `ifUpdatedAt`, only if the row was not written since that time. */
-  updateSourceConfig(
-    source: Pick<SourceRow, "id" | "namespace" | "kind">,
-    config: unknown,
-    at: number,
-    ifUpdatedAt?: number,
-  ): Promise<void>
+  updateSourceConfig(update: SourceConfigUpdate): Promise<void>
   deleteSource(id: string): Promise<void>
   /**
    * Replaces a source's tools in one atomic batch: inserts new ones, updates changed ones and stamps their
    * encoding, deletes vanished ones, sets last_synced_at and clears sync_error. A row is never half-written, and a
    * sync that fails changes nothing.
    */
-  applySync(
-    sourceId: string,
-    tools: DiscoveredTool[],
-    encoding: string,
-    syncedAt: number,
-    definitions?: Record<string, unknown>,
-  ): Promise<void>
+  applySync(synced: SyncedTools): Promise<void>
   /** A failed sync changes nothing but sync_error (and the status it implies). */
   recordSyncError(sourceId: string, message: string, at: number): Promise<void>
   listTools(query: ToolListQuery): Promise<ToolRow[]>
@@ -300,12 +328,7 @@ export interface CatalogStore extends TelemetrySink {
    * resumeLeaseUntil = leaseUntil (the decider resumes it). Returns the row as written, or null when it was not
    * pending (another decided it first), or its deadline said otherwise.
    */
-  decideApproval(
-    id: string,
-    decision: { status: Exclude<ApprovalStatus, "pending">; note: string | null; by: string | null },
-    at: number,
-    leaseUntil: number,
-  ): Promise<ApprovalRow | null>
+  decideApproval(decision: ApprovalDecision): Promise<ApprovalRow | null>
   /**
    * Approvals whose resume is due and not held: decided (or pending past `expiresAt`, which this marks `expired`
    * first), `resumedAt` null, and `resumeLeaseUntil` null or before `at`. Each returned one is now held until
@@ -314,10 +337,10 @@ export interface CatalogStore extends TelemetrySink {
   claimResumes(at: number, leaseUntil: number, limit: number): Promise<ApprovalRow[]>
   /**
    * A resume ended: overwrites the execution's record (final, or `paused` again), adds `entry.calls` (only the calls
-   * this resume made: the replayed ones are stored already), sets
-   * this approval's `resumedAt`, and inserts `next` (the approval it paused at again), in one atomic batch.
+   * this resume made: the replayed ones are stored already), sets this approval's `resumedAt` to `at`, and inserts
+   * `next` (the approval it paused at again), in one atomic batch.
    */
-  completeResume(approvalId: string, entry: ExecutionEntry, at: number, next?: ApprovalRow): Promise<void>
+  completeResume(end: ResumeEnd): Promise<void>
   /**
    * A resume reached its paused call: sets `resumePastPauseAt` if no resume did before and none was recorded.
    * False when one did (or the row is gone): this resume must not go past the pause.

@@ -120,9 +120,6 @@ export const schemaDefinitions = ({
       ] as WriteStatement[]
     },
 
-    deleteAll: (tx: CatalogDb, sourceId: string) =>
-      tx.delete(sourceDefinitions).where(eq(sourceDefinitions.sourceId, sourceId)) as unknown as WriteStatement,
-
     async attach(rows: ToolRow[]): Promise<ToolRow[]> {
       const bySource = new Map<string, Set<string>>()
       for (const row of rows)

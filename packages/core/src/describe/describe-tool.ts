@@ -11,6 +11,7 @@ import { shapeToTypeScript } from "../shapes/shape-to-typescript.js"
 import { docComment, propertyKey } from "../shapes/ts-syntax.js"
 import { isRecord, own } from "../is-record.js"
 import { renderSchema } from "./render-schema.js"
+import type { RenderSchemaOptions } from "./render-schema.js"
 import { TOOL_RESULT_DECLARATION } from "./tool-result-declaration.js"
 import { type TypeScope, createTypeScope, declarationsFor, pascalCase, uniqueName } from "./type-scope.js"
 import type { EffectivePolicy } from "../policy/policy.js"
@@ -100,7 +101,7 @@ const renderTool = ({ tool, shape, policy }: DescribeToolInput, scope: TypeScope
   const inputType = input.type.text === "unknown" ? "Record<string, unknown>" : input.type.text
   const inputDoc = tool.description ? docComment(tool.description, "") : ""
 
-  const data = renderData(tool, shape, scope, dataName, namePrefix)
+  const data = renderData(tool, shape, { scope, rootName: dataName, namePrefix })
   for (const name of data.uses) uses.add(name)
 
   const argsOptional = !hasRequiredArguments(tool.inputSchema) || /^Record<string, (unknown|never)>$/.test(inputType)
@@ -111,16 +112,11 @@ const renderTool = ({ tool, shape, policy }: DescribeToolInput, scope: TypeScope
   return { namespace: tool.namespace, method, block, uses, outputSource: data.source }
 }
 
-const renderData = (
-  tool: ToolRow,
-  stored: StoredShape | null,
-  scope: TypeScope,
-  dataName: string,
-  namePrefix: string,
-) => {
+/** The data's type: declared by the tool's output schema, else observed, else unknown; named by `names.rootName`. */
+const renderData = (tool: ToolRow, stored: StoredShape | null, names: RenderSchemaOptions) => {
   // a declared schema types decoded data; a row not yet stamped hands scripts the raw envelope
   if (isRecord(tool.outputSchema) && declaresData(tool)) {
-    const output = renderSchema(tool.outputSchema, { scope, rootName: dataName, namePrefix })
+    const output = renderSchema(tool.outputSchema, names)
     if (output.type.text !== "unknown") {
       const description = own(tool.outputSchema, "description")
       const comment =

@@ -4,7 +4,6 @@
  * runs no Effect.
  */
 import type { Span } from "@opentelemetry/api"
-import type { SourceRow, ToolRow } from "../catalog/rows.js"
 import { ResultEncodings } from "../encodings/encoding.js"
 import { timeOrderedId } from "../ids.js"
 import type { EffectivePolicy } from "../policy/policy.js"
@@ -13,6 +12,7 @@ import type { ToolResult } from "../result.js"
 import { MAX_CLOCK_READS } from "../seams.js"
 import type { InvokeTool, RunLimits, ToolCallRecord } from "../seams.js"
 import { callerTag } from "../shapes/map-like.js"
+import type { ResolvedTool } from "./call-outcome.js"
 import { argsText, divergence, freshSeed } from "./replay.js"
 import type { PausedCall, RecordedCall, Replay } from "./replay.js"
 import { createShapeObserver } from "./shape-observer.js"
@@ -94,7 +94,7 @@ export class Execution {
   readonly deadline: number
   readonly span: Span
   /** tools this execution already resolved: one catalog lookup per path per execution */
-  readonly resolved = new Map<string, { source: SourceRow; tool: ToolRow; policy: EffectivePolicy }>()
+  readonly resolved = new Map<string, ResolvedTool>()
   /** every call that ended, in the order it ended; calls cut off by the run's end are added by `end` */
   readonly calls: ToolCallRecord[] = []
   private readonly callTool: CallTool
@@ -275,11 +275,6 @@ export class Execution {
   private stopRun() {
     if (!this.stop.signal.aborted)
       this.stop.abort(new Error(this.paused ? "paused" : this.diverged ? "replay diverged" : "resume interrupted"))
-  }
-
-  /** time left before the deadline, for a plugin whose call takes a duration; a tool call may not outlive it */
-  remainingMs(): number {
-    return this.deadline - Date.now()
   }
 
   /** the tool calls' signal */

@@ -102,7 +102,8 @@ export const createPauser =
     const { approval, entry } = pausedEntries(execution, pause, { logs, at, ttlMs: approvalTtlMs })
     endSpan(execution.span, null, { "switchboard.paused": true, "switchboard.tool_calls": execution.calls.length })
     try {
-      if (execution.replay) await store.completeResume(execution.replay.approvalId, entry, at, approval)
+      if (execution.replay)
+        await store.completeResume({ approvalId: execution.replay.approvalId, entry, at, next: approval })
       else await store.recordPause(entry, approval)
     } catch (cause) {
       const error = {

@@ -81,7 +81,10 @@ export const createRecorder = ({ store, records, metrics, logger, inlineCap, now
     const named =
       notStored === undefined ? { executionId: execution.id, stored: true } : { stored: false, warning: notStored }
     if (!outcome.ok) return { ...named, ok: false, error: outcome.error, logs: outcome.logs }
-    const inline = inlineText(rendered!.text, notStored === undefined ? execution.id : null, inlineCap)
+    const inline = inlineText(rendered!.text, {
+      executionId: notStored === undefined ? execution.id : null,
+      cap: inlineCap,
+    })
     const response: OkResponse = { ...named, ok: true, result: undefined, text: inline.text, logs: outcome.logs }
     const json = rendered!.json
     // a large value that came from a pool worker as JSON text (outcome.rendered) is rebuilt only if something reads it
@@ -110,7 +113,11 @@ export const createRecorder = ({ store, records, metrics, logger, inlineCap, now
     // a first run's record is written in one transaction with those of executions that finished alongside; a
     // resume's overwrites the paused record and closes its approval, in one batch of its own
     const written = execution.replay
-      ? store.completeResume(execution.replay.approvalId, { execution: record, calls: execution.calls }, now())
+      ? store.completeResume({
+          approvalId: execution.replay.approvalId,
+          entry: { execution: record, calls: execution.calls },
+          at: now(),
+        })
       : records.record(record, execution.calls)
     let notStored: string | undefined
     await Promise.all([

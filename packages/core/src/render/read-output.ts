@@ -30,7 +30,7 @@ export const MAX_PAGE_LINES = 2_000
 export const DEFAULT_PAGE_LINES = 200
 /**
  * A line longer than this is read in pieces: a page ends inside it with a marker, and `nextCharOffset` says
- * where the next piece starts, so every character of a stored result can be read (issue 14 §11).
+ * where the next piece starts, so every character of a stored result can be read.
  */
 export const MAX_LINE_CHARS = 4_000
 export const MAX_GREP_MATCHES = 500

@@ -38,13 +38,18 @@ describe("renderForModel", () => {
 describe("inlineText", () => {
   it("measures the cap on the text itself: 3,900 characters fit a 3,900 cap", () => {
     const text = "x".repeat(3_900)
-    expect(inlineText(text, "e1", 3_900)).toEqual({ text, truncated: false, totalLines: 1, totalChars: 3_900 })
-    expect(inlineText(text + "y", "e1", 3_900).truncated).toBe(true)
+    expect(inlineText(text, { executionId: "e1", cap: 3_900 })).toEqual({
+      text,
+      truncated: false,
+      totalLines: 1,
+      totalChars: 3_900,
+    })
+    expect(inlineText(text + "y", { executionId: "e1", cap: 3_900 }).truncated).toBe(true)
   })
 
   it("past the cap: whole first lines, then a line saying how much there is and how to read the rest", () => {
     const lines = Array.from({ length: 1_000 }, (_, i) => `line ${i}`)
-    const inline = inlineText(lines.join("\n"), "exec-1", 100)
+    const inline = inlineText(lines.join("\n"), { executionId: "exec-1", cap: 100 })
     const shown = inline.text.split("\n")
     expect(shown.slice(0, -1)).toEqual(lines.slice(0, shown.length - 1))
     expect(shown.at(-1)).toMatch(/^\[output truncated: showing \d+ of 1000 lines \(\d+ characters in all\)/)
@@ -54,7 +59,7 @@ describe("inlineText", () => {
   })
 
   it("a single line longer than the cap shows its beginning", () => {
-    const inline = inlineText("z".repeat(500), "e", 100)
+    const inline = inlineText("z".repeat(500), { executionId: "e", cap: 100 })
     expect(
       inline.text.startsWith("z".repeat(100) + "\n[output truncated: showing 100 characters of line 0 of 1 lines"),
     ).toBe(true)
@@ -73,10 +78,14 @@ describe("inlineText", () => {
       charOffset?: number
     }) =>
       `switchboard executions output ${executionId} --offset ${offset}${charOffset === undefined ? "" : ` --char-offset ${charOffset}`}`
-    const lines = inlineText(Array.from({ length: 50 }, (_, i) => `line ${i}`).join("\n"), "e2", 30, readOn)
+    const lines = inlineText(Array.from({ length: 50 }, (_, i) => `line ${i}`).join("\n"), {
+      executionId: "e2",
+      cap: 30,
+      readOn,
+    })
     expect(lines.text.split("\n").at(-1)).toMatch(/ switchboard executions output e2 --offset 4\]$/)
     expect(lines.text).not.toContain("read_output")
-    const long = inlineText("z".repeat(500), "e3", 100, readOn)
+    const long = inlineText("z".repeat(500), { executionId: "e3", cap: 100, readOn })
     expect(long.text).toMatch(/switchboard executions output e3 --offset 0 --char-offset 100\]$/)
   })
 

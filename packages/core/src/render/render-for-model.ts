@@ -67,15 +67,18 @@ export const readOnThroughApi = ({ executionId, offset, charOffset }: ReadOn) =>
   `GET /v1/executions/${executionId}/output?offset=${offset}${charOffset === undefined ? "" : `&charOffset=${charOffset}`}&limit=200; ` +
   "search it with grep_output or ?grep=<regex>"
 
-/**
- * `executionId` null: the record was not stored, so the note says the rest is gone instead of where to read it;
- * `readOn` says where to read it (by default through MCP's read_output or the HTTP API).
- */
+/** Where a text cut for a model can be read whole, and where it is cut. */
+export interface InlineOptions {
+  /** the execution whose record holds the whole text; null: the record was not stored, so the note says the rest is gone */
+  executionId: string | null
+  cap?: number
+  /** how the note says to read on (by default through MCP's read_output or the HTTP API) */
+  readOn?: (at: ReadOn) => string
+}
+
 export const inlineText = (
   full: string,
-  executionId: string | null,
-  cap = DEFAULT_INLINE_CAP,
-  readOn: (at: ReadOn) => string = readOnThroughApi,
+  { executionId, cap = DEFAULT_INLINE_CAP, readOn = readOnThroughApi }: InlineOptions,
 ): InlineText => {
   if (fitsInline(full, cap))
     return { text: full, truncated: false, totalLines: countLines(full), totalChars: full.length }

@@ -60,10 +60,8 @@ export const createSealedCatalogStore = ({ store, box, plugins }: SealedStoreOpt
    * with `enc:v1:`; only the boot pass over stored rows (`onlyPlaintext`) leaves sealed values as they are.
    */
   const sealConfig = async (
-    namespace: string,
-    kind: string,
-    config: unknown,
-    onlyPlaintext = false,
+    { namespace, kind, config }: Pick<SourceRow, "namespace" | "kind" | "config">,
+    { onlyPlaintext = false } = {},
   ): Promise<unknown> => {
     const paths = secretPaths({ kind, config }).filter(
       (path) => typeof getAt(config, path) === "string" && !(onlyPlaintext && isSealed(getAt(config, path))),
@@ -124,19 +122,22 @@ export const createSealedCatalogStore = ({ store, box, plugins }: SealedStoreOpt
     },
     async insertSource(row) {
       const { secretsError: _, ...plain } = row
-      await store.insertSource({ ...plain, config: await sealConfig(row.namespace, row.kind, row.config) })
+      await store.insertSource({ ...plain, config: await sealConfig(row) })
     },
-    async updateSourceConfig(row, config, at, ifUpdatedAt) {
-      await store.updateSourceConfig(row, await sealConfig(row.namespace, row.kind, config), at, ifUpdatedAt)
+    async updateSourceConfig(update) {
+      await store.updateSourceConfig({
+        ...update,
+        config: await sealConfig({ ...update.source, config: update.config }),
+      })
     },
     async sealStoredSecrets(now = Date.now()) {
       const sealed: string[] = []
       const unreadable: { namespace: string; message: string }[] = []
       for (const row of await store.listSources()) {
-        const config = await sealConfig(row.namespace, row.kind, row.config, true)
+        const config = await sealConfig(row, { onlyPlaintext: true })
         if (config !== row.config) {
           // only if no other server wrote the row meanwhile (a PATCH there must not be undone by this)
-          await store.updateSourceConfig(row, config, now, row.updatedAt)
+          await store.updateSourceConfig({ source: row, config, at: now, ifUpdatedAt: row.updatedAt })
           sealed.push(row.namespace)
         }
         const checked = await openRow({ ...row, config })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { createSecretBox, encodeSecretKey, generateSecretKey, isSealed, parseSecretKey } from "./secret-box.js"
 import { UNREADABLE_SECRET, createSealedCatalogStore, secretAad } from "./sealed-store.js"
-import type { CatalogStore, SourceRow } from "../catalog/rows.js"
+import type { CatalogStore, SourceConfigUpdate, SourceRow } from "../catalog/rows.js"
 import type { SourcePlugin } from "../seams.js"
 
 describe("the secret box", () => {
@@ -72,7 +72,7 @@ describe("the sealed store", () => {
         listSources: async () => [...rows.values()],
         getSource: async (namespace: string) => [...rows.values()].find((r) => r.namespace === namespace) ?? null,
         insertSource: async (row: SourceRow) => void rows.set(row.id, structuredClone(row)),
-        updateSourceConfig: async ({ id }: { id: string }, config: unknown, at: number, ifUpdatedAt?: number) => {
+        updateSourceConfig: async ({ source: { id }, config, at, ifUpdatedAt }: SourceConfigUpdate) => {
           const row = rows.get(id)!
           if (ifUpdatedAt === undefined || row.updatedAt === ifUpdatedAt)
             rows.set(id, { ...row, config: structuredClone(config), updatedAt: at })

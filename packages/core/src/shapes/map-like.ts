@@ -1,7 +1,7 @@
 /**
  * When an object is a map (keys that are data, such as ids, dates or emails) rather than a struct, its shape
  * is `Record<string, T>`. Shapes are served to every caller (describe), so a key that could be one caller's
- * data must never be stored: when in doubt, the object is a record (ARCHITECTURE.md: safety, issue 13).
+ * data must never be stored: when in doubt, the object is a record (ARCHITECTURE.md: safety).
  */
 import { type FieldShape, ShapeBounds } from "./shape.js"
 

@@ -62,7 +62,7 @@ export interface UnionShape {
 
 export type ScalarKind = "unknown" | "string" | "number" | "boolean" | "null"
 
-/** Bounds on observation (issue 6). Past one, the shape is `unknown` at that point. */
+/** Bounds on observation, so a large result costs a call little. Past one, the shape is `unknown` at that point. */
 export const ShapeBounds = {
   /** container nesting levels kept; a container deeper than this is `unknown` */
   maxDepth: 8,

@@ -13,16 +13,19 @@ export interface SourceView {
   config: unknown
 }
 
+/** What a source's view is made of besides its row. */
+export interface SourceViewParts {
+  toolCount: number
+  /** its kind's plugin, which redacts the config for `viewer` */
+  plugin: Pick<SourcePlugin, "redactConfig"> | undefined
+  viewer: ConfigViewer
+}
+
 /**
  * A source as the API shows it, from its row (read through the sealed store: a source whose secrets cannot be read
- * is listed as failing, with what to do) and its kind's plugin, which redacts the config for `viewer`.
+ * is listed as failing, with what to do).
  */
-export const sourceView = (
-  row: SourceRow,
-  toolCount: number,
-  plugin: Pick<SourcePlugin, "redactConfig"> | undefined,
-  viewer: ConfigViewer,
-): SourceView => ({
+export const sourceView = (row: SourceRow, { toolCount, plugin, viewer }: SourceViewParts): SourceView => ({
   namespace: row.namespace,
   kind: row.kind,
   status: row.secretsError ? "error" : row.status,

@@ -12,6 +12,16 @@ export const SYNC_PROGRESS_LOG_MS = 1_000
 
 export type ProgressListener = (progress: DiscoveryProgress) => void
 
+export type SyncProgress = ReturnType<typeof syncProgress>
+
+/** What a caller of `add` or `sync` may follow: each page of the source's listing as it is read (a CLI's progress line). */
+export interface SyncOptions {
+  onProgress?: ProgressListener
+}
+
+/** A namespace's sync progress, heard by `listeners` (the service binds its logger, clock and interval). */
+export type ProgressOf = (namespace: string, listeners: () => Iterable<ProgressListener>) => SyncProgress
+
 export interface SyncProgressOptions {
   logger: Logger
   now: () => number

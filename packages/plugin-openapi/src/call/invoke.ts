@@ -39,7 +39,8 @@ export const callOperation = async (options: CallOptions): Promise<RawInvokeResu
   const { ctx, config, path } = options
   const built = buildRequest(options.binding, options.args, config)
   if (!built.ok) return { ok: false, code: ToolErrorCodes.invalidArguments, message: `${path}: ${built.message}` }
-  const timeoutMs = Math.min(config.timeoutMs ?? options.defaultTimeoutMs, ctx.timeoutMs)
+  // the source's timeout, never past the execution's deadline
+  const timeoutMs = Math.max(1, Math.min(config.timeoutMs ?? options.defaultTimeoutMs, ctx.deadline - Date.now()))
   const controller = new AbortController()
   let timedOut = false
   const timer = setTimeout(() => {

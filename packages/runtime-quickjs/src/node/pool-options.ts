@@ -18,8 +18,8 @@ export interface WorkerPoolOptions {
   memoryCapBytes?: number
   /**
    * after a run, a worker whose WebAssembly memory grew past this is replaced, since that memory never shrinks
-   * (default: 48 MiB, the module's 16 MiB and 32 MiB grown, or half the ceiling if that is less: a 40 MB thrown
-   * string kept RSS 42–50 MB over idle under the old default of half the 128 MiB ceiling)
+   * (default: 48 MiB, the module's 16 MiB and 32 MiB grown, or half the ceiling if that is less: a higher bound lets
+   * a worker that once held a large string keep that memory while idle)
    */
   recycleAboveBytes?: number
   /** how long past its deadline a run may take to end by itself before its worker is killed (default 20 ms) */

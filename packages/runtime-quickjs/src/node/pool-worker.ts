@@ -7,7 +7,8 @@
  * a worker thread cannot load TypeScript on its own.
  */
 import { workerData } from "node:worker_threads"
-import type { InvokeTool, RenderOptions, RunOutcome } from "@switchboard/core"
+import type * as Render from "@switchboard/core/render"
+import type { InvokeTool, RunOutcome } from "@switchboard/core"
 import { renderResult } from "@switchboard/core/render"
 import { loadQuickJsModule } from "../load-module.js"
 import { runInSandbox } from "../run-script.js"
@@ -152,13 +153,13 @@ const minPostedChars = 2048
 
 /**
  * The outcome with its result rendered as the caller renders it (core's renderResult), here rather than on the
- * main thread: a large value's text took the main thread tens of milliseconds (issue 14). An object or array goes
- * as its JSON text (`rendered.json`) in place of the value: a structured clone of 400,000 keys took the main
- * thread most of a second to receive, a string of the same size a few milliseconds, and the main thread parses
- * it only if something reads the value (core's parseOnRead). A short text without media, and a rendering that
+ * main thread: a large value's text costs the thread that makes it tens of milliseconds. An object or array goes
+ * as its JSON text (`rendered.json`) in place of the value: a structured clone of a large object costs the main
+ * thread far more to receive than a string of the same size, and the main thread parses it only if something
+ * reads the value (core's parseOnRead). A short text without media, and a rendering that
  * throws, are left to the caller, which renders as it would without a pool.
  */
-const withRendered = (outcome: RunOutcome, render: RenderOptions | undefined): PostedOutcome => {
+const withRendered = (outcome: RunOutcome, render: Render.RenderOptions | undefined): PostedOutcome => {
   if (!render || !outcome.ok) return outcome
   try {
     const rendered = renderResult(outcome.value, render)

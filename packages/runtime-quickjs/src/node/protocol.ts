@@ -3,7 +3,8 @@
  * so a message about a run that already ended (a late tool result, a late outcome) is recognised and dropped.
  */
 import type { MessagePort } from "node:worker_threads"
-import type { RenderOptions, RenderedResult, RunDeterminism, RunLimits, RunOutcome } from "@switchboard/core"
+import type * as Render from "@switchboard/core/render"
+import type { RunDeterminism, RunLimits, RunOutcome } from "@switchboard/core"
 
 /** What the pool passes to a new worker. */
 export interface PoolWorkerData {
@@ -28,7 +29,9 @@ export interface PoolWorkerData {
 /** A run's outcome as a worker posts it: a large object or array as its JSON text (`rendered.json`) without the value. */
 export type PostedOutcome =
   | RunOutcome
-  | (Omit<Extract<RunOutcome, { ok: true }>, "value" | "rendered"> & { rendered: RenderedResult & { json: string } })
+  | (Omit<Extract<RunOutcome, { ok: true }>, "value" | "rendered"> & {
+      rendered: Render.RenderedResult & { json: string }
+    })
 
 export type ToWorker =
   /**
@@ -45,7 +48,7 @@ export type ToWorker =
       limits: RunLimits
       deadline: number
       claim?: number
-      render?: RenderOptions | undefined
+      render?: Render.RenderOptions | undefined
       determinism?: RunDeterminism | undefined
     }
   /** `hostMs`: how long the host took to answer, which tells the worker whether polling for results pays */

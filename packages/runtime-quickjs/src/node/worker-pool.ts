@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { parseOnRead } from "@switchboard/core"
+import * as Render from "@switchboard/core/render"
 import type { RunError, RunOptions, RunOutcome, ToolResult } from "@switchboard/core"
 import { runErrors } from "../run-errors.js"
 import { failed } from "./pool-job.js"
@@ -219,7 +219,7 @@ class WorkerPool implements WorkerPoolRuntime {
     const outcome = message.outcome
     // a large object or array came as its JSON text (pool-worker.ts, withRendered): it is parsed if it is read
     if (outcome.ok && !("value" in outcome))
-      parseOnRead(outcome as Extract<RunOutcome, { ok: true }>, "value", outcome.rendered.json)
+      Render.parseOnRead(outcome as Extract<RunOutcome, { ok: true }>, "value", outcome.rendered.json)
     job.settle(outcome as RunOutcome)
     if (message.poisoned || this.workers.mustRecycle(message.wasmBytes)) return this.replace(slot)
     // the worker starts its waiting run by itself once its next sandbox is ready (the pool may still take it

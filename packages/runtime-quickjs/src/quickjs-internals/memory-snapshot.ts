@@ -14,7 +14,7 @@
  * - A run leaves bytes in two other places, which QuickJS does not clear: the heap the allocator took past
  *   the copy (up to where the sbrk pointer stood after the run: the allocator never gives memory back), and
  *   the stack down to the run's deepest frame. Freed memory keeps what was written there, and a script that
- *   can read memory it was not given (SharedArrayBuffer.grow did, issue 13; see sandbox.ts) reads it. So the
+ *   can read memory it was not given (a growable SharedArrayBuffer can in this build: see sandbox.ts) reads it. So the
  *   restore zeroes both: the heap from the copy's end to the sbrk pointer as the run left it (read before the
  *   static data is copied back), and the stack from the run's stack limit (QuickJS's own, read from the
  *   runtime's C struct, less `stackSlackBytes` for C frames that do not check it) up to the copy. A trivial

@@ -4,8 +4,8 @@
  * before the jobs ran: when a job grows the WebAssembly memory, that view no longer shows the memory, the
  * pointer it reads is stale, and the result is wrapped in a context that does not exist. Every later call
  * on that result (its type, its number, freeing it) then goes through the bogus context, and disposing the
- * runtime frees it as if it were one: the abort after "allocating in a job" seen in the research (upstream
- * #269). Here the pointer is read through the memory as it is after the jobs ran, and the result belongs
+ * runtime frees it as if it were one: the abort after "allocating in a job" (upstream
+ * quickjs-emscripten #269). Here the pointer is read through the memory as it is after the jobs ran, and the result belongs
  * to the sandbox's own context, the only one its runtime has.
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core"

@@ -1,0 +1,48 @@
+/** Sources (`sources`): a row per namespace, its config as the sealed store hands it down, and its sync's state. */
+import { and, asc, eq } from "drizzle-orm"
+import { first } from "./chunks.js"
+import type { StoreDialect } from "./dialect.js"
+import type { SourceConfigUpdate, SourceRow, SourceStatus } from "./rows.js"
+
+export const sourceRows = ({ db, tables, writeBatch }: StoreDialect) => {
+  const { sources, tools } = tables
+  const toRow = (row: typeof sources.$inferSelect): SourceRow => ({ ...row, status: row.status as SourceStatus })
+
+  return {
+    async listSources(): Promise<SourceRow[]> {
+      return (await db.select().from(sources).orderBy(asc(sources.namespace))).map(toRow)
+    },
+
+    async getSource(namespace: string): Promise<SourceRow | null> {
+      const row = first(await db.select().from(sources).where(eq(sources.namespace, namespace)).limit(1))
+      return row ? toRow(row) : null
+    },
+
+    async insertSource(row: SourceRow): Promise<void> {
+      await db.insert(sources).values(row)
+    },
+
+    async updateSourceConfig({ source, config, at, ifUpdatedAt }: SourceConfigUpdate): Promise<void> {
+      const row = eq(sources.id, source.id)
+      await db
+        .update(sources)
+        .set({ config, updatedAt: at })
+        .where(ifUpdatedAt === undefined ? row : and(row, eq(sources.updatedAt, ifUpdatedAt)))
+    },
+
+    async deleteSource(id: string): Promise<void> {
+      await writeBatch((tx) => [
+        tx.delete(tools).where(eq(tools.sourceId, id)),
+        tx.delete(tables.sourceDefinitions).where(eq(tables.sourceDefinitions.sourceId, id)),
+        tx.delete(sources).where(eq(sources.id, id)),
+      ])
+    },
+
+    async recordSyncError(sourceId: string, message: string, at: number): Promise<void> {
+      await db
+        .update(sources)
+        .set({ status: "error", syncError: message, updatedAt: at })
+        .where(eq(sources.id, sourceId))
+    },
+  }
+}

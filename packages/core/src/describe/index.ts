@@ -1,7 +1,0 @@
-export { describeTool, describeTools, loadObservedShape, provenance } from "./describe-tool.js"
-export type { DescribeToolInput, OutputSource, ToolDescription } from "./describe-tool.js"
-export { jsonSchemaToTypeScript } from "./json-schema-to-typescript.js"
-export type { JsonSchemaToTypeScriptOptions, JsonSchemaTypeScript } from "./json-schema-to-typescript.js"
-export { TOOL_RESULT_DECLARATION } from "./tool-result-declaration.js"
-export { createTypeScope } from "./type-scope.js"
-export type { TypeScope } from "./type-scope.js"

@@ -1,0 +1,37 @@
+/**
+ * A tool path resolved against a fresh catalog: the source (synced first if it is stale), the tool's row and the
+ * policy its calls fall under, once per path per execution.
+ */
+import type { CatalogStore } from "../catalog/rows.js"
+import type { PolicyDecider } from "../policy/policy.js"
+import type { ToolResult } from "../result.js"
+import type { SourcesService } from "../sources/sources-service.js"
+import { directOutcome } from "./call-outcome.js"
+import type { CallOutcome, ResolvedTool } from "./call-outcome.js"
+import type { Execution } from "./execution.js"
+
+export interface ToolResolutionOptions {
+  store: Pick<CatalogStore, "getSource" | "getTool">
+  sources: Pick<SourcesService, "ensureFresh">
+  policies: PolicyDecider
+  /** `tool_not_found`, naming the closest paths (./discovery.ts) */
+  notFound: (path: string, namespace: string | null) => Promise<ToolResult>
+}
+
+export const createToolResolution =
+  ({ store, sources, policies, notFound }: ToolResolutionOptions) =>
+  async (
+    ctx: Execution,
+    path: string,
+    { namespace, name }: { namespace: string; name: string },
+  ): Promise<ResolvedTool | CallOutcome> => {
+    const stored = await store.getSource(namespace)
+    if (!stored) return directOutcome(await notFound(path, null))
+    const source = await sources.ensureFresh(stored)
+    const tool = await store.getTool(namespace, name)
+    if (!tool) return directOutcome(await notFound(path, namespace))
+    const policy = await policies.decide({ path, namespace: source.namespace, annotations: tool.annotations })
+    const entry = { source, tool, policy }
+    ctx.resolved.set(path, entry)
+    return entry
+  }

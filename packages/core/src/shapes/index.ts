@@ -1,6 +1,0 @@
-export type { ArrayShape, FieldShape, ObjectShape, RecordShape, Shape, UnionShape } from "./shape.js"
-export { ShapeBounds } from "./shape.js"
-export { inferShape } from "./infer-shape.js"
-export { mergeShapes } from "./merge-shapes.js"
-export { normalizeShape, mergeStoredShapes } from "./normalize-shape.js"
-export { shapeToTypeScript } from "./shape-to-typescript.js"
