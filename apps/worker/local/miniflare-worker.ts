@@ -22,6 +22,8 @@ export interface WorkerOptions {
   bindings?: Record<string, string>
   /** a worker script of the test's own instead of the built Worker (it is given the same D1 and wasm rule) */
   scriptPath?: string
+  /** workerd's DevTools inspector on this port (a bench reads the isolate's heap through it) */
+  inspectorPort?: number
 }
 
 export const migrationStatements = (): string[] =>
@@ -47,6 +49,7 @@ export const startWorker = async (options: WorkerOptions = {}) => {
     },
     host: "127.0.0.1",
     port: 0,
+    ...(options.inspectorPort !== undefined ? { inspectorPort: options.inspectorPort } : {}),
   })
   const url = await mf.ready
   const db = await mf.getD1Database("DB")

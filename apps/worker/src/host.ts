@@ -1,6 +1,6 @@
 /**
  * The Worker host, as a merge of layers (the Node host's compose.ts, with a Worker's parts): the D1 catalog behind
- * the secret box, the MCP plugin over streamable HTTP only, the isolate's QuickJS, core's services, and the hono
+ * the secret box, the MCP plugin over streamable HTTP only and the OpenAPI plugin, the isolate's QuickJS, core's services, and the hono
  * app from @switchboard/api. It is built for each request and released when the request ends: a Worker may not
  * use one request's I/O (an MCP connection) in another, so nothing that holds a connection outlives its request.
  */
@@ -12,6 +12,7 @@ import * as Secrets from "@switchboard/core/secrets"
 import { Services } from "@switchboard/core"
 import type { CodeRuntime } from "@switchboard/core"
 import { McpPlugin } from "@switchboard/plugin-mcp"
+import { OpenApiPlugin } from "@switchboard/plugin-openapi"
 import type { Env, WorkerConfig } from "./env.js"
 import { WORKER_MAX_BODY_BYTES, workerLimits } from "./limits.js"
 import { consoleLogger } from "./logger.js"
@@ -33,10 +34,17 @@ const catalogLayer = (env: Env, config: WorkerConfig) =>
     }),
   )
 
-const pluginsLayer = Layer.effect(
-  Services.SourcePlugins,
-  Effect.map(McpPlugin, (mcp) => [mcp]),
-).pipe(Layer.provide(McpPlugin.layer({ allowStdio: false, stdioUnavailableMessage: STDIO_ON_WORKERS })))
+/** the largest OpenAPI spec a Worker reads: GitHub's (13 MB) compiles well within the isolate's 128 MB */
+export const WORKER_MAX_SPEC_BYTES = 16 * 1024 * 1024
+
+const pluginsLayer = Layer.effect(Services.SourcePlugins, Effect.all([McpPlugin, OpenApiPlugin])).pipe(
+  Layer.provide(
+    Layer.merge(
+      McpPlugin.layer({ allowStdio: false, stdioUnavailableMessage: STDIO_ON_WORKERS }),
+      OpenApiPlugin.layer({ maxSpecBytes: WORKER_MAX_SPEC_BYTES }),
+    ),
+  ),
+)
 
 export const workerLayer = (env: Env, config: WorkerConfig, runtime: CodeRuntime) =>
   Services.coreLayer({ executor: { limits: workerLimits } }).pipe(

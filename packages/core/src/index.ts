@@ -5,7 +5,7 @@
  */
 export type { CatalogStore } from "./catalog/rows.js"
 export { DatabaseFault, isDatabaseFault, driverMessage } from "./database-fault.js"
-export { decodeToolResult } from "./encodings/decode.js"
+export { decodeToolResult, parseExactJson } from "./encodings/decode.js"
 export { ResultEncodings } from "./encodings/encoding.js"
 export {
   InvalidInput,
@@ -20,7 +20,10 @@ export {
 export type { ServiceError, Outcome, Logger } from "./errors.js"
 export { closestNames } from "./executor/suggest.js"
 export { timeOrderedId } from "./ids.js"
-export { isRecord } from "./is-record.js"
+export { classifyAddress, ipLiteral } from "./egress/address-class.js"
+export type { AddressClass } from "./egress/address-class.js"
+export { SourceRefusal, findRefusal } from "./egress/source-refusal.js"
+export { isRecord, own } from "./is-record.js"
 export { countJsonNodes, createJsonScan } from "./json-scan.js"
 export { defaultLimits, minimumLimits } from "./limits.js"
 export {
@@ -47,6 +50,7 @@ export type {
   RunOptions,
   CodeRuntime,
   DiscoveredTool,
+  Discovery,
   DiscoveryProgress,
   ConfigViewer,
   SourceHandle,

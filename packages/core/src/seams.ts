@@ -142,12 +142,22 @@ export interface DiscoveredTool {
   /** the output schema as declared; null when absent or unusable */
   outputSchema: unknown | null
   annotations: unknown | null
+  /**
+   * what the plugin needs to call the tool (an OpenAPI operation's method, path and parameter styles): stored with
+   * the row and handed back with each call as `InvokeContext.binding`, so a call needs no discovery. Opaque to core.
+   */
+  binding?: unknown
 }
 
 export interface Discovery {
   tools: DiscoveredTool[]
   /** the encoding every discovered tool is stamped with */
   encoding: string
+  /**
+   * Schemas the tools' schemas share, by name: stored once per source (not in each tool row), and a tool schema's
+   * `#/$defs/<name>` reads from them; the store gives a tool back with the definitions it reaches as its `$defs`.
+   */
+  definitions?: Record<string, unknown>
 }
 
 /** How far a discovery has got: pages of the server's listing read, and the tools found in them so far. */
@@ -180,6 +190,8 @@ export interface SourceHandle {
 export interface InvokeContext {
   signal?: AbortSignal
   deadline: number
+  /** the tool row's binding, as the plugin discovered it (`DiscoveredTool.binding`); absent for a row without one */
+  binding?: unknown
 }
 
 /**
@@ -189,8 +201,18 @@ export interface InvokeContext {
  * as the source's sync error, so its status says so.
  */
 export type RawInvokeResult =
-  | { ok: true; raw: unknown }
-  | { ok: false; code: string; message: string; retryable?: boolean; unknownTool?: boolean; connectFailed?: boolean }
+  /** `meta`: what a `direct` result carries beside its data (an HTTP answer's status and headers) */
+  | { ok: true; raw: unknown; meta?: unknown }
+  | {
+      ok: false
+      code: string
+      message: string
+      retryable?: boolean
+      unknownTool?: boolean
+      connectFailed?: boolean
+      /** the error's structured part, for `error.data` (an HTTP error's parsed JSON body) */
+      data?: unknown
+    }
 
 /**
  * Why a plugin refused to start or reach a source: this server's configuration forbids it, not the source.

@@ -17,6 +17,7 @@ import { catalogStoreListingContract } from "./catalog-store-listing.contract.js
 import { catalogStorePoliciesContract } from "./catalog-store-policies.contract.js"
 import { catalogStoreApprovalsContract } from "./catalog-store-approvals.contract.js"
 import { catalogStoreResultsContract } from "./catalog-store-results.contract.js"
+import { catalogStoreDefinitionsContract } from "./catalog-store-definitions.contract.js"
 
 export const catalogStoreContract = (name: string, open: () => Promise<StoreUnderTest>) =>
   describe(`CatalogStore on ${name}`, () => {
@@ -406,4 +407,5 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
     describe("policies", () => catalogStorePoliciesContract(() => subject))
     describe("approvals", () => catalogStoreApprovalsContract(() => subject))
     describe("result texts a page at a time", () => catalogStoreResultsContract(() => subject))
+    describe("shared schema definitions", () => catalogStoreDefinitionsContract(() => subject))
   })

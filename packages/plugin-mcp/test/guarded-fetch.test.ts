@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { startSwitchableHttpServer } from "@switchboard/fixtures"
 import type { SwitchableHttpServer } from "@switchboard/fixtures"
-import { classifyAddress } from "../src/egress/address-class.js"
+import { classifyAddress } from "@switchboard/core"
 import { createGuardedFetch } from "../src/node/index.js"
 import type { GuardedFetch, ResolvedAddress } from "../src/node/index.js"
 import { findRefusal } from "../src/refusal.js"

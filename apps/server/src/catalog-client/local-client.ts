@@ -14,6 +14,7 @@ import * as Auth from "@switchboard/core/auth"
 import * as Secrets from "@switchboard/core/secrets"
 import type { CatalogStore } from "@switchboard/core"
 import { mcpConfigView } from "@switchboard/plugin-mcp"
+import { openApiConfigView } from "@switchboard/plugin-openapi"
 import type { StdioAllowance } from "@switchboard/plugin-mcp"
 import { openCatalogDatabase } from "../database/catalog-database.js"
 import type { CatalogDatabase } from "../database/catalog-database.js"
@@ -30,7 +31,7 @@ export interface LocalClientOptions {
 }
 
 /** the kinds of source the Node host takes (layers/plugins.ts), as far as showing one needs */
-const configViews = [mcpConfigView]
+const configViews = [mcpConfigView, openApiConfigView]
 
 export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions): CatalogClient => {
   let database: Promise<CatalogDatabase> | undefined

@@ -40,9 +40,9 @@ export const addCatalogCommands = (program: Command, outcome: Outcome) => {
       sources
         .command("add")
         .description(
-          "add a source and wait for its first sync: a POST /v1/sources body (JSON, @file or - for stdin), or <namespace> with --stdio or --http",
+          "add a source and wait for its first sync: a POST /v1/sources body (JSON, @file or - for stdin), or <namespace> with --stdio, --http or --openapi",
         )
-        .argument("<source>", "a JSON body, @file, -, or the namespace with --stdio or --http"),
+        .argument("<source>", "a JSON body, @file, -, or the namespace with --stdio, --http or --openapi"),
       sourcesAddFlags,
     ).action(runs(outcome, async () => (await loadSources()).sourcesAddCommand)),
     [
@@ -55,6 +55,10 @@ export const addCatalogCommands = (program: Command, outcome: Outcome) => {
         "relative paths are stored absolute, taken from this directory",
       ],
       ["switchboard sources add web --http https://example.com/mcp --header 'Authorization: Bearer sk-…'"],
+      [
+        "switchboard sources add pets --openapi https://pets.example.com/openapi.json --header 'Authorization: Bearer …'",
+      ],
+      ["switchboard sources add internal --openapi @openapi.yaml --base-url https://internal.example.com/api"],
       ["switchboard sources add @source.json --allow-stdio"],
     ],
   )

@@ -104,7 +104,12 @@ export const sourcesAddFlags = {
   },
   stdio: { help: "the source is this command, run over stdio: what follows --stdio is its command line" },
   http: { value: "url", help: "the source is the MCP server at this URL (streamable HTTP)" },
-  header: { value: "'Name: value'", help: "a header sent to an http source", multiple: true },
+  header: { value: "'Name: value'", help: "a header sent to an http or openapi source", multiple: true },
+  openapi: {
+    value: "url|@file",
+    help: "the source is the REST API this OpenAPI 3 spec describes: its URL, or @file for its text (JSON or YAML)",
+  },
+  "base-url": { value: "url", help: "where an openapi source's calls go, instead of the spec's servers" },
 } as const
 
 /** sync and remove: locally a sync starts a stdio source only with --allow-stdio */

@@ -2,6 +2,7 @@
  * `switchboard sources list|add|sync|remove`: the catalog's sources, in the local database (--db) or on a running
  * server (--url), as `/v1/sources` shows them. `--json` prints the API's answer; by default a table, or a line.
  */
+import { readFileSync } from "node:fs"
 import type * as Sources from "@switchboard/core/sources"
 import { resolveStdioPaths } from "@switchboard/plugin-mcp/node"
 import type { sourcesAddFlags, sourcesFlags, sourcesSyncFlags } from "../cli/command-flags.js"
@@ -43,13 +44,24 @@ const withAbsolutePaths = (body: Record<string, unknown>): Record<string, unknow
   return { ...body, transport: resolveStdioPaths({ ...transport, command, args, cwd }, process.cwd()) }
 }
 
-/** The body of `sources add`: the JSON given, or one made from --stdio or --http. */
+/** An openapi source's body: its spec by URL, or a file's text inline. */
+const openApiBody = (namespace: string, values: AddInput["values"]): Record<string, unknown> => {
+  const given = values.openapi!
+  const spec = given.startsWith("@") ? { inline: readFileSync(given.slice(1), "utf8") } : { url: given }
+  const headers = pairs(values.header, ":", "--header")
+  return { namespace, kind: "openapi", spec, ...(values["base-url"] ? { baseUrl: values["base-url"] } : {}), headers }
+}
+
+/** The body of `sources add`: the JSON given, or one made from --stdio, --http or --openapi. */
 const sourceBody = ({ values, args, rest }: AddInput): Record<string, unknown> => {
   const given = args[0]!
   const stdio = values.stdio ? rest : undefined
   if (stdio === undefined && values.env) usageError("--env is for a stdio source: give it before --stdio")
-  if (values.http === undefined && values.header) usageError("--header is for an http source (--http <url>)")
-  if (stdio !== undefined && values.http !== undefined) usageError("a source is --stdio or --http, not both")
+  const kinds = [stdio !== undefined, values.http !== undefined, values.openapi !== undefined].filter(Boolean).length
+  if (kinds > 1) usageError("a source is one of --stdio, --http or --openapi")
+  if (values.openapi !== undefined) return openApiBody(given, values)
+  if (values["base-url"] !== undefined) usageError("--base-url is for an openapi source (--openapi <url|@file>)")
+  if (values.http === undefined && values.header) usageError("--header is for an http or openapi source")
   if (stdio !== undefined) {
     const [command, ...args] = stdio
     if (command === undefined) usageError("--stdio needs the command that starts the server")

@@ -61,7 +61,18 @@ const run = <A>(effect: Effect.Effect<A, { message: string }>) =>
 
 type Plan =
   | { action: "add" | "unchanged" | "replace" }
-  | { action: "update"; patch: { transport: Record<string, unknown> }; changed: string[] }
+  | { action: "update"; patch: Record<string, unknown>; changed: string[] }
+
+/** The fields a PATCH of an openapi source replaces (plugin-openapi config-schema.ts), each sent whole. */
+const OPENAPI_PATCHABLE = ["auth", "headers"]
+
+/** An openapi source: only its credentials change by PATCH; any other change is remove + add. */
+const planOpenApi = (stored: Record<string, unknown>, wanted: Record<string, unknown>): Plan => {
+  const keys = new Set([...Object.keys(stored), ...Object.keys(wanted)])
+  const changed = [...keys].filter((key) => canonical(stored[key]) !== canonical(wanted[key]))
+  if (changed.some((key) => !OPENAPI_PATCHABLE.includes(key))) return { action: "replace" }
+  return { action: "update", patch: Object.fromEntries(OPENAPI_PATCHABLE.map((k) => [k, wanted[k] ?? {}])), changed }
+}
 
 /** What to do with a file's source given the catalog's row for its namespace. */
 const plan = (host: Host, source: ConfigSource, row: Catalog.SourceRow | null): Plan => {
@@ -73,6 +84,8 @@ const plan = (host: Host, source: ConfigSource, row: Catalog.SourceRow | null): 
   const wanted = (schema?.parse(config) ?? config) as { transport: Record<string, unknown> }
   // a row whose secrets do not decrypt holds placeholders: send the file's values again
   if (!row.secretsError && canonical(row.config) === canonical(wanted)) return { action: "unchanged" }
+  if (source.kind === "openapi")
+    return planOpenApi((row.config ?? {}) as Record<string, unknown>, wanted as unknown as Record<string, unknown>)
   const stored = (row.config as { transport?: Record<string, unknown> } | null)?.transport ?? {}
   const patchable = PATCHABLE[String(wanted.transport.type)] ?? []
   const keys = new Set([...Object.keys(stored), ...Object.keys(wanted.transport)])

@@ -10,14 +10,16 @@ import * as Catalog from "@switchboard/core/catalog"
 import * as Policy from "@switchboard/core/policy"
 import { addSourceRequest, runLimitsRequest, wholeNumber } from "@switchboard/core"
 import { mcpSourceConfig, mcpSourcePatch } from "@switchboard/plugin-mcp"
+import { openApiSourceConfig, openApiSourcePatch } from "@switchboard/plugin-openapi"
 // the /node entry, whose index does not load QuickJS: serve reads this file at boot
 import { maxStackBytes } from "@switchboard/runtime-quickjs/node"
 import { SYNC_TTL_FORM, SYNC_TTL_PATTERN } from "../flags/sync-ttl.js"
 import { APPROVAL_TIMEOUT_FORM, APPROVAL_TIMEOUT_PATTERN } from "../flags/approval-flags.js"
 
-/** The kinds of source the Node host's plugins take (layers/plugins.ts): MCP only. */
+/** The kinds of source the Node host's plugins take (layers/plugins.ts): MCP and OpenAPI. */
 export const configSource = addSourceRequest([
   { kind: "mcp", configSchema: mcpSourceConfig, patchSchema: mcpSourcePatch.http },
+  { kind: "openapi", configSchema: openApiSourceConfig, patchSchema: openApiSourcePatch },
 ])
 
 export type ConfigSource = z.output<typeof configSource>

@@ -1,10 +1,11 @@
 /**
- * The host's source plugins: MCP, over the Node stdio transport (`nodeStdioLayer`, provided by compose.ts), with the
- * egress guard for http sources when the host refuses private addresses.
+ * The host's source plugins: MCP, over the Node stdio transport (`nodeStdioLayer`, provided by compose.ts), and
+ * OpenAPI; both reach the network through one egress guard when the host refuses private addresses.
  */
 import { Effect, Layer } from "effect"
 import { Services } from "@switchboard/core"
 import { McpPlugin } from "@switchboard/plugin-mcp"
+import { OpenApiPlugin } from "@switchboard/plugin-openapi"
 import type { StdioAllowance } from "@switchboard/plugin-mcp"
 import { createGuardedFetch } from "@switchboard/plugin-mcp/node"
 import type { GuardedFetchOptions } from "@switchboard/plugin-mcp/node"
@@ -30,16 +31,20 @@ export const pluginsLayer = (
 ): Layer.Layer<Services.SourcePlugins, never, Services.StaleSources> =>
   Layer.unwrap(
     Effect.map(guardedFetch(options.refusePrivateSources), (fetch) =>
-      Layer.effect(
-        Services.SourcePlugins,
-        Effect.map(McpPlugin, (mcp) => [mcp]),
-      ).pipe(
+      Layer.effect(Services.SourcePlugins, Effect.all([McpPlugin, OpenApiPlugin])).pipe(
         Layer.provide(
-          McpPlugin.layer({
-            allowStdio: options.allowStdio ?? false,
-            fetch,
-            maxToolResultNodes: options.maxToolResultNodes,
-          }),
+          Layer.merge(
+            McpPlugin.layer({
+              allowStdio: options.allowStdio ?? false,
+              fetch,
+              maxToolResultNodes: options.maxToolResultNodes,
+            }),
+            OpenApiPlugin.layer({
+              fetch,
+              refusePrivateAddresses: fetch !== undefined,
+              maxToolResultNodes: options.maxToolResultNodes,
+            }),
+          ),
         ),
       ),
     ),

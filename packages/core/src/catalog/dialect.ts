@@ -14,6 +14,7 @@ export type CatalogTables = Pick<
   typeof schema,
   | "sources"
   | "tools"
+  | "sourceDefinitions"
   | "toolShapes"
   | "executions"
   | "executionResultParts"

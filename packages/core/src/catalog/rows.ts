@@ -34,6 +34,8 @@ export interface ToolRow {
   inputSchema: unknown
   outputSchema: unknown | null
   annotations: unknown | null
+  /** what its plugin calls it with (DiscoveredTool.binding); null when the plugin stored none */
+  binding?: unknown | null
   /** the encoding stamp as stored: NULL for a row synced before encodings existed, shown as it is by the API */
   resultEncoding: string | null
   /**
@@ -65,6 +67,8 @@ export interface SyncedTools {
   tools: DiscoveredTool[]
   encoding: string
   syncedAt: number
+  /** the schemas the tools share (Discovery.definitions), replacing the source's whole set */
+  definitions?: Record<string, unknown>
 }
 
 export interface ApiKeyRow {
@@ -250,7 +254,14 @@ export interface CatalogStore extends TelemetrySink {
   recordSyncError(sourceId: string, message: string, at: number): Promise<void>
   listTools(query: ToolListQuery): Promise<ToolRow[]>
   countTools(sourceId: string): Promise<number>
+  /** one tool, its schemas carrying as `$defs` the source's shared definitions they reach (`withDefinitions`) */
   getTool(namespace: string, name: string): Promise<ToolRow | null>
+  /**
+   * The tools with the shared definitions of their source (`Discovery.definitions`) that their schemas reach through
+   * `#/$defs/<name>` added as each schema's `$defs`, so each schema stands alone (describe, argument checks). A
+   * listing leaves them out: a catalog of thousands of tools is read for names and descriptions.
+   */
+  withDefinitions(tools: ToolRow[]): Promise<ToolRow[]>
   toolPaths(namespace?: string): Promise<string[]>
   getExecution(id: string): Promise<StoredExecution | null>
   /** An execution's result text as stored, without reading it; null when there is no such execution. */

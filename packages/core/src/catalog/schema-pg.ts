@@ -54,10 +54,25 @@ export const tools = pgTable(
     inputSchema: jsonb("input_schema"),
     outputSchema: jsonb("output_schema"),
     annotations: jsonb("annotations"),
+    binding: jsonb("binding"),
     resultEncoding: text("result_encoding"),
     syncedAt: millis("synced_at").notNull(),
   },
   (t) => [uniqueIndex("tools_path_unique").on(t.path), uniqueIndex("tools_source_name_unique").on(t.sourceId, t.name)],
+)
+
+/** Schemas a source's tools share, stored once (see schema-sqlite.ts). */
+export const sourceDefinitions = pgTable(
+  "source_definitions",
+  {
+    sourceId: text("source_id")
+      .notNull()
+      .references(() => sources.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    schema: jsonb("schema").notNull(),
+    syncedAt: millis("synced_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sourceId, t.name] })],
 )
 
 export const toolShapes = pgTable(

@@ -29,10 +29,29 @@ export const tools = sqliteTable(
     inputSchema: text("input_schema", { mode: "json" }),
     outputSchema: text("output_schema", { mode: "json" }),
     annotations: text("annotations", { mode: "json" }),
+    /** what the source's plugin calls the tool with (seams.ts DiscoveredTool.binding); NULL: nothing */
+    binding: text("binding", { mode: "json" }),
     resultEncoding: text("result_encoding"),
     syncedAt: integer("synced_at").notNull(),
   },
   (t) => [uniqueIndex("tools_path_unique").on(t.path), uniqueIndex("tools_source_name_unique").on(t.sourceId, t.name)],
+)
+
+/**
+ * Schemas a source's tools share (seams.ts Discovery.definitions: an OpenAPI spec's component schemas), one row
+ * each, stored once rather than copied into every tool row that reaches them; replaced with the tools at each sync.
+ */
+export const sourceDefinitions = sqliteTable(
+  "source_definitions",
+  {
+    sourceId: text("source_id")
+      .notNull()
+      .references(() => sources.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    schema: text("schema", { mode: "json" }).notNull(),
+    syncedAt: integer("synced_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sourceId, t.name] })],
 )
 
 export const toolShapes = sqliteTable(

@@ -33,6 +33,7 @@ export const sourceRows = ({ db, tables, writeBatch }: StoreDialect) => {
     async deleteSource(id: string): Promise<void> {
       await writeBatch((tx) => [
         tx.delete(tools).where(eq(tools.sourceId, id)),
+        tx.delete(tables.sourceDefinitions).where(eq(tables.sourceDefinitions.sourceId, id)),
         tx.delete(sources).where(eq(sources.id, id)),
       ])
     },

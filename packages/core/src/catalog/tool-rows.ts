@@ -1,28 +1,31 @@
 /**
- * Tools (`tools`): a sync replaces a source's tools in one batch, and reads answer a row with its encoding settled
- * (`ToolRow.encoding`).
+ * Tools (`tools`): a sync replaces a source's tools (and the schemas they share, ./schema-definitions.ts) in one
+ * batch, and reads answer a row with its encoding settled (`ToolRow.encoding`); one tool comes with the shared
+ * definitions its schemas reach.
  */
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm"
 import { effectiveEncoding } from "../encodings/encoding.js"
 import { chunks, first, rowsPerInsert } from "./chunks.js"
 import type { StoreDialect } from "./dialect.js"
 import type { SyncedTools, ToolListQuery, ToolRow } from "./rows.js"
+import { schemaDefinitions } from "./schema-definitions.js"
 
 /** what a re-sync rewrites on a kept tool: everything the server reports, and the encoding stamp */
 const syncedColumns = Object.fromEntries(
-  ["description", "input_schema", "output_schema", "annotations", "result_encoding", "synced_at"].map((column) => [
-    camel(column),
-    sql.raw(`excluded."${column}"`),
-  ]),
+  ["description", "input_schema", "output_schema", "annotations", "binding", "result_encoding", "synced_at"].map(
+    (column) => [camel(column), sql.raw(`excluded."${column}"`)],
+  ),
 )
 
 function camel(column: string) {
   return column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())
 }
 
-export const toolRows = ({ db, tables, maxParameters, writeBatch }: StoreDialect) => {
+export const toolRows = (dialect: StoreDialect) => {
+  const { db, tables, maxParameters, writeBatch } = dialect
   const { sources, tools } = tables
   const toolsPerInsert = rowsPerInsert(tools, maxParameters)
+  const definitions = schemaDefinitions(dialect)
   const toolColumns = {
     id: tools.id,
     sourceId: tools.sourceId,
@@ -33,6 +36,7 @@ export const toolRows = ({ db, tables, maxParameters, writeBatch }: StoreDialect
     inputSchema: tools.inputSchema,
     outputSchema: tools.outputSchema,
     annotations: tools.annotations,
+    binding: tools.binding,
     resultEncoding: tools.resultEncoding,
     syncedAt: tools.syncedAt,
   }
@@ -43,7 +47,13 @@ export const toolRows = ({ db, tables, maxParameters, writeBatch }: StoreDialect
   })
 
   return {
-    async applySync({ sourceId, tools: discovered, encoding, syncedAt }: SyncedTools): Promise<void> {
+    async applySync({
+      sourceId,
+      tools: discovered,
+      encoding,
+      syncedAt,
+      definitions: shared,
+    }: SyncedTools): Promise<void> {
       // two servers syncing one source: the second waits for the first's batch, then reads what it left
       await writeBatch(
         async (tx) => {
@@ -70,6 +80,7 @@ export const toolRows = ({ db, tables, maxParameters, writeBatch }: StoreDialect
               inputSchema: tool.inputSchema ?? null,
               outputSchema: tool.outputSchema ?? null,
               annotations: tool.annotations ?? null,
+              binding: tool.binding ?? null,
               resultEncoding: encoding,
               syncedAt,
             })
@@ -90,6 +101,8 @@ export const toolRows = ({ db, tables, maxParameters, writeBatch }: StoreDialect
             // own listing. (Two such syncs stamped with the same millisecond can leave both listings' tools, until
             // the next sync.)
             tx.delete(tools).where(and(eq(tools.sourceId, sourceId), ne(tools.syncedAt, syncedAt))),
+            // the shared definitions are replaced with the tools, in the same batch
+            ...definitions.replace(tx, sourceId, shared ?? {}, syncedAt),
             tx
               .update(sources)
               .set({ status: "ready", lastSyncedAt: syncedAt, syncError: null, updatedAt: syncedAt })
@@ -126,8 +139,10 @@ export const toolRows = ({ db, tables, maxParameters, writeBatch }: StoreDialect
         .where(and(eq(sources.namespace, namespace), eq(tools.name, name)))
         .limit(1)
       const row = first(rows)
-      return row ? toRow(row) : null
+      return row ? ((await definitions.attach([toRow(row)]))[0] ?? null) : null
     },
+
+    withDefinitions: (rows: ToolRow[]): Promise<ToolRow[]> => definitions.attach(rows),
 
     async toolPaths(namespace?: string): Promise<string[]> {
       const rows = await db

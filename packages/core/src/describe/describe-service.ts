@@ -68,7 +68,9 @@ export const createDescribeService = (store: CatalogStore, policies?: PolicyDeci
       } else {
         const limit = Math.min(request.limit ?? DEFAULT_DESCRIBE_LIMIT, MAX_DESCRIBE_TOOLS)
         // no query: the first tools of the catalog, so a model can see what there is
-        tools = request.query?.trim() ? await search(request.query, { limit }) : await store.listTools({ limit })
+        const listed = request.query?.trim() ? await search(request.query, { limit }) : await store.listTools({ limit })
+        // a listing leaves out the shared definitions its schemas reach: describing them needs them
+        tools = await store.withDefinitions(listed)
       }
       const inputs = await withShapes(tools)
       return {

@@ -41,6 +41,22 @@ const getSum = toolRow({
 })
 
 describe("describeTool", () => {
+  it("declared under `direct` (an OpenAPI answer's schema, its shared definitions as $defs); a NULL stamp declares nothing", () => {
+    const outputSchema = {
+      $ref: "#/$defs/repo",
+      $defs: { repo: { type: "object", properties: { id: { type: "integer" } } } },
+    }
+    const stamped = toolRow({ name: "repos/get", resultEncoding: "direct", encoding: "direct", outputSchema })
+    const out = describeTool({ tool: stamped, shape: null })
+    expect(out.outputSource).toBe("declared")
+    expect(out.typescript).toContain("type Everything_Repo = {\n  id?: number\n}")
+    expect(out.typescript).toContain(
+      '"repos/get"(args?: Everything_ReposGet_Input): Promise<ToolResult<Everything_ReposGet_Data>>',
+    )
+    const unstamped = toolRow({ name: "echo", resultEncoding: null, encoding: "direct", outputSchema })
+    expect(describeTool({ tool: unstamped, shape: null }).outputSource).toBe("unknown")
+  })
+
   it("declared: the output schema types data directly", () => {
     const tool = toolRow({
       name: "structured",

@@ -5,7 +5,7 @@
  * envelope: `data` is what the result contract delivers.
  */
 import type { CatalogStore, StoredShape, ToolRow } from "../catalog/rows.js"
-import { ResultEncodings } from "../encodings/encoding.js"
+import { declaresData } from "../encodings/encoding.js"
 import { normalizeShape } from "../shapes/normalize-shape.js"
 import { shapeToTypeScript } from "../shapes/shape-to-typescript.js"
 import { docComment, propertyKey } from "../shapes/ts-syntax.js"
@@ -114,8 +114,8 @@ const renderTool = ({ tool, shape, policy }: DescribeToolInput, scope: TypeScope
 
 /** The data's type: declared by the tool's output schema, else observed, else unknown; named by `names.rootName`. */
 const renderData = (tool: ToolRow, stored: StoredShape | null, names: RenderSchemaOptions) => {
-  // a declared schema types decoded data; a row not yet stamped (`direct`) hands scripts the raw envelope
-  if (isRecord(tool.outputSchema) && tool.encoding !== ResultEncodings.direct) {
+  // a declared schema types decoded data; a row not yet stamped hands scripts the raw envelope
+  if (isRecord(tool.outputSchema) && declaresData(tool)) {
     const output = renderSchema(tool.outputSchema, names)
     if (output.type.text !== "unknown") {
       const description = own(tool.outputSchema, "description")

@@ -44,10 +44,16 @@ const argumentNames = (schema: unknown): string[] => {
 
 const FIELD_WEIGHTS = { name: 8, path: 4, args: 3, description: 1 } as const
 
+/** the word as written, or its plural or singular by a trailing "s" ("issue" finds `issues/create`) */
+const hasWord = (fieldWords: string[], q: string) =>
+  fieldWords.includes(q) ||
+  fieldWords.includes(`${q}s`) ||
+  (q.length > 3 && q.endsWith("s") && fieldWords.includes(q.slice(0, -1)))
+
 const scoreField = (queryWords: string[], fieldWords: string[], weight: number): number => {
   let score = 0
   for (const q of queryWords) {
-    if (fieldWords.includes(q)) score += weight
+    if (hasWord(fieldWords, q)) score += weight
     else if (q.length >= 3 && fieldWords.some((w) => w.startsWith(q))) score += weight * 0.6
     else if (q.length >= 4 && fieldWords.some((w) => w.includes(q))) score += weight * 0.3
   }
@@ -65,6 +71,9 @@ export const scoreTool = (query: string | string[], tool: ToolRow): number => {
     scoreField(queryWords, words(tool.description ?? ""), FIELD_WEIGHTS.description)
   // every query word in the name, in order: the tool is most likely the one meant
   if (nameWords.join(" ").includes(queryWords.join(" "))) score += FIELD_WEIGHTS.name
+  // and the more of the name the query covers, the closer it is (`issues/create` before `issues/create-comment`)
+  if (score > 0 && nameWords.length > 0)
+    score += (FIELD_WEIGHTS.name / 2) * (nameWords.filter((w) => hasWord(queryWords, w)).length / nameWords.length)
   return score
 }
 

@@ -16,3 +16,12 @@ export type ResultEncoding = (typeof ResultEncodings)[keyof typeof ResultEncodin
  */
 export const effectiveEncoding = (stamp: string | null | undefined): ResultEncoding =>
   stamp === ResultEncodings.mcpCallToolResultV2 ? ResultEncodings.mcpCallToolResultV2 : ResultEncodings.direct
+
+/**
+ * Whether a row's declared output schema types its decoded `data`: its stamp is one this build knows (`direct` from
+ * an OpenAPI source, or the MCP encoding). A NULL stamp (a row synced before encodings) or an unknown one is decoded
+ * as `direct` too, but what it hands a script is whatever the plugin sent (an MCP envelope), which the schema does
+ * not describe.
+ */
+export const declaresData = (row: { resultEncoding: string | null; encoding: ResultEncoding }): boolean =>
+  row.resultEncoding === row.encoding

@@ -5,7 +5,7 @@
  */
 import type { CatalogStore } from "../catalog/rows.js"
 import { decodeToolResult } from "../encodings/decode.js"
-import { ResultEncodings } from "../encodings/encoding.js"
+import { declaresData } from "../encodings/encoding.js"
 import { outputSchemaMismatch } from "../encodings/output-schema-check.js"
 import { ToolErrorCodes, errResult } from "../result.js"
 import type { ToolResult } from "../result.js"
@@ -45,7 +45,11 @@ export const createUpstreamCall = ({ store, sources, plugins, notFound }: Upstre
         code: ToolErrorCodes.internal,
         message: `no plugin for sources of kind "${source.kind}"`,
       })
-    return plugin.invoke(handleOf(source), tool.name, args, { deadline: ctx.deadline, signal: ctx.signal })
+    return plugin.invoke(handleOf(source), tool.name, args, {
+      deadline: ctx.deadline,
+      signal: ctx.signal,
+      ...(tool.binding != null ? { binding: tool.binding } : {}),
+    })
   }
 
   return async (ctx: Execution, { path, args: given }: ScriptCall, entry: ResolvedTool): Promise<CallOutcome> => {
@@ -69,15 +73,16 @@ export const createUpstreamCall = ({ store, sources, plugins, notFound }: Upstre
     const encoding = tool.encoding
     // a source that cannot start (its file gone, its command not found) must not go on showing `ready`
     if (!raw.ok && raw.connectFailed) await sources.recordConnectFailure(source, raw.message)
-    if (!raw.ok) return { result: errResult(raw.code, raw.message), encoding, source: source.namespace, upstreamMs }
-    const result = decodeToolResult(encoding, raw.raw)
-    // for a v2-stamped row the declared schema types `data`; a `direct` row's data is the raw envelope
+    if (!raw.ok) {
+      const result = errResult(raw.code, raw.message, raw.data !== undefined ? { data: raw.data } : undefined)
+      return { result, encoding, source: source.namespace, upstreamMs }
+    }
+    const result = decodeToolResult(encoding, raw.raw, raw.meta)
     if (result.ok) ctx.observe(tool.id, encoding, result.data)
     const dataBytes = result.ok ? byteLength(result.data) : null
+    // the declared schema types `data` under a stamp this build knows; an unstamped row's data is the raw envelope
     const outputSchemaError =
-      result.ok && tool.outputSchema && encoding !== ResultEncodings.direct
-        ? outputSchemaMismatch(tool, result.data, dataBytes)
-        : null
+      result.ok && tool.outputSchema && declaresData(tool) ? outputSchemaMismatch(tool, result.data, dataBytes) : null
     return { result, outputSchemaError, dataBytes, encoding, source: source.namespace, upstreamMs }
   }
 }

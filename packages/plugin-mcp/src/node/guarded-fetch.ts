@@ -14,10 +14,8 @@ import { lookup as dnsLookup } from "node:dns/promises"
 import type { LookupFunction } from "node:net"
 import type { Agent, fetch as undiciFetch } from "undici"
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
-import { SourceRefusalCodes } from "@switchboard/core"
-import { classifyAddress, ipLiteral } from "../egress/address-class.js"
-import type { AddressClass } from "../egress/address-class.js"
-import { SourceRefusal } from "../refusal.js"
+import { SourceRefusal, SourceRefusalCodes, classifyAddress, ipLiteral } from "@switchboard/core"
+import type { AddressClass } from "@switchboard/core"
 
 export interface ResolvedAddress {
   address: string

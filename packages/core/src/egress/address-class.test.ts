@@ -1,6 +1,6 @@
 /** The egress classifier, table-driven: addresses as DNS gives them, and URL hosts as the URL parser hands them on. */
 import { describe, expect, it } from "vitest"
-import { classifyAddress, ipLiteral, parseIpv6 } from "../src/egress/address-class.js"
+import { classifyAddress, ipLiteral, parseIpv6 } from "./address-class.js"
 
 describe("classifyAddress", () => {
   it.each([

@@ -1,0 +1,95 @@
+/**
+ * The OpenAPI source's part of the API bodies, defined once: where its spec is, the base URL its calls go to, the
+ * credentials for the spec's security schemes, static headers and a timeout. Each message names its field.
+ */
+import { z } from "zod"
+
+/** An inline spec is stored with the source and read with it at every call: a larger one is given by its URL. */
+export const MAX_INLINE_SPEC_CHARS = 1024 * 1024
+
+const httpUrl = (field: string) =>
+  z
+    .string({ error: `${field} must be an http or https URL` })
+    .transform((url, ctx) => {
+      let parsed: URL
+      try {
+        parsed = new URL(url)
+      } catch {
+        ctx.issues.push({
+          code: "custom",
+          input: url,
+          message: `${field} is not a URL: it needs http:// or https:// and a host`,
+        })
+        return z.NEVER
+      }
+      if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+        ctx.issues.push({ code: "custom", input: url, message: `${field} must be http or https` })
+        return z.NEVER
+      }
+      if (parsed.username || parsed.password) {
+        ctx.issues.push({
+          code: "custom",
+          input: url,
+          message: `${field} must not carry a user or password: give credentials in "auth" or "headers"`,
+        })
+        return z.NEVER
+      }
+      return parsed.toString()
+    })
+    .meta({ format: "uri" })
+
+const spec = z.union(
+  [
+    z.strictObject({ url: httpUrl("spec.url") }),
+    z.strictObject({
+      inline: z.string({ error: "spec.inline must be the spec's text (JSON or YAML)" }).max(MAX_INLINE_SPEC_CHARS, {
+        error: `spec.inline is longer than ${MAX_INLINE_SPEC_CHARS} characters: serve the spec and give spec.url instead`,
+      }),
+    }),
+  ],
+  { error: 'an openapi source needs "spec": {"url": "https://..."} or {"inline": "<JSON or YAML text>"}' },
+)
+
+const credential = z.union([z.string(), z.strictObject({ username: z.string(), password: z.string() })], {
+  error: 'each auth value is a string (a token or key), or {"username", "password"} for basic',
+})
+
+/** The fields of POST /v1/sources an openapi source takes besides namespace and kind. */
+export const openApiSourceConfig = z.object({
+  spec: spec.describe("the OpenAPI 3.0 or 3.1 document (JSON or YAML): its URL, or its text"),
+  baseUrl: httpUrl("baseUrl").optional().describe("where calls go, instead of the spec's servers"),
+  auth: z
+    .record(z.string(), credential, { error: "auth must be an object: security scheme name -> credential" })
+    .default({})
+    .describe(
+      "secret: a credential for each of the spec's securitySchemes, by name: a token (http bearer), an API key " +
+        '(apiKey) or {"username","password"} (http basic); OAuth 2 and OpenID Connect schemes are refused for now',
+    ),
+  headers: z
+    .record(z.string(), z.string({ error: "headers must be an object of string values" }), {
+      error: "headers must be an object of string values",
+    })
+    .default({})
+    .describe("secret: sent with every call; values are never echoed"),
+  timeoutMs: z
+    .number({ error: "timeoutMs must be a whole number of milliseconds" })
+    .int({ error: "timeoutMs must be a whole number of milliseconds" })
+    .min(1)
+    .max(600_000)
+    .optional()
+    .describe("how long one call may take (default 30 s); a call also ends with its execution"),
+})
+
+export type OpenApiSourceConfig = z.output<typeof openApiSourceConfig>
+
+/** What a PATCH may replace, each whole: the credentials. */
+export const openApiSourcePatch = z.strictObject(
+  { auth: openApiSourceConfig.shape.auth.optional(), headers: openApiSourceConfig.shape.headers.optional() },
+  {
+    error: (issue) =>
+      issue.code === "unrecognized_keys"
+        ? `a PATCH of an openapi source replaces only "auth" or "headers", not ${issue.keys.map((k) => `"${k}"`).join(", ")}; ` +
+          "delete and add the source to change the rest"
+        : 'the body must be {"auth": {...}} or {"headers": {...}}',
+  },
+)
