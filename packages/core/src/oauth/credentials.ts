@@ -1,0 +1,276 @@
+/**
+ * The credentials core gives a plugin for a source (the SourceCredentials seam): the access token, refreshed a
+ * minute before it expires and once when the source answers 401 to it.
+ *
+ * A refresh is one server's at a time, for every server of the catalog: it is claimed compare-and-set on the
+ * grant's generation with a 30 s lease (`claimRefresh`), the refresh token is spent by the claimer alone, and its
+ * answer is stored only while the claim holds (`completeRefresh`), moving the generation on. A server that finds the
+ * refresh claimed waits for the next generation and uses those tokens: a rotating refresh token is never presented
+ * twice. A claimer that dies mid-refresh leaves its lease to run out; if it had spent the refresh token, the next
+ * refresh is refused and the grant expires (`auth_expired`): a new login, never a replay.
+ *
+ * A refresh the authorization server refuses (`invalid_grant`: revoked, expired, rotated elsewhere) expires the
+ * grant. One that could not reach it leaves the tokens as they were and answers `upstream_unavailable`.
+ * Client credentials (machine to machine) need no person: a token is asked for whenever the last one is gone.
+ */
+import * as oauth from "oauth4webapi"
+import type { AuthorizationServer } from "oauth4webapi"
+import type { CatalogStore } from "../catalog/rows.js"
+import type { SourceAuthRow } from "../catalog/oauth-rows.js"
+import { SourceRefusalCodes } from "../seams.js"
+import type { CredentialAnswer, CredentialSubject, SourceCredentials } from "../seams.js"
+import { ToolErrorCodes } from "../result.js"
+import type { Logger } from "../errors.js"
+import { clientAuthentication, clientAuthFor } from "./client-identity.js"
+import { discoverServer, requestOptions } from "./discovery.js"
+import { isGrantGone, oauthFailureOf } from "./failure.js"
+import type { OAuthFailure } from "./failure.js"
+import type { OAuthFetch } from "./http.js"
+import { grantTokens, scopesFor } from "./login.js"
+import type { TokenVault } from "./token-vault.js"
+
+/** a token this close to its expiry is refreshed before it is used */
+export const REFRESH_BEFORE_MS = 60_000
+/** how long a claimed refresh is the claimer's */
+export const REFRESH_LEASE_MS = 30_000
+const WAIT_STEP_MS = 100
+
+export interface CredentialsDeps {
+  store: CatalogStore
+  vault: TokenVault
+  fetch: OAuthFetch
+  now: () => number
+  logger: Logger
+  /** waits between reads of a grant another server is refreshing (tests pass their own) */
+  sleep?: (ms: number) => Promise<void>
+}
+
+/** How a person logs in to a source, for every message that asks them to. */
+export const loginHint = (namespace: string) =>
+  `run \`switchboard sources login ${namespace}\` (or POST /v1/sources/${namespace}/login with an admin key)`
+
+const authRequired = (namespace: string): CredentialAnswer => ({
+  ok: false,
+  code: ToolErrorCodes.authRequired,
+  authRequired: "auth_required",
+  message: `source "${namespace}" needs an OAuth login: ${loginHint(namespace)}`,
+})
+
+const authExpired = (namespace: string, why: string | null): CredentialAnswer => ({
+  ok: false,
+  code: ToolErrorCodes.authExpired,
+  authRequired: "auth_expired",
+  message: `the OAuth login of source "${namespace}" has expired${why ? ` (${why})` : ""}: ${loginHint(namespace)}`,
+})
+
+const unreachable = (failure: OAuthFailure): CredentialAnswer => ({
+  ok: false,
+  code: failure.code === "private_address" ? SourceRefusalCodes.privateAddress : ToolErrorCodes.upstreamUnavailable,
+  message: failure.message,
+})
+
+interface CachedToken {
+  generation: number
+  header: string
+  expiresAt: number | null
+}
+
+export const createCredentials = (deps: CredentialsDeps): SourceCredentials => {
+  const { store, vault, now, logger } = deps
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
+  const cache = new Map<string, CachedToken>()
+  const fresh = (expiresAt: number | null) => expiresAt === null || expiresAt - now() > REFRESH_BEFORE_MS
+
+  /** the grant's access token as a header, when it is there and not about to expire */
+  const usable = async (row: SourceAuthRow): Promise<string | null> => {
+    if (row.status !== "connected" || !fresh(row.expiresAt)) return null
+    const token = await vault.open(row.sourceId, "access_token", row.accessToken)
+    if (!token) return null
+    const header = `Bearer ${token}`
+    cache.set(row.sourceId, { generation: row.generation, header, expiresAt: row.expiresAt })
+    return header
+  }
+
+  const expire = async (subject: CredentialSubject, row: SourceAuthRow, why: string) => {
+    cache.delete(subject.id)
+    await store.expireSourceAuth(row.sourceId, row.generation, why, now())
+    logger.warn("an OAuth grant expired; the source needs a new login", { namespace: subject.namespace, reason: why })
+    return authExpired(subject.namespace, why)
+  }
+
+  const clientOf = async (row: SourceAuthRow) => ({
+    clientId: row.clientId,
+    clientAuth: row.clientAuth,
+    clientSecret: await vault.open(row.sourceId, "client_secret", row.clientSecret),
+  })
+
+  /** the token request of a refresh or a client-credentials grant; a failure is a value */
+  const tokenRequest = async (
+    subject: CredentialSubject,
+    row: SourceAuthRow,
+    refreshToken: string | null,
+  ): Promise<{ tokens: oauth.TokenEndpointResponse } | { gone: string } | { failed: OAuthFailure }> => {
+    const server = row.server as unknown as AuthorizationServer
+    const client = await clientOf(row)
+    const options = {
+      ...requestOptions(deps.fetch),
+      ...(row.resource ? { additionalParameters: { resource: row.resource } } : {}),
+    }
+    try {
+      if (refreshToken !== null) {
+        const response = await oauth.refreshTokenGrantRequest(
+          server,
+          { client_id: client.clientId },
+          clientAuthentication(client),
+          refreshToken,
+          options,
+        )
+        return { tokens: await oauth.processRefreshTokenResponse(server, { client_id: client.clientId }, response) }
+      }
+      const parameters: Record<string, string> = row.scopes ? { scope: row.scopes } : {}
+      if (row.resource) parameters.resource = row.resource
+      const response = await oauth.clientCredentialsGrantRequest(
+        server,
+        { client_id: client.clientId },
+        clientAuthentication(client),
+        parameters,
+        requestOptions(deps.fetch),
+      )
+      return { tokens: await oauth.processClientCredentialsResponse(server, { client_id: client.clientId }, response) }
+    } catch (cause) {
+      if (isGrantGone(cause)) return { gone: oauthFailureOf(cause, `refresh of "${subject.namespace}"`)!.message }
+      const failure = oauthFailureOf(cause, `token request for "${subject.namespace}"`)
+      if (failure) return { failed: failure }
+      throw cause
+    }
+  }
+
+  /** Refreshes the grant at `row`'s generation, or waits for the server that is doing it. */
+  const refresh = async (subject: CredentialSubject, row: SourceAuthRow): Promise<CredentialAnswer> => {
+    const refreshToken = await vault.open(row.sourceId, "refresh_token", row.refreshToken)
+    if (refreshToken === null && row.grant !== "client_credentials")
+      return expire(subject, row, "the access token ran out and the server gave no refresh token")
+    const owner = crypto.randomUUID()
+    const claimed = await store.claimRefresh(row.sourceId, row.generation, owner, now(), now() + REFRESH_LEASE_MS)
+    if (!claimed) return waitForRefresh(subject, row)
+    const result = await tokenRequest(subject, row, refreshToken)
+    if ("gone" in result) return expire(subject, row, result.gone)
+    if ("failed" in result) {
+      await store.releaseRefresh(row.sourceId, owner)
+      return unreachable(result.failed)
+    }
+    const at = now()
+    const tokens = await grantTokens(vault, row.sourceId, result.tokens, at, {
+      refreshToken: result.tokens.refresh_token ? undefined : refreshToken,
+      scope: row.scopes,
+    })
+    if (!(await store.completeRefresh(row.sourceId, row.generation, owner, tokens, at)))
+      // the lease ran out and another server took over: its tokens are the ones stored
+      return waitForRefresh(subject, row)
+    const header = `Bearer ${result.tokens.access_token}`
+    cache.set(row.sourceId, { generation: row.generation + 1, header, expiresAt: tokens.expiresAt })
+    return { ok: true, authorization: header }
+  }
+
+  /** Another server holds the refresh of `seen`'s generation: reads the grant until it moves on, or the lease lapses. */
+  const waitForRefresh = async (subject: CredentialSubject, seen: SourceAuthRow): Promise<CredentialAnswer> => {
+    const until = now() + REFRESH_LEASE_MS + WAIT_STEP_MS
+    while (now() < until) {
+      await sleep(WAIT_STEP_MS)
+      const row = await store.getSourceAuth(subject.id)
+      if (!row) return authRequired(subject.namespace)
+      if (row.status === "expired") return authExpired(subject.namespace, row.error)
+      if (row.generation !== seen.generation) {
+        const header = await usable(row)
+        if (header) return { ok: true, authorization: header }
+        return refresh(subject, row)
+      }
+      // its holder is gone: take it over
+      if (row.refreshLeaseUntil === null || row.refreshLeaseUntil < now()) return refresh(subject, row)
+    }
+    return {
+      ok: false,
+      code: ToolErrorCodes.upstreamUnavailable,
+      message: `the refresh of "${subject.namespace}" took too long`,
+    }
+  }
+
+  /** Client credentials with no grant yet: discover the authorization server and store a first grant. */
+  const firstClientCredentials = async (subject: CredentialSubject): Promise<CredentialAnswer> => {
+    const { settings } = subject.oauth
+    let discovered: Awaited<ReturnType<typeof discoverServer>>
+    try {
+      discovered = await discoverServer(subject.oauth.resource, deps.fetch)
+    } catch (cause) {
+      const failure = oauthFailureOf(cause, "OAuth discovery")
+      if (failure) return unreachable(failure)
+      throw cause
+    }
+    const scopes = scopesFor(subject.oauth, discovered).filter((scope) => scope !== "offline_access")
+    const at = now()
+    await store.putSourceAuth({
+      sourceId: subject.id,
+      status: "connected",
+      issuer: discovered.issuer,
+      server: discovered.server as unknown as Record<string, unknown>,
+      resource: discovered.resource,
+      clientId: settings.clientId!,
+      clientAuth: clientAuthFor(discovered.server, true),
+      clientSecret: await vault.sealOrNull(subject.id, "client_secret", settings.clientSecret),
+      grant: "client_credentials",
+      accessToken: null,
+      refreshToken: null,
+      expiresAt: 0,
+      scopes: scopes.join(" ") || null,
+      connectedBy: null,
+      error: null,
+      updatedAt: at,
+    })
+    const row = await store.getSourceAuth(subject.id)
+    return row ? refresh(subject, row) : authRequired(subject.namespace)
+  }
+
+  const current = async (subject: CredentialSubject): Promise<CredentialAnswer> => {
+    const row = await store.getSourceAuth(subject.id)
+    if (!row)
+      return subject.oauth.settings.grant === "client_credentials"
+        ? firstClientCredentials(subject)
+        : authRequired(subject.namespace)
+    if (row.status === "expired") return authExpired(subject.namespace, row.error)
+    const header = await usable(row)
+    return header ? { ok: true, authorization: header } : refresh(subject, row)
+  }
+
+  return {
+    async authorization(subject) {
+      const cached = cache.get(subject.id)
+      if (cached && fresh(cached.expiresAt)) return { ok: true, authorization: cached.header }
+      return current(subject)
+    },
+
+    async rejected(subject, sent, challenge) {
+      const cached = cache.get(subject.id)
+      const row = await store.getSourceAuth(subject.id)
+      if (!row) {
+        cache.delete(subject.id)
+        if (subject.oauth.settings.grant === "client_credentials") return firstClientCredentials(subject)
+        return authRequired(subject.namespace)
+      }
+      if (row.status === "expired") return authExpired(subject.namespace, row.error)
+      // the grant moved on since the refused token was handed out (another login, another server's refresh): use it
+      if (cached?.header !== sent || cached?.generation !== row.generation) {
+        const header = await usable(row)
+        if (header && header !== sent) return { ok: true, authorization: header }
+      }
+      if (challenge?.includes("insufficient_scope"))
+        return {
+          ok: false,
+          code: ToolErrorCodes.authRequired,
+          authRequired: "auth_required",
+          message: `source "${subject.namespace}" asks for more scope than its login granted: ${loginHint(subject.namespace)}`,
+        }
+      cache.delete(subject.id)
+      return refresh(subject, row)
+    },
+  }
+}
