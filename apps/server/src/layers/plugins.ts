@@ -1,13 +1,18 @@
 /**
  * The host's source plugins: MCP, over the Node stdio transport (`nodeStdioLayer`, provided by compose.ts), with the
- * egress guard for http sources when the host refuses private addresses.
+ * egress guard for http sources when the host refuses private addresses; and OAuth for sources, whose requests go
+ * through the same guard, made from the database's store and the secret box before the plugins that take its
+ * credentials.
  */
 import { Effect, Layer } from "effect"
 import { Services } from "@switchboard/core"
+import * as OAuth from "@switchboard/core/oauth"
 import { McpPlugin } from "@switchboard/plugin-mcp"
 import type { StdioAllowance } from "@switchboard/plugin-mcp"
 import { createGuardedFetch } from "@switchboard/plugin-mcp/node"
 import type { GuardedFetchOptions } from "@switchboard/plugin-mcp/node"
+import { CatalogDatabase } from "./database.js"
+import { SecretBox } from "./secrets.js"
 
 export interface PluginOptions {
   allowStdio?: StdioAllowance
@@ -25,9 +30,28 @@ const guardedFetch = (refuse: PluginOptions["refusePrivateSources"]) =>
       )
     : Effect.succeed(undefined)
 
+const oauthLayer = (fetch: typeof globalThis.fetch | undefined) =>
+  Layer.effect(
+    Services.OAuth,
+    Effect.gen(function* () {
+      const database = yield* CatalogDatabase
+      return OAuth.createOAuthService({
+        store: database.store,
+        box: yield* SecretBox,
+        fetch,
+        logger: yield* Services.Logger,
+        now: yield* Services.nowFrom,
+      })
+    }),
+  )
+
 export const pluginsLayer = (
   options: PluginOptions,
-): Layer.Layer<Services.SourcePlugins, never, Services.StaleSources> =>
+): Layer.Layer<
+  Services.SourcePlugins | Services.OAuth,
+  never,
+  Services.StaleSources | CatalogDatabase | SecretBox | Services.Logger
+> =>
   Layer.unwrap(
     Effect.map(guardedFetch(options.refusePrivateSources), (fetch) =>
       Layer.effect(
@@ -35,12 +59,18 @@ export const pluginsLayer = (
         Effect.map(McpPlugin, (mcp) => [mcp]),
       ).pipe(
         Layer.provide(
-          McpPlugin.layer({
-            allowStdio: options.allowStdio ?? false,
-            fetch,
-            maxToolResultNodes: options.maxToolResultNodes,
-          }),
+          Layer.unwrap(
+            Effect.map(Services.OAuth, (oauth) =>
+              McpPlugin.layer({
+                allowStdio: options.allowStdio ?? false,
+                fetch,
+                maxToolResultNodes: options.maxToolResultNodes,
+                credentials: oauth.credentials,
+              }),
+            ),
+          ),
         ),
+        Layer.provideMerge(oauthLayer(fetch as typeof globalThis.fetch | undefined)),
       ),
     ),
   )

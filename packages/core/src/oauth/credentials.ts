@@ -28,6 +28,7 @@ import type { OAuthFailure } from "./failure.js"
 import type { OAuthFetch } from "./http.js"
 import { grantTokens, scopesFor } from "./login.js"
 import type { TokenVault } from "./token-vault.js"
+import { authRequiredMessage, loginHint } from "./login-hint.js"
 
 /** a token this close to its expiry is refreshed before it is used */
 export const REFRESH_BEFORE_MS = 60_000
@@ -45,15 +46,11 @@ export interface CredentialsDeps {
   sleep?: (ms: number) => Promise<void>
 }
 
-/** How a person logs in to a source, for every message that asks them to. */
-export const loginHint = (namespace: string) =>
-  `run \`switchboard sources login ${namespace}\` (or POST /v1/sources/${namespace}/login with an admin key)`
-
 const authRequired = (namespace: string): CredentialAnswer => ({
   ok: false,
   code: ToolErrorCodes.authRequired,
   authRequired: "auth_required",
-  message: `source "${namespace}" needs an OAuth login: ${loginHint(namespace)}`,
+  message: authRequiredMessage(namespace),
 })
 
 const authExpired = (namespace: string, why: string | null): CredentialAnswer => ({

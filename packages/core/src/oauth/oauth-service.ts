@@ -11,7 +11,6 @@
  */
 import { Effect } from "effect"
 import type { CatalogStore, SourceRow } from "../catalog/rows.js"
-import type { SourceAuthRow, SourceAuthStatus } from "../catalog/oauth-rows.js"
 import { InvalidInput, NotFound, SourceRefused, UpstreamFailed, internalError } from "../errors.js"
 import type { Internal, Logger } from "../errors.js"
 import type { SecretBox } from "../secrets/secret-box.js"
@@ -24,6 +23,8 @@ import { oauthFetch } from "./http.js"
 import { beginLogin, completeLogin } from "./login.js"
 import type { CompletedLogin, LoginStart } from "./login.js"
 import { createTokenVault } from "./token-vault.js"
+import { authViewOf } from "./auth-view.js"
+import type { SourceAuthView } from "./auth-view.js"
 
 export interface OAuthServiceOptions {
   /** the catalog as the database holds it: the oauth rows are sealed by this service itself */
@@ -34,20 +35,6 @@ export interface OAuthServiceOptions {
   logger: Logger
   now?: () => number
 }
-
-/** What a source's view shows of its login: never a token. */
-export interface SourceAuthView {
-  status: SourceAuthStatus | "needs_login"
-  /** when the access token expires (ISO 8601); null when unknown or none */
-  expiresAt: string | null
-  scopes: string[]
-}
-
-export const authViewOf = (row: SourceAuthRow | null): SourceAuthView => ({
-  status: row?.status ?? "needs_login",
-  expiresAt: row?.expiresAt ? new Date(row.expiresAt).toISOString() : null,
-  scopes: row?.scopes ? row.scopes.split(" ").filter(Boolean) : [],
-})
 
 /** A login's failure as the API answers it. */
 export const loginError = (failure: OAuthFailure) => {
