@@ -7,9 +7,8 @@
  * which the pool and the plugin find in a failure's causes, as they find a refusal.
  */
 import { Data } from "effect"
-import type { AuthFailureCode, CredentialSubject, OAuthSource, SourceCredentials } from "@switchboard/core"
+import type { AuthFailureCode, CredentialSubject, SourceCredentials } from "@switchboard/core"
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
-import type { McpSourceConfig } from "./config.js"
 
 export class AuthNeeded extends Data.TaggedError("AuthNeeded")<{
   code: string
@@ -25,14 +24,6 @@ export const findAuthNeeded = (cause: unknown): AuthNeeded | null => {
     current = (current as { cause?: unknown }).cause
   }
   return null
-}
-
-/** An http source logs in with OAuth unless its headers carry an `authorization` of their own. */
-export const oauthOf = (config: unknown): OAuthSource | null => {
-  const { transport, auth } = (config ?? {}) as Partial<McpSourceConfig>
-  if (transport?.type !== "http") return null
-  if (Object.keys(transport.headers ?? {}).some((name) => name.toLowerCase() === "authorization")) return null
-  return { resource: transport.url, settings: auth ?? {} }
 }
 
 const withAuthorization = (init: RequestInit | undefined, authorization: string | null): RequestInit => {

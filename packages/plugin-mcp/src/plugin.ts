@@ -19,7 +19,7 @@ import { scrubResult } from "./scrub-result.js"
 import { StdioPaths, StdioSpawner } from "./stdio-spawner.js"
 import type { PinStdio, SpawnStdio } from "./stdio-spawner.js"
 import { findRefusal } from "./refusal.js"
-import { findAuthNeeded, oauthOf } from "./oauth-fetch.js"
+import { findAuthNeeded } from "./oauth-fetch.js"
 import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
 import { isUpstreamOverflow } from "./upstream-overflow.js"
 
@@ -127,7 +127,6 @@ const make = Effect.fnUntraced(function* (options: McpPluginOptions) {
     patchSchema: anyMcpSourcePatch,
     validateConfig: (config) => pinnedConfig(checkConfig(config), options),
     mergeConfig,
-    oauth: oauthOf,
 
     discover(source, options) {
       const config = configOf(source)
