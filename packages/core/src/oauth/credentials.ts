@@ -78,9 +78,14 @@ export const createCredentials = (deps: CredentialsDeps): SourceCredentials => {
   const cache = new Map<string, CachedToken>()
   const fresh = (expiresAt: number | null) => expiresAt === null || expiresAt - now() > REFRESH_BEFORE_MS
 
-  /** the grant's access token as a header, when it is there and not about to expire */
-  const usable = async (row: SourceAuthRow): Promise<string | null> => {
-    if (row.status !== "connected" || !fresh(row.expiresAt)) return null
+  /**
+   * the grant's access token as a header, when it is there and not about to expire; `justRefreshed`: another
+   * server's refresh made it, and it is used while it has not expired at all (a token that lives less than the
+   * margin would otherwise be refreshed by every waiter in turn)
+   */
+  const usable = async (row: SourceAuthRow, justRefreshed = false): Promise<string | null> => {
+    const live = justRefreshed ? row.expiresAt === null || row.expiresAt > now() : fresh(row.expiresAt)
+    if (row.status !== "connected" || !live) return null
     const token = await vault.open(row.sourceId, "access_token", row.accessToken)
     if (!token) return null
     const header = `Bearer ${token}`
@@ -178,7 +183,7 @@ export const createCredentials = (deps: CredentialsDeps): SourceCredentials => {
       if (!row) return authRequired(subject.namespace)
       if (row.status === "expired") return authExpired(subject.namespace, row.error)
       if (row.generation !== seen.generation) {
-        const header = await usable(row)
+        const header = await usable(row, true)
         if (header) return { ok: true, authorization: header }
         return refresh(subject, row)
       }
