@@ -57,7 +57,6 @@ export type {
   AuthFailureCode,
   OAuthSource,
   CredentialSubject,
-  CredentialAnswer,
   SourceCredentials,
   ToolCallRecord,
   ExecutionRecord,

@@ -132,7 +132,7 @@ describe("the authorization server's identity", () => {
 
 describe("two servers on one Postgres", () => {
   it("refresh a rotating token at once: it is spent once, and both keep working", async () => {
-    const upstream = await startSdkAuthServer({ accessTtlSeconds: 30 })
+    const upstream = await startSdkAuthServer({ accessTtlSeconds: 90 })
     closers.push(() => upstream.close())
     const database = await createTestDatabase("switchboard_oauth")
     closers.push(() => database.drop())
@@ -145,15 +145,23 @@ describe("two servers on one Postgres", () => {
     const serverOn = () => {
       const client = postgres(database.url, { max: 4, onnotice: () => {} })
       closers.push(() => client.end())
-      return servicesOn(createPgCatalogStore(drizzle(client) as unknown as PgCatalogDb), box, upstream.mcpUrl)
+      return servicesOn(
+        createPgCatalogStore(drizzle(client) as unknown as PgCatalogDb),
+        box,
+        upstream.mcpUrl,
+        () => clock,
+      )
     }
+    let clock = Date.now()
     const [first, second] = [serverOn(), serverOn()]
     await addSource(createPgCatalogStore(drizzle(postgres(database.url, { max: 1 })) as unknown as PgCatalogDb))
     const started = await Effect.runPromise(first.logins.begin("docs", { redirectUri: CALLBACK, keyId: null }))
     await Effect.runPromise(first.logins.complete(await approve(started.authorizationUrl)))
 
-    // every token lives 30 s, inside the minute before expiry: each round, both servers refresh at the same moment
+    // each token lives 90 s; each round the servers' clock moves 40 s on, into the minute before expiry, and both
+    // servers refresh at the same moment (a call that comes after the refresh finds 90 s left and uses that token)
     for (let round = 1; round <= 5; round++) {
+      clock += 40_000
       const answers = await Promise.all([
         first.oauth.credentials.authorization(first.subject),
         second.oauth.credentials.authorization(second.subject),
