@@ -95,8 +95,21 @@ const noTokenIn = (text: string, upstream: SdkAuthServer) => {
 describe("OAuth against the MCP SDK's authorization server", () => {
   it("logs in with registration, PKCE, the resource indicator and offline_access, then calls with the token", async () => {
     const { upstream, db, oauth, subject, synced, login } = await setup()
-    expect((await callTool(upstream.mcpUrl, null)).status).toBe(401)
-    expect(await oauth.credentials.authorization(subject)).toMatchObject({ ok: false, code: "auth_required" })
+    // before a login there is nothing to send; the source's 401 names its metadata, which asks for a login
+    expect(await oauth.credentials.authorization(subject)).toEqual({ ok: true, authorization: null })
+    const refused = await callTool(upstream.mcpUrl, null)
+    expect(refused.status).toBe(401)
+    const challenge = refused.headers.get("www-authenticate")
+    expect(challenge).toContain("resource_metadata=")
+    expect(await oauth.credentials.rejected(subject, null, challenge)).toMatchObject({
+      ok: false,
+      code: "auth_required",
+    })
+    // a 401 that names no metadata, from a source given no OAuth settings, is the source's own answer
+    expect(await oauth.credentials.rejected(subject, null, 'Bearer realm="x"')).toEqual({
+      ok: true,
+      authorization: null,
+    })
 
     const done = await login()
     expect(done).toMatchObject({ namespace: "docs", keyId: "key-1", syncError: null })

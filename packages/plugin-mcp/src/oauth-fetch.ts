@@ -1,8 +1,9 @@
 /**
  * OAuth for an http source: core keeps the credentials (SourceCredentials), this puts them on the wire. Every
  * request of a source that may log in (an http source without a fixed `authorization` header: `oauthOf`) asks core
- * for its `Authorization` first; a 401 is told to core (which refreshes once, or learns that a login is needed) and
- * the request is sent once more with the header core gives, if it differs. When core has none to give, the request
+ * for its `Authorization` first (none while it has no login); a 401 is told to core (which refreshes once, or says that
+ * a login is needed) and the request is sent once more with the header core gives, if it differs, else the 401 stands.
+ * When core says a login is needed, the request
  * fails with `AuthNeeded` (its code `auth_required` or `auth_expired`, its message naming the command that logs in),
  * which the pool and the plugin find in a failure's causes, as they find a refusal.
  */
@@ -46,15 +47,14 @@ export const authorizedFetch = (
     const response = await fetchLike(url, withAuthorization(init, first.authorization))
     if (response.status !== 401) return response
     const challenge = response.headers.get("www-authenticate")
-    await response.body?.cancel().catch(() => undefined)
     const next = await credentials.rejected(subject, first.authorization, challenge)
-    if (!next.ok) throw fail(next)
-    if (next.authorization === first.authorization)
-      throw fail({
-        code: "auth_required",
-        authRequired: "auth_required",
-        message: `source "${subject.namespace}" refused its credentials: run \`switchboard sources login ${subject.namespace}\``,
-      })
+    if (!next.ok) {
+      await response.body?.cancel().catch(() => undefined)
+      throw fail(next)
+    }
+    // nothing new to send (a source that does not log in with OAuth): its 401 is its answer
+    if (next.authorization === first.authorization) return response
+    await response.body?.cancel().catch(() => undefined)
     const again = await fetchLike(url, withAuthorization(init, next.authorization))
     if (again.status !== 401) return again
     await again.body?.cancel().catch(() => undefined)

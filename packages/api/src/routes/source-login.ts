@@ -6,6 +6,7 @@
  */
 import type { Context } from "hono"
 import { Cause, Effect, Exit, Option } from "effect"
+import { z } from "zod"
 import { InvalidInput } from "@switchboard/core"
 import { runForRequest } from "../http-errors.js"
 import { loginBody } from "../wire/sources.js"
@@ -36,6 +37,16 @@ const CALLBACK_STATUS: Record<string, 400 | 403 | 404 | 502> = {
   NotFound: 404,
   UpstreamFailed: 502,
 }
+
+/** what an authorization server's redirect carries (RFC 6749 §4.1.2, RFC 9207's `iss`); read as sent, never echoed */
+const callbackQuery = z.object({
+  code: z.string().optional(),
+  state: z.string().optional(),
+  iss: z.string().optional(),
+  error: z.string().optional(),
+  error_description: z.string().optional(),
+  error_uri: z.string().optional(),
+})
 
 const noOAuth = new InvalidInput({ message: "this server does not log sources in with OAuth" })
 
@@ -87,12 +98,15 @@ export const sourceLoginRoutes = routeGroup(({ oauth, plugins, store, sources },
     operationId: "oauthCallback",
     tag: "sources",
     summary: "Where an authorization server sends the browser back: finishes the login its state names (no key)",
+    query: callbackQuery,
     responses: {
-      200: { description: "an HTML page saying the login is done", text: true },
+      200: { description: "a page saying the login is done, and whether the source's tools synced", html: true },
       400: {
-        description: "an HTML page saying what was wrong: a state unknown, used or expired, or the server's error",
-        text: true,
+        description:
+          "a page saying what was wrong: a state unknown, used or expired, or the authorization server's error",
+        html: true,
       },
+      502: { description: "a page: the authorization server failed the code exchange", html: true },
     },
     handler: async (c, { logins }) => {
       if (!logins) return page(c, 404, "No OAuth here", "This server does not log sources in with OAuth.")

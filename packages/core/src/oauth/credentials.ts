@@ -29,6 +29,7 @@ import type { OAuthFetch } from "./http.js"
 import { grantTokens, scopesFor } from "./login.js"
 import type { TokenVault } from "./token-vault.js"
 import { authRequiredMessage, loginHint } from "./login-hint.js"
+import { parseBearerChallenge } from "./www-authenticate.js"
 
 /** a token this close to its expiry is refreshed before it is used */
 export const REFRESH_BEFORE_MS = 60_000
@@ -66,13 +67,14 @@ const unreachable = (failure: OAuthFailure): CredentialAnswer => ({
   message: failure.message,
 })
 
+/** what this server last handed out for a source: a token, or `null` for a source with no login (nothing to send) */
 interface CachedToken {
   generation: number
-  header: string
+  header: string | null
   expiresAt: number | null
 }
 
-export const createCredentials = (deps: CredentialsDeps): SourceCredentials => {
+export const createCredentials = (deps: CredentialsDeps): SourceCredentials & { forget(sourceId: string): void } => {
   const { store, vault, now, logger } = deps
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
   const cache = new Map<string, CachedToken>()
@@ -234,19 +236,25 @@ export const createCredentials = (deps: CredentialsDeps): SourceCredentials => {
 
   const current = async (subject: CredentialSubject): Promise<CredentialAnswer> => {
     const row = await store.getSourceAuth(subject.id)
-    if (!row)
-      return subject.oauth.settings.grant === "client_credentials"
-        ? firstClientCredentials(subject)
-        : authRequired(subject.namespace)
+    if (!row) {
+      if (subject.oauth.settings.grant === "client_credentials") return firstClientCredentials(subject)
+      // no login yet: nothing to send, until the source answers 401 (another server's login is found then)
+      cache.set(subject.id, { generation: 0, header: null, expiresAt: null })
+      return { ok: true, authorization: null }
+    }
     if (row.status === "expired") return authExpired(subject.namespace, row.error)
     const header = await usable(row)
     return header ? { ok: true, authorization: header } : refresh(subject, row)
   }
 
   return {
+    /** drops what this server handed out for the source (a login made here): the next request reads the grant */
+    forget: (sourceId) => void cache.delete(sourceId),
+
     async authorization(subject) {
       const cached = cache.get(subject.id)
-      if (cached && fresh(cached.expiresAt)) return { ok: true, authorization: cached.header }
+      if (cached && (cached.header === null || fresh(cached.expiresAt)))
+        return { ok: true, authorization: cached.header }
       return current(subject)
     },
 
@@ -256,6 +264,10 @@ export const createCredentials = (deps: CredentialsDeps): SourceCredentials => {
       if (!row) {
         cache.delete(subject.id)
         if (subject.oauth.settings.grant === "client_credentials") return firstClientCredentials(subject)
+        // a login is asked for by the source's challenge naming its metadata (RFC 9728 §5.1), or by its settings;
+        // any other 401 (a static key that is wrong) is the source's answer, left to the caller as it is
+        const asked = parseBearerChallenge(challenge)?.resourceMetadata !== undefined
+        if (!asked && Object.keys(subject.oauth.settings).length === 0) return { ok: true, authorization: sent }
         return authRequired(subject.namespace)
       }
       if (row.status === "expired") return authExpired(subject.namespace, row.error)

@@ -50,7 +50,7 @@ export const createOAuthService = (options: OAuthServiceOptions) => {
   const now = options.now ?? Date.now
   const vault = createTokenVault(options.box)
   const deps = { store, vault, fetch: oauthFetch(options.fetch), now }
-  const credentials: SourceCredentials = createCredentials({ ...deps, logger })
+  const credentials = createCredentials({ ...deps, logger })
 
   /** A login step's rejection: OAuth's failures as typed errors, anything else our defect. */
   const step = <A>(
@@ -120,6 +120,7 @@ export const createOAuthService = (options: OAuthServiceOptions) => {
             })
           }),
         )
+        credentials.forget(done.sourceId)
         logger.info("OAuth login completed", { namespace: done.namespace, scopes: done.scopes ?? "" })
         const synced = yield* Effect.promise(() =>
           sources.sync(done.namespace).then(
@@ -133,7 +134,7 @@ export const createOAuthService = (options: OAuthServiceOptions) => {
   }
 
   return {
-    credentials,
+    credentials: credentials as SourceCredentials,
     forSources,
     /** what a source's view shows of its grant */
     async view(sourceId: string): Promise<SourceAuthView> {
