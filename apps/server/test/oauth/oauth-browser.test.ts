@@ -117,3 +117,36 @@ describe("oidc-provider without registration", () => {
     expect(run.result).toMatchObject({ sub: "ada", aud: upstream.mcpUrl })
   })
 })
+
+describe("oidc-provider, machine to machine", () => {
+  let upstream: OidcAuthServer
+  beforeAll(async () => {
+    upstream = await startOidcAuthServer({
+      clientCredentials: true,
+      registration: false,
+      preRegistered: [
+        {
+          client_id: "switchboard-m2m",
+          client_secret: "machine-client-secret-value",
+          redirect_uris: [],
+          response_types: [],
+          grant_types: ["client_credentials"],
+          token_endpoint_auth_method: "client_secret_basic",
+        },
+      ],
+    })
+  })
+  afterAll(() => upstream?.close())
+
+  it("a source with the client credentials grant needs no login: its tools sync when it is added", async () => {
+    const added = await add("m2m", upstream.mcpUrl, {
+      grant: "client_credentials",
+      clientId: "switchboard-m2m",
+      clientSecret: "machine-client-secret-value",
+    })
+    expect(added.status, JSON.stringify(added.body)).toBe(201)
+    expect(added.body.source).toMatchObject({ status: "ready", toolCount: 1, auth: { status: "connected" } })
+    const run = await server.execute("return (await tools.m2m.whoami({})).data")
+    expect(run.result).toMatchObject({ aud: upstream.mcpUrl, scope: "mcp:tools" })
+  })
+})

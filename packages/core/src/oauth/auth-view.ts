@@ -9,8 +9,12 @@ export interface SourceAuthView {
   scopes: string[]
 }
 
-export const authViewOf = (row: SourceAuthRow | null): SourceAuthView => ({
-  status: row?.status ?? "needs_login",
+/**
+ * `machine`: the source uses the client credentials grant, which needs no person: without a stored grant yet (its
+ * first token is asked for when it is first reached) it is `connected` all the same.
+ */
+export const authViewOf = (row: SourceAuthRow | null, machine = false): SourceAuthView => ({
+  status: row?.status ?? (machine ? "connected" : "needs_login"),
   expiresAt: row?.expiresAt ? new Date(row.expiresAt).toISOString() : null,
   scopes: row?.scopes ? row.scopes.split(" ").filter(Boolean) : [],
 })

@@ -199,7 +199,11 @@ export const createCredentials = (deps: CredentialsDeps): SourceCredentials & { 
     }
   }
 
-  /** Client credentials with no grant yet: discover the authorization server and store a first grant. */
+  /**
+   * Client credentials with no grant yet: discover the authorization server, ask for a token, and store the grant.
+   * A source being added is not stored yet, so its grant cannot be either: the token is used all the same, and the
+   * grant is stored by the first one asked for after the source is.
+   */
   const firstClientCredentials = async (subject: CredentialSubject): Promise<CredentialAnswer> => {
     const { settings } = subject.oauth
     let discovered: Awaited<ReturnType<typeof discoverServer>>
@@ -212,7 +216,7 @@ export const createCredentials = (deps: CredentialsDeps): SourceCredentials & { 
     }
     const scopes = scopesFor(subject.oauth, discovered).filter((scope) => scope !== "offline_access")
     const at = now()
-    await store.putSourceAuth({
+    const grant: SourceAuthRow = {
       sourceId: subject.id,
       status: "connected",
       issuer: discovered.issuer,
@@ -224,14 +228,26 @@ export const createCredentials = (deps: CredentialsDeps): SourceCredentials & { 
       grant: "client_credentials",
       accessToken: null,
       refreshToken: null,
-      expiresAt: 0,
+      expiresAt: null,
       scopes: scopes.join(" ") || null,
+      generation: 0,
+      refreshLeaseUntil: null,
+      refreshLeaseOwner: null,
       connectedBy: null,
       error: null,
       updatedAt: at,
-    })
-    const row = await store.getSourceAuth(subject.id)
-    return row ? refresh(subject, row) : authRequired(subject.namespace)
+    }
+    const result = await tokenRequest(subject, grant, null)
+    if ("gone" in result)
+      return { ok: false, code: ToolErrorCodes.authRequired, authRequired: "auth_required", message: result.gone }
+    if ("failed" in result) return unreachable(result.failed)
+    const tokens = await grantTokens(vault, subject.id, result.tokens, at, { scope: grant.scopes })
+    const { generation: _, refreshLeaseUntil: __, refreshLeaseOwner: ___, ...row } = { ...grant, ...tokens }
+    // a source being added has no row yet for its grant to point at
+    await store.putSourceAuth(row).catch(() => undefined)
+    const header = `Bearer ${result.tokens.access_token}`
+    cache.set(subject.id, { generation: 0, header, expiresAt: tokens.expiresAt })
+    return { ok: true, authorization: header }
   }
 
   const current = async (subject: CredentialSubject): Promise<CredentialAnswer> => {

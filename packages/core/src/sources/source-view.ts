@@ -48,7 +48,7 @@ export const sourceView = (
     lastSyncedAt: row.lastSyncedAt === null ? null : new Date(row.lastSyncedAt).toISOString(),
     syncError: row.secretsError ?? (expired ? grant.error : row.syncError),
     config: plugin?.redactConfig(row.config, viewer) ?? null,
-    ...(logsIn ? { auth: authViewOf(grant) } : {}),
+    ...(logsIn ? { auth: authViewOf(grant, oauth.settings.grant === "client_credentials") } : {}),
   }
 }
 
