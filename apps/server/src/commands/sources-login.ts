@@ -93,6 +93,8 @@ const loginHere = async (
     }
     return loggedIn(values, await client.getSource(namespace))
   } finally {
+    // a browser may hold a connection open, or open one more (a favicon, a preconnect): none may keep the command alive
+    server.unref()
     server.closeAllConnections()
     server.close()
   }
