@@ -89,12 +89,12 @@ describe("oidc-provider without registration", () => {
         {
           client_id: "switchboard-pre",
           client_secret: "pre-registered-client-secret",
-          redirect_uris: [], // filled below, once the server's port is known
+          redirect_uris: [`${server.url}/v1/oauth/callback`],
           grant_types: ["authorization_code", "refresh_token"],
           response_types: ["code"],
           token_endpoint_auth_method: "client_secret_basic",
         },
-      ].map((client) => ({ ...client, redirect_uris: [`${server.url}/v1/oauth/callback`] })),
+      ],
     })
   })
   afterAll(() => upstream?.close())
