@@ -13,22 +13,16 @@
  * grant. One that could not reach it leaves the tokens as they were and answers `upstream_unavailable`.
  * Client credentials (machine to machine) need no person: a token is asked for whenever the last one is gone.
  */
-import * as oauth from "oauth4webapi"
-import type { AuthorizationServer } from "oauth4webapi"
 import type { CatalogStore } from "../catalog/rows.js"
 import type { SourceAuthRow } from "../catalog/oauth-rows.js"
-import { SourceRefusalCodes } from "../seams.js"
 import type { CredentialAnswer, CredentialSubject, SourceCredentials } from "../seams.js"
 import { ToolErrorCodes } from "../result.js"
 import type { Logger } from "../errors.js"
-import { clientAuthentication, clientAuthFor } from "./client-identity.js"
-import { discoverServer, requestOptions } from "./discovery.js"
-import { isGrantGone, oauthFailureOf } from "./failure.js"
-import type { OAuthFailure } from "./failure.js"
 import type { OAuthFetch } from "./http.js"
-import { grantTokens, scopesFor } from "./login.js"
+import { grantTokens } from "./login.js"
 import type { TokenVault } from "./token-vault.js"
-import { authRequiredMessage, loginHint } from "./login-hint.js"
+import { loginHint } from "./login-hint.js"
+import { authExpired, authRequired, clientCredentialsGrant, tokenRequest, unreachable } from "./grant-requests.js"
 import { parseBearerChallenge } from "./www-authenticate.js"
 
 /** a token this close to its expiry is refreshed before it is used */
@@ -46,26 +40,6 @@ export interface CredentialsDeps {
   /** waits between reads of a grant another server is refreshing (tests pass their own) */
   sleep?: (ms: number) => Promise<void>
 }
-
-const authRequired = (namespace: string): CredentialAnswer => ({
-  ok: false,
-  code: ToolErrorCodes.authRequired,
-  authRequired: "auth_required",
-  message: authRequiredMessage(namespace),
-})
-
-const authExpired = (namespace: string, why: string | null): CredentialAnswer => ({
-  ok: false,
-  code: ToolErrorCodes.authExpired,
-  authRequired: "auth_expired",
-  message: `the OAuth login of source "${namespace}" has expired${why ? ` (${why})` : ""}: ${loginHint(namespace)}`,
-})
-
-const unreachable = (failure: OAuthFailure): CredentialAnswer => ({
-  ok: false,
-  code: failure.code === "private_address" ? SourceRefusalCodes.privateAddress : ToolErrorCodes.upstreamUnavailable,
-  message: failure.message,
-})
 
 /** what this server last handed out for a source: a token, or `null` for a source with no login (nothing to send) */
 interface CachedToken {
@@ -102,53 +76,6 @@ export const createCredentials = (deps: CredentialsDeps): SourceCredentials & { 
     return authExpired(subject.namespace, why)
   }
 
-  const clientOf = async (row: SourceAuthRow) => ({
-    clientId: row.clientId,
-    clientAuth: row.clientAuth,
-    clientSecret: await vault.open(row.sourceId, "client_secret", row.clientSecret),
-  })
-
-  /** the token request of a refresh or a client-credentials grant; a failure is a value */
-  const tokenRequest = async (
-    subject: CredentialSubject,
-    row: SourceAuthRow,
-    refreshToken: string | null,
-  ): Promise<{ tokens: oauth.TokenEndpointResponse } | { gone: string } | { failed: OAuthFailure }> => {
-    const server = row.server as unknown as AuthorizationServer
-    const client = await clientOf(row)
-    const options = {
-      ...requestOptions(deps.fetch),
-      ...(row.resource ? { additionalParameters: { resource: row.resource } } : {}),
-    }
-    try {
-      if (refreshToken !== null) {
-        const response = await oauth.refreshTokenGrantRequest(
-          server,
-          { client_id: client.clientId },
-          clientAuthentication(client),
-          refreshToken,
-          options,
-        )
-        return { tokens: await oauth.processRefreshTokenResponse(server, { client_id: client.clientId }, response) }
-      }
-      const parameters: Record<string, string> = row.scopes ? { scope: row.scopes } : {}
-      if (row.resource) parameters.resource = row.resource
-      const response = await oauth.clientCredentialsGrantRequest(
-        server,
-        { client_id: client.clientId },
-        clientAuthentication(client),
-        parameters,
-        requestOptions(deps.fetch),
-      )
-      return { tokens: await oauth.processClientCredentialsResponse(server, { client_id: client.clientId }, response) }
-    } catch (cause) {
-      if (isGrantGone(cause)) return { gone: oauthFailureOf(cause, `refresh of "${subject.namespace}"`)!.message }
-      const failure = oauthFailureOf(cause, `token request for "${subject.namespace}"`)
-      if (failure) return { failed: failure }
-      throw cause
-    }
-  }
-
   /** Refreshes the grant at `row`'s generation, or waits for the server that is doing it. */
   const refresh = async (subject: CredentialSubject, row: SourceAuthRow): Promise<CredentialAnswer> => {
     const refreshToken = await vault.open(row.sourceId, "refresh_token", row.refreshToken)
@@ -157,7 +84,7 @@ export const createCredentials = (deps: CredentialsDeps): SourceCredentials & { 
     const owner = crypto.randomUUID()
     const claimed = await store.claimRefresh(row.sourceId, row.generation, owner, now(), now() + REFRESH_LEASE_MS)
     if (!claimed) return waitForRefresh(subject, row)
-    const result = await tokenRequest(subject, row, refreshToken)
+    const result = await tokenRequest(deps, subject.namespace, row, refreshToken)
     if ("gone" in result) return expire(subject, row, result.gone)
     if ("failed" in result) {
       await store.releaseRefresh(row.sourceId, owner)
@@ -199,55 +126,11 @@ export const createCredentials = (deps: CredentialsDeps): SourceCredentials & { 
     }
   }
 
-  /**
-   * Client credentials with no grant yet: discover the authorization server, ask for a token, and store the grant.
-   * A source being added is not stored yet, so its grant cannot be either: the token is used all the same, and the
-   * grant is stored by the first one asked for after the source is.
-   */
   const firstClientCredentials = async (subject: CredentialSubject): Promise<CredentialAnswer> => {
-    const { settings } = subject.oauth
-    let discovered: Awaited<ReturnType<typeof discoverServer>>
-    try {
-      discovered = await discoverServer(subject.oauth.resource, deps.fetch)
-    } catch (cause) {
-      const failure = oauthFailureOf(cause, "OAuth discovery")
-      if (failure) return unreachable(failure)
-      throw cause
-    }
-    const scopes = scopesFor(subject.oauth, discovered).filter((scope) => scope !== "offline_access")
-    const at = now()
-    const grant: SourceAuthRow = {
-      sourceId: subject.id,
-      status: "connected",
-      issuer: discovered.issuer,
-      server: discovered.server as unknown as Record<string, unknown>,
-      resource: discovered.resource,
-      clientId: settings.clientId!,
-      clientAuth: clientAuthFor(discovered.server, true),
-      clientSecret: await vault.sealOrNull(subject.id, "client_secret", settings.clientSecret),
-      grant: "client_credentials",
-      accessToken: null,
-      refreshToken: null,
-      expiresAt: null,
-      scopes: scopes.join(" ") || null,
-      generation: 0,
-      refreshLeaseUntil: null,
-      refreshLeaseOwner: null,
-      connectedBy: null,
-      error: null,
-      updatedAt: at,
-    }
-    const result = await tokenRequest(subject, grant, null)
-    if ("gone" in result)
-      return { ok: false, code: ToolErrorCodes.authRequired, authRequired: "auth_required", message: result.gone }
-    if ("failed" in result) return unreachable(result.failed)
-    const tokens = await grantTokens(vault, subject.id, result.tokens, at, { scope: grant.scopes })
-    const { generation: _, refreshLeaseUntil: __, refreshLeaseOwner: ___, ...row } = { ...grant, ...tokens }
-    // a source being added has no row yet for its grant to point at
-    await store.putSourceAuth(row).catch(() => undefined)
-    const header = `Bearer ${result.tokens.access_token}`
-    cache.set(subject.id, { generation: 0, header, expiresAt: tokens.expiresAt })
-    return { ok: true, authorization: header }
+    const first = await clientCredentialsGrant(deps, subject)
+    if (!first.ok) return first
+    cache.set(subject.id, { generation: 0, header: first.authorization, expiresAt: first.expiresAt })
+    return { ok: true, authorization: first.authorization }
   }
 
   const current = async (subject: CredentialSubject): Promise<CredentialAnswer> => {
