@@ -38,7 +38,7 @@ const groups = {
   // the catalog's commands read it alone; what they do through a host (add a source, call a tool, decide an approval) is the host
   // bundle's catalog-client/local-host, loaded by import() when it is reached
   catalog: {
-    commands: ["sources", "describe", "call", "executions", "policies", "approvals"],
+    commands: ["sources", "sources-login", "describe", "call", "executions", "policies", "approvals"],
     warm: ["sources", "list", "--db", "/nonexistent/switchboard.db"],
   },
   keys: { commands: ["keys"], warm: ["keys", "list", "--db", "/nonexistent/switchboard.db"] },

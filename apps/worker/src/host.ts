@@ -9,6 +9,7 @@ import { drizzle } from "drizzle-orm/d1"
 import { appServices, createApp } from "@switchboard/api"
 import * as Catalog from "@switchboard/core/catalog"
 import * as Secrets from "@switchboard/core/secrets"
+import * as OAuth from "@switchboard/core/oauth"
 import { Services } from "@switchboard/core"
 import type { CodeRuntime } from "@switchboard/core"
 import { McpPlugin } from "@switchboard/plugin-mcp"
@@ -37,11 +38,32 @@ const catalogLayer = (env: Env, config: WorkerConfig) =>
 /** the largest OpenAPI spec a Worker reads: GitHub's (13 MB) compiles well within the isolate's 128 MB */
 export const WORKER_MAX_SPEC_BYTES = 16 * 1024 * 1024
 
+/** OAuth for sources: its grants in D1 (sealed with the same box), its requests through the Worker's fetch. */
+const oauthLayer = (env: Env, config: WorkerConfig) =>
+  Layer.effect(
+    Services.OAuth,
+    Effect.gen(function* () {
+      return OAuth.createOAuthService({
+        store: Catalog.createD1CatalogStore(drizzle(env.DB)),
+        box: yield* Effect.promise(config.secretBox),
+        logger: yield* Services.Logger,
+      })
+    }),
+  )
+
 const pluginsLayer = Layer.effect(Services.SourcePlugins, Effect.all([McpPlugin, OpenApiPlugin])).pipe(
   Layer.provide(
-    Layer.merge(
-      McpPlugin.layer({ allowStdio: false, stdioUnavailableMessage: STDIO_ON_WORKERS }),
-      OpenApiPlugin.layer({ maxSpecBytes: WORKER_MAX_SPEC_BYTES }),
+    Layer.unwrap(
+      Effect.map(Services.OAuth, (oauth) =>
+        Layer.merge(
+          McpPlugin.layer({
+            allowStdio: false,
+            stdioUnavailableMessage: STDIO_ON_WORKERS,
+            credentials: oauth.credentials,
+          }),
+          OpenApiPlugin.layer({ maxSpecBytes: WORKER_MAX_SPEC_BYTES }),
+        ),
+      ),
     ),
   ),
 )
@@ -50,6 +72,7 @@ export const workerLayer = (env: Env, config: WorkerConfig, runtime: CodeRuntime
   Services.coreLayer({ executor: { limits: workerLimits } }).pipe(
     Layer.provideMerge(catalogLayer(env, config)),
     Layer.provideMerge(pluginsLayer),
+    Layer.provideMerge(oauthLayer(env, config)),
     Layer.provideMerge(
       Layer.mergeAll(
         Layer.succeed(Services.CodeRuntime, runtime),

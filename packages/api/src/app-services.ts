@@ -1,5 +1,5 @@
 /** What a host hands the app: the services every route is built from. */
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { Services } from "@switchboard/core"
 import type * as Sources from "@switchboard/core/sources"
 import type * as Executor from "@switchboard/core/executor"
@@ -7,7 +7,8 @@ import type * as Policy from "@switchboard/core/policy"
 import type * as Approvals from "@switchboard/core/approvals"
 import type * as Render from "@switchboard/core/render"
 import type * as Auth from "@switchboard/core/auth"
-import type { CatalogStore, Logger } from "@switchboard/core"
+import type * as OAuth from "@switchboard/core/oauth"
+import type { CatalogStore, Logger, SourcePlugin } from "@switchboard/core"
 
 export interface AppServices {
   sources: Sources.SourcesService
@@ -26,6 +27,10 @@ export interface AppServices {
   keys?: Pick<Auth.ApiKeyService, "verify" | "create" | "list" | "revoke">
   /** where searches of stored output run (default: in place; the Node host gives a worker thread it can stop) */
   grep?: Render.GrepRunner
+  /** OAuth for sources (the login routes and the callback); a host without it answers that it does not log in */
+  oauth?: OAuth.OAuthService
+  /** the plugins, whose `oauth` says which sources log in */
+  plugins?: readonly SourcePlugin[]
 }
 
 /** The app's services from a host's layer: core's service tags, read once when the host is built. */
@@ -38,5 +43,7 @@ export const appServices = Effect.gen(function* () {
     policies: yield* Services.Policies,
     approvals: yield* Services.Approvals,
     logger: yield* Services.Logger,
+    oauth: Option.getOrUndefined(yield* Effect.serviceOption(Services.OAuth)),
+    plugins: yield* Services.SourcePlugins,
   }
 })

@@ -46,6 +46,11 @@ export interface AppOptions {
    * serves.
    */
   metrics?: () => Promise<{ contentType: string; body: string }>
+  /**
+   * The address people reach this server at (`https://switchboard.example.com`), for the OAuth callback a login
+   * sends the browser back to (`<publicUrl>/v1/oauth/callback`). Unset: the origin of the login's own request.
+   */
+  publicUrl?: string
 }
 
 /** A body read that failed because the client hung up (Node: `Error: aborted`, code ECONNRESET). */
@@ -76,6 +81,7 @@ export const createApp = (services: AppServices, options: AppOptions = {}) => {
     downloads,
     keysHint: options.keysHint,
     metrics: options.metrics,
+    publicUrl: options.publicUrl,
     openApi: () => (document ??= openApiDocument(services.sources.kinds)),
   })
   app.notFound((c) => errorResponse(c, "not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`, 404))

@@ -9,6 +9,7 @@ import * as Auth from "@switchboard/core/auth"
 import type { AppEnv } from "./env.js"
 import { errorResponse } from "./http-errors.js"
 import { PROBE_PATHS } from "./probes.js"
+import { OAUTH_CALLBACK_PATH } from "./routes/source-login.js"
 
 /**
  * The 401's text. True on every host: keys are made over HTTP with an admin key; `hint` is the host's own way
@@ -25,7 +26,8 @@ export const authenticate =
       c.set("caller", Auth.OPEN_CALLER)
       return next()
     }
-    if (PROBE_PATHS.has(c.req.path)) return next()
+    // an authorization server's redirect, in a person's browser, carries no key: its state is what binds it
+    if (PROBE_PATHS.has(c.req.path) || c.req.path === OAUTH_CALLBACK_PATH) return next()
     const header = c.req.header("authorization") ?? ""
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1]
     const key = token ? await keys.verify(token) : null

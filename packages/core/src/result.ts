@@ -49,6 +49,13 @@ export const ToolErrorCodes = {
   privateAddress: "private_address",
   /** the stdio source's env sets a variable that makes its command load code, and this server refuses those */
   codeLoadingEnv: "code_loading_env",
+  /**
+   * the source needs an OAuth login that nobody has made (or the login it had is gone): the message names the command
+   * that logs in (`switchboard sources login <namespace>`)
+   */
+  authRequired: "auth_required",
+  /** the source's login expired for good (its refresh was refused, or the grant revoked): log in again, as the message says */
+  authExpired: "auth_expired",
   /** the source answered with something that is not a tool result at all */
   invalidResult: "invalid_result",
   /** a policy rule blocks this tool; `error.data.rule` is the rule that matched. The call never reached the source */

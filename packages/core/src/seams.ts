@@ -4,6 +4,7 @@
 import type { z } from "zod"
 import type { RenderOptions, RenderedResult } from "./render/render-result.js"
 import type { ContentBlock, ToolResult } from "./result.js"
+import type { OAuthSettings } from "./oauth/settings.js"
 
 /** Limits for one execution. Every limit that trips names itself in the error code. */
 export interface RunLimits {
@@ -233,9 +234,57 @@ export type SourceRefusalCode = (typeof SourceRefusalCodes)[keyof typeof SourceR
 
 /**
  * A discovery that failed: `refused` when this server will not start or reach the source (nothing was attempted
- * upstream); `upstreamError` when the server was reached and misbehaved (broke a bound of what it may send), not absent.
+ * upstream); `upstreamError` when the server was reached and misbehaved (broke a bound of what it may send), not absent;
+ * `authRequired` when the source wants an OAuth login (none made yet, or it expired): the message says how to log in.
  */
-export type DiscoveryFailure = { ok: false; message: string; refused?: SourceRefusalCode; upstreamError?: boolean }
+export type DiscoveryFailure = {
+  ok: false
+  message: string
+  refused?: SourceRefusalCode
+  upstreamError?: boolean
+  authRequired?: AuthFailureCode
+}
+
+/** Why a source's OAuth credentials cannot be had: no login yet (`auth_required`), or it is gone (`auth_expired`). */
+export type AuthFailureCode = "auth_required" | "auth_expired"
+
+/**
+ * A source that may log in with OAuth, as its plugin describes it (`SourcePlugin.oauth`): the protected resource it
+ * calls, which is also the resource indicator (RFC 8707), and the operator's settings from the source's `auth`
+ * (oauth/settings.ts), in plaintext.
+ */
+export interface OAuthSource {
+  resource: string
+  settings: OAuthSettings
+}
+
+/** The source a plugin asks credentials for. */
+export interface CredentialSubject {
+  id: string
+  namespace: string
+  oauth: OAuthSource
+}
+
+/**
+ * What core answers a plugin asking for a source's credentials: the `Authorization` header value to send (`null`:
+ * none, the source has not asked for a login), or why there is none. `code` is a tool call's error code as it is:
+ * `auth_required`, `auth_expired`, or what reaching the authorization server failed with (`private_address`,
+ * `upstream_unavailable`).
+ */
+export type CredentialAnswer =
+  | { ok: true; authorization: string | null }
+  | { ok: false; code: string; message: string; authRequired?: AuthFailureCode }
+
+/**
+ * OAuth credentials, which core keeps for the plugins (oauth/credentials.ts): discovery, login, refresh and sealed
+ * storage live once. A plugin asks before each request to a source its `oauth` describes, and tells when the
+ * source answered 401 to what it sent; it sends the request again once with a header that differs.
+ */
+export interface SourceCredentials {
+  authorization(subject: CredentialSubject): Promise<CredentialAnswer>
+  /** `sent`: the header the refused request carried; `challenge`: the 401's `WWW-Authenticate` */
+  rejected(subject: CredentialSubject, sent: string | null, challenge: string | null): Promise<CredentialAnswer>
+}
 
 export interface SourcePlugin {
   readonly kind: string
@@ -273,6 +322,12 @@ export interface SourcePlugin {
     current: unknown,
     patch: unknown,
   ): { ok: true; config: unknown; dropped?: string[] } | { ok: false; message: string }
+  /**
+   * Whether the source may log in with OAuth (an http source without a fixed `authorization` header), and its
+   * settings: core then keeps its credentials (SourceCredentials) and its login (`POST /v1/sources/:ns/login`).
+   * Null or absent: it never logs in.
+   */
+  oauth?(config: unknown): OAuthSource | null
   discover(
     source: SourceHandle,
     options?: DiscoverOptions,

@@ -5,6 +5,7 @@
  */
 import { z } from "zod"
 import { isRecord } from "@switchboard/core"
+import * as OAuth from "@switchboard/core/oauth"
 
 const stringMap = (field: string) => {
   const error = `transport.${field} must be an object of string values`
@@ -82,11 +83,19 @@ export const mcpTransport = z.discriminatedUnion("type", [stdioTransport, httpTr
       : 'an mcp source needs "transport": {"type":"stdio",...} or {"type":"http",...}',
 })
 
-/** The fields of POST /v1/sources an mcp source takes besides namespace and kind. */
-export const mcpSourceConfig = z.object(
-  { transport: mcpTransport },
-  { error: 'an mcp source needs "transport": {"type":"stdio",...} or {"type":"http",...}' },
-)
+/**
+ * The fields of POST /v1/sources an mcp source takes besides namespace and kind: its transport, and for an http
+ * source, how it logs in with OAuth (`auth`, core's settings; a source whose 401 names its metadata needs none).
+ */
+export const mcpSourceConfig = z
+  .object(
+    { transport: mcpTransport, auth: OAuth.oauthSettings.optional() },
+    { error: 'an mcp source needs "transport": {"type":"stdio",...} or {"type":"http",...}' },
+  )
+  .refine((config) => config.auth === undefined || config.transport.type === "http", {
+    error: "auth (OAuth) is for http sources only: a stdio source gets its credentials in transport.env",
+    path: ["auth"],
+  })
 
 /** The transport fields a PATCH may replace, each whole: the ones that hold credentials. */
 const PATCHABLE = { stdio: ["env", "args"], http: ["headers", "url"] } as const

@@ -28,8 +28,14 @@ const redactArgs = (args: readonly string[]): string[] => {
 export const redactConfig = (config: unknown, viewer: ConfigViewer = "admin"): unknown => {
   const transport = (config as McpSourceConfig | null)?.transport
   if (!transport) return null
-  if (transport.type === "http")
-    return { transport: { ...transport, url: redactUrl(transport.url), headers: redactValues(transport.headers) } }
+  if (transport.type === "http") {
+    const auth = (config as McpSourceConfig).auth
+    const shown = auth?.clientSecret === undefined ? auth : { ...auth, clientSecret: REDACTED }
+    return {
+      transport: { ...transport, url: redactUrl(transport.url), headers: redactValues(transport.headers) },
+      ...(shown ? { auth: shown } : {}),
+    }
+  }
   const { args, ...rest } = transport
   return {
     transport: {
@@ -59,6 +65,8 @@ export const secretFields = (config: unknown): string[][] => {
   if (transport.type === "http" && !isPlainHttpUrl(transport.url)) paths.push(["transport", "url"])
   if (transport.type === "stdio" && Array.isArray(transport.args))
     for (const index of secretArgIndexes(transport.args)) paths.push(["transport", "args", String(index)])
+  const auth = (config as { auth?: unknown }).auth
+  if (isRecord(auth) && typeof auth.clientSecret === "string") paths.push(["auth", "clientSecret"])
   return paths
 }
 
@@ -122,6 +130,7 @@ export const secretsOf = (config: McpSourceConfig | null | undefined): string[] 
   }
   if (transport.type === "http") {
     for (const value of Object.values(transport.headers ?? {})) raw.push(...headerSecrets(value))
+    if (config?.auth?.clientSecret) raw.push(config.auth.clientSecret)
     const url = parseUrl(transport.url)
     if (url) raw.push(...urlSecrets(url))
   }

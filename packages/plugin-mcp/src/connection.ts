@@ -8,7 +8,9 @@ import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/cl
 import { boundedFetch } from "./bounded-fetch.js"
 import { loadClientSdk, loadedClientSdk } from "./load-sdk.js"
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
+import type { CredentialSubject, SourceCredentials } from "@switchboard/core"
 import type { McpTransportConfig } from "./config.js"
+import { authorizedFetch } from "./oauth-fetch.js"
 import { codeLoadingNames } from "./code-env.js"
 import { codeLoadingEnv, findRefusal, stdioDisabled, stdioUnavailable } from "./refusal.js"
 import type { SpawnStdio, StdioServer } from "./stdio-spawner.js"
@@ -32,6 +34,8 @@ export interface ConnectPolicy {
   spawnStdio?: SpawnStdio
   /** what a host without `spawnStdio` says of a stdio source (the Worker host names Workers); a neutral text by default */
   stdioUnavailableMessage?: string
+  /** core's OAuth credentials, for http sources that log in (./oauth-fetch.ts); without them none does */
+  credentials?: SourceCredentials
 }
 
 /**
@@ -162,6 +166,8 @@ export const connect = async (
   handlers: ConnectHandlers,
   timeoutMs: number,
   policy: ConnectPolicy,
+  /** the source, when it logs in with OAuth: its requests carry core's credentials */
+  oauth?: CredentialSubject,
 ): Promise<McpConnection> => {
   // the one stdio gate: every path that would start a source (add, sync, lazy re-sync, a call; serve, run, mcp) comes here
   // a host that cannot start processes says so first: naming a flag it has no use for would mislead
@@ -194,7 +200,10 @@ export const connect = async (
       ? stdio!
       : new StreamableHTTPClientTransport(new URL(transport.url), {
           requestInit: { headers: transport.headers },
-          fetch: boundedFetch(policy.fetch, policy.maxMessageBytes),
+          fetch:
+            oauth && policy.credentials
+              ? authorizedFetch(boundedFetch(policy.fetch, policy.maxMessageBytes), policy.credentials, oauth)
+              : boundedFetch(policy.fetch, policy.maxMessageBytes),
         })
 
   // The SDK fires onclose for our own close() too, and possibly after a successor connection took this one's

@@ -5,6 +5,7 @@ import type { InvokeContext, RawInvokeResult } from "@switchboard/core"
 import { scrubSecrets } from "./config-secrets.js"
 import { loadedClientSdk } from "./load-sdk.js"
 import { findRefusal } from "./refusal.js"
+import { findAuthNeeded } from "./oauth-fetch.js"
 import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
 import type { McpSourceConfig } from "./config.js"
 import type { McpConnection } from "./connection.js"
@@ -36,6 +37,8 @@ const failureMessage = (
 ): RawInvokeResult => {
   const refusal = findRefusal(cause)
   if (refusal) return { ok: false, code: refusal.code, message: refusal.message }
+  const auth = findAuthNeeded(cause)
+  if (auth) return { ok: false, code: auth.code, message: auth.message }
   // the upstream's own words: scrubbed of the source's secrets, cut short for an http source (upstream-text.ts)
   const upstream = (text: string) => upstreamMessage(config, text)
   // a stdio connection closed for what the server sent, so every request on it failed: that is the cause

@@ -1,7 +1,7 @@
 /** The SourcePlugin for MCP servers: discovery through `tools/list`, calls through `tools/call`, pooled connections. */
 import { Context, Effect, Exit, Layer, Option, Scope } from "effect"
 import { ResultEncodings, Services, ToolErrorCodes } from "@switchboard/core"
-import type { RawInvokeResult, SourceHandle, SourcePlugin } from "@switchboard/core"
+import type { RawInvokeResult, SourceCredentials, SourceHandle, SourcePlugin } from "@switchboard/core"
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { checkConfig, mergeConfig } from "./config.js"
 import type { ConfigCheck } from "./config.js"
@@ -19,6 +19,7 @@ import { scrubResult } from "./scrub-result.js"
 import { StdioPaths, StdioSpawner } from "./stdio-spawner.js"
 import type { PinStdio, SpawnStdio } from "./stdio-spawner.js"
 import { findRefusal } from "./refusal.js"
+import { findAuthNeeded } from "./oauth-fetch.js"
 import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
 import { isUpstreamOverflow } from "./upstream-overflow.js"
 
@@ -53,6 +54,11 @@ export interface McpPluginOptions {
   idleTimeToLiveMs?: number
   /** the server said its tool list changed (`notifications/tools/list_changed`) */
   onToolsChanged?: (sourceId: string) => void
+  /**
+   * core's OAuth credentials (`OAuth.createOAuthService(…).credentials`): an http source without a fixed
+   * `authorization` header then logs in with OAuth (./oauth-fetch.ts). Without them, a 401 is an upstream error.
+   */
+  credentials?: SourceCredentials
 }
 
 const defaults = (options: McpPluginOptions) => ({
@@ -71,6 +77,7 @@ const poolOptions = (options: McpPluginOptions, onToolsChanged: (sourceId: strin
     stdioUnavailableMessage: options.stdioUnavailableMessage,
     maxMessageBytes: options.maxUpstreamMessageBytes,
     maxToolResultNodes: options.maxToolResultNodes,
+    credentials: options.credentials,
   }
   return { policy, connectTimeoutMs, idleTimeToLiveMs, onToolsChanged }
 }
@@ -91,6 +98,8 @@ const toPromise = <A>(effect: Effect.Effect<A, RequestFailed>): Promise<A> =>
 
 const callFailure = (source: SourceHandle, failed: ConnectFailed): RawInvokeResult => {
   if (failed.refused) return { ok: false, code: failed.refused, message: failed.message }
+  // a login to make, or credentials that could not be had: not a source that failed to start
+  if (failed.auth) return { ok: false, code: failed.auth.code, message: failed.message }
   const message = `could not connect to "${source.namespace}": ${failed.message}`
   return failed.upstreamError
     ? { ok: false, code: ToolErrorCodes.upstreamError, message, connectFailed: true }
@@ -121,27 +130,33 @@ const make = Effect.fnUntraced(function* (options: McpPluginOptions) {
 
     discover(source, options) {
       const config = configOf(source)
-      const listed = pool.withConnection(source.id, config, (connection) =>
-        request(() =>
-          listAllTools(connection, listTimeoutMs, options?.onProgress).then(
-            (tools) => ({ ok: true as const, tools }),
-            (cause) => {
-              const refusal = findRefusal(cause)
-              if (refusal) return { ok: false as const, message: refusal.message, refused: refusal.code }
-              // tools/list changes nothing upstream: any lost request is sent again, once, on a new session
-              if (connection.lossOf(cause) !== null) throw new NotProcessed({ cause })
-              const stderr = connection.stderrTail()
-              // a stdio flood closed the connection (the cause is its overflow), or an http answer passed the bound
-              const overflow = connection.overflow() ?? (isUpstreamOverflow(cause) ? cause : undefined)
-              const reason = overflow?.message ?? errorText(cause)
-              return {
-                ok: false as const,
-                message: `tools/list failed: ${upstreamMessage(config, `${reason}${stderr ? ` (stderr: ${stderrTail(stderr)})` : ""}`)}`,
-                ...(overflow ? { upstreamError: true } : {}),
-              }
-            },
+      const listed = pool.withConnection(
+        source.id,
+        config,
+        (connection) =>
+          request(() =>
+            listAllTools(connection, listTimeoutMs, options?.onProgress).then(
+              (tools) => ({ ok: true as const, tools }),
+              (cause) => {
+                const refusal = findRefusal(cause)
+                if (refusal) return { ok: false as const, message: refusal.message, refused: refusal.code }
+                const auth = findAuthNeeded(cause)
+                if (auth) return { ok: false as const, message: auth.message, authRequired: auth.authRequired }
+                // tools/list changes nothing upstream: any lost request is sent again, once, on a new session
+                if (connection.lossOf(cause) !== null) throw new NotProcessed({ cause })
+                const stderr = connection.stderrTail()
+                // a stdio flood closed the connection (the cause is its overflow), or an http answer passed the bound
+                const overflow = connection.overflow() ?? (isUpstreamOverflow(cause) ? cause : undefined)
+                const reason = overflow?.message ?? errorText(cause)
+                return {
+                  ok: false as const,
+                  message: `tools/list failed: ${upstreamMessage(config, `${reason}${stderr ? ` (stderr: ${stderrTail(stderr)})` : ""}`)}`,
+                  ...(overflow ? { upstreamError: true } : {}),
+                }
+              },
+            ),
           ),
-        ),
+        source.namespace,
       )
       return toPromise(
         listed.pipe(
@@ -159,11 +174,13 @@ const make = Effect.fnUntraced(function* (options: McpPluginOptions) {
             Effect.succeed(
               failed.refused
                 ? { ok: false as const, message: failed.message, refused: failed.refused }
-                : {
-                    ok: false as const,
-                    message: `could not connect: ${failed.message}`,
-                    ...(failed.upstreamError ? { upstreamError: true } : {}),
-                  },
+                : failed.auth
+                  ? { ok: false as const, message: failed.message, authRequired: failed.auth.authRequired }
+                  : {
+                      ok: false as const,
+                      message: `could not connect: ${failed.message}`,
+                      ...(failed.upstreamError ? { upstreamError: true } : {}),
+                    },
             ),
           ),
         ),
@@ -174,8 +191,11 @@ const make = Effect.fnUntraced(function* (options: McpPluginOptions) {
       const config = configOf(source)
       return toPromise(
         pool
-          .withConnection(source.id, config, (connection) =>
-            request(() => callTool(connection, config, tool, args, ctx)),
+          .withConnection(
+            source.id,
+            config,
+            (connection) => request(() => callTool(connection, config, tool, args, ctx)),
+            source.namespace,
           )
           .pipe(
             // failures are scrubbed where they are made (invoke.ts); a result is the tool's data, scrubbed here

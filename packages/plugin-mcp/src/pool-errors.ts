@@ -1,6 +1,6 @@
 /** The pool's typed failures. Guards check `_tag`, never `instanceof`, which fails when a package is bundled twice (ARCHITECTURE.md: tagged errors). */
 import { Data } from "effect"
-import type { SourceRefusalCode } from "@switchboard/core"
+import type { AuthFailureCode, SourceRefusalCode } from "@switchboard/core"
 
 /**
  * The source could not be connected to; `message` is already scrubbed of the source's secrets and cut (upstream
@@ -13,6 +13,11 @@ export class ConnectFailed extends Data.TaggedError("ConnectFailed")<{
   upstreamError?: boolean
   /** an HTTP handshake that failed in a way a restarting server fails (5xx, no connection): one more try is made */
   retryable?: boolean
+  /**
+   * the source needs an OAuth login (or its credentials could not be had): `code` is the call's error code, and
+   * `authRequired` set when a person must log in (./oauth-fetch.ts)
+   */
+  auth?: { code: string; authRequired?: AuthFailureCode }
   cause?: unknown
 }> {}
 

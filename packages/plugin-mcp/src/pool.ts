@@ -9,6 +9,8 @@ import { connect, handshakeRetryable } from "./connection.js"
 import type { ConnectAttemptFailed, ConnectPolicy, McpConnection } from "./connection.js"
 import { ConnectFailed, type NotProcessed, isNotProcessed } from "./pool-errors.js"
 import { findRefusal } from "./refusal.js"
+import { findAuthNeeded } from "./oauth-fetch.js"
+import { oauthOf } from "./oauth-source.js"
 import { isUpstreamOverflow } from "./upstream-overflow.js"
 import { errorText, stderrTail, upstreamMessage } from "./upstream-text.js"
 import type { McpSourceConfig, McpTransportConfig } from "./config.js"
@@ -31,6 +33,8 @@ export interface ConnectionPoolShape {
     sourceId: string,
     config: McpSourceConfig,
     use: (connection: McpConnection) => Effect.Effect<A, E | NotProcessed>,
+    /** the source's namespace, which a login's message names (default: its id) */
+    namespace?: string,
   ): Effect.Effect<A, Exclude<E, NotProcessed> | ConnectFailed>
   /** Drops the source's connection (config changed, source removed, or it answered like a dead one). */
   release(sourceId: string): Effect.Effect<void>
@@ -42,6 +46,13 @@ const isAttemptFailure = (cause: unknown): cause is ConnectAttemptFailed =>
 const connectFailed = (config: McpSourceConfig | undefined, cause: unknown): ConnectFailed => {
   const refusal = findRefusal(cause)
   if (refusal) return new ConnectFailed({ message: refusal.message, refused: refusal.code, cause })
+  const auth = findAuthNeeded(cause)
+  if (auth)
+    return new ConnectFailed({
+      message: auth.message,
+      auth: { code: auth.code, authRequired: auth.authRequired },
+      cause,
+    })
   const inner = isAttemptFailure(cause) ? cause.cause : cause
   const message = errorText(inner)
   const stderr = isAttemptFailure(cause) ? cause.stderr : ""
@@ -77,6 +88,7 @@ type Attempt<A> = { value: A } | { failed: ConnectFailed } | { lost: McpConnecti
 
 const make = Effect.fnUntraced(function* (options: PoolOptions) {
   const configs = new Map<string, McpSourceConfig>()
+  const namespaces = new Map<string, string>()
   /** the connection each source's RcMap entry holds now; a close of any other one must not touch the entry */
   const current = new Map<string, McpConnection>()
   /**
@@ -101,11 +113,13 @@ const make = Effect.fnUntraced(function* (options: PoolOptions) {
             died.add(sourceId)
           }
           const made = transportKey(config.transport)
+          const oauth = oauthOf(config)
           self = await connect(
             config.transport,
             { onClose, onToolsChanged: () => options.onToolsChanged(sourceId) },
             options.connectTimeoutMs,
             options.policy,
+            oauth ? { id: sourceId, namespace: namespaces.get(sourceId) ?? sourceId, oauth } : undefined,
           )
           current.set(sourceId, self)
           connectedWith.set(sourceId, made)
@@ -153,9 +167,11 @@ const make = Effect.fnUntraced(function* (options: PoolOptions) {
     sourceId: string,
     config: McpSourceConfig,
     use: (connection: McpConnection) => Effect.Effect<A, E | NotProcessed>,
+    namespace?: string,
   ): Effect.Effect<A, Exclude<E, NotProcessed> | ConnectFailed> =>
     Effect.gen(function* () {
       configs.set(sourceId, config)
+      if (namespace !== undefined) namespaces.set(sourceId, namespace)
       const made = connectedWith.get(sourceId)
       if (died.delete(sourceId) || (made !== undefined && made !== transportKey(config.transport))) {
         // calls already running on the old connection finish on it; it closes when they end
@@ -190,6 +206,7 @@ const make = Effect.fnUntraced(function* (options: PoolOptions) {
       current.delete(sourceId)
       connectedWith.delete(sourceId)
       died.delete(sourceId)
+      namespaces.delete(sourceId)
       return RcMap.invalidate(map, sourceId)
     })
 

@@ -82,6 +82,15 @@ export interface CatalogClient {
   addSource(body: Record<string, unknown>, onProgress?: Sources.ProgressListener): Promise<Sources.SourceView>
   syncSource(namespace: string, onProgress?: Sources.ProgressListener): Promise<Sources.SourceView>
   removeSource(namespace: string): Promise<void>
+  /** `GET /v1/sources/:namespace`: one source, with its OAuth login */
+  getSource(namespace: string): Promise<Sources.SourceView>
+  /**
+   * Begins an OAuth login (`POST /v1/sources/:namespace/login`): the URL a person opens. `redirectUri`: where the
+   * browser comes back, the local catalog's loopback listener; a server sends it to its own callback instead.
+   */
+  beginLogin(namespace: string, redirectUri?: string): Promise<{ authorizationUrl: string; expiresAt: string }>
+  /** Finishes a login the local catalog began, with its callback's query; a server's callback does this itself. */
+  completeLogin?(callback: URLSearchParams): Promise<{ namespace: string; syncError: string | null }>
   /** `GET /v1/tools`: ranked by `query` when given, else in path order */
   listTools(request: { query?: string; namespace?: string; limit?: number }): Promise<ToolSummary[]>
   describe(paths: string[]): Promise<Describe.DescribeResult>

@@ -83,6 +83,7 @@ export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions):
             plugin: configViews.find((view) => view.kind === row.kind),
             // whoever can open the file is the operator, as admin is
             viewer: "admin",
+            grant: await sealed.getSourceAuth(row.id),
           }),
         ),
       )
@@ -90,6 +91,12 @@ export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions):
     addSource: async (body, onProgress) => (await hostFor(false)).addSource(body, onProgress),
     syncSource: async (namespace, onProgress) => (await hostFor(false)).syncSource(namespace, onProgress),
     removeSource: async (namespace) => (await hostFor(false)).removeSource(namespace),
+    getSource: async (namespace) => (await hostFor(false)).getSource(namespace),
+    beginLogin: async (namespace, redirectUri) => {
+      if (!redirectUri) throw new CatalogClientError("invalid_request", "a local login needs its loopback redirect")
+      return (await hostFor(false)).beginLogin(namespace, redirectUri)
+    },
+    completeLogin: async (callback) => (await hostFor(false)).completeLogin(callback),
     async listTools({ query, namespace, limit }) {
       const tools = query?.trim()
         ? await Describe.createDescribeService(await store(), await policies()).search(query, { namespace, limit })

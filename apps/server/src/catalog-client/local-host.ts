@@ -56,12 +56,27 @@ export const openLocalHost = async (
     // a command lives too briefly to take on other executions' resumes: a server's sweep does (layers/approvals.ts)
     approvalSweepMs: null,
   })
+  const logins = host.oauth!.forSources({
+    store: host.store,
+    plugins: host.plugins ?? [],
+    sync: (namespace) => run(host.sources.sync(namespace)),
+  })
   return {
     addSource: (body: Record<string, unknown>, onProgress?: Sources.ProgressListener): Promise<Sources.SourceView> =>
       run(host.sources.add(body, { onProgress })),
     syncSource: (namespace: string, onProgress?: Sources.ProgressListener): Promise<Sources.SourceView> =>
       run(host.sources.sync(namespace, { onProgress })),
     removeSource: (namespace: string): Promise<void> => run(host.sources.remove(namespace)),
+    getSource: (namespace: string): Promise<Sources.SourceView> => run(host.sources.get(namespace)),
+    /** a login whose browser comes back to this command's loopback listener, as the operator (no key) */
+    beginLogin: async (namespace: string, redirectUri: string) => {
+      const started = await run(logins.begin(namespace, { redirectUri, keyId: null }))
+      return { authorizationUrl: started.authorizationUrl, expiresAt: new Date(started.expiresAt).toISOString() }
+    },
+    completeLogin: async (callback: URLSearchParams) => {
+      const done = await run(logins.complete(callback))
+      return { namespace: done.namespace, syncError: done.syncError }
+    },
     execute: (code: string): Promise<CallResponse> => run(host.executor.execute({ code })),
     addPolicy: async (body: Record<string, unknown>): Promise<PolicyView> =>
       policyView(value(await host.policies.add(body))),

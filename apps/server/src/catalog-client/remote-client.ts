@@ -81,6 +81,16 @@ export const openRemoteClient = (url: string, key = process.env[KEY_ENV] || unde
           client.v1.sources[":namespace"].sync.$post({ param: { namespace: param(namespace) } }),
         )
       ).source,
+    getSource: async (namespace) =>
+      (
+        await json<{ source: Sources.SourceView }>(
+          client.v1.sources[":namespace"].$get({ param: { namespace: param(namespace) } }),
+        )
+      ).source,
+    beginLogin: async (namespace) =>
+      json<{ authorizationUrl: string; expiresAt: string }>(
+        client.v1.sources[":namespace"].login.$post({ param: { namespace: param(namespace) } }),
+      ),
     removeSource: async (namespace) =>
       void (await answer(client.v1.sources[":namespace"].$delete({ param: { namespace: param(namespace) } }))),
     listTools: async ({ query, namespace, limit }) =>

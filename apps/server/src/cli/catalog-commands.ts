@@ -12,6 +12,7 @@ import {
   sourcesAddFlags,
   sourcesFlags,
   sourcesSyncFlags,
+  sourcesLoginFlags,
 } from "./command-flags.js"
 import { targetFlags } from "./flags.js"
 
@@ -68,6 +69,19 @@ export const addCatalogCommands = (program: Command, outcome: Outcome) => {
       sourcesSyncFlags,
     ).action(runs(outcome, async () => (await loadSources()).sourcesSyncCommand)),
     [["switchboard sources sync calc --allow-stdio"]],
+  )
+  examples(
+    addFlags(
+      sources
+        .command("login")
+        .description(
+          "log a source in with OAuth: prints the URL to open in a browser, then waits for the login to complete " +
+            "(local: on a loopback port of this machine; --url: on the server's own callback)",
+        )
+        .argument("<namespace>"),
+      sourcesLoginFlags,
+    ).action(runs(outcome, async () => (await import("../commands/sources-login.js")).sourcesLoginCommand)),
+    [["switchboard sources login docs"], ["switchboard sources login docs --url http://127.0.0.1:4747"]],
   )
   examples(
     addFlags(

@@ -115,6 +115,14 @@ export const sourcesAddFlags = {
 /** sync and remove: locally a sync starts a stdio source only with --allow-stdio */
 export const sourcesSyncFlags = { ...targetFlags, ...allowStdioFlag } as const
 
+export const sourcesLoginFlags = {
+  ...targetFlags,
+  port: {
+    value: "port",
+    help: "the loopback port the browser comes back to, for a local login (default: any free one)",
+  },
+} as const
+
 export const callFlags = { ...targetFlags, ...allowStdioFlag } as const
 
 export const executionsListFlags = {

@@ -77,7 +77,11 @@ const sourceBody = ({ values, args, rest }: AddInput): Record<string, unknown> =
 
 const describeSource = (source: Sources.SourceView) =>
   `${source.namespace}: ${source.toolCount} ${source.toolCount === 1 ? "tool" : "tools"}` +
-  (source.syncError === null ? "" : ` (sync error: ${source.syncError})`)
+  (source.syncError === null
+    ? ""
+    : source.status === "needs_login"
+      ? ` (${source.syncError})`
+      : ` (sync error: ${source.syncError})`)
 
 export const sourcesListCommand = async ({ values }: CommandInput<typeof sourcesFlags>) =>
   withCatalog(values, async (client) => {
@@ -117,7 +121,8 @@ const synced = async (
   }
   if (values.json) printJson({ source })
   else process.stdout.write(`${verb} ${describeSource(source)}\n`)
-  return source.status === "ready" ? 0 : 1
+  // a source that waits for its login was added: it is synced once someone logs in
+  return source.status === "ready" || source.status === "needs_login" ? 0 : 1
 }
 
 export const sourcesAddCommand = async (input: AddInput) => {

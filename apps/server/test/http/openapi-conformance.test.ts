@@ -6,13 +6,15 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { createClient } from "@switchboard/api/client"
-import { fixtureCommand, tinyPngBase64 } from "@switchboard/fixtures"
+import { fixtureCommand, startSdkAuthServer, tinyPngBase64 } from "@switchboard/fixtures"
+import type { SdkAuthServer } from "@switchboard/fixtures"
 import { startTestServer } from "../support/helpers.js"
 import type { TestServer } from "../support/helpers.js"
 import { createConformance } from "./openapi-conformance.js"
 import type { Exchange, OpenApi } from "./openapi-conformance.js"
 
 let server: TestServer
+let upstream: SdkAuthServer
 let document: OpenApi
 const exchanges: Exchange[] = []
 
@@ -72,6 +74,19 @@ beforeAll(async () => {
   })
   await client.v1.sources[":namespace"].$delete({ param: { namespace: "gone" } })
   await client.v1.sources[":namespace"].$delete({ param: { namespace: "gone" } }) // 404
+
+  // a source behind OAuth: added while it needs a login, logged in through the route and the callback
+  upstream = await startSdkAuthServer()
+  await client.v1.sources.$post({
+    json: { namespace: "docs", kind: "mcp", transport: { type: "http", url: upstream.mcpUrl } },
+  })
+  const login = await client.v1.sources[":namespace"].login.$post({ param: { namespace: "docs" } })
+  const { authorizationUrl } = (await login.json()) as { authorizationUrl: string }
+  const callback = (await fetch(authorizationUrl, { redirect: "manual" })).headers.get("location")!
+  await recordingFetch(callback)
+  await recordingFetch(callback) // 400: its state is spent
+  await client.v1.sources[":namespace"].$get({ param: { namespace: "docs" } })
+  await client.v1.sources[":namespace"].$get({ param: { namespace: "nope" } }) // 404
 
   await client.v1.tools.$get({ query: {} })
   await client.v1.tools.$get({ query: { query: "echo", namespace: "contract", limit: "3" } })
@@ -167,7 +182,10 @@ beforeAll(async () => {
   await client.mcp.$delete()
 }, 120_000)
 
-afterAll(() => server?.stop())
+afterAll(async () => {
+  await server?.stop()
+  await upstream?.close()
+})
 
 it("every captured request and answer fits the served document", () => {
   const { check } = createConformance(document)

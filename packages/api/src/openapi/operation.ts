@@ -50,9 +50,10 @@ const queryParams = (schema: z.ZodType) => {
   }))
 }
 
-const answerOf = ({ description, json, text, headers }: Answer, names: ComponentNames) => {
+const answerOf = ({ description, json, text, html, headers }: Answer, names: ComponentNames) => {
   const content: Record<string, { schema: JsonSchema }> = {}
   if (text) content["text/plain"] = { schema: { type: "string" } }
+  if (html) content["text/html"] = { schema: { type: "string" } }
   if (Array.isArray(json))
     content["application/json"] = { schema: { oneOf: json.map((s) => schemaOf(s, names.response, "output")) } }
   else if (isZod(json)) content["application/json"] = { schema: schemaOf(json, names.response, "output") }
@@ -73,7 +74,8 @@ const appErrors = (spec: RouteSpec): ErrorResponseName[] => {
   // the request guard checks the content type a POST, PATCH or DELETE names, with a body or without
   if (spec.body) errors.push("BadRequest", "PayloadTooLarge", "UnsupportedMediaType")
   else if (spec.method !== "get") errors.push("UnsupportedMediaType")
-  if (spec.query && !spec.body) errors.push("BadRequest")
+  // unless the route answers its own 400 (the OAuth callback's page: its query takes any strings)
+  if (spec.query && !spec.body && !(400 in spec.responses)) errors.push("BadRequest")
   return errors
 }
 

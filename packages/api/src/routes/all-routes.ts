@@ -16,11 +16,13 @@ import { metaRoutes, metricsRoutes } from "./meta.js"
 import type { RouteOptions, SchemaOf } from "./route-group.js"
 import type { RouteSpec } from "./route-spec.js"
 import { sourceRoutes } from "./sources.js"
+import { sourceLoginRoutes } from "./source-login.js"
 import { toolRoutes } from "./tools.js"
 
 const groups = [
   metaRoutes,
   sourceRoutes,
+  sourceLoginRoutes,
   toolRoutes,
   executeRoutes,
   executionRoutes,

@@ -22,6 +22,8 @@ export interface RouteOptions {
   metrics?: () => Promise<{ contentType: string; body: string }>
   /** the OpenAPI document, built at its first request */
   openApi: () => Record<string, unknown>
+  /** where people reach this server, for the OAuth callback (AppOptions.publicUrl) */
+  publicUrl?: string
 }
 
 /** A query string arrives as text: the typed client sends each parameter as a string. */

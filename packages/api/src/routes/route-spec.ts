@@ -40,6 +40,8 @@ export interface Answer {
   json?: z.ZodType | readonly z.ZodType[] | JsonSchema
   /** a text/plain body */
   text?: true
+  /** a text/html body: a page for a person in a browser (the OAuth callback's) */
+  html?: true
   headers?: Record<string, JsonSchema>
 }
 

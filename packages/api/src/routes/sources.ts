@@ -44,6 +44,19 @@ export const sourceRoutes = routeGroup(({ sources }) => ({ sources }))
     handler: async (c, { sources }) => c.json({ sources: await sources.list(c.get("caller")) } satisfies SourcesBody),
   })
   .route({
+    method: "get",
+    path: "/v1/sources/:namespace",
+    scope: "admin",
+    operationId: "getSource",
+    tag: "sources",
+    summary: "One source, with its OAuth login (`auth`) for a source that logs in",
+    params,
+    responses: { 200: { description: "the source", json: sourceBody } },
+    errors: ["NotFound"],
+    handler: (c, { sources }) =>
+      runForRequest(c, sources.get(c.req.param("namespace")), (source) => c.json({ source } satisfies SourceBody)),
+  })
+  .route({
     method: "post",
     path: "/v1/sources/:namespace/sync",
     scope: "admin",

@@ -4,7 +4,11 @@ import { z } from "zod"
 export const sourceView = z.object({
   namespace: z.string().describe("scripts call `tools.<namespace>.<tool>`"),
   kind: z.string(),
-  status: z.enum(["ready", "error"]),
+  status: z
+    .enum(["ready", "error", "needs_login"])
+    .describe(
+      "`needs_login`: the source asked for an OAuth login that nobody has made, or its login expired; `syncError` says how to log in",
+    ),
   toolCount: z.int().min(0),
   lastSyncedAt: z.string().meta({ format: "date-time" }).nullable(),
   syncError: z.string().nullable(),
@@ -13,6 +17,14 @@ export const sourceView = z.object({
     .describe(
       "the source's config with every secret value replaced by \"<redacted>\"; for a key without admin, a stdio source's `args` are left out",
     ),
+  auth: z
+    .object({
+      status: z.enum(["connected", "needs_login", "expired"]),
+      expiresAt: z.string().meta({ format: "date-time" }).nullable().describe("when the access token expires"),
+      scopes: z.array(z.string()).describe("the scopes granted"),
+    })
+    .optional()
+    .describe("its OAuth login, for a source that logs in with OAuth: never a token"),
 })
 
 export const sourceBody = z.object({ source: sourceView })
@@ -31,3 +43,12 @@ export type SourcePatchBody = z.input<typeof sourcePatchBody>
 
 export const sourcesBody = z.object({ sources: z.array(sourceView) })
 export type SourcesBody = z.input<typeof sourcesBody>
+
+export const loginBody = z.object({
+  authorizationUrl: z.string().describe("the page a person opens to log in and consent; good for one login"),
+  expiresAt: z
+    .string()
+    .meta({ format: "date-time" })
+    .describe("when the login expires if it is not completed (10 minutes)"),
+})
+export type LoginBody = z.input<typeof loginBody>

@@ -22,6 +22,9 @@ export type CatalogTables = Pick<
   | "apiKeys"
   | "policies"
   | "approvals"
+  | "sourceAuth"
+  | "oauthClients"
+  | "oauthStates"
 >
 /** An executions row as written: the record, and its result's length (`result_chars`). */
 export type ExecutionRow = ExecutionRecord & { resultChars: number | null }

@@ -3,8 +3,10 @@ import type { ResultEncoding } from "../encodings/encoding.js"
 import type { DiscoveredTool, ExecutionEntry, ExecutionRecord, TelemetrySink, ToolCallRecord } from "../seams.js"
 import type { PruneOptions, PruneReport } from "./prune.js"
 import type { RetentionPolicy } from "./retention.js"
+import type { OAuthRows } from "./oauth-rows.js"
 
-export type SourceStatus = "ready" | "error"
+/** `needs_login`: the source asked for an OAuth login that nobody has made yet (oauth/) */
+export type SourceStatus = "ready" | "error" | "needs_login"
 
 export interface SourceRow {
   id: string
@@ -237,7 +239,7 @@ export interface ApprovalListQuery {
  * Reads and writes catalog rows. One implementation per dialect family; every method is async so a
  * synchronous driver (better-sqlite3) and a remote one (Postgres, D1) look alike to callers.
  */
-export interface CatalogStore extends TelemetrySink {
+export interface CatalogStore extends TelemetrySink, OAuthRows {
   listSources(): Promise<SourceRow[]>
   getSource(namespace: string): Promise<SourceRow | null>
   insertSource(row: SourceRow): Promise<void>
@@ -252,6 +254,8 @@ export interface CatalogStore extends TelemetrySink {
   applySync(synced: SyncedTools): Promise<void>
   /** A failed sync changes nothing but sync_error (and the status it implies). */
   recordSyncError(sourceId: string, message: string, at: number): Promise<void>
+  /** The source answered that it needs an OAuth login: status `needs_login`, `message` saying how; its tools stay. */
+  recordNeedsLogin(sourceId: string, message: string, at: number): Promise<void>
   listTools(query: ToolListQuery): Promise<ToolRow[]>
   countTools(sourceId: string): Promise<number>
   /** one tool, its schemas carrying as `$defs` the source's shared definitions they reach (`withDefinitions`) */

@@ -209,3 +209,61 @@ export const approvals = pgTable(
     index("approvals_execution_idx").on(t.executionId),
   ],
 )
+
+export const sourceAuth = pgTable("source_auth", {
+  sourceId: text("source_id")
+    .primaryKey()
+    .references(() => sources.id, { onDelete: "cascade" }),
+  status: text("status").notNull(),
+  issuer: text("issuer").notNull(),
+  server: jsonText("server").notNull(),
+  resource: text("resource"),
+  clientId: text("client_id").notNull(),
+  clientAuth: text("client_auth").notNull(),
+  clientSecret: text("client_secret"),
+  grant: text("grant").notNull(),
+  accessToken: text("access_token"),
+  refreshToken: text("refresh_token"),
+  expiresAt: millis("expires_at"),
+  scopes: text("scopes"),
+  generation: integer("generation").notNull(),
+  refreshLeaseUntil: millis("refresh_lease_until"),
+  refreshLeaseOwner: text("refresh_lease_owner"),
+  connectedBy: text("connected_by"),
+  error: text("error"),
+  updatedAt: millis("updated_at").notNull(),
+})
+
+export const oauthClients = pgTable(
+  "oauth_clients",
+  {
+    sourceId: text("source_id")
+      .notNull()
+      .references(() => sources.id, { onDelete: "cascade" }),
+    issuer: text("issuer").notNull(),
+    redirectUri: text("redirect_uri").notNull(),
+    clientId: text("client_id").notNull(),
+    clientAuth: text("client_auth").notNull(),
+    clientSecret: text("client_secret"),
+    createdAt: millis("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sourceId, t.issuer, t.redirectUri] })],
+)
+
+export const oauthStates = pgTable(
+  "oauth_states",
+  {
+    id: text("id").primaryKey(),
+    sourceId: text("source_id")
+      .notNull()
+      .references(() => sources.id, { onDelete: "cascade" }),
+    keyId: text("key_id"),
+    redirectUri: text("redirect_uri").notNull(),
+    request: jsonText("request").notNull(),
+    codeVerifier: text("code_verifier").notNull(),
+    createdAt: millis("created_at").notNull(),
+    expiresAt: millis("expires_at").notNull(),
+    usedAt: millis("used_at"),
+  },
+  (t) => [index("oauth_states_expires_idx").on(t.expiresAt)],
+)

@@ -205,3 +205,91 @@ export const approvals = sqliteTable(
     index("approvals_execution_idx").on(t.executionId),
   ],
 )
+
+/**
+ * A source's OAuth grant (oauth/): the authorization server it was granted by, the client it used, its tokens
+ * (sealed, oauth/token-vault.ts) and the refresh in progress. `generation` grows with every write of the tokens: a
+ * refresh is claimed compare-and-set on it (with a lease), so two servers of one catalog never both spend a rotating
+ * refresh token (catalog/oauth-rows.ts). One row per source that has logged in; none before.
+ */
+export const sourceAuth = sqliteTable("source_auth", {
+  sourceId: text("source_id")
+    .primaryKey()
+    .references(() => sources.id, { onDelete: "cascade" }),
+  /** connected | expired (a refresh failed for good, or the grant was revoked: a new login is needed) */
+  status: text("status").notNull(),
+  issuer: text("issuer").notNull(),
+  /** the authorization server's metadata as discovered (public: endpoints and what it supports) */
+  server: text("server", { mode: "json" }).notNull(),
+  /** the resource indicator (RFC 8707) the tokens were asked for */
+  resource: text("resource"),
+  clientId: text("client_id").notNull(),
+  /** client_secret_basic | client_secret_post | none */
+  clientAuth: text("client_auth").notNull(),
+  /** sealed; NULL for a public client */
+  clientSecret: text("client_secret"),
+  /** authorization_code | client_credentials */
+  grant: text("grant").notNull(),
+  /** sealed; NULL once expired */
+  accessToken: text("access_token"),
+  /** sealed; NULL when none was issued, or once expired */
+  refreshToken: text("refresh_token"),
+  /** epoch ms; NULL: the server gave no lifetime */
+  expiresAt: integer("expires_at"),
+  /** the scopes granted, space-separated */
+  scopes: text("scopes"),
+  generation: integer("generation").notNull(),
+  /** while a server refreshes the tokens: until when it holds the refresh, and who it is */
+  refreshLeaseUntil: integer("refresh_lease_until"),
+  refreshLeaseOwner: text("refresh_lease_owner"),
+  /** the API key that logged in; NULL without keys */
+  connectedBy: text("connected_by"),
+  /** why the grant expired, for people: never a token */
+  error: text("error"),
+  updatedAt: integer("updated_at").notNull(),
+})
+
+/**
+ * Clients this server registered with an authorization server for a source (RFC 7591), one per redirect URI:
+ * the server's own callback, a CLI's loopback. The secret, when the server issued one, is sealed.
+ */
+export const oauthClients = sqliteTable(
+  "oauth_clients",
+  {
+    sourceId: text("source_id")
+      .notNull()
+      .references(() => sources.id, { onDelete: "cascade" }),
+    issuer: text("issuer").notNull(),
+    redirectUri: text("redirect_uri").notNull(),
+    clientId: text("client_id").notNull(),
+    clientAuth: text("client_auth").notNull(),
+    clientSecret: text("client_secret"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sourceId, t.issuer, t.redirectUri] })],
+)
+
+/**
+ * Logins in progress: one row per `state` handed out, stored as the state's SHA-256 (the state itself is only in
+ * the authorization URL). Taken once (`used_at`), within `expires_at`, for the source and the key that began it.
+ */
+export const oauthStates = sqliteTable(
+  "oauth_states",
+  {
+    id: text("id").primaryKey(),
+    sourceId: text("source_id")
+      .notNull()
+      .references(() => sources.id, { onDelete: "cascade" }),
+    /** the API key that began the login; NULL without keys */
+    keyId: text("key_id"),
+    redirectUri: text("redirect_uri").notNull(),
+    /** what the code exchange needs besides the verifier: issuer, server metadata, resource, scope, client (no secret) */
+    request: text("request", { mode: "json" }).notNull(),
+    /** the PKCE verifier, sealed */
+    codeVerifier: text("code_verifier").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+  },
+  (t) => [index("oauth_states_expires_idx").on(t.expiresAt)],
+)

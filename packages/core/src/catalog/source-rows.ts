@@ -5,7 +5,7 @@ import type { StoreDialect } from "./dialect.js"
 import type { SourceConfigUpdate, SourceRow, SourceStatus } from "./rows.js"
 
 export const sourceRows = ({ db, tables, writeBatch }: StoreDialect) => {
-  const { sources, tools } = tables
+  const { sources, tools, sourceAuth, oauthClients, oauthStates } = tables
   const toRow = (row: typeof sources.$inferSelect): SourceRow => ({ ...row, status: row.status as SourceStatus })
 
   return {
@@ -34,6 +34,9 @@ export const sourceRows = ({ db, tables, writeBatch }: StoreDialect) => {
       await writeBatch((tx) => [
         tx.delete(tools).where(eq(tools.sourceId, id)),
         tx.delete(tables.sourceDefinitions).where(eq(tables.sourceDefinitions.sourceId, id)),
+        tx.delete(sourceAuth).where(eq(sourceAuth.sourceId, id)),
+        tx.delete(oauthClients).where(eq(oauthClients.sourceId, id)),
+        tx.delete(oauthStates).where(eq(oauthStates.sourceId, id)),
         tx.delete(sources).where(eq(sources.id, id)),
       ])
     },
@@ -42,6 +45,13 @@ export const sourceRows = ({ db, tables, writeBatch }: StoreDialect) => {
       await db
         .update(sources)
         .set({ status: "error", syncError: message, updatedAt: at })
+        .where(eq(sources.id, sourceId))
+    },
+
+    async recordNeedsLogin(sourceId: string, message: string, at: number): Promise<void> {
+      await db
+        .update(sources)
+        .set({ status: "needs_login", syncError: message, updatedAt: at })
         .where(eq(sources.id, sourceId))
     },
   }

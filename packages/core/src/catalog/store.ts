@@ -10,7 +10,8 @@
  * runs, so the batch's statements hold up anyway: a sync also deletes every tool its batch did not stamp, and a
  * shape merge writes compare-and-set and tries again (./shape-merge.ts).
  *
- * Each table's rows are a module of their own (sources, tools, shapes, executions, approvals, policies, API keys);
+ * Each table's rows are a module of their own (sources, tools, shapes, executions, approvals, policies, API keys,
+ * a source's OAuth);
  * the store makes each of their methods one operation of the dialect (`StoreDialect.around`).
  */
 import { apiKeyRows } from "./api-key-rows.js"
@@ -20,6 +21,7 @@ import { executionListing } from "./execution-listing.js"
 import { executionReads } from "./execution-reads.js"
 import { executionRows } from "./execution-rows.js"
 import { policyRows } from "./policy-rows.js"
+import { oauthRows } from "./oauth-rows.js"
 import type { CatalogStore } from "./rows.js"
 import type { StoreDialect } from "./dialect.js"
 import { shapeMerger } from "./shape-merge.js"
@@ -54,6 +56,7 @@ export const createCatalogStore = (dialect: StoreDialect): CatalogStore => {
     ...operations(around, approvalRows(dialect, executions)),
     ...operations(around, approvalDecisions(dialect)),
     ...operations(around, apiKeyRows(dialect)),
+    ...operations(around, oauthRows(dialect)),
 
     // each round of it is one operation: it may take several (./shape-merge.ts)
     mergeShapes: shapeMerger(dialect, around),

@@ -4,7 +4,9 @@
  */
 import type { CatalogStore } from "../catalog/rows.js"
 import type { PolicyDecider } from "../policy/policy.js"
+import { ToolErrorCodes, errResult } from "../result.js"
 import type { ToolResult } from "../result.js"
+import { authRequiredMessage } from "../oauth/login-hint.js"
 import type { SourcesService } from "../sources/sources-service.js"
 import { directOutcome } from "./call-outcome.js"
 import type { CallOutcome, ResolvedTool } from "./call-outcome.js"
@@ -29,6 +31,9 @@ export const createToolResolution =
     if (!stored) return directOutcome(await notFound(path, null))
     const source = await sources.ensureFresh(stored)
     const tool = await store.getTool(namespace, name)
+    // a source waiting for its first login has no tools yet: the call says how to log in, not that it is unknown
+    if (!tool && source.status === "needs_login")
+      return directOutcome(errResult(ToolErrorCodes.authRequired, source.syncError ?? authRequiredMessage(namespace)))
     if (!tool) return directOutcome(await notFound(path, namespace))
     const policy = await policies.decide({ path, namespace: source.namespace, annotations: tool.annotations })
     const entry = { source, tool, policy }

@@ -7,6 +7,7 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import type { CatalogStore as CatalogStoreShape } from "../catalog/rows.js"
 import type { Logger as LoggerShape } from "../errors.js"
+import type { OAuthService } from "../oauth/oauth-service.js"
 import { noopMetrics } from "../seams.js"
 import type {
   CodeRuntime as CodeRuntimeShape,
@@ -61,3 +62,9 @@ export const nowFrom: Effect.Effect<() => number> = Effect.map(
 export class StaleSources extends Context.Service<StaleSources, Set<string>>()("@switchboard/core/StaleSources") {
   static readonly layer: Layer.Layer<StaleSources> = Layer.sync(StaleSources, () => new Set<string>())
 }
+
+/**
+ * OAuth for sources (oauth/oauth-service.ts): a host makes it from its database's store, its secret box and its
+ * egress fetch, before its plugins, which take its `credentials`; the API's login routes read it.
+ */
+export class OAuth extends Context.Service<OAuth, OAuthService>()("@switchboard/core/OAuth") {}

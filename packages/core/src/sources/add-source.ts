@@ -55,11 +55,13 @@ export const makeAddSource = ({
     const release = Effect.promise(() => plugin.release(row.id))
     const source = handleOf(row)
     const discovered = yield* discoverAlone({ plugin, source, onProgress: options.onProgress, progressOf, logger })
-    if (!discovered.ok) {
+    // a source that needs a login is kept, waiting for it: its tools are synced once the login is made
+    if (!discovered.ok && !discovered.authRequired) {
       yield* release
       return yield* discoveryError(discovered, `could not add "${namespace}"`)
     }
-    yield* Effect.tryPromise({ try: () => store.insertSource(row), catch: (cause) => cause }).pipe(
+    const kept: SourceRow = discovered.ok ? row : { ...row, status: "needs_login", syncError: discovered.message }
+    yield* Effect.tryPromise({ try: () => store.insertSource(kept), catch: (cause) => cause }).pipe(
       Effect.catch((cause) =>
         Effect.andThen(release, () =>
           // two adds of one namespace racing: the unique index decides
@@ -71,7 +73,9 @@ export const makeAddSource = ({
       ),
     )
     yield* Effect.tryPromise({
-      try: () => store.applySync({ sourceId: row.id, ...discovered.discovery, syncedAt: now() }),
+      try: async () => {
+        if (discovered.ok) await store.applySync({ sourceId: row.id, ...discovered.discovery, syncedAt: now() })
+      },
       catch: (cause) => internalError(logger, "first sync of a new source", cause),
     }).pipe(
       // leave nothing behind: a half-added source would block the namespace with no tools

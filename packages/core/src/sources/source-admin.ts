@@ -6,6 +6,7 @@ import { Effect } from "effect"
 import { Forbidden, InvalidInput, NotFound, internalError } from "../errors.js"
 import type { Internal, Logger } from "../errors.js"
 import type { ConfigViewer, MetricsSink, SourcePlugin } from "../seams.js"
+import type { SourceAuthRow } from "../catalog/oauth-rows.js"
 import type { CatalogStore, SourceRow } from "../catalog/rows.js"
 import { sourceView } from "./source-view.js"
 import type { SourceView } from "./source-view.js"
@@ -45,8 +46,17 @@ export const adminSteps = ({ store, logger, pluginFor }: SourcesContext) => {
   }
 
   /** every view but the listing answers an admin (the routes that add, sync or change a source need admin) */
-  const view = async (row: SourceRow, viewer: ConfigViewer = "admin"): Promise<SourceView> =>
-    sourceView(row, { toolCount: await store.countTools(row.id), plugin: pluginFor(row.kind), viewer })
+  const view = async (
+    row: SourceRow,
+    viewer: ConfigViewer = "admin",
+    grant?: SourceAuthRow | null,
+  ): Promise<SourceView> =>
+    sourceView(row, {
+      toolCount: await store.countTools(row.id),
+      plugin: pluginFor(row.kind),
+      viewer,
+      grant: grant === undefined ? await store.getSourceAuth(row.id) : grant,
+    })
 
   const viewOf = (row: SourceRow) => attempt("read source", () => view(row))
 

@@ -3,7 +3,7 @@
  * stale source costs one round of `tools/list`, and a caller that joins a running sync follows its pages from then
  * on. A sync's failure is a value, not a rejection: lazy re-syncs on the per-call path share it without an Effect.
  */
-import { InvalidInput, NotFound, SecretsUnreadable, internalError, isServiceError } from "../errors.js"
+import { Conflict, InvalidInput, NotFound, SecretsUnreadable, internalError, isServiceError } from "../errors.js"
 import type { Logger, ServiceError } from "../errors.js"
 import type { MetricsSink, SourcePlugin } from "../seams.js"
 import type { CatalogStore, SourceRow } from "../catalog/rows.js"
@@ -57,6 +57,11 @@ export const createSourceSync = ({
     const discovered = await plugin.discover(handleOf(row), { onProgress: progress.onProgress })
     const at = now()
     if (!discovered.ok) {
+      // a login to make is the source's state, not a failure: its tools stay until it is made
+      if (discovered.authRequired) {
+        await store.recordNeedsLogin(row.id, discovered.message, at)
+        return new Conflict({ message: discovered.message })
+      }
       // a refusal is this server's configuration, not the source's state: another server sharing the catalog may run it
       if (!discovered.refused) await store.recordSyncError(row.id, discovered.message, at)
       return discoveryError(discovered, `sync of "${row.namespace}" failed`)
@@ -84,7 +89,8 @@ export const createSourceSync = ({
 
   /** Re-syncs a stale source first; a failed lazy sync keeps the old catalog (and records sync_error). */
   const ensureFresh = async (row: SourceRow): Promise<SourceRow> => {
-    if (row.secretsError || !staleness.isStale(row)) return row
+    // a source waiting for a login is synced by the login, not by each call
+    if (row.secretsError || row.status === "needs_login" || !staleness.isStale(row)) return row
     const synced = await sync(row)
     if (isServiceError(synced)) {
       staleness.failed(row.id)

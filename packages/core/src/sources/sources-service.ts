@@ -115,8 +115,14 @@ export const createSourcesService = ({
     /** `GET /v1/sources`, which a `read` key may ask: a caller without admin sees less of each config (SourcePlugin.redactConfig). */
     async list(caller: Caller): Promise<SourceView[]> {
       const viewer = hasScope(caller, "admin") ? "admin" : "reader"
-      return Promise.all((await store.listSources()).map((row) => view(row, viewer)))
+      const grants = new Map((await store.listSourceAuth()).map((grant) => [grant.sourceId, grant]))
+      return Promise.all((await store.listSources()).map((row) => view(row, viewer, grants.get(row.id) ?? null)))
     },
+
+    /** `GET /v1/sources/:namespace`: one source, as an admin sees it (with its login, for a source that logs in). */
+    get: Effect.fnUntraced(function* (namespace: string) {
+      return yield* viewOf(yield* found(namespace))
+    }),
 
     /**
      * `POST /v1/sources/:namespace/sync`: re-syncs now, sharing a sync already running. `onProgress` hears each page

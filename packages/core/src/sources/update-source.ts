@@ -98,7 +98,9 @@ export const makeUpdateSource = ({
     yield* attempt("sync source", () =>
       discovered.ok
         ? store.applySync({ sourceId: row.id, ...discovered.discovery, syncedAt: at })
-        : store.recordSyncError(row.id, discovered.message, at),
+        : discovered.authRequired
+          ? store.recordNeedsLogin(row.id, discovered.message, at)
+          : store.recordSyncError(row.id, discovered.message, at),
     )
     metrics.syncEnded(namespace, discovered.ok)
     const current = yield* attempt("read source", () => store.getSource(namespace))
