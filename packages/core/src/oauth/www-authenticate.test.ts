@@ -4,7 +4,9 @@ import { parseBearerChallenge } from "./www-authenticate.js"
 it("reads a Bearer challenge's resource_metadata, scope and error, quoted or not", () => {
   expect(
     parseBearerChallenge(
-      'Bearer error="invalid_token", error_description="expired", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", scope="files:read  files:write"',
+      'Bearer error="invalid_token", error_description="expired", ' +
+        'resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", ' +
+        'scope="files:read  files:write"',
     ),
   ).toEqual({
     error: "invalid_token",
