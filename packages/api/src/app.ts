@@ -14,6 +14,8 @@ import type { AppServices } from "./app-services.js"
 import { openApiDocument } from "./openapi/document.js"
 import type { OpenApiDocument } from "./openapi/document.js"
 import { registerRoutes } from "./routes/all-routes.js"
+import { serveConsole } from "./console-assets.js"
+import type { ConsoleAssets } from "./console-assets.js"
 
 export interface AppOptions {
   /**
@@ -46,6 +48,8 @@ export interface AppOptions {
    * serves.
    */
   metrics?: () => Promise<{ contentType: string; body: string }>
+  /** The web console's built files (./console-assets.ts), served at `/`; unset, no console. */
+  console?: ConsoleAssets
 }
 
 /** A body read that failed because the client hung up (Node: `Error: aborted`, code ECONNRESET). */
@@ -63,6 +67,9 @@ export const createApp = (services: AppServices, options: AppOptions = {}) => {
   const base = new Hono<AppEnv>()
   // first: it times the whole request and sees every answer, a refused key's too
   if (options.requestLog) base.use("*", logRequests(options.requestLog))
+  // the console's static files: no data in them, so no key; the Host check still applies (DNS rebinding)
+  if (options.console)
+    base.use("*", serveConsole(options.console, requestGuard({ allowedHosts: options.allowedHosts })))
   const routed = base
     // the key first: a caller without one learns only that it needs one, and no body of theirs is buffered;
     // then its scope, which each route's definition names (./scopes.ts)

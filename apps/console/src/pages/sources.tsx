@@ -1,0 +1,151 @@
+/** Sources: each with its status, last sync, error and tool count; an admin adds (stdio or http), syncs and removes. */
+import { useState } from "preact/hooks"
+import { api, errorText, when } from "../api.js"
+import type { Access } from "../api.js"
+import { useLoad } from "./use-load.js"
+
+const loadSources = async () => {
+  const response = await api.v1.sources.$get()
+  if (!response.ok) return { ok: false as const, message: await errorText(response) }
+  return { ok: true as const, value: (await response.json()).sources }
+}
+
+const lines = (text: string) =>
+  text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "")
+
+const AddSource = ({ added }: { added: () => void }) => {
+  const [type, setType] = useState<"stdio" | "http">("stdio")
+  const [namespace, setNamespace] = useState("")
+  const [command, setCommand] = useState("")
+  const [args, setArgs] = useState("")
+  const [url, setUrl] = useState("")
+  const [message, setMessage] = useState("")
+  const [busy, setBusy] = useState(false)
+  const submit = async (e: Event) => {
+    e.preventDefault()
+    setBusy(true)
+    setMessage("")
+    const transport = type === "stdio" ? { type, command, args: lines(args) } : { type, url }
+    const response = await api.v1.sources.$post({ json: { namespace, kind: "mcp", transport } })
+    setBusy(false)
+    if (!response.ok) return setMessage(await errorText(response))
+    setNamespace("")
+    added()
+  }
+  return (
+    <form class="card" aria-label="Add a source" onSubmit={submit}>
+      <h2>Add an MCP source</h2>
+      <label for="source-namespace">Namespace</label>
+      <input id="source-namespace" required value={namespace} onInput={(e) => setNamespace(e.currentTarget.value)} />
+      <fieldset>
+        <legend>Transport</legend>
+        <label>
+          <input type="radio" name="transport" checked={type === "stdio"} onChange={() => setType("stdio")} /> stdio (a
+          command on the server's host; the server must allow it)
+        </label>
+        <label>
+          <input type="radio" name="transport" checked={type === "http"} onChange={() => setType("http")} /> http
+        </label>
+      </fieldset>
+      {type === "stdio" ? (
+        <>
+          <label for="source-command">Command</label>
+          <input id="source-command" required value={command} onInput={(e) => setCommand(e.currentTarget.value)} />
+          <label for="source-args">Arguments, one a line</label>
+          <textarea id="source-args" rows={3} value={args} onInput={(e) => setArgs(e.currentTarget.value)} />
+        </>
+      ) : (
+        <>
+          <label for="source-url">URL</label>
+          <input id="source-url" type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+        </>
+      )}
+      <button type="submit" disabled={busy}>
+        {busy ? "Adding…" : "Add and sync"}
+      </button>
+      {message && (
+        <p role="alert" class="error">
+          {message}
+        </p>
+      )}
+    </form>
+  )
+}
+
+export const SourcesPage = ({ access }: { access: Access }) => {
+  const [sources, reload] = useLoad(loadSources, [])
+  const [message, setMessage] = useState("")
+  const act = async (response: Promise<Response>) => {
+    const answer = await response
+    setMessage(answer.ok ? "" : await errorText(answer))
+    reload()
+  }
+  return (
+    <main>
+      <h1>Sources</h1>
+      {message && (
+        <p role="alert" class="error">
+          {message}
+        </p>
+      )}
+      {sources.state === "loading" && <p>Loading…</p>}
+      {sources.state === "error" && <p class="error">{sources.message}</p>}
+      {sources.state === "ok" && sources.value.length === 0 && <p>No sources yet.</p>}
+      {sources.state === "ok" && sources.value.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Namespace</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Status</th>
+                <th scope="col">Tools</th>
+                <th scope="col">Last sync</th>
+                <th scope="col">Error</th>
+                {access.admin && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {sources.value.map((s) => (
+                <tr data-source={s.namespace}>
+                  <td>{s.namespace}</td>
+                  <td>{s.kind}</td>
+                  <td class={`status-${s.status}`}>{s.status}</td>
+                  <td>{s.toolCount}</td>
+                  <td>{when(s.lastSyncedAt)}</td>
+                  <td class="wrap">{s.syncError ?? ""}</td>
+                  {access.admin && (
+                    <td class="actions">
+                      <button
+                        type="button"
+                        onClick={() =>
+                          act(api.v1.sources[":namespace"].sync.$post({ param: { namespace: s.namespace } }))
+                        }
+                      >
+                        Sync <span class="visually-hidden">{s.namespace}</span>
+                      </button>
+                      <button
+                        type="button"
+                        class="danger"
+                        onClick={() =>
+                          confirm(`Remove ${s.namespace} and its tools?`) &&
+                          act(api.v1.sources[":namespace"].$delete({ param: { namespace: s.namespace } }))
+                        }
+                      >
+                        Remove <span class="visually-hidden">{s.namespace}</span>
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {access.admin && <AddSource added={reload} />}
+    </main>
+  )
+}
