@@ -43,12 +43,14 @@ const AddSource = ({ added }: { added: () => void }) => {
       <fieldset>
         <legend>Transport</legend>
         <label>
-          <input type="radio" name="transport" checked={type === "stdio"} onChange={() => setType("stdio")} /> stdio (a
-          command on the server's host; the server must allow it)
+          <input type="radio" name="transport" checked={type === "stdio"} onChange={() => setType("stdio")} /> stdio
         </label>
         <label>
           <input type="radio" name="transport" checked={type === "http"} onChange={() => setType("http")} /> http
         </label>
+        <p class="hint">
+          A stdio source runs a command on the server's host: the server refuses it unless it was started to allow it.
+        </p>
       </fieldset>
       {type === "stdio" ? (
         <>
