@@ -84,6 +84,7 @@ export const createApp = (services: AppServices, options: AppOptions = {}) => {
     keysHint: options.keysHint,
     metrics: options.metrics,
     openApi: () => (document ??= openApiDocument(services.sources.kinds)),
+    console: options.console !== undefined,
   })
   app.notFound((c) => errorResponse(c, "not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`, 404))
   app.onError((cause, c) => {

@@ -3,7 +3,7 @@
  * approval's id, and the commands that decide it (on the same catalog: `--db`, or `--url`). The run's process
  * exits `EXIT_PAUSED`; deciding resumes the execution from the start, its recorded calls replayed.
  */
-import { argsPreview, cutNote, escapeUnsafe } from "@switchboard/api"
+import { approvalPageUrl, argsPreview, cutNote, escapeUnsafe } from "@switchboard/api"
 import type * as Executor from "@switchboard/core/executor"
 import { displayDb } from "../database/display-db.js"
 import { when } from "./table.js"
@@ -71,12 +71,14 @@ export const pausedText = (paused: PausedAnswer, target: Target) => {
   const { approval } = paused
   const { on, decide } = targetFlags(target)
   const tool = escapeUnsafe(approval.tool)
+  // a server (--url) serves the console, where a person decides it in the browser; a local catalog has no page
+  const page = target.url === undefined ? "" : `  page      ${approvalPageUrl(target.url, approval.id)}\n`
   return `paused: execution ${paused.executionId} waits for a person's approval of ${tool}
   approval  ${approval.id}
   tool      ${tool}
 ${argsLines(approval, on)}  reason    ${escapeUnsafe(approval.reason)}
   expires   ${when(approval.expiresAt)} (undecided by then, it counts as declined)
-${decideLines(approval.id, decide)}the execution then runs again from the start, its calls so far answered from the record, and goes on past this one:
+${page}${decideLines(approval.id, decide)}the execution then runs again from the start, its calls so far answered from the record, and goes on past this one:
   switchboard executions show ${paused.executionId}${on}
 `
 }

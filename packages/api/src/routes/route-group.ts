@@ -22,6 +22,8 @@ export interface RouteOptions {
   metrics?: () => Promise<{ contentType: string; body: string }>
   /** the OpenAPI document, built at its first request */
   openApi: () => Record<string, unknown>
+  /** the app serves the web console (../console-assets.ts): paused answers link to the approval's page */
+  console?: boolean
 }
 
 /** A query string arrives as text: the typed client sends each parameter as a string. */
