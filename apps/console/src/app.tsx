@@ -6,10 +6,18 @@ import { useRoute } from "./route.js"
 import { SourcesPage } from "./pages/sources.js"
 import { ApprovalPage, ApprovalsPage } from "./pages/approvals.js"
 import { KeysPage } from "./pages/keys.js"
+import { ActivityPage, ExecutionPage } from "./pages/activity.js"
+import { PlaygroundPage } from "./pages/playground.js"
+import { PoliciesPage } from "./pages/policies.js"
+import { ToolPage, ToolsPage } from "./pages/tools.js"
 
 const PAGES = [
   { id: "sources", label: "Sources", needs: null },
+  { id: "tools", label: "Tools", needs: null },
+  { id: "playground", label: "Playground", needs: "execute" },
+  { id: "activity", label: "Activity", needs: null },
   { id: "approvals", label: "Approvals", needs: "admin" },
+  { id: "policies", label: "Policies", needs: "admin" },
   { id: "keys", label: "Keys", needs: "admin" },
 ] as const
 
@@ -60,6 +68,10 @@ const Page = ({ route, access }: { route: string[]; access: Access }) => {
   const [page, id] = route
   if (page === "approvals" && access.admin) return id ? <ApprovalPage id={id} /> : <ApprovalsPage />
   if (page === "keys" && access.admin) return <KeysPage keyed={access.keyed} />
+  if (page === "policies" && access.admin) return <PoliciesPage />
+  if (page === "tools") return id ? <ToolPage path={id} canRun={access.execute} /> : <ToolsPage />
+  if (page === "playground" && access.execute) return <PlaygroundPage />
+  if (page === "activity") return id ? <ExecutionPage id={id} /> : <ActivityPage />
   return <SourcesPage access={access} />
 }
 

@@ -3,7 +3,7 @@
  * and hold no data: the page speaks only the public API, with the key in a header. So they are answered before the
  * key check, but after the same Host check as the API (a rebound name gets no page either). Hashed files under
  * /assets/ are cached for good; index.html never, so a new build is seen at once. Every answer carries a strict
- * Content-Security-Policy: scripts and styles only from this origin, no inline script, no framing.
+ * Content-Security-Policy: scripts and style sheets only from this origin, no inline script, no framing.
  */
 import type { MiddlewareHandler } from "hono"
 
@@ -16,17 +16,35 @@ export interface ConsoleFile {
 /** path (`/`, `/assets/index-3f2a1c.js`) to file; `/` is index.html */
 export type ConsoleAssets = Readonly<Record<string, ConsoleFile>>
 
-export const CONSOLE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join("; ")
+/** What index.html holds where each answer puts its nonce (`<meta name="csp-nonce" content="…">`). */
+export const NONCE_PLACEHOLDER = "__CSP_NONCE__"
+
+/**
+ * The policy of every answer. The editor (CodeMirror) writes its theme into a style element, which carries the
+ * page's nonce (index.html's meta tag, fresh for each answer), and sets a few style attributes (tab size, gutter
+ * height); neither can run script.
+ */
+export const consoleCsp = (nonce?: string) =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    nonce ? `style-src 'self' 'nonce-${nonce}'` : "style-src 'self'",
+    "style-src-attr 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ")
+
+/** the policy of the hashed files, which no nonce concerns */
+export const CONSOLE_CSP = consoleCsp()
+
+const newNonce = () => {
+  const bytes = crypto.getRandomValues(new Uint8Array(16))
+  return btoa(String.fromCharCode(...bytes)).replace(/[+/=]/g, "")
+}
 
 const IMMUTABLE = "public, max-age=31536000, immutable"
 
@@ -43,10 +61,11 @@ export const serveConsole =
       passed = true
     })
     if (!passed) return refused ?? c.res
-    return c.body(file.body, 200, {
+    const nonce = path === "/" ? newNonce() : undefined
+    return c.body(nonce ? file.body.replaceAll(NONCE_PLACEHOLDER, nonce) : file.body, 200, {
       "content-type": file.contentType,
       "cache-control": path === "/" ? "no-cache" : IMMUTABLE,
-      "content-security-policy": CONSOLE_CSP,
+      "content-security-policy": consoleCsp(nonce),
       "x-content-type-options": "nosniff",
       "referrer-policy": "no-referrer",
     })

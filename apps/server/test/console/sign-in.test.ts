@@ -80,7 +80,7 @@ describe("the console, signed in with a key", () => {
     await page.getByRole("button", { name: "Sign in" }).click()
     await page.getByTestId("scope").filter({ hasText: "execute" }).waitFor()
     const nav = page.getByRole("navigation", { name: "Pages" })
-    expect(await nav.getByRole("link").allTextContents()).toEqual(["Sources"])
+    expect(await nav.getByRole("link").allTextContents()).toEqual(["Sources", "Tools", "Playground", "Activity"])
     expect(await page.getByRole("form", { name: "Add a source" }).count()).toBe(0)
     // a link to an admin page shows the sources instead; the server refuses the API call anyway
     await page.goto(`${server.url}/#/keys`)
