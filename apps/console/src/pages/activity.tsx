@@ -4,7 +4,7 @@
  */
 import { useState } from "preact/hooks"
 import { api, errorText, when } from "../api.js"
-import { CodeView } from "../code-view.js"
+import { CodeView } from "../lazy-code.js"
 import { CallsTable } from "./run-outcome.js"
 import { useLoad } from "./use-load.js"
 
@@ -43,7 +43,7 @@ export const ActivityPage = () => {
       {page.state === "error" && <p class="error">{page.message}</p>}
       {page.state === "ok" && (
         <>
-          <div class="table-wrap">
+          <div class="table-wrap" tabIndex={0}>
             <table data-testid="executions">
               <thead>
                 <tr>

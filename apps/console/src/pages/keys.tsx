@@ -67,7 +67,7 @@ export const KeysPage = ({ keyed }: { keyed: boolean }) => {
       )}
       {keys.state === "error" && <p class="error">{keys.message}</p>}
       {keys.state === "ok" && (
-        <div class="table-wrap">
+        <div class="table-wrap" tabIndex={0}>
           <table>
             <thead>
               <tr>

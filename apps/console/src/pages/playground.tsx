@@ -5,7 +5,7 @@
 import type { Completion, CompletionContext } from "@codemirror/autocomplete"
 import { useMemo, useRef, useState } from "preact/hooks"
 import { api, errorText } from "../api.js"
-import { CodeEditor } from "../code-view.js"
+import { CodeEditor } from "../lazy-code.js"
 import type { EditorHandle } from "../code-view.js"
 import { RunOutcome, runScript } from "./run-outcome.js"
 import type { Run } from "./run-outcome.js"

@@ -41,7 +41,7 @@ export const PoliciesPage = () => {
       {policies.state === "ok" && (
         <>
           <p>Where no rule matches: {policies.value.defaultPolicy}</p>
-          <div class="table-wrap">
+          <div class="table-wrap" tabIndex={0}>
             <table>
               <thead>
                 <tr>

@@ -102,7 +102,7 @@ export const CallsTable = ({ calls }: { calls: CallRow[] }) =>
   calls.length === 0 ? (
     <p>None.</p>
   ) : (
-    <div class="table-wrap">
+    <div class="table-wrap" tabIndex={0}>
       <table data-testid="calls">
         <thead>
           <tr>

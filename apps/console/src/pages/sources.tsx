@@ -97,7 +97,7 @@ export const SourcesPage = ({ access }: { access: Access }) => {
       {sources.state === "error" && <p class="error">{sources.message}</p>}
       {sources.state === "ok" && sources.value.length === 0 && <p>No sources yet.</p>}
       {sources.state === "ok" && sources.value.length > 0 && (
-        <div class="table-wrap">
+        <div class="table-wrap" tabIndex={0}>
           <table>
             <thead>
               <tr>

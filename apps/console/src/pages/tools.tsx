@@ -4,7 +4,7 @@
  */
 import { useState } from "preact/hooks"
 import { api, errorText } from "../api.js"
-import { CodeView } from "../code-view.js"
+import { CodeView } from "../lazy-code.js"
 import { RunOutcome, runScript } from "./run-outcome.js"
 import type { Run } from "./run-outcome.js"
 import { useLoad } from "./use-load.js"

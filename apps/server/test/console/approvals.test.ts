@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto"
 import { join } from "node:path"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { launchBrowser, strictPage } from "../support/browser.js"
+import { checkPage, launchBrowser, strictPage } from "../support/browser.js"
 import type { Browser, Page } from "../support/browser.js"
 import { builtDir } from "../support/built-cli.js"
 import { tempDir } from "../support/helpers.js"
@@ -73,6 +73,7 @@ it("pauses a script, opens the approval from the paused answer's link, approves 
   expect(args).toContain("Ada\\u202e\\u001b[2Jevil")
   expect(args).not.toContain("\u202e")
   expect(await page.getByText("greetings go out to people").count()).toBe(1)
+  await checkPage(page, "approval")
 
   await page.getByLabel(/Note/).fill("fine by me")
   await page.getByRole("button", { name: "Approve" }).click()

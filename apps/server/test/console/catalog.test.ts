@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto"
 import { join } from "node:path"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { launchBrowser, strictPage } from "../support/browser.js"
+import { checkPage, launchBrowser, strictPage } from "../support/browser.js"
 import type { Browser, Page } from "../support/browser.js"
 import { builtDir } from "../support/built-cli.js"
 import { tempDir } from "../support/helpers.js"
@@ -71,6 +71,7 @@ it("searches a tool, shows its TypeScript and policy, and runs it from the form"
   await page.getByTestId("run-status").filter({ hasText: "ok" }).waitFor()
   expect(await page.getByTestId("run-raw").textContent()).toContain('"city": "Paris"')
   expect(await page.getByTestId("calls").textContent()).toContain("demo.weather")
+  await checkPage(page, "tool")
   expect(problems).toEqual([])
   await close()
 })
@@ -98,15 +99,19 @@ it("offers tools. completion in the playground, runs the script, and shows its r
   await page.getByTestId("run-status").filter({ hasText: "ok" }).waitFor()
   expect(await page.getByTestId("run-text").textContent()).toContain("Lima: ")
   expect(await page.getByTestId("calls").locator("tbody tr").count()).toBe(3)
+  await checkPage(page, "playground")
 
   // the execution from Activity, and its output searched
   await page.getByRole("link", { name: "Activity" }).click()
+  await page.getByTestId("executions").getByRole("link").first().waitFor()
+  await checkPage(page, "activity")
   await page.getByTestId("executions").getByRole("link").first().click()
   await page.getByTestId("execution-status").filter({ hasText: "ok" }).waitFor()
   expect(await page.getByTestId("output").textContent()).toContain("Oslo: ")
   await page.getByLabel("Search the result (a regular expression)").fill("^Pune")
   await page.getByRole("button", { name: "Search" }).click()
   await page.getByTestId("matches").filter({ hasText: "3: Pune:" }).waitFor()
+  await checkPage(page, "execution")
   expect(await page.getByTestId("calls").locator("tbody tr").count()).toBe(3)
   expect(problems).toEqual([])
   await close()
@@ -120,6 +125,7 @@ it("adds and removes a policy rule", async () => {
   await page.getByRole("button", { name: "Add rule" }).click()
   const row = page.locator('tr[data-policy="demo.greet"]')
   await row.filter({ hasText: "block" }).waitFor()
+  await checkPage(page)
   await row.getByRole("button", { name: "Remove demo.greet" }).click()
   await row.waitFor({ state: "detached" })
   expect(problems).toEqual([])

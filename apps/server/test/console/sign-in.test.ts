@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launchBrowser, strictPage } from "../support/browser.js"
+import { checkPage, launchBrowser, strictPage } from "../support/browser.js"
 import type { Browser } from "../support/browser.js"
 import { builtDir } from "../support/built-cli.js"
 import { tempDir } from "../support/helpers.js"
@@ -45,6 +45,7 @@ describe("the console, signed in with a key", () => {
   it("asks for a key, refuses a wrong one, and with an admin key adds a stdio source, syncs and removes it", async () => {
     const { page, problems, close } = await strictPage(browser)
     await page.goto(server.url)
+    await checkPage(page)
     await page.getByLabel("API key").fill("sb_wrong")
     await page.getByRole("button", { name: "Sign in" }).click()
     await page.getByRole("alert").filter({ hasText: "unauthorized" }).waitFor()
@@ -63,6 +64,7 @@ describe("the console, signed in with a key", () => {
     await row.waitFor()
     expect(await row.textContent()).toContain("ready")
     expect(await row.locator("td").nth(3).textContent()).toBe("4")
+    await checkPage(page, "sources")
 
     await row.getByRole("button", { name: "Sync demo" }).click()
     await page.getByRole("alert").waitFor({ state: "detached" })
@@ -100,6 +102,7 @@ describe("the console, signed in with a key", () => {
     await page.getByRole("button", { name: "Create" }).click()
     const secret = await page.getByTestId("new-secret").textContent()
     expect(secret).toMatch(/^sb_/)
+    await checkPage(page)
     const live = await fetch(`${server.url}/v1/sources`, { headers: { authorization: `Bearer ${secret}` } })
     expect(live.status).toBe(200)
 
