@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from "vitest"
-import { chromiumPath } from "../support/browser.js"
+import { chromiumPath } from "@switchboard/fixtures/browser"
 
 afterEach(() => {
   delete process.env.SWITCHBOARD_CHROMIUM
