@@ -4,7 +4,10 @@ import type { ConsoleAssets } from "../src/console-assets.js"
 import { memoryKeys, stubApp, stubServices } from "./stub-app.js"
 
 const assets: ConsoleAssets = {
-  "/": { body: "<!doctype html><title>x</title>", contentType: "text/html; charset=utf-8" },
+  "/": {
+    body: '<!doctype html><meta name="csp-nonce" content="__CSP_NONCE__"><title>x</title>',
+    contentType: "text/html; charset=utf-8",
+  },
   "/assets/index-abc123.js": { body: "console.log(1)", contentType: "text/javascript; charset=utf-8" },
 }
 
@@ -21,6 +24,19 @@ describe("the console's files", () => {
     expect(script.headers.get("content-type")).toContain("text/javascript")
     expect(CONSOLE_CSP).toContain("script-src 'self'")
     expect(CONSOLE_CSP).not.toMatch(/script-src[^;]*unsafe/)
+  })
+
+  it("gives each index.html a fresh nonce, the one its CSP allows style elements by", async () => {
+    const app = stubApp({ console: assets })
+    const nonceOf = async () => {
+      const answer = await app.request("/")
+      const inPage = /content="([^"]+)"/.exec(await answer.text())?.[1]
+      expect(answer.headers.get("content-security-policy")).toContain(`style-src 'self' 'nonce-${inPage}'`)
+      return inPage
+    }
+    const first = await nonceOf()
+    expect(first).toMatch(/^[A-Za-z0-9]{16,}$/)
+    expect(await nonceOf()).not.toBe(first)
   })
 
   it("needs no key for the files, while the API still does", async () => {

@@ -3,7 +3,7 @@
  * approval's id, and the commands that decide it (on the same catalog: `--db`, or `--url`). The run's process
  * exits `EXIT_PAUSED`; deciding resumes the execution from the start, its recorded calls replayed.
  */
-import { approvalPageUrl, argsPreview, cutNote, escapeUnsafe } from "@switchboard/api"
+import { argsPreview, cutNote, escapeUnsafe } from "@switchboard/api"
 import type * as Executor from "@switchboard/core/executor"
 import { displayDb } from "../database/display-db.js"
 import { when } from "./table.js"
@@ -15,7 +15,8 @@ export const EXIT_PAUSED = 3
 export interface PausedAnswer {
   executionId: string
   status: "paused"
-  approval: Executor.ApprovalSummary
+  /** `url`: the approval's page in the server's web console, when the answer came from a server that serves one */
+  approval: Executor.ApprovalSummary & { url?: string }
 }
 
 export const isPaused = (response: object): response is PausedAnswer =>
@@ -71,8 +72,8 @@ export const pausedText = (paused: PausedAnswer, target: Target) => {
   const { approval } = paused
   const { on, decide } = targetFlags(target)
   const tool = escapeUnsafe(approval.tool)
-  // a server (--url) serves the console, where a person decides it in the browser; a local catalog has no page
-  const page = target.url === undefined ? "" : `  page      ${approvalPageUrl(target.url, approval.id)}\n`
+  // a server that serves the console names the approval's page there (the execute API's 202); a local catalog has none
+  const page = approval.url === undefined ? "" : `  page      ${escapeUnsafe(approval.url)}\n`
   return `paused: execution ${paused.executionId} waits for a person's approval of ${tool}
   approval  ${approval.id}
   tool      ${tool}
