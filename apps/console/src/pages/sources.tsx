@@ -77,9 +77,47 @@ const AddSource = ({ added }: { added: () => void }) => {
   )
 }
 
+/**
+ * PATCH /v1/sources/:namespace: the transport's secret fields, replaced whole (stdio: env, args; http: headers,
+ * url), then a re-sync. The answer names what it dropped.
+ */
+const ChangeSecrets = ({
+  namespace,
+  kind,
+  done,
+}: {
+  namespace: string
+  kind: string
+  done: (message: string) => void
+}) => {
+  const [text, setText] = useState(kind === "mcp" ? '{ "transport": { "env": {} } }' : "{}")
+  const submit = async (e: Event) => {
+    e.preventDefault()
+    let body: Record<string, unknown>
+    try {
+      body = JSON.parse(text) as Record<string, unknown>
+    } catch (cause) {
+      return done(`not JSON: ${String(cause)}`)
+    }
+    const response = await api.v1.sources[":namespace"].$patch({ param: { namespace }, json: body })
+    if (!response.ok) return done(await errorText(response))
+    // the PATCH body is checked by the source's kind, so the client does not type this route's answer
+    const answer = (await response.json()) as { dropped: string[] }
+    done(answer.dropped.length > 0 ? `replaced; dropped ${answer.dropped.join(", ")}` : "")
+  }
+  return (
+    <form class="card" aria-label={`Change the secrets of ${namespace}`} onSubmit={submit}>
+      <label for={`patch-${namespace}`}>Fields to replace (JSON): stdio env or args, http headers or url</label>
+      <textarea id={`patch-${namespace}`} rows={3} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+      <button type="submit">Replace and sync</button>
+    </form>
+  )
+}
+
 export const SourcesPage = ({ access }: { access: Access }) => {
   const [sources, reload] = useLoad(loadSources, [])
   const [message, setMessage] = useState("")
+  const [patching, setPatching] = useState<{ namespace: string; kind: string } | null>(null)
   const act = async (response: Promise<Response>) => {
     const answer = await response
     setMessage(answer.ok ? "" : await errorText(answer))
@@ -129,6 +167,9 @@ export const SourcesPage = ({ access }: { access: Access }) => {
                       >
                         Sync <span class="visually-hidden">{s.namespace}</span>
                       </button>
+                      <button type="button" onClick={() => setPatching({ namespace: s.namespace, kind: s.kind })}>
+                        Secrets <span class="visually-hidden">of {s.namespace}</span>
+                      </button>
                       <button
                         type="button"
                         class="danger"
@@ -146,6 +187,16 @@ export const SourcesPage = ({ access }: { access: Access }) => {
             </tbody>
           </table>
         </div>
+      )}
+      {access.admin && patching && (
+        <ChangeSecrets
+          {...patching}
+          done={(text) => {
+            setMessage(text)
+            setPatching(null)
+            reload()
+          }}
+        />
       )}
       {access.admin && <AddSource added={reload} />}
     </main>

@@ -66,6 +66,13 @@ describe("the console, signed in with a key", () => {
     expect(await row.locator("td").nth(3).textContent()).toBe("4")
     await checkPage(page, "sources")
 
+    await row.getByRole("button", { name: "Secrets of demo" }).click()
+    await page.getByLabel(/Fields to replace/).fill('{ "transport": { "env": { "DEMO_TOKEN": "s3cret" } } }')
+    await page.getByRole("button", { name: "Replace and sync" }).click()
+    await page.getByRole("form", { name: "Change the secrets of demo" }).waitFor({ state: "detached" })
+    await row.filter({ hasText: "ready" }).waitFor()
+    const listed = await fetch(`${server.url}/v1/sources`, { headers: { authorization: `Bearer ${adminKey}` } })
+    expect(JSON.stringify(await listed.json())).toContain('"DEMO_TOKEN":"<redacted>"')
     await row.getByRole("button", { name: "Sync demo" }).click()
     await page.getByRole("alert").waitFor({ state: "detached" })
     page.once("dialog", (dialog) => void dialog.accept())
