@@ -55,6 +55,7 @@ export const RunOutcome = ({ run }: { run: Run }) => {
     media?: Media[]
     executionId?: string
     approval?: { id: string; url?: string }
+    truncated?: { totalLines: number; totalChars: number }
   }
   return (
     <section class="outcome" aria-label="Outcome">
@@ -75,6 +76,12 @@ export const RunOutcome = ({ run }: { run: Run }) => {
           <pre class="code" data-testid="run-text">
             {a.text}
           </pre>
+          {a.truncated && a.executionId && (
+            <p>
+              The model saw the first lines of {a.truncated.totalLines}:{" "}
+              <a href={`#/activity/${a.executionId}`}>read them all, by page or by search</a>
+            </p>
+          )}
           <h3>Raw value</h3>
           <pre class="code" data-testid="run-raw">
             {JSON.stringify(a.result, null, 2)}
