@@ -7,6 +7,7 @@
  */
 import { Clock, Effect, Layer, ManagedRuntime } from "effect"
 import { appServices, createApp } from "@switchboard/api"
+import type { ConsoleAssets } from "@switchboard/api"
 import { Services } from "@switchboard/core"
 import type { CodeRuntime, Logger, RunLimits } from "@switchboard/core"
 import type { StdioAllowance } from "@switchboard/plugin-mcp"
@@ -27,6 +28,8 @@ import { tracingLayer } from "./layers/tracing.js"
 import { startFailure } from "./layers/start-failed.js"
 
 export interface HostOptions {
+  /** the web console's files, served at `/` (`switchboard serve` passes them; the CLI's other commands serve nothing) */
+  console?: ConsoleAssets
   /** path of the SQLite file, or a postgres:// URL */
   db: string
   /** stdio sources run a command on this host: true allows any, a list only those exact commands (demo) */
@@ -168,7 +171,7 @@ export const NODE_KEYS_HINT =
  */
 export const buildHost = async <E>(
   layer: Layer.Layer<HostServices, E>,
-  options: Pick<HostOptions, "requireKey" | "allowedHosts" | "maxBodyBytes" | "maxDownloadsPerKey"> = {},
+  options: Pick<HostOptions, "requireKey" | "allowedHosts" | "maxBodyBytes" | "maxDownloadsPerKey" | "console"> = {},
 ) => {
   const runtime = ManagedRuntime.make(layer)
   const built = await runtime.runPromise(services).catch(async (cause: unknown) => {
@@ -183,6 +186,7 @@ export const buildHost = async <E>(
       maxBodyBytes: options.maxBodyBytes,
       maxDownloadsPerKey: options.maxDownloadsPerKey,
       keysHint: NODE_KEYS_HINT,
+      console: options.console,
       // a line per request, at info; and each counted by route and status
       requestLog: metrics
         ? (entry) => {

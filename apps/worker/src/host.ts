@@ -7,6 +7,7 @@
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { drizzle } from "drizzle-orm/d1"
 import { appServices, createApp } from "@switchboard/api"
+import { consoleAssets } from "@switchboard/console/assets"
 import * as Catalog from "@switchboard/core/catalog"
 import * as Secrets from "@switchboard/core/secrets"
 import * as OAuth from "@switchboard/core/oauth"
@@ -91,7 +92,7 @@ export const buildRequestHost = async (env: Env, config: WorkerConfig, runtime: 
   })
   return {
     ...built,
-    app: createApp(built, { keysHint: WORKER_KEYS_HINT, maxBodyBytes: WORKER_MAX_BODY_BYTES }),
+    app: createApp(built, { keysHint: WORKER_KEYS_HINT, maxBodyBytes: WORKER_MAX_BODY_BYTES, console: consoleAssets }),
     close: () => managed.dispose(),
   }
 }

@@ -14,6 +14,8 @@ import type { AppServices } from "./app-services.js"
 import { openApiDocument } from "./openapi/document.js"
 import type { OpenApiDocument } from "./openapi/document.js"
 import { registerRoutes } from "./routes/all-routes.js"
+import { serveConsole } from "./console-assets.js"
+import type { ConsoleAssets } from "./console-assets.js"
 
 export interface AppOptions {
   /**
@@ -51,6 +53,8 @@ export interface AppOptions {
    * sends the browser back to (`<publicUrl>/v1/oauth/callback`). Unset: the origin of the login's own request.
    */
   publicUrl?: string
+  /** The web console's built files (./console-assets.ts), served at `/`; unset, no console. */
+  console?: ConsoleAssets
 }
 
 /** A body read that failed because the client hung up (Node: `Error: aborted`, code ECONNRESET). */
@@ -68,6 +72,9 @@ export const createApp = (services: AppServices, options: AppOptions = {}) => {
   const base = new Hono<AppEnv>()
   // first: it times the whole request and sees every answer, a refused key's too
   if (options.requestLog) base.use("*", logRequests(options.requestLog))
+  // the console's static files: no data in them, so no key; the Host check still applies (DNS rebinding)
+  if (options.console)
+    base.use("*", serveConsole(options.console, requestGuard({ allowedHosts: options.allowedHosts })))
   const routed = base
     // the key first: a caller without one learns only that it needs one, and no body of theirs is buffered;
     // then its scope, which each route's definition names (./scopes.ts)
@@ -83,6 +90,7 @@ export const createApp = (services: AppServices, options: AppOptions = {}) => {
     metrics: options.metrics,
     publicUrl: options.publicUrl,
     openApi: () => (document ??= openApiDocument(services.sources.kinds)),
+    console: options.console !== undefined,
   })
   app.notFound((c) => errorResponse(c, "not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`, 404))
   app.onError((cause, c) => {

@@ -18,3 +18,6 @@ export { approvalViewOf, defaultPolicyText, policyViewOf } from "./wire/approval
 export { argsPreview, cutNote, escapeUnsafe, safeJson } from "./args-preview.js"
 export { keyViewOf } from "./wire/key-views.js"
 export { openApiDocument } from "./openapi/document.js"
+export { CONSOLE_CSP } from "./console-assets.js"
+export type { ConsoleAssets, ConsoleFile } from "./console-assets.js"
+export { approvalPageUrl } from "./console-links.js"

@@ -15,7 +15,8 @@ export const EXIT_PAUSED = 3
 export interface PausedAnswer {
   executionId: string
   status: "paused"
-  approval: Executor.ApprovalSummary
+  /** `url`: the approval's page in the server's web console, when the answer came from a server that serves one */
+  approval: Executor.ApprovalSummary & { url?: string }
 }
 
 export const isPaused = (response: object): response is PausedAnswer =>
@@ -71,12 +72,14 @@ export const pausedText = (paused: PausedAnswer, target: Target) => {
   const { approval } = paused
   const { on, decide } = targetFlags(target)
   const tool = escapeUnsafe(approval.tool)
+  // a server that serves the console names the approval's page there (the execute API's 202); a local catalog has none
+  const page = approval.url === undefined ? "" : `  page      ${escapeUnsafe(approval.url)}\n`
   return `paused: execution ${paused.executionId} waits for a person's approval of ${tool}
   approval  ${approval.id}
   tool      ${tool}
 ${argsLines(approval, on)}  reason    ${escapeUnsafe(approval.reason)}
   expires   ${when(approval.expiresAt)} (undecided by then, it counts as declined)
-${decideLines(approval.id, decide)}the execution then runs again from the start, its calls so far answered from the record, and goes on past this one:
+${page}${decideLines(approval.id, decide)}the execution then runs again from the start, its calls so far answered from the record, and goes on past this one:
   switchboard executions show ${paused.executionId}${on}
 `
 }

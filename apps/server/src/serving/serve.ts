@@ -58,6 +58,8 @@ export const startServer = async (options: ServeOptions) => {
   // listening, so /healthz answers before they are warm
   const host = await createHost({
     ...options,
+    // loaded here, not in compose: only a server serves the console, and the other commands never load its text
+    console: options.console ?? (await import("@switchboard/console/assets")).consoleAssets,
     metrics: options.metrics ?? true,
     requireKey,
     allowedHosts,

@@ -8,6 +8,7 @@
 import { routeGroup } from "../routes/route-group.js"
 import { readByHandler } from "../routes/route-spec.js"
 import { jsonRpcMessage } from "../wire/json-rpc.js"
+import { approvalPageUrl, requestOrigin } from "../console-links.js"
 import type * as HttpSdk from "./http-sdk.js"
 
 let sdk: Promise<typeof HttpSdk> | undefined
@@ -40,7 +41,7 @@ const notServed = {
  * The app's body limit goes to the transport as its own bound on a POST body (the SDK's default is 4 MiB), so
  * the app's `body_too_large` answer is the one a client meets, at one size for /v1 and /mcp.
  */
-export const mcpRoutes = routeGroup((services, { maxBodyBytes }) => ({ services, maxBodyBytes }))
+export const mcpRoutes = routeGroup((services, { maxBodyBytes, console }) => ({ services, maxBodyBytes, console }))
   .route({
     method: "post",
     path: "/mcp",
@@ -67,13 +68,15 @@ export const mcpRoutes = routeGroup((services, { maxBodyBytes }) => ({ services,
         json: jsonRpcMessage,
       },
     },
-    handler: async (c, { services, maxBodyBytes }) => {
+    handler: async (c, { services, maxBodyBytes, console }) => {
       // the request's key decides which tools it sees and may call
       const executed = (executionId: string) => c.set("executionId", executionId)
       const { WebStandardStreamableHTTPServerTransport, createMcpServer } = await loadSdk()
       // stateless with JSON answers: no stream carries a request to the client, so nothing is asked (elicitation);
       // an execute that pauses answers the paused text, and `resume` the result
-      const server = createMcpServer({ ...services, executed }, c.get("caller"), { elicitation: false })
+      const origin = requestOrigin(c.req.raw)
+      const approvalPage = console ? (id: string) => approvalPageUrl(origin, id) : undefined
+      const server = createMcpServer({ ...services, executed, approvalPage }, c.get("caller"), { elicitation: false })
       // JSON responses rather than an SSE stream: every answer is complete when handleRequest resolves,
       // so the server can be closed at once.
       const transport = new WebStandardStreamableHTTPServerTransport({

@@ -82,7 +82,11 @@ const resumeCall = (executionId: string) => `resume {"executionId":"${executionI
  * Not an error (isError false): the script did not fail and must not be run again, which would pause a second
  * execution at the same call; it waits, durably, and `resume` gives its end.
  */
-export const pausedResult = ({ executionId, approval, logs }: PausedRun, note?: string): CallToolResult => {
+export const pausedResult = (
+  { executionId, approval, logs }: PausedRun,
+  note?: string,
+  approvalPage?: (approvalId: string) => string,
+): CallToolResult => {
   const result = textResult(
     [
       "paused: the script waits for a person to approve a tool call; it has not failed, and it goes on from here once someone decides." +
@@ -90,6 +94,7 @@ export const pausedResult = ({ executionId, approval, logs }: PausedRun, note?: 
       waitingLine(approval),
       `reason: ${escapeUnsafe(approval.reason)}`,
       `approval: ${approval.id}, expires ${when(approval.expiresAt)} (undecided by then, the call is declined)`,
+      ...(approvalPage ? [`A person decides it in the browser: ${approvalPage(approval.id)}`] : []),
       `execution: ${executionId}`,
       `To go on: ${howToDecide(approval.id)} Then call ${resumeCall(executionId)}: it waits for the decision and returns the script's result.`,
     ].join("\n"),
@@ -118,8 +123,12 @@ const endedResult = (response: Executor.EndedResponse): CallToolResult => {
 }
 
 /** The executor's response, whatever it came to. */
-export const responseResult = (response: Executor.ExecuteResponse, note?: string): CallToolResult =>
-  Executor.isPausedResponse(response) ? pausedResult(pausedRun(response), note) : endedResult(response)
+export const responseResult = (
+  response: Executor.ExecuteResponse,
+  note?: string,
+  approvalPage?: (approvalId: string) => string,
+): CallToolResult =>
+  Executor.isPausedResponse(response) ? pausedResult(pausedRun(response), note, approvalPage) : endedResult(response)
 
 /**
  * An execution that ended before this call, or was resumed on another server: its record, the text cut as the run

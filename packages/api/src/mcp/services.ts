@@ -23,6 +23,8 @@ export interface McpServices {
   executed?: (executionId: string) => void
   /** how long `resume` (and `execute`, once a person answered) waits for a resumed run (default `RESUME_WAIT_MS`) */
   resumeWaitMs?: number
+  /** the web page where a person decides an approval, when the server serves the console (../console-links.ts) */
+  approvalPage?: (approvalId: string) => string
 }
 
 /** One call of an MCP tool: the host's services, who calls, the request's signal, and the person to ask, if any. */

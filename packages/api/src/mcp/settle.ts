@@ -46,11 +46,11 @@ export const settledOfWait = (waited: Approvals.ApprovalWait): Settled => {
 export const resultOf = (settled: Settled, services: McpServices): CallToolResult => {
   switch (settled.kind) {
     case "ended":
-      return responseResult(settled.response)
+      return responseResult(settled.response, undefined, services.approvalPage)
     case "stored":
       return storedResult(settled.execution, services.executor.inlineCap)
     case "paused":
-      return pausedResult(settled.paused, settled.note)
+      return pausedResult(settled.paused, settled.note, services.approvalPage)
     case "waiting":
       return waitingResult(settled.approval)
   }

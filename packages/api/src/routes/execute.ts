@@ -2,6 +2,7 @@
 import type { TypedResponse } from "hono"
 import * as Executor from "@switchboard/core/executor"
 import { executeRequest, isServiceError } from "@switchboard/core"
+import { approvalPageUrl, requestOrigin } from "../console-links.js"
 import { sendError } from "../http-errors.js"
 import { executePaused } from "../wire/approvals.js"
 import type { ExecutePausedBody } from "../wire/approvals.js"
@@ -10,7 +11,7 @@ import { executeBody } from "../wire/execute.js"
 import type { ExecuteBody } from "../wire/execute.js"
 import { routeGroup } from "./route-group.js"
 
-export const executeRoutes = routeGroup(({ executor }) => ({ executor })).route({
+export const executeRoutes = routeGroup(({ executor }, { console }) => ({ executor, console })).route({
   method: "post",
   path: "/v1/execute",
   scope: "execute",
@@ -28,14 +29,23 @@ export const executeRoutes = routeGroup(({ executor }) => ({ executor })).route(
     202: { description: "paused before a call that needs a person's approval", json: executePaused },
   },
   errors: ["Overloaded"],
-  handler: async (c, { executor }) => {
+  handler: async (c, { executor, console }) => {
     // the plain path (no fiber: it is the hot one); Overloaded, the typed admission error, is 429 with Retry-After
     const response = await executor.run(c.req.valid("json"), c.req.raw.signal, c.get("caller"))
     if (isServiceError(response)) return sendError(c, response)
     // for the request log
     c.set("executionId", response.executionId)
     // paused before a call that needs a person: accepted, not done (GET /v1/executions/{id} gives the end)
-    if (Executor.isPausedResponse(response)) return c.json(response satisfies ExecutePausedBody, 202)
+    if (Executor.isPausedResponse(response)) {
+      if (!console) return c.json(response satisfies ExecutePausedBody, 202)
+      const url = approvalPageUrl(requestOrigin(c.req.raw), response.approval.id)
+      const linked = {
+        ...response,
+        message: `${response.message}; decide it at ${url}`,
+        approval: { ...response.approval, url },
+      }
+      return c.json(linked satisfies ExecutePausedBody, 202)
+    }
     if (!response.ok) c.set("errorCode", response.error.code)
     // a result that already is JSON text is written as it is: encoding a large value again stalls the server
     if (response.ok && response.resultJson !== undefined)

@@ -24,6 +24,8 @@ export interface RouteOptions {
   openApi: () => Record<string, unknown>
   /** where people reach this server, for the OAuth callback (AppOptions.publicUrl) */
   publicUrl?: string
+  /** the app serves the web console (../console-assets.ts): paused answers link to the approval's page */
+  console?: boolean
 }
 
 /** A query string arrives as text: the typed client sends each parameter as a string. */

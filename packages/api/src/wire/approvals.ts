@@ -72,6 +72,12 @@ export const executePaused = z.object({
     args: z.unknown(),
     reason: z.string(),
     expiresAt: z.int().describe("milliseconds since the epoch"),
+    url: z
+      .string()
+      .optional()
+      .describe(
+        "the approval's page in the server's web console, where a person decides it (when the server serves one)",
+      ),
   }),
   logs: z.array(logEntry),
 })
