@@ -147,8 +147,10 @@ export const addSourceRequest = (kinds: readonly SourceKind[]) => {
   const each = kinds.map(({ kind, configSchema }) =>
     z.object({ namespace: namespaceField, kind: z.literal(kind), ...configSchema?.shape }),
   )
-  if (each.length === 0) return z.object({ namespace: namespaceField, kind: z.string() })
-  return each.length === 1 ? each[0]! : z.union(each)
+  const [first, ...rest] = each
+  if (!first) return z.object({ namespace: namespaceField, kind: z.string() })
+  // by kind, so a bad field is named within its own kind rather than as an "Invalid input" of the whole source
+  return rest.length === 0 ? first : z.discriminatedUnion("kind", [first, ...rest])
 }
 
 /** PATCH /v1/sources/{namespace}, as the OpenAPI document shows it: any kind's patch (none: nothing is taken). */
