@@ -137,6 +137,35 @@ const abortedCall = (tool: string): RawInvokeResult => ({
   message: `the call to "${tool}" was cancelled because its execution was aborted`,
 })
 
+/**
+ * The calls in flight under each execution's signal. The SDK adds an abort listener to the signal it is given and
+ * never removes it, and the execution's signal outlives many calls, so each call gets a signal of its own. One
+ * listener per execution aborts them all: a listener per call would pass the signal's listener limit (and warn)
+ * once a script makes more than ten calls at once.
+ */
+const inFlight = new WeakMap<AbortSignal, Set<AbortController>>()
+
+const linkedTo = (signal: AbortSignal | undefined): { call: AbortController; unlink: () => void } => {
+  const call = new AbortController()
+  if (!signal) return { call, unlink: () => {} }
+  let calls = inFlight.get(signal)
+  if (!calls) {
+    const linked = new Set<AbortController>()
+    calls = linked
+    inFlight.set(signal, linked)
+    signal.addEventListener(
+      "abort",
+      () => {
+        for (const each of linked) each.abort(signal.reason)
+      },
+      { once: true },
+    )
+  }
+  calls.add(call)
+  const held = calls
+  return { call, unlink: () => held.delete(call) }
+}
+
 export const callTool = async (
   connection: McpConnection,
   config: McpSourceConfig,
@@ -145,11 +174,7 @@ export const callTool = async (
   ctx: InvokeContext,
 ): Promise<RawInvokeResult> => {
   if (ctx.signal?.aborted) return abortedCall(tool)
-  // The SDK adds an abort listener to the signal it is given and never removes it; the execution's signal
-  // outlives many calls, so each call gets its own signal, linked for the length of the call only.
-  const call = new AbortController()
-  const unlinked = () => call.abort(ctx.signal?.reason)
-  ctx.signal?.addEventListener("abort", unlinked, { once: true })
+  const { call, unlink } = linkedTo(ctx.signal)
   try {
     const raw = await connection.client.request(
       { method: "tools/call", params: { name: tool, arguments: args as Record<string, unknown> } },
@@ -173,6 +198,6 @@ export const callTool = async (
     if (loss === "session_gone" || loss === "refused") throw new NotProcessed({ cause })
     return callFailureMessage(cause, connection, tool, config)
   } finally {
-    ctx.signal?.removeEventListener("abort", unlinked)
+    unlink()
   }
 }

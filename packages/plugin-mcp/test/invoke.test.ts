@@ -46,6 +46,37 @@ describe("calls sharing one execution signal", () => {
     expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning").map(String)).toEqual([])
   })
 
+  it("20 calls at once on one signal: no MaxListenersExceededWarning, and an abort ends every one of them", async () => {
+    const warnings: Error[] = []
+    const onWarning = (warning: Error) => warnings.push(warning)
+    process.on("warning", onWarning)
+    try {
+      const signal = new AbortController().signal
+      const echoes = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          plugin.invoke(source("parallel"), "echo", { message: String(i) }, { deadline: Date.now() + 10_000, signal }),
+        ),
+      )
+      expect(echoes.every((answer) => answer.ok)).toBe(true)
+      const controller = new AbortController()
+      const slow = Array.from({ length: 12 }, () =>
+        plugin.invoke(
+          source("parallel"),
+          "slow",
+          { ms: 20_000 },
+          { deadline: Date.now() + 30_000, signal: controller.signal },
+        ),
+      )
+      setTimeout(() => controller.abort(), 300)
+      expect((await Promise.all(slow)).map((answer) => answer.ok || answer.code)).toEqual(Array(12).fill("aborted"))
+      // warnings are emitted on the next tick
+      await new Promise((resolve) => setImmediate(resolve))
+    } finally {
+      process.off("warning", onWarning)
+    }
+    expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning").map(String)).toEqual([])
+  })
+
   it("aborting the signal mid-call ends that call with a clear value, and the connection stays usable", async () => {
     const handle = source("abort")
     const controller = new AbortController()

@@ -15,7 +15,7 @@ import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core"
 import type { CatalogStore } from "./rows.js"
 import * as schema from "./schema-sqlite.js"
 import { createCatalogStore } from "./store.js"
-import type { CatalogDb, WriteStatement } from "./dialect.js"
+import type { CatalogDb, ToolCallInsert, WriteStatement } from "./dialect.js"
 import { DEFAULT_BUSY_WAIT_MS, retryWhileBusy } from "./busy-retry.js"
 import { DatabaseFault } from "../database-fault.js"
 import { RESULT_PART_BYTES } from "./result-parts.js"
@@ -119,6 +119,10 @@ export const createSqliteCatalogStore = (
     [column in keyof Required<typeof schema.executions.$inferInsert>]: Placeholder
   }
   const insertExecution = sqliteDb.insert(schema.executions).values(executionPlaceholders).prepare()
+  const toolCallPlaceholders = Object.fromEntries(
+    Object.keys(getTableColumns(schema.toolCalls)).map((key) => [key, sql.placeholder(key)]),
+  ) as { [column in keyof ToolCallInsert]: Placeholder }
+  const insertToolCall = sqliteDb.insert(schema.toolCalls).values(toolCallPlaceholders).prepare()
   const checkFile = () => {
     const fault = fileFault?.()
     if (fault !== undefined) throw new DatabaseFault({ message: fault })
@@ -141,6 +145,10 @@ export const createSqliteCatalogStore = (
     insertExecution: (row) =>
       ({
         run: () => insertExecution.run(row as unknown as Record<string, unknown>) as { changes: number },
+      }) satisfies SyncStatement as unknown as WriteStatement,
+    insertToolCall: (row) =>
+      ({
+        run: () => insertToolCall.run(row as unknown as Record<string, unknown>) as { changes: number },
       }) satisfies SyncStatement as unknown as WriteStatement,
     // a committed write that changes nothing: page 1 is rewritten, so it reaches the WAL as every record does (a
     // write rolled back before COMMIT never touches the file, and would not notice a file that cannot be written)

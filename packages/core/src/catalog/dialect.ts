@@ -28,6 +28,8 @@ export type CatalogTables = Pick<
 >
 /** An executions row as written: the record, and its result's length (`result_chars`). */
 export type ExecutionRow = ExecutionRecord & { resultChars: number | null }
+/** A tool_calls row as written: every column given, the absent ones as null. */
+export type ToolCallInsert = Required<typeof schema.toolCalls.$inferInsert>
 
 /** One statement of a batch: an insert, update or delete built on the handle `writeBatch` gives `build`. */
 export type WriteStatement = BatchItem<"sqlite">
@@ -63,6 +65,8 @@ export interface StoreDialect {
    * every row of a batch; a dialect without one gets multi-row inserts.
    */
   insertExecution?(row: ExecutionRow): WriteStatement
+  /** One tool_calls row, the same way: a script of many calls writes as many rows with each record. */
+  insertToolCall?(row: ToolCallInsert): WriteStatement
   /**
    * The condition "`column` is among the ids `select` reads", for a claim: an update that takes the rows a select
    * picks. Unset, `column in (select)`, which SQLite and D1 run as it reads (the update is the only writer while it

@@ -8,11 +8,11 @@
  * (`result_chars`), so a listing reads neither the result nor its parts.
  */
 import { getTableColumns, inArray, sql } from "drizzle-orm"
-import type { ExecutionEntry, ExecutionRecord } from "../seams.js"
+import type { ExecutionEntry, ExecutionRecord, ToolCallRecord } from "../seams.js"
 import { timeOrderedId } from "../ids.js"
 import { chunks, rowsPerInsert } from "./chunks.js"
 import { splitUtf8 } from "./result-parts.js"
-import type { CatalogDb, ExecutionRow, StoreDialect, WriteStatement } from "./dialect.js"
+import type { CatalogDb, ExecutionRow, StoreDialect, ToolCallInsert, WriteStatement } from "./dialect.js"
 
 /**
  * characters of text per insert statement: a stored result may be megabytes, and Postgres refuses a message over
@@ -26,12 +26,26 @@ const textSize = ({ code, resultText, errorMessage, logs }: ExecutionRecord) => 
   return size
 }
 
+const toolCallRow = (call: ToolCallRecord): ToolCallInsert => ({
+  id: timeOrderedId(),
+  executionId: call.executionId,
+  toolPath: call.toolPath,
+  encoding: call.encoding,
+  startedAt: call.startedAt,
+  durationMs: call.durationMs,
+  ok: call.ok,
+  errorCode: call.errorCode,
+  dataBytes: call.dataBytes,
+  outputSchemaError: call.outputSchemaError ?? null,
+})
+
 export const executionRows = ({
   tables,
   maxParameters,
   resultPartBytes = Number.POSITIVE_INFINITY,
   writeBatch,
   insertExecution,
+  insertToolCall,
 }: StoreDialect) => {
   const { executions, executionResultParts: parts, toolCalls } = tables
   const perInsert = {
@@ -63,7 +77,7 @@ export const executionRows = ({
   const statements = (entries: readonly ExecutionEntry[], { overwrite = false } = {}) => {
     const rows: ExecutionRow[] = []
     const partRows: (typeof parts.$inferInsert)[] = []
-    const calls: (typeof toolCalls.$inferInsert)[] = []
+    const calls: ToolCallInsert[] = []
     for (const { execution, calls: own } of entries) {
       if (inline(execution)) rows.push(row(execution))
       else {
@@ -72,8 +86,7 @@ export const executionRows = ({
           partRows.push({ executionId: execution.id, seq, text }),
         )
       }
-      for (const call of own)
-        calls.push({ id: timeOrderedId(), ...call, outputSchemaError: call.outputSchemaError ?? null })
+      for (const call of own) calls.push(toolCallRow(call))
     }
     return (tx: CatalogDb): WriteStatement[] => {
       const statements: WriteStatement[] = []
@@ -91,7 +104,8 @@ export const executionRows = ({
           statements.push(tx.insert(executions).values(chunk))
       for (const chunk of chunks(partRows, perInsert.parts, (part) => part.text.length, STATEMENT_CHARS))
         statements.push(tx.insert(parts).values(chunk))
-      for (const chunk of chunks(calls, perInsert.calls)) statements.push(tx.insert(toolCalls).values(chunk))
+      if (insertToolCall) statements.push(...calls.map(insertToolCall))
+      else for (const chunk of chunks(calls, perInsert.calls)) statements.push(tx.insert(toolCalls).values(chunk))
       return statements
     }
   }

@@ -240,7 +240,8 @@ class WorkerPool implements WorkerPoolRuntime {
       if (slot.runId !== runId) return
       slot.post({ type: "result", runId, callId, resultJson, hostMs: performance.now() - received })
       this.polling.stayHot()
-      this.polling.awaitNextCall(slot)
+      // with other calls of the run still out, their answers are what comes next, not the guest's next call
+      if (job.callsInHost === 0) this.polling.awaitNextCall(slot)
     }
     void answerJson(job.options.invoke, path, argsJson, clockReads).then(answer)
   }

@@ -1,0 +1,177 @@
+/**
+ * `pnpm bench:server-cost [--rounds 5]`: the server's own cost per execute, each figure a ratio to a baseline taken
+ * in the same run (about 2 minutes). Two processes of their own, started here: the built `switchboard serve` on a new
+ * SQLite file, and a bare Node JSON server (parses the body, answers a small JSON object).
+ *
+ * 1. Throughput: 32 keep-alive clients in a load process of their own (`execute/load-client.ts`), rounds alternating
+ *    between the two servers; executions/s, median of the rounds. Then each server thread's CPU per request during
+ *    one more round of each, from /proc (Linux), so the answer says where the time goes, thread by thread.
+ * 2. A stdio tool call: 100 sequential `tools.fx.echo` calls in one execute, minus a trivial execute, ÷ 100, against
+ *    the design's floor (`execute/stdio-relay.ts`: a worker thread asking the main thread, no QuickJS, no executor).
+ * 3. 100 parallel calls: one execute awaiting `Promise.all` of 100 echo calls, minus a trivial execute, against a
+ *    direct SDK client making the same 100 calls at once.
+ *
+ * The warm-up after boot (requests 501–1,500 against warm) is `pnpm bench:warmup`.
+ */
+import { spawn } from "node:child_process"
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs"
+import { cpus, loadavg, tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { parseArgs } from "node:util"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { fixtureCommand } from "@switchboard/fixtures"
+import { createClient } from "./execute/http-client.js"
+import { spawnLoad } from "./execute/load-client.js"
+import { median, timeInterleavedUs } from "./execute/measure.js"
+import { openRelayedMcp } from "./execute/stdio-relay.js"
+
+const { values } = parseArgs({ options: { rounds: { type: "string", default: "5" } } })
+const rounds = Number(values.rounds)
+const print = (line: string) => process.stdout.write(`${line}\n`)
+const built = fileURLToPath(new URL("../apps/server/dist/switchboard.mjs", import.meta.url))
+const dir = mkdtempSync(join(tmpdir(), "switchboard-bench-cost-"))
+
+const bareJsonServer = `require("node:http").createServer((request, response) => {
+  let body = ""
+  request.setEncoding("utf8")
+  request.on("data", (chunk) => (body += chunk))
+  request.on("end", () => {
+    const text = JSON.stringify({ ok: true, result: 2, text: "2", length: JSON.parse(body).code.length })
+    response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) })
+    response.end(text)
+  })
+}).listen(0, "127.0.0.1", function () { console.log("listening on http://127.0.0.1:" + this.address().port) })`
+
+const start = (args: string[]) =>
+  new Promise<{ url: string; pid: number; stop: () => Promise<void> }>((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] })
+    child.stderr.resume()
+    let out = ""
+    child.stdout.on("data", (chunk) => {
+      out += chunk
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1]
+      if (url)
+        resolve({
+          url,
+          pid: child.pid!,
+          stop: () =>
+            new Promise<void>((done) => {
+              child.once("exit", () => done())
+              child.kill("SIGTERM")
+            }),
+        })
+    })
+    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited ${code}`)))
+  })
+
+/** CPU ticks of each thread of a process, by thread id and name */
+const threadTicks = (pid: number) =>
+  new Map(
+    readdirSync(`/proc/${pid}/task`).map((tid) => {
+      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").split(") ")[1]!.split(" ")
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim()
+      return [`${tid} ${name}`, Number(fields[11]) + Number(fields[12])] as const
+    }),
+  )
+/** µs of CPU per request of each busy thread during `load` (ticks are 10 ms: a round needs seconds of work) */
+const cpuPerRequest = async (pid: number, requests: number, load: () => Promise<unknown>) => {
+  const before = threadTicks(pid)
+  await load()
+  const after = threadTicks(pid)
+  const perThread = [...after].map(([thread, ticks]) => ({
+    thread,
+    us: ((ticks - (before.get(thread) ?? 0)) * 10_000) / requests,
+  }))
+  return perThread.filter(({ us }) => us > 0).sort((a, b) => b.us - a.us)
+}
+
+print(
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Node ${process.version}, load average at start ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ")}`,
+)
+const bare = await start(["-e", bareJsonServer])
+const server = await start([built, "serve", "--port", "0", "--db", join(dir, "catalog.db"), "--allow-stdio"])
+try {
+  // 1. throughput under 32 clients
+  const warm = 8000
+  await spawnLoad(bare.url, 32, warm)
+  await spawnLoad(server.url, 32, warm)
+  const bareRates: number[] = []
+  const serverRates: number[] = []
+  for (let round = 0; round < rounds; round++) {
+    bareRates.push(await spawnLoad(bare.url, 32, 20_000))
+    serverRates.push(await spawnLoad(server.url, 32, 8000))
+  }
+  const [bareRate, serverRate] = [median(bareRates), median(serverRates)]
+  print(
+    `trivial execute, 32 clients in a process of their own: ${serverRate.toFixed(0)}/s | baseline bare JSON server ` +
+      `${bareRate.toFixed(0)}/s | ratio ${(serverRate / bareRate).toFixed(2)}x (target ≥ 0.8x)`,
+  )
+  for (const [name, target, requests] of [
+    ["bare JSON server", bare, 20_000],
+    ["switchboard serve", server, 8000],
+  ] as const) {
+    const threads = await cpuPerRequest(target.pid, requests, () => spawnLoad(target.url, 32, requests))
+    const total = threads.reduce((sum, { us }) => sum + us, 0)
+    const named = threads
+      .slice(0, 6)
+      .map(({ thread, us }) => `${thread} ${us.toFixed(0)}`)
+      .join(", ")
+    print(`  CPU per request, ${name}: ${total.toFixed(0)} µs (threads: ${named})`)
+  }
+
+  // 2. and 3. stdio tool calls, sequential and parallel
+  const admin = createClient(server.url)
+  const added = await admin.post(
+    "/v1/sources",
+    JSON.stringify({ namespace: "fx", kind: "mcp", transport: { type: "stdio", ...fixtureCommand("contract-stdio") } }),
+  )
+  if (added.status !== 201) throw new Error(`adding the stdio source: ${added.status} ${added.text}`)
+  const execute = async (code: string) => {
+    const answer = await admin.post("/v1/execute", JSON.stringify({ code }))
+    if (answer.status !== 200 || !JSON.parse(answer.text).ok) throw new Error(`execute: ${answer.text.slice(0, 300)}`)
+  }
+  const sequential = "for (let i = 0; i < 100; i++) await tools.fx.echo({ message: `m${i}` }); return 1"
+  const parallel =
+    "await Promise.all(Array.from({ length: 100 }, (_, i) => tools.fx.echo({ message: `m${i}` }))); return 1"
+  const relayed = await openRelayedMcp(100)
+  const direct = new Client({ name: "bench", version: "1.0.0" })
+  await direct.connect(new StdioClientTransport(fixtureCommand("contract-stdio")))
+  const directParallel = () =>
+    Promise.all(
+      Array.from({ length: 100 }, (_, i) => direct.callTool({ name: "echo", arguments: { message: `m${i}` } })),
+    )
+  let floorUs = 0
+  const floorSamples: number[] = []
+  const [trivialUs = 0, sequentialUs = 0, parallelUs = 0, directParallelUs = 0] = await timeInterleavedUs(
+    40,
+    [
+      () => execute("return 1"),
+      () => execute(sequential),
+      () => execute(parallel),
+      directParallel,
+      async () => floorSamples.push(await relayed.round()),
+    ],
+    10,
+  )
+  floorUs = median(floorSamples.slice(10))
+  const perCall = (sequentialUs - trivialUs) / 100
+  print(
+    `stdio tool call, 100 in a row in one execute: ${perCall.toFixed(1)} µs per call | baseline the design's floor ` +
+      `${floorUs.toFixed(1)} µs | ratio ${(perCall / floorUs).toFixed(2)}x (target ≤ 1.2x)`,
+  )
+  const parallelCost = parallelUs - trivialUs
+  print(
+    `100 parallel stdio calls in one execute: ${(parallelCost / 1000).toFixed(2)} ms | baseline a direct SDK client, ` +
+      `the same 100 at once ${(directParallelUs / 1000).toFixed(2)} ms | ratio ${(parallelCost / directParallelUs).toFixed(2)}x ` +
+      "(target ≤ 1.3x)",
+  )
+  admin.close()
+  await Promise.all([relayed.close(), direct.close()])
+} finally {
+  await Promise.all([bare.stop(), server.stop()])
+  rmSync(dir, { recursive: true, force: true })
+}
