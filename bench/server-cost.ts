@@ -11,6 +11,7 @@
  * 3. 100 parallel calls: one execute awaiting `Promise.all` of 100 echo calls, minus a trivial execute, against a
  *    direct SDK client making the same 100 calls at once.
  *
+ * `--only throughput` or `--only stdio` runs one part.
  * The warm-up after boot (requests 501–1,500 against warm) is `pnpm bench:warmup`.
  */
 import { spawn } from "node:child_process"
@@ -27,7 +28,9 @@ import { spawnLoad } from "./execute/load-client.js"
 import { median, timeInterleavedUs } from "./execute/measure.js"
 import { openRelayedMcp } from "./execute/stdio-relay.js"
 
-const { values } = parseArgs({ options: { rounds: { type: "string", default: "5" } } })
+const { values } = parseArgs({
+  options: { rounds: { type: "string", default: "5" }, only: { type: "string" } },
+})
 const rounds = Number(values.rounds)
 const print = (line: string) => process.stdout.write(`${line}\n`)
 const built = fileURLToPath(new URL("../apps/server/dist/switchboard.mjs", import.meta.url))
@@ -95,7 +98,15 @@ print(
 const bare = await start(["-e", bareJsonServer])
 const server = await start([built, "serve", "--port", "0", "--db", join(dir, "catalog.db"), "--allow-stdio"])
 try {
-  // 1. throughput under 32 clients
+  if (values.only !== "stdio") await throughput()
+  if (values.only !== "throughput") await stdioCalls()
+} finally {
+  await Promise.all([bare.stop(), server.stop()])
+  rmSync(dir, { recursive: true, force: true })
+}
+
+/** 1. throughput under 32 clients */
+async function throughput() {
   const warm = 8000
   await spawnLoad(bare.url, 32, warm)
   await spawnLoad(server.url, 32, warm)
@@ -122,8 +133,10 @@ try {
       .join(", ")
     print(`  CPU per request, ${name}: ${total.toFixed(0)} µs (threads: ${named})`)
   }
+}
 
-  // 2. and 3. stdio tool calls, sequential and parallel
+/** 2. and 3. stdio tool calls, sequential and parallel */
+async function stdioCalls() {
   const admin = createClient(server.url)
   const added = await admin.post(
     "/v1/sources",
@@ -171,7 +184,4 @@ try {
   )
   admin.close()
   await Promise.all([relayed.close(), direct.close()])
-} finally {
-  await Promise.all([bare.stop(), server.stop()])
-  rmSync(dir, { recursive: true, force: true })
 }

@@ -63,8 +63,12 @@ export const rssOf = (pid: number): number => {
   return Number(match[1]) * 1024
 }
 
-/** Poll the RSS until it is within `slack` bytes of `idle`, for at most `withinMs`; the last reading. */
-export const settledRss = async (pid: number, idle: number, slack: number, withinMs = 5_000): Promise<number> => {
+/**
+ * Poll the RSS until it is within `slack` bytes of `idle`, for at most `withinMs`; the last reading. The wait is
+ * long because a loaded machine (a test run on 2 cores) delays the collections and thread exits that give memory
+ * back; the bound itself is unchanged, and a server that keeps the memory still fails.
+ */
+export const settledRss = async (pid: number, idle: number, slack: number, withinMs = 15_000): Promise<number> => {
   const until = performance.now() + withinMs
   let rss = rssOf(pid)
   while (rss - idle > slack && performance.now() < until) {
