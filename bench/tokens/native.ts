@@ -75,13 +75,3 @@ export const connectNative = async (upstreams: readonly Upstream[]): Promise<Nat
     close: async () => void (await Promise.all([...clients.values()].map((client) => client.close()))),
   }
 }
-
-/** A catalog listed from a document, with no server to call: its listing alone is measured. */
-export const listedOnly = (listed: readonly Tool[]): NativeSide => ({
-  tools: listed.length,
-  listing: listingTokens(listed),
-  run: async ({ path }) => {
-    throw new Error(`${path}: this catalog is measured by its listing alone, no call is made`)
-  },
-  close: async () => {},
-})
