@@ -4,8 +4,9 @@
  * a JSON body), answered as an importer's MCP tool answers: the response body as it came, in one text block.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import { callTokens, envelopeTokens, listingTokens, textTokens } from "./count.js"
+import { listingTokens } from "./count.js"
 import type { ListedOperation } from "./github-openapi.js"
+import { callCost } from "./native.js"
 import type { NativeSide } from "./native.js"
 
 const requestOf = (tool: ListedOperation, args: Record<string, unknown>, baseUrl: string) => {
@@ -43,13 +44,7 @@ export const githubNative = (tools: readonly ListedOperation[], namespace: strin
         content: [{ type: "text", text: await response.text() }],
         ...(response.ok ? {} : { isError: true }),
       }
-      return {
-        call: callTokens(name, args),
-        result: envelopeTokens(result),
-        resultText: textTokens(result),
-        isError: result.isError === true,
-        returned: result,
-      }
+      return callCost(name, args, result)
     },
     close: async () => {},
   }
