@@ -52,8 +52,8 @@ const withDefinitions = (root: unknown, view: unknown): unknown => {
 }
 
 /**
- * A node with its references followed and `visit` applied to every subschema in place (array items and the
- * members of anyOf, oneOf and allOf at the node's own level); `visitObject` decides an object node's fields.
+ * A copy of a node with its references followed in place and `again` applied to the subschemas at the node's own
+ * level (array items, the members of anyOf, oneOf and allOf); `visitObject` decides an object node's fields.
  */
 const walkNode = (
   node: unknown,
@@ -132,12 +132,13 @@ export const dataToLevels = (schema: unknown, levels: number): DataView => {
           copy.properties = Object.fromEntries(
             Object.entries(properties).map(([name, value]) => [name, atLevel(value, level + 1)]),
           )
-        for (const k of ["additionalProperties", "patternProperties"]) {
-          const value = own(original, k)
-          if (k === "additionalProperties" && isRecord(value)) copy[k] = atLevel(value, level + 1)
-          else if (k === "patternProperties" && isRecord(value))
-            copy[k] = Object.fromEntries(Object.entries(value).map(([p, v]) => [p, atLevel(v, level + 1)]))
-        }
+        const additional = own(original, "additionalProperties")
+        if (isRecord(additional)) copy.additionalProperties = atLevel(additional, level + 1)
+        const patterns = own(original, "patternProperties")
+        if (isRecord(patterns))
+          copy.patternProperties = Object.fromEntries(
+            Object.entries(patterns).map(([pattern, value]) => [pattern, atLevel(value, level + 1)]),
+          )
       },
       (child) => atLevel(child, level),
     )
