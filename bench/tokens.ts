@@ -4,19 +4,22 @@
  * instructions, fetched by an MCP client from the real servers, then each direct call and its result as the SDK
  * returns it) and Switchboard's (our tools/list and instructions from a real server, then each describe answer
  * a task needs, its script and the result text), running three fixed tasks per catalog for real on both sides.
- * Catalog (c), GitHub's OpenAPI document, is counted on the native side only: Switchboard has no OpenAPI sources
- * yet. Prints Markdown tables; asserts nothing. About a minute.
+ * Catalog (c), GitHub's OpenAPI document, is called on both sides on a loopback stand-in for api.github.com (the
+ * fixtures' GitHub service, answering with the spec's own examples). Prints Markdown tables; asserts nothing
+ * beyond the tasks being done (and, for (c), each script type-checking against describe's answers). About a minute.
  */
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { startGithubService } from "@switchboard/fixtures"
 import { TOKENIZER } from "./tokens/count.js"
 import { demoTasks } from "./tokens/demo-tasks.js"
-import { describeEstimates } from "./tokens/github-describe.js"
+import { githubNative } from "./tokens/github-native.js"
 import { githubTools } from "./tokens/github-openapi.js"
+import { githubTasks } from "./tokens/github-tasks.js"
 import { runNative, runSwitchboard } from "./tokens/measure-task.js"
 import type { NativeTaskCost, SwitchboardTaskCost } from "./tokens/measure-task.js"
-import { connectNative, listedOnly } from "./tokens/native.js"
+import { connectNative } from "./tokens/native.js"
 import type { NativeSide } from "./tokens/native.js"
 import { referenceTasks } from "./tokens/reference-tasks.js"
 import { startSwitchboard } from "./tokens/switchboard.js"
@@ -38,9 +41,8 @@ const ratio = (ours: number, native: number) => `${(ours / native).toFixed(ours 
 interface Catalog {
   name: string
   native: () => Promise<NativeSide>
-  /** what Switchboard registers for the same tools; absent: no source kind takes this catalog yet (`why`) */
-  sources?: SourceBody[]
-  why?: string
+  /** what Switchboard registers for the same tools */
+  sources: SourceBody[]
   tasks: Task[]
   workspace?: Workspace
   /**
@@ -48,6 +50,8 @@ interface Catalog {
    * destructiveHint): allowed, as an operator would, since a direct client asks its person outside the model's tokens.
    */
   allow?: string[]
+  /** each script must type-check against describe's declarations (tools whose data types are declared, not observed) */
+  typeCheck?: boolean
 }
 
 interface TaskRow {
@@ -58,12 +62,12 @@ interface TaskRow {
 
 const runTasks = async (catalog: Catalog, native: NativeSide, dir: string) => {
   const policies = (catalog.allow ?? []).map((pattern) => ({ pattern, action: "allow" as const }))
-  const ours = await startSwitchboard(dir, catalog.sources!, policies)
+  const ours = await startSwitchboard(dir, catalog.sources, policies)
   const rows: TaskRow[] = []
   try {
     for (const task of catalog.tasks) {
       catalog.workspace?.reset()
-      const oursCost = await runSwitchboard(ours, task)
+      const oursCost = await runSwitchboard(ours, task, { typeCheck: catalog.typeCheck })
       catalog.workspace?.reset()
       rows.push({ task, native: await runNative(native, task), ours: oursCost })
     }
@@ -73,19 +77,11 @@ const runTasks = async (catalog: Catalog, native: NativeSide, dir: string) => {
   return { listing: ours.listing, rows }
 }
 
-const printCatalog = (catalog: Catalog, native: NativeSide, ours: Awaited<ReturnType<typeof runTasks>> | null) => {
+const printCatalog = (catalog: Catalog, native: NativeSide, ours: Awaited<ReturnType<typeof runTasks>>) => {
   print(`### ${catalog.name}: ${n(native.tools)} tools`)
   print()
   print("| | native | Switchboard | Switchboard / native |")
   print("| --- | ---: | ---: | ---: |")
-  if (!ours) {
-    print(`| listing: tools/list + instructions | ${n(native.listing)} | not measurable: ${catalog.why} | — |`)
-    print()
-    const budget = Math.floor(native.listing * LARGE_SHARE)
-    print(`${LARGE_SHARE * 100}% of this native listing is ${n(budget)} tokens, before any result.`)
-    print()
-    return
-  }
   print(
     `| listing: tools/list + instructions | ${n(native.listing)} | ${n(ours.listing)} | ${ratio(ours.listing, native.listing)} |`,
   )
@@ -120,7 +116,7 @@ const measure = async (catalog: Catalog, dir: string) => {
   mkdirSync(dir, { recursive: true })
   const native = await catalog.native()
   try {
-    const ours = catalog.sources ? await runTasks(catalog, native, dir) : null
+    const ours = await runTasks(catalog, native, dir)
     printCatalog(catalog, native, ours)
     return ours
   } finally {
@@ -128,54 +124,66 @@ const measure = async (catalog: Catalog, dir: string) => {
   }
 }
 
+/** `pnpm bench:tokens c` measures catalog (c) alone; no argument, all three. */
+const chosen = new Set(process.argv.slice(2).length > 0 ? process.argv.slice(2) : ["a", "b", "c"])
+
 const root = mkdtempSync(join(tmpdir(), "switchboard-bench-tokens-"))
 try {
   print(
     `Tokenizer: ${TOKENIZER} (standing in for the model's own). Native results are counted as the SDK returns them.`,
   )
   print()
-  const demo = demoUpstreams()
-  await measure(
-    {
-      name: "(a) the demo source (what `switchboard demo` runs)",
-      native: () => connectNative(demo),
-      sources: demo.map(mcpSourceOf),
-      tasks: demoTasks,
-    },
-    join(root, "a"),
-  )
-  const workspace = makeWorkspace(mkdtempSync(join(root, "workspace-")))
-  const reference = referenceUpstreams(workspace)
-  await measure(
-    {
-      name: "(b) server-everything, server-memory and server-filesystem",
-      native: () => connectNative(reference),
-      sources: reference.map(mcpSourceOf),
-      tasks: referenceTasks(workspace),
-      workspace,
-      allow: ["files.write_file"],
-    },
-    join(root, "b"),
-  )
-  // when OpenAPI sources land: `sources: [{ namespace: "github", kind: "openapi", ... }]` and tasks, as above
-  const github = githubTools()
-  await measure(
-    {
-      name: "(c) GitHub's REST API (@octokit/openapi 23.0.2), one tool per operation",
-      native: async () => listedOnly(github),
-      why: "Switchboard has no OpenAPI sources yet",
-      tasks: [],
-    },
-    join(root, "c"),
-  )
-  print("An estimate, not a measurement: describe's answer for common operations, rendered by core from the spec's")
-  print("schemas (the success answer's as the declared output), against the operation's native listing entry.")
-  print()
-  print("| operation | native listing entry | describe: input only | describe: input and declared data |")
-  print("| --- | ---: | ---: | ---: |")
-  for (const e of describeEstimates(github))
-    print(`| ${e.name} | ${n(e.listed)} | ${n(e.withoutData)} | ${n(e.withData)} |`)
-  print()
+  if (chosen.has("a")) {
+    const demo = demoUpstreams()
+    await measure(
+      {
+        name: "(a) the demo source (what `switchboard demo` runs)",
+        native: () => connectNative(demo),
+        sources: demo.map(mcpSourceOf),
+        tasks: demoTasks,
+      },
+      join(root, "a"),
+    )
+  }
+  if (chosen.has("b")) {
+    const workspace = makeWorkspace(mkdtempSync(join(root, "workspace-")))
+    const reference = referenceUpstreams(workspace)
+    await measure(
+      {
+        name: "(b) server-everything, server-memory and server-filesystem",
+        native: () => connectNative(reference),
+        sources: reference.map(mcpSourceOf),
+        tasks: referenceTasks(workspace),
+        workspace,
+        allow: ["files.write_file"],
+      },
+      join(root, "b"),
+    )
+  }
+  if (chosen.has("c")) {
+    const standIn = await startGithubService()
+    try {
+      await measure(
+        {
+          name: "(c) GitHub's REST API (@octokit/openapi 23.0.2), one tool per operation",
+          native: async () => githubNative(githubTools(), "github", standIn.url),
+          sources: [
+            {
+              namespace: "github",
+              kind: "openapi",
+              spec: { url: `${standIn.url}/openapi.json` },
+              baseUrl: standIn.url,
+            },
+          ],
+          tasks: githubTasks,
+          typeCheck: true,
+        },
+        join(root, "c"),
+      )
+    } finally {
+      await standIn.close()
+    }
+  }
 } finally {
   rmSync(root, { recursive: true, force: true })
 }

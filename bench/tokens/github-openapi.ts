@@ -1,9 +1,9 @@
 /**
  * Catalog (c): GitHub's REST API from its official OpenAPI document (@octokit/openapi, dereferenced), as a native
  * importer would list it to a model: one tool per operation, named by its operationId, described by its summary
- * and description, its input schema the operation's parameters and its JSON body's properties (its output schema
- * the success answer's, which the listing leaves out as it does every tool's). No MCP server is
- * involved, and no call is made (GitHub is not reachable here): only the listing is measured.
+ * and description, its input schema the operation's parameters and its JSON body's properties. No MCP server is
+ * involved: a call is the importer's HTTP request, made to the fixtures' GitHub stand-in, answered as the body in
+ * one text block (./github-native.ts).
  */
 import { createRequire } from "node:module"
 import type { Tool } from "@modelcontextprotocol/sdk/types.js"
@@ -24,8 +24,17 @@ interface Operation {
   description?: string
   parameters?: Parameter[]
   requestBody?: { content?: Record<string, { schema?: Schema }> }
-  responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>
 }
+
+/** How the importer calls an operation: its method and path, and where each argument goes. */
+export interface OperationCall {
+  method: string
+  path: string
+  /** arguments sent in the path or the query, by name; the rest go in the JSON body */
+  params: { name: string; in: string }[]
+}
+
+export type ListedOperation = Tool & { call: OperationCall }
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options"]
 
@@ -47,24 +56,22 @@ const inputSchemaOf = (parameters: Parameter[], body: Schema | undefined): Tool[
 }
 
 /** The dereferenced document: every $ref written out, so each input schema stands alone as a listed tool's must. */
-export const githubTools = (): Tool[] => {
+export const githubTools = (): ListedOperation[] => {
   const spec = createRequire(import.meta.url)("@octokit/openapi/generated/api.github.com.deref.json") as {
     paths: Record<string, Record<string, unknown> & { parameters?: Parameter[] }>
   }
-  const tools: Tool[] = []
-  for (const item of Object.values(spec.paths)) {
+  const tools: ListedOperation[] = []
+  for (const [path, item] of Object.entries(spec.paths)) {
     for (const method of METHODS) {
       const op = item[method] as Operation | undefined
       if (!op) continue
+      const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])]
       const body = op.requestBody?.content?.["application/json"]?.schema
-      const success = op.responses?.["200"] ?? op.responses?.["201"]
-      const output = success?.content?.["application/json"]?.schema
       tools.push({
         name: op.operationId.replaceAll("/", "_"),
         description: [op.summary, op.description].filter(Boolean).join("\n\n"),
-        inputSchema: inputSchemaOf([...(item.parameters ?? []), ...(op.parameters ?? [])], body),
-        // an array answer too, though MCP declares objects only: describe renders either
-        ...(output ? { outputSchema: output as Tool["outputSchema"] } : {}),
+        inputSchema: inputSchemaOf(parameters, body),
+        call: { method, path, params: parameters.map((p) => ({ name: p.name, in: p.in })) },
       })
     }
   }

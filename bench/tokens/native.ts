@@ -32,6 +32,15 @@ export interface NativeSide {
   close(): Promise<void>
 }
 
+/** What one direct call puts before the model: the call it writes, and the result as the SDK returns it. */
+export const callCost = (name: string, args: Record<string, unknown>, result: CallToolResult): NativeCallCost => ({
+  call: callTokens(name, args),
+  result: envelopeTokens(result),
+  resultText: textTokens(result),
+  isError: result.isError === true,
+  returned: result,
+})
+
 export const connectNative = async (upstreams: readonly Upstream[]): Promise<NativeSide> => {
   const clients = new Map<string, Client>()
   let tools = 0
@@ -63,25 +72,8 @@ export const connectNative = async (upstreams: readonly Upstream[]): Promise<Nat
       const client = clients.get(path.slice(0, dot))
       if (!client) throw new Error(`no native server for ${path}`)
       const name = path.slice(dot + 1)
-      const result = (await client.callTool({ name, arguments: args })) as CallToolResult
-      return {
-        call: callTokens(name, args),
-        result: envelopeTokens(result),
-        resultText: textTokens(result),
-        isError: result.isError === true,
-        returned: result,
-      }
+      return callCost(name, args, (await client.callTool({ name, arguments: args })) as CallToolResult)
     },
     close: async () => void (await Promise.all([...clients.values()].map((client) => client.close()))),
   }
 }
-
-/** A catalog listed from a document, with no server to call: its listing alone is measured. */
-export const listedOnly = (listed: readonly Tool[]): NativeSide => ({
-  tools: listed.length,
-  listing: listingTokens(listed),
-  run: async ({ path }) => {
-    throw new Error(`${path}: this catalog is measured by its listing alone, no call is made`)
-  },
-  close: async () => {},
-})

@@ -10,6 +10,11 @@ export interface Task {
   searches: string[]
   /** the tools the script calls: any that no search answer declared is then described by path */
   uses: string[]
+  /**
+   * the fields the script reads, by tool, that its first declaration left as records naming them: asked for by a
+   * second describe with `fields`, as a model would
+   */
+  fields?: Record<string, string[]>
   script: string
   /** the direct calls the same task takes without code mode, each argument written from earlier results */
   native(call: CallDirectly): Promise<void>

@@ -6,7 +6,7 @@
  * text of the 400 a caller reads, and of the error a model corrects itself from.
  */
 import { z } from "zod"
-import { DEFAULT_DESCRIBE_LIMIT, MAX_DESCRIBE_TOOLS } from "./describe-bounds.js"
+import { DEFAULT_DESCRIBE_LIMIT, MAX_DESCRIBE_FIELDS, MAX_DESCRIBE_TOOLS } from "./describe-bounds.js"
 import { InvalidInput, failure, success } from "./errors.js"
 import type { Outcome } from "./errors.js"
 import { LIMIT_KEYS, defaultLimits, minimumLimits } from "./limits.js"
@@ -89,6 +89,7 @@ export const executeRequest = z.object(
 export type ExecuteRequest = z.output<typeof executeRequest>
 
 const pathsError = `"paths" must be an array of 1 to ${MAX_DESCRIBE_TOOLS} tool paths`
+const fieldsError = `"fields" must be an array of 1 to ${MAX_DESCRIBE_FIELDS} field paths, such as "user.login"`
 
 export const describeRequest = z
   .object(
@@ -106,6 +107,12 @@ export const describeRequest = z
       limit: wholeNumber("limit", { min: 1, max: MAX_DESCRIBE_TOOLS })
         .optional()
         .describe(`with query: how many tools at most (default ${DEFAULT_DESCRIBE_LIMIT})`),
+      fields: z
+        .array(z.string({ error: fieldsError }).min(1, { error: fieldsError }), { error: fieldsError })
+        .min(1, { error: fieldsError })
+        .max(MAX_DESCRIBE_FIELDS, { error: fieldsError })
+        .optional()
+        .describe('declare only these fields of each data type, in full, e.g. ["head.sha"]'),
     },
     { error: 'the body must be a JSON object: {"paths": ["ns.tool"]} or {"query": "words"}' },
   )

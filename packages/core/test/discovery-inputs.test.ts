@@ -33,7 +33,9 @@ const callFromScript = async (path: string, args: unknown): Promise<ToolResult> 
 }
 
 const searchUsage = 'tools.$search takes a query string and an optional limit, e.g. tools.$search("weather", 5)'
-const describeUsage = 'tools.$describe takes a tool path or an array of paths, e.g. tools.$describe("ns.tool")'
+const describeUsage =
+  "tools.$describe takes a tool path or an array of paths, and optionally the data fields to declare, " +
+  'e.g. tools.$describe("ns.tool") or tools.$describe(["ns.tool"], ["user.login"])'
 
 it.each([
   // tools.$search(123)
@@ -47,6 +49,12 @@ it.each([
   ],
   // tools.$describe([1])
   ["$describe", { paths: [1] }, `${describeUsage} ("paths" must be an array of 1 to 100 tool paths)`],
+  // tools.$describe("ns.tool", "user.login")
+  [
+    "$describe",
+    { paths: ["ns.tool"], fields: "user.login" },
+    `${describeUsage} ("fields" must be an array of 1 to 50 field paths, such as "user.login")`,
+  ],
 ])("%s(%j) is invalid_arguments, saying how to call it and what was wrong", async (path, args, message) => {
   expect(await callFromScript(path, args)).toEqual({ ok: false, error: { code: "invalid_arguments", message } })
 })

@@ -4,6 +4,9 @@
  * a loopback fixture answering GitHub's documented examples; Switchboard's own OpenAPI document as a source.
  */
 import Database from "better-sqlite3"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { fixtureCommand, startGithubService, startPetsService } from "@switchboard/fixtures"
 import type { GithubService, PetsService } from "@switchboard/fixtures"
@@ -127,14 +130,48 @@ describe("an OpenAPI source under the catalog's rules", () => {
 })
 
 describe("GitHub's REST API, as published", () => {
-  it("describes repos/get with its declared data type", async () => {
+  it("describes repos/get with its declared data type, to the levels of fields that fit", async () => {
     const get = await tool("github.repos/get")
     expect(get).toMatchObject({ resultEncoding: "direct", outputSource: "declared" })
     expect(get.outputSchema.$ref).toBe("#/$defs/full-repository")
-    expect(get.typescript).toMatch(/type Github_FullRepository = \{[^]*full_name: string/)
+    // the whole type with every shared one it reaches is about 20,000 characters: the repository's own fields are
+    // declared, its objects (owner, organization, parent...) by the names of their fields
+    expect(get.typescript).toMatch(/type Github_ReposGet_Data = \{[^]*\n {2}full_name: string\n/)
+    expect(get.typescript).toMatch(/fields: name, email, login, id, [^\n]*\n {2}owner: Record<string, unknown>\n/)
+    expect(get.typescript).toContain("declared by the tool's output schema to 1 level of fields")
+    expect(get.typescript).not.toContain("type Github_FullRepository")
     expect(get.typescript).toContain(
       '"repos/get"(args: Github_ReposGet_Input): Promise<ToolResult<Github_ReposGet_Data>>',
     )
+  })
+
+  it("declares only the fields asked for, the same on POST /v1/describe, the MCP tool and tools.$describe", async () => {
+    const paths = ["github.repos/get", "github.pulls/get"]
+    const fields = ["owner.login", "head.sha"]
+    const http = await server.request("POST", "/v1/describe", { paths, fields })
+    expect(http.status).toBe(200)
+    const only = "/** declared by the tool's output schema: only the fields asked for; it declares no"
+    expect(http.body.typescript).toContain(
+      `${only} head.sha */\ntype Github_ReposGet_Data = {\n  /** A GitHub user. */\n  owner: {\n    login: string\n  }\n}`,
+    )
+    expect(http.body.typescript).toContain(
+      `${only} owner.login */\ntype Github_PullsGet_Data = {\n  head: {\n    sha: string\n  }\n}`,
+    )
+    const client = new Client({ name: "switchboard-test-agent", version: "1.0.0" })
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)))
+    try {
+      const mcp = (await client.callTool({ name: "describe", arguments: { paths, fields } })) as CallToolResult
+      expect(mcp.content).toEqual([{ type: "text", text: http.body.typescript }])
+    } finally {
+      await client.close()
+    }
+    const inScript = await server.execute(
+      `return (await tools.$describe(${JSON.stringify(paths)}, ${JSON.stringify(fields)})).data`,
+    )
+    expect(inScript.result).toBe(http.body.typescript)
+    const refused = await server.request("POST", "/v1/describe", { paths, fields: "head.sha" })
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.message).toContain('"fields" must be an array of 1 to 50 field paths')
   })
 
   it('finds issues/create when searched for "create an issue"', async () => {

@@ -25,10 +25,17 @@ export const describeTool: Tool = {
   annotations: { title: "Describe catalog tools", readOnlyHint: true },
 }
 
-const describeByPath = async (services: McpServices, paths: string[]): Promise<CallToolResult> => {
+const describeByPath = async (
+  services: McpServices,
+  paths: string[],
+  fields: string[] | undefined,
+): Promise<CallToolResult> => {
   const namespaces = new Set(paths.filter((p) => p.indexOf(".") > 0).map((p) => p.slice(0, p.indexOf("."))))
   await Promise.all([...namespaces].map((ns) => services.sources.ensureFreshNamespace(ns)))
-  const described = await Describe.createDescribeService(services.store, services.policies).describeMany({ paths })
+  const described = await Describe.createDescribeService(services.store, services.policies).describeMany({
+    paths,
+    ...(fields ? { fields } : {}),
+  })
   const note =
     described.missing.length > 0
       ? `no tool ${described.missing.map((p) => JSON.stringify(p)).join(", ")}; search with describe {"query": "..."}`
@@ -52,6 +59,6 @@ const search = async (services: McpServices, query: string | undefined, limit: n
 export const callDescribe = async ({ services }: McpToolCall, args: unknown): Promise<CallToolResult> => {
   const parsed = parseArgs(describeRequest, args)
   if (!parsed.ok) return errorResult(parsed.error.message)
-  const { paths, query, limit = Describe.DEFAULT_DESCRIBE_LIMIT } = parsed.value
-  return paths !== undefined ? describeByPath(services, paths) : search(services, query, limit)
+  const { paths, query, fields, limit = Describe.DEFAULT_DESCRIBE_LIMIT } = parsed.value
+  return paths !== undefined ? describeByPath(services, paths, fields) : search(services, query, limit)
 }

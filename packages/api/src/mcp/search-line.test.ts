@@ -12,6 +12,14 @@ describe("searchLine", () => {
     expect(searchLine(tool, allow)).toBe("files.read_text_file — Read the complete contents of a file as text.")
   })
 
+  it("ends at the first paragraph: an OpenAPI operation's summary, then its description", () => {
+    const tool = {
+      path: "github.issues/list-for-repo",
+      description: "List repository issues\n\nList issues in a repository. Only open issues will be listed.",
+    }
+    expect(searchLine(tool, allow)).toBe("github.issues/list-for-repo — List repository issues")
+  })
+
   it("cuts a long first sentence with an ellipsis, and a dot inside a word does not end it", () => {
     const line = searchLine({ path: "api.get", description: `Get the v1.2 ${"very ".repeat(40)}long thing.` }, allow)
     expect(line).toMatch(/^api\.get — Get the v1\.2 very very .*…$/)

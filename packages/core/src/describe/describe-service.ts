@@ -27,11 +27,12 @@ export interface DescribeResult {
 export const createDescribeService = (store: CatalogStore, policies?: PolicyDecider) => {
   const policyOf = async (tool: ToolRow) =>
     policies && (await policies.decide({ path: tool.path, namespace: tool.namespace, annotations: tool.annotations }))
-  const inputOf = async (tool: ToolRow) => {
+  const inputOf = async (tool: ToolRow, fields?: readonly string[]) => {
     const [shape, policy] = await Promise.all([loadObservedShape(store, tool), policyOf(tool)])
-    return policy ? { tool, shape, policy } : { tool, shape }
+    return { tool, shape, ...(policy ? { policy } : {}), ...(fields ? { fields } : {}) }
   }
-  const withShapes = (tools: readonly ToolRow[]) => Promise.all(tools.map(inputOf))
+  const withShapes = (tools: readonly ToolRow[], fields?: readonly string[]) =>
+    Promise.all(tools.map((tool) => inputOf(tool, fields)))
 
   const search = async (query: string, options: { namespace?: string; limit?: number } = {}): Promise<ToolRow[]> =>
     rankTools(query, await store.listTools({ namespace: options.namespace }), options.limit)
@@ -51,11 +52,12 @@ export const createDescribeService = (store: CatalogStore, policies?: PolicyDeci
       return tool ? describeTool(await inputOf(tool)) : null
     },
 
-    /** Several tools in one block that declares what they share once. */
+    /** Several tools in one block that declares what they share once; `fields`: only those of each tool's data. */
     async describeMany(request: {
       paths?: readonly string[]
       query?: string
       limit?: number
+      fields?: readonly string[]
     }): Promise<DescribeResult> {
       const missing: string[] = []
       let tools: ToolRow[]
@@ -72,7 +74,7 @@ export const createDescribeService = (store: CatalogStore, policies?: PolicyDeci
         // a listing leaves out the shared definitions its schemas reach: describing them needs them
         tools = await store.withDefinitions(listed)
       }
-      const inputs = await withShapes(tools)
+      const inputs = await withShapes(tools, request.fields)
       return {
         typescript: inputs.length > 0 ? describeTools(inputs) : "",
         tools: inputs.map((input) => ({

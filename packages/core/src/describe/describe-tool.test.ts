@@ -171,6 +171,63 @@ declare const tools: {
   })
 })
 
+/** A REST answer whose whole type is far past what describe declares at once: forty objects of forty fields. */
+const longAnswer = toolRow({
+  name: "repos/get",
+  description: "Get a repository",
+  resultEncoding: "direct",
+  encoding: "direct",
+  outputSchema: {
+    type: "object",
+    properties: {
+      full_name: { type: "string" },
+      ...Object.fromEntries(
+        Array.from({ length: 40 }, (_, i) => [
+          `part_${i}`,
+          {
+            type: "object",
+            properties: Object.fromEntries(Array.from({ length: 40 }, (_, k) => [`field_${k}`, { type: "string" }])),
+          },
+        ]),
+      ),
+    },
+    required: ["full_name"],
+  },
+})
+
+describe("a long declared data type", () => {
+  it("is declared to the levels that fit, a deeper object as a record naming its fields, and says so", () => {
+    const out = describeTool({ tool: longAnswer, shape: null })
+    expect(out.outputSource).toBe("declared")
+    expect(out.typescript).toContain("declared by the tool's output schema to 1 level of fields")
+    expect(out.typescript).toContain('describe with "fields": ["a.b", ...] declares only those, in full')
+    expect(out.typescript).toContain("  full_name: string\n")
+    expect(out.typescript).toContain(
+      "  /** fields: field_0, field_1, field_2, field_3, field_4, field_5, field_6, field_7, field_8, field_9, " +
+        "field_10, field_11, … (40) */\n  part_0?: Record<string, unknown>",
+    )
+    expect(out.typescript.length).toBeLessThan(10_000)
+    expect(out.typescript).toContain("/** Get a repository */")
+  })
+
+  it("with fields: only those, in full, without the description the first answer gave", () => {
+    const out = describeTool({ tool: longAnswer, shape: null, fields: ["full_name", "part_3.field_7", "nope"] })
+    expect(out.typescript).toContain(
+      "/** declared by the tool's output schema: only the fields asked for; it declares no nope */\n" +
+        "type Everything_ReposGet_Data = {\n  full_name: string\n  part_3?: {\n    field_7?: string\n  }\n}",
+    )
+    expect(out.typescript).not.toContain("Get a repository")
+  })
+
+  it("with fields it has none of: as without them, saying so (one request names several tools' fields)", () => {
+    const out = describeTool({ tool: getSum, shape: null, fields: ["head.sha"] })
+    expect(out.typescript).toBe(describeTool({ tool: getSum, shape: null }).typescript)
+    const declared = describeTool({ tool: longAnswer, shape: null, fields: ["head.sha"] }).typescript
+    expect(declared).toContain("(it declares none of the fields asked for)")
+    expect(declared).toContain("Get a repository")
+  })
+})
+
 describe("describeTools", () => {
   it("shares ToolResult and identical definitions, and merges namespaces", () => {
     const user = { type: "object", properties: { login: { type: "string" } }, required: ["login"] }

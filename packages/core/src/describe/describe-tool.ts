@@ -10,6 +10,7 @@ import { normalizeShape } from "../shapes/normalize-shape.js"
 import { shapeToTypeScript } from "../shapes/shape-to-typescript.js"
 import { docComment, propertyKey } from "../shapes/ts-syntax.js"
 import { isRecord, own } from "../is-record.js"
+import { renderDeclaredData } from "./declared-data.js"
 import { renderSchema } from "./render-schema.js"
 import type { RenderSchemaOptions } from "./render-schema.js"
 import { TOOL_RESULT_DECLARATION } from "./tool-result-declaration.js"
@@ -26,6 +27,8 @@ export interface DescribeToolInput {
   shape: StoredShape | null
   /** the policy a call of the tool falls under, shown when it is not `allow` (policy/policy.ts) */
   policy?: Pick<EffectivePolicy, "action" | "reason">
+  /** declare only these fields of the declared data, each in full (dotted paths; ./data-views.ts) */
+  fields?: readonly string[]
 }
 
 export type OutputSource = "declared" | "observed" | "unknown"
@@ -87,7 +90,7 @@ export const policyNote = (policy: Pick<EffectivePolicy, "action" | "reason"> | 
         `a decline resolves to { ok: false, error: { code: "declined" } }`
 }
 
-const renderTool = ({ tool, shape, policy }: DescribeToolInput, scope: TypeScope): RenderedTool => {
+const renderTool = ({ tool, shape, policy, fields }: DescribeToolInput, scope: TypeScope): RenderedTool => {
   const namespacePart = pascalCase(tool.namespace) || "Tool"
   const base = `${namespacePart}_${pascalCase(tool.name) || "Tool"}`
   const inputName = uniqueName(scope, `${base}_Input`)
@@ -99,10 +102,11 @@ const renderTool = ({ tool, shape, policy }: DescribeToolInput, scope: TypeScope
   for (const name of input.uses) uses.add(name)
   // Arguments are always an object; a schema we cannot render still takes one.
   const inputType = input.type.text === "unknown" ? "Record<string, unknown>" : input.type.text
-  const inputDoc = tool.description ? docComment(tool.description, "") : ""
 
-  const data = renderData(tool, shape, { scope, rootName: dataName, namePrefix })
+  const data = renderData(tool, shape, { scope, rootName: dataName, namePrefix }, fields)
   for (const name of data.uses) uses.add(name)
+  // asking for some of a tool's fields follows a first answer, which gave its description
+  const inputDoc = tool.description && !data.picked ? docComment(tool.description, "") : ""
 
   const argsOptional = !hasRequiredArguments(tool.inputSchema) || /^Record<string, (unknown|never)>$/.test(inputType)
   const note = policyNote(policy)
@@ -112,18 +116,25 @@ const renderTool = ({ tool, shape, policy }: DescribeToolInput, scope: TypeScope
   return { namespace: tool.namespace, method, block, uses, outputSource: data.source }
 }
 
-/** The data's type: declared by the tool's output schema, else observed, else unknown; named by `names.rootName`. */
-const renderData = (tool: ToolRow, stored: StoredShape | null, names: RenderSchemaOptions) => {
+/**
+ * The data's type: declared by the tool's output schema (whole, or to fewer levels when it is long, or the fields
+ * asked for: ./declared-data.ts), else observed, else unknown; named by `names.rootName`.
+ */
+const renderData = (
+  tool: ToolRow,
+  stored: StoredShape | null,
+  names: RenderSchemaOptions,
+  fields: readonly string[] | undefined,
+) => {
   // a declared schema types decoded data; a row not yet stamped hands scripts the raw envelope
   if (isRecord(tool.outputSchema) && declaresData(tool)) {
-    const output = renderSchema(tool.outputSchema, names)
+    const { rendered: output, note, picked } = renderDeclaredData(tool.outputSchema, names, fields)
     if (output.type.text !== "unknown") {
       const description = own(tool.outputSchema, "description")
+      const declared = `declared by the tool's output schema${note ?? ""}`
       const comment =
-        typeof description === "string" && description.trim()
-          ? `${description.trim()}\n\ndeclared by the tool's output schema`
-          : "declared by the tool's output schema"
-      return { type: output.type.text, uses: output.uses, comment, source: "declared" as const }
+        typeof description === "string" && description.trim() ? `${description.trim()}\n\n${declared}` : declared
+      return { type: output.type.text, uses: output.uses, comment, source: "declared" as const, picked }
     }
   }
   if (stored && stored.sampleCount > 0) {
@@ -132,6 +143,7 @@ const renderData = (tool: ToolRow, stored: StoredShape | null, names: RenderSche
       uses: new Set<string>(),
       comment: provenance(stored),
       source: "observed" as const,
+      picked: false,
     }
   }
   return {
@@ -139,6 +151,7 @@ const renderData = (tool: ToolRow, stored: StoredShape | null, names: RenderSche
     uses: new Set<string>(),
     comment: "never called yet: the shape of data is unknown",
     source: "unknown" as const,
+    picked: false,
   }
 }
 

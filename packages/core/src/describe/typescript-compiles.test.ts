@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest"
 import type { StoredShape, ToolRow } from "../catalog/rows.js"
 import { inferShape } from "../shapes/infer-shape.js"
 import { mergeShapes } from "../shapes/merge-shapes.js"
+import { dataFields, dataToLevels } from "./data-views.js"
 import { describeTool, describeTools } from "./describe-tool.js"
 import { jsonSchemaToTypeScript } from "./json-schema-to-typescript.js"
 import { TOOL_RESULT_DECLARATION } from "./tool-result-declaration.js"
@@ -248,6 +249,83 @@ describe("generated TypeScript compiles", () => {
       lines.push(...out.declarations, `type Root${i} = ${out.type}`)
     })
     expect(diagnostics({ schemas: [...new Set(lines)].join("\n\n") }).schemas).toEqual([])
+  })
+
+  it("a shortened declaration of data admits every value of the whole one: to levels, or only the named fields", () => {
+    const user = {
+      type: "object",
+      properties: {
+        login: { type: "string" },
+        plan: { type: "object", properties: { seats: { type: "integer" } }, required: ["seats"] },
+      },
+      required: ["login"],
+    }
+    const data = {
+      type: "object",
+      properties: {
+        id: { type: "integer" },
+        user: { $ref: "#/$defs/User", nullable: true },
+        labels: { type: "array", items: { anyOf: [{ type: "string" }, { $ref: "#/$defs/Label" }] } },
+        head: {
+          type: "object",
+          properties: { sha: { type: "string" }, repo: { $ref: "#/$defs/Repo" } },
+          required: ["sha", "repo"],
+        },
+        tree: { $ref: "#/$defs/Node" },
+        extra: { type: "object", properties: { a: { type: "string" } }, additionalProperties: { type: "number" } },
+        both: {
+          allOf: [
+            { type: "object", properties: { x: { type: "string" } }, required: ["x"] },
+            { anyOf: [{ type: "object", properties: { y: { $ref: "#/$defs/User" } } }, { type: "null" }] },
+          ],
+        },
+        closed: { type: "object", properties: { k: { type: "boolean" } }, additionalProperties: false },
+      },
+      required: ["id", "user", "head"],
+      $defs: {
+        ...defs,
+        User: user,
+        Label: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+        Repo: { type: "object", properties: { full_name: { type: "string" }, owner: { $ref: "#/$defs/User" } } },
+      },
+    }
+    const declared = (name: string, schema: unknown) => {
+      const out = jsonSchemaToTypeScript(schema, { rootName: name, namePrefix: `${name}_` })
+      return [...out.declarations, `type ${name} = ${out.type}`].join("\n\n")
+    }
+    const fields = ["id", "user.plan.seats", "labels.name", "head.repo", "tree.children.value", "extra.a", "both.y"]
+    const views = {
+      Levels1: dataToLevels(data, 1).schema,
+      Levels2: dataToLevels(data, 2).schema,
+      Levels3: dataToLevels(data, 3).schema,
+      Picked: dataFields(data, fields).schema,
+      ListPicked: dataFields({ type: "array", items: data, $defs: data.$defs }, ["user.login", "head.sha"]).schema,
+    }
+    const checks = `${declared("Whole", data)}
+${Object.entries(views)
+  .map(([name, view]) => declared(name, view))
+  .join("\n\n")}
+declare const whole: Whole
+const levels1: Levels1 = whole
+const levels2: Levels2 = whole
+const levels3: Levels3 = whole
+const picked: Picked = whole
+const list: ListPicked = [whole]
+// what a script reads of a view is typed, not unknown
+const id: number = levels1.id
+const sha: string = levels2.head.sha
+const seats: number | undefined = picked.user?.plan?.seats
+const login: string | undefined = list[0]?.user?.login
+`
+    // the control: a view that narrowed a type would not accept the whole
+    const narrowed = `${declared("Whole", data)}
+declare const whole: Whole
+const wrong: { id: string } = whole
+const missing: { id: number; absent: string } = whole
+`
+    const result = diagnostics({ checks, narrowed })
+    expect(result.checks).toEqual([])
+    expect(result.narrowed).toHaveLength(2)
   })
 
   it("the printed ToolResult is identical to the one in result.ts", () => {

@@ -19,7 +19,9 @@ export interface DiscoveryOptions {
 }
 
 const discoveryExamples = {
-  $describe: 'tools.$describe takes a tool path or an array of paths, e.g. tools.$describe("ns.tool")',
+  $describe:
+    "tools.$describe takes a tool path or an array of paths, and optionally the data fields to declare, " +
+    'e.g. tools.$describe("ns.tool") or tools.$describe(["ns.tool"], ["user.login"])',
   $search: 'tools.$search takes a query string and an optional limit, e.g. tools.$search("weather", 5)',
 }
 
@@ -40,16 +42,16 @@ export const createDiscovery = ({ store, policies }: DiscoveryOptions) => {
   }
 
   /**
-   * `tools.$describe(paths)` and `tools.$search(query, limit)`, checked by the describe request's one definition
+   * `tools.$describe(paths, fields)` and `tools.$search(query, limit)`, checked by the describe request's one definition
    * (../request-schemas.ts) as POST /v1/describe and the MCP tool are. Null for any other path.
    */
   const discover = async (path: string, args: unknown): Promise<ToolResult | null> => {
     if (path !== "$describe" && path !== "$search") return null
     const input = parseRequest(describeRequest, args ?? {})
-    const { paths, query, limit = DEFAULT_DESCRIBE_LIMIT } = input.ok ? input.value : {}
+    const { paths, query, fields, limit = DEFAULT_DESCRIBE_LIMIT } = input.ok ? input.value : {}
     if (path === "$describe") {
       if (!input.ok || !paths) return errResult(ToolErrorCodes.invalidArguments, discoveryUsage(path, input))
-      const described = await describe.describeMany({ paths })
+      const described = await describe.describeMany({ paths, ...(fields ? { fields } : {}) })
       return described.missing.length === paths.length ? notFound(paths[0]!, null) : okResult(described.typescript)
     }
     if (!input.ok || query === undefined) return errResult(ToolErrorCodes.invalidArguments, discoveryUsage(path, input))

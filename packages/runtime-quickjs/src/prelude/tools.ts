@@ -29,7 +29,8 @@ const makeTools: MakeTools = (invokeHost, stringify, parse) => {
     new Proxy({}, { get: (_target, key) => (typeof key === "string" && key !== "then" ? get(key) : undefined) })
 
   /** Discovery from inside a script: the same TypeScript and ranking the describe API serves. */
-  const describe = (paths: unknown) => callTool("$describe", { paths: Array.isArray(paths) ? paths : [paths] })
+  const describe = (paths: unknown, fields: unknown) =>
+    callTool("$describe", { paths: Array.isArray(paths) ? paths : [paths], fields })
   const search = (query: unknown, limit: unknown) => callTool("$search", { query, limit })
 
   // each namespace's proxy and each tool's function is made once: a script calls the same tools in a loop
