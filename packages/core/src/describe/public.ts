@@ -2,6 +2,5 @@
 export { DEFAULT_DESCRIBE_LIMIT } from "../describe-bounds.js"
 export { createDescribeService } from "./describe-service.js"
 export type { DescribeResult } from "./describe-service.js"
-export { describeTool } from "./describe-tool.js"
 export { inferShape } from "../shapes/infer-shape.js"
 export { mergeStoredShapes } from "../shapes/normalize-shape.js"
