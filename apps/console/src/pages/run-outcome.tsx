@@ -37,6 +37,30 @@ interface Media {
   mimeType?: string
 }
 
+const isImage = (block: unknown): block is Media & { data: string; mimeType: string } => {
+  const m = block as Media | null
+  return (
+    typeof m === "object" &&
+    m !== null &&
+    m.type === "image" &&
+    typeof m.data === "string" &&
+    typeof m.mimeType === "string" &&
+    m.mimeType.startsWith("image/")
+  )
+}
+
+const blocks = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value])
+
+/**
+ * The images to show: the media the run answered (image blocks the script returned or emitted), and those in a
+ * tool's result returned whole (`return await tools.x.y()`, as the tool page's form runs a tool: its `data` or its
+ * `content`), which the server leaves in the value.
+ */
+const imagesOf = (media: Media[] | undefined, result: unknown) => {
+  const tool = typeof result === "object" && result !== null ? (result as { data?: unknown; content?: unknown }) : {}
+  return [...(media ?? []), ...blocks(tool.data), ...blocks(tool.content)].filter(isImage)
+}
+
 export const RunOutcome = ({ run }: { run: Run }) => {
   if (run.state === "running") return <p role="status">Running…</p>
   if (run.state === "error")
@@ -88,11 +112,9 @@ export const RunOutcome = ({ run }: { run: Run }) => {
           </pre>
         </>
       )}
-      {a.media
-        ?.filter((m) => m.type === "image" && m.data && m.mimeType?.startsWith("image/"))
-        .map((m, i) => (
-          <img class="media" src={`data:${m.mimeType};base64,${m.data}`} alt={`image ${i + 1} the script returned`} />
-        ))}
+      {imagesOf(a.media, a.result).map((m, i) => (
+        <img class="media" src={`data:${m.mimeType};base64,${m.data}`} alt={`image ${i + 1} the script returned`} />
+      ))}
       {a.logs && a.logs.length > 0 && (
         <>
           <h3>Logs</h3>
