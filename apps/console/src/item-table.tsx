@@ -1,6 +1,6 @@
 /**
- * A table of items, each row with its actions and a remove button (remove a source or a policy rule, revoke a key),
- * and the answer of the last action: the pages that list what an admin adds and removes share it.
+ * The console's tables: items in rows, each row with its actions and a remove button where the page has them
+ * (remove a source or a policy rule, revoke a key), and the notice of the last action's answer.
  */
 import type { ComponentChildren } from "preact"
 import { useState } from "preact/hooks"
@@ -50,26 +50,28 @@ export const ItemTable = <T,>({
   items,
   columns,
   rowData,
-  name,
+  name = () => "",
+  testId,
   actionsHeader = "Actions",
   actions,
   remove,
-  act,
+  act = () => undefined,
 }: {
   items: T[]
   columns: Column<T>[]
   /** the row's data attributes, which name it to tests and styles */
-  rowData: (item: T) => Record<`data-${string}`, string>
+  rowData?: (item: T) => Record<`data-${string}`, string>
   /** the item's name, which the buttons carry for a screen reader */
-  name: (item: T) => string
+  name?: (item: T) => string
+  testId?: string
   actionsHeader?: string
   /** other buttons, before the remove button */
   actions?: (item: T) => ComponentChildren
   remove?: Removal<T>
-  act: (request: Promise<Response>) => unknown
+  act?: (request: Promise<Response>) => unknown
 }) => (
   <div class="table-wrap" tabIndex={0}>
-    <table>
+    <table data-testid={testId}>
       <thead>
         <tr>
           {columns.map((column) => (
@@ -80,7 +82,7 @@ export const ItemTable = <T,>({
       </thead>
       <tbody>
         {items.map((item) => (
-          <tr {...rowData(item)}>
+          <tr {...rowData?.(item)}>
             {columns.map((column) => (
               <td class={column.class?.(item)}>{column.cell(item)}</td>
             ))}

@@ -7,6 +7,7 @@ import type { InferResponseType } from "hono/client"
 import { useState } from "preact/hooks"
 import { api, errorText, when } from "../api.js"
 import { CodeView } from "../lazy-code.js"
+import { ItemTable } from "../item-table.js"
 import { CallsTable } from "./run-outcome.js"
 import { useLoad } from "./use-load.js"
 
@@ -58,6 +59,32 @@ const loadChoices = (admin: boolean) => async () => {
   }
 }
 
+/** one filter chosen from a list, "any" first */
+const Choice = ({
+  id,
+  label,
+  value,
+  choices,
+  choose,
+}: {
+  id: string
+  label: string
+  value: string
+  /** value and label of each choice */
+  choices: [string, string][]
+  choose: (value: string) => void
+}) => (
+  <div>
+    <label for={id}>{label}</label>
+    <select id={id} value={value} onChange={(e) => choose(e.currentTarget.value)}>
+      <option value="">any</option>
+      {choices.map(([choice, text]) => (
+        <option value={choice}>{text}</option>
+      ))}
+    </select>
+  </div>
+)
+
 const FilterForm = ({ admin, filters, set }: { admin: boolean; filters: Filters; set: (filters: Filters) => void }) => {
   const [choices] = useLoad(loadChoices(admin), [admin])
   const [errorCode, setErrorCode] = useState(filters.errorCode)
@@ -72,46 +99,32 @@ const FilterForm = ({ admin, filters, set }: { admin: boolean; filters: Filters;
         set({ ...filters, errorCode: errorCode.trim() })
       }}
     >
-      <div>
-        <label for="status-filter">Status</label>
-        <select
-          id="status-filter"
-          value={filters.status}
-          onChange={(e) => set({ ...filters, status: e.currentTarget.value as Status })}
-        >
-          <option value="">any</option>
-          <option value="ok">ok</option>
-          <option value="error">error</option>
-          <option value="paused">paused</option>
-        </select>
-      </div>
-      <div>
-        <label for="source-filter">Source called</label>
-        <select
-          id="source-filter"
-          value={filters.source}
-          onChange={(e) => set({ ...filters, source: e.currentTarget.value })}
-        >
-          <option value="">any</option>
-          {sources.map((namespace) => (
-            <option value={namespace}>{namespace}</option>
-          ))}
-        </select>
-      </div>
+      <Choice
+        id="status-filter"
+        label="Status"
+        value={filters.status}
+        choices={[
+          ["ok", "ok"],
+          ["error", "error"],
+          ["paused", "paused"],
+        ]}
+        choose={(status) => set({ ...filters, status: status as Status })}
+      />
+      <Choice
+        id="source-filter"
+        label="Source called"
+        value={filters.source}
+        choices={sources.map((namespace) => [namespace, namespace])}
+        choose={(source) => set({ ...filters, source })}
+      />
       {keys.length > 0 && (
-        <div>
-          <label for="key-filter">Key</label>
-          <select
-            id="key-filter"
-            value={filters.keyId}
-            onChange={(e) => set({ ...filters, keyId: e.currentTarget.value })}
-          >
-            <option value="">any</option>
-            {keys.map((key) => (
-              <option value={key.id}>{key.name}</option>
-            ))}
-          </select>
-        </div>
+        <Choice
+          id="key-filter"
+          label="Key"
+          value={filters.keyId}
+          choices={keys.map((key) => [key.id, key.name])}
+          choose={(keyId) => set({ ...filters, keyId })}
+        />
       )}
       <div>
         <label for="error-code-filter">Error code</label>
@@ -150,32 +163,17 @@ export const ActivityPage = ({ admin }: { admin: boolean }) => {
       )}
       {page.state === "ok" && (
         <>
-          <div class="table-wrap" tabIndex={0}>
-            <table data-testid="executions">
-              <thead>
-                <tr>
-                  <th scope="col">Started</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Calls</th>
-                  <th scope="col">Code</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.value.executions.map((e) => (
-                  <tr data-execution={e.id}>
-                    <td>
-                      <a href={`#/activity/${e.id}`}>{when(e.startedAt)}</a>
-                    </td>
-                    <td>{e.status === "error" ? `error (${e.errorCode})` : e.status}</td>
-                    <td>{e.toolCallCount}</td>
-                    <td class="wrap">
-                      <code>{e.codePreview}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ItemTable
+            testId="executions"
+            items={page.value.executions}
+            columns={[
+              { header: "Started", cell: (e) => <a href={`#/activity/${e.id}`}>{when(e.startedAt)}</a> },
+              { header: "Status", cell: (e) => (e.status === "error" ? `error (${e.errorCode})` : e.status) },
+              { header: "Calls", cell: (e) => e.toolCallCount },
+              { header: "Code", cell: (e) => <code>{e.codePreview}</code>, class: () => "wrap" },
+            ]}
+            rowData={(e) => ({ "data-execution": e.id })}
+          />
           {page.value.executions.length === 0 && <p>No execution matches{page.value.nextBefore ? " yet" : ""}.</p>}
           {page.value.executions.length < PAGE && page.value.nextBefore && (
             <p class="hint">Not every older execution was looked at: Older looks further back.</p>

@@ -4,6 +4,7 @@
  * execution), or the approval it paused at.
  */
 import { api, errorText } from "../api.js"
+import { ItemTable } from "../item-table.js"
 
 type Answer = Record<string, unknown> & { executionId?: string }
 export type Run =
@@ -131,26 +132,14 @@ export const CallsTable = ({ calls }: { calls: CallRow[] }) =>
   calls.length === 0 ? (
     <p>None.</p>
   ) : (
-    <div class="table-wrap" tabIndex={0}>
-      <table data-testid="calls">
-        <thead>
-          <tr>
-            <th scope="col">Tool</th>
-            <th scope="col">Outcome</th>
-            <th scope="col">Duration</th>
-            <th scope="col">Encoding</th>
-          </tr>
-        </thead>
-        <tbody>
-          {calls.map((c) => (
-            <tr>
-              <td>{c.toolPath}</td>
-              <td>{c.ok ? "ok" : (c.errorCode ?? "error")}</td>
-              <td>{c.durationMs} ms</td>
-              <td>{c.encoding}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ItemTable
+      testId="calls"
+      items={calls}
+      columns={[
+        { header: "Tool", cell: (c) => c.toolPath },
+        { header: "Outcome", cell: (c) => (c.ok ? "ok" : (c.errorCode ?? "error")) },
+        { header: "Duration", cell: (c) => `${c.durationMs} ms` },
+        { header: "Encoding", cell: (c) => c.encoding },
+      ]}
+    />
   )
