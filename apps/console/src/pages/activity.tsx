@@ -131,7 +131,7 @@ const FilterForm = ({ admin, filters, set }: { admin: boolean; filters: Filters;
         <input
           id="error-code-filter"
           value={errorCode}
-          placeholder="timeout"
+          placeholder="e.g. runtime_error"
           onInput={(e) => setErrorCode(e.currentTarget.value)}
         />
       </div>

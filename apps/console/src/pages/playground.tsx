@@ -84,7 +84,8 @@ export const PlaygroundPage = () => {
   const [catalog] = useLoad(loadCatalog, [])
   const handle = useRef<EditorHandle | null>(null)
   const [run, setRun] = useState<Run | null>(null)
-  const [problems, setProblems] = useState<string[]>([])
+  /** what the last check found; null before the first */
+  const [problems, setProblems] = useState<string[] | null>(null)
   const complete = useMemo(() => (catalog.state === "ok" ? completeFrom(catalog.value) : () => null), [catalog.state])
   const check = useMemo(
     () =>
@@ -106,9 +107,13 @@ export const PlaygroundPage = () => {
           <CodeEditor initial={STARTER} label="Script" complete={complete} check={check} handle={handle} />
           <section aria-label="Type check" aria-live="polite">
             <p class="hint" data-testid="problem-count">
-              {problems.length === 0 ? "TypeScript finds no problem" : `TypeScript finds ${problems.length}`}
+              {problems === null
+                ? "TypeScript checks the script as you write"
+                : problems.length === 0
+                  ? "TypeScript finds no problem"
+                  : `TypeScript finds ${problems.length}`}
             </p>
-            {problems.length > 0 && (
+            {problems && problems.length > 0 && (
               <ul class="problems" data-testid="problems">
                 {problems.map((problem) => (
                   <li>{problem}</li>

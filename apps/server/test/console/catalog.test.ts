@@ -62,6 +62,13 @@ const typeScript = async (page: Page, text: string) => {
   await page.keyboard.insertText(text)
 }
 
+/** an image's width as decoded, 0 until it is (the server's tests are typed without the DOM) */
+const naturalWidth = (image: ReturnType<Page["getByRole"]>) =>
+  image.evaluate((img) => {
+    const shown = img as unknown as { complete: boolean; naturalWidth: number }
+    return shown.complete ? shown.naturalWidth : 0
+  })
+
 /** the URLs of the scripts the page fetched */
 const scriptsFetched = (page: Page) => {
   const urls: string[] = []
@@ -132,11 +139,14 @@ it("offers tools. completion in the playground, runs the script, and shows its r
     "const lines = []",
     'for (const city of ["Oslo", "Lima", "Pune"]) {',
     "  const r = await tools.demo.weather({ city })",
+    "  if (!r.ok) throw new Error(r.error.message)",
     "  lines.push(`${r.data.city}: ${r.data.conditions}`)",
     "}",
     'return lines.join("\\n")',
   ].join("\n")
   await typeScript(page, script)
+  // checked clean: data is read once ok says so, and the array takes the strings pushed into it
+  await page.getByTestId("problem-count").filter({ hasText: "TypeScript finds no problem" }).waitFor()
   await page.getByRole("button", { name: "Run", exact: true }).click()
   await page.getByTestId("run-status").filter({ hasText: "ok" }).waitFor()
   expect(await page.getByTestId("run-text").textContent()).toContain("Lima: ")
@@ -200,7 +210,7 @@ it("shows the images a script returns, and those in a tool's result run from its
   await page.getByTestId("run-status").filter({ hasText: "ok" }).waitFor()
   const image = page.getByRole("img", { name: "image 1 the script returned" })
   await image.waitFor()
-  expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0)
+  expect(await naturalWidth(image)).toBeGreaterThan(0)
   // the caption beside it is the text the model reads
   expect(await page.getByTestId("run-text").textContent()).toBe("a tiny image")
   await checkPage(page)
@@ -210,7 +220,7 @@ it("shows the images a script returns, and those in a tool's result run from its
   await page.getByRole("button", { name: "Run" }).click()
   await page.getByTestId("run-status").filter({ hasText: "ok" }).waitFor()
   await image.waitFor()
-  expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0)
+  expect(await naturalWidth(image)).toBeGreaterThan(0)
   expect(problems).toEqual([])
   await close()
 })
