@@ -18,7 +18,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Catalog from "@switchboard/core/catalog"
 import { timeOrderedId } from "@switchboard/core"
-import type { ExecutionEntry, ExecutionRecord, ToolCallRecord } from "@switchboard/core"
+import type { CatalogStore, ExecutionEntry, ExecutionRecord, ToolCallRecord } from "@switchboard/core"
 import postgres from "postgres"
 import { createTestDatabase } from "@switchboard/fixtures"
 import { openCatalogDatabase, openSqlite } from "@switchboard/server"
@@ -67,7 +67,7 @@ const entry = (i: number, startedAt: number): ExecutionEntry => {
   return { execution, calls: [call(0), call(1)] }
 }
 
-const seed = async (store: Catalog.CatalogStore) => {
+const seed = async (store: CatalogStore) => {
   const perBatch = 256
   const start = Date.now() - 86_400_000
   for (let i = 0; i < EXECUTIONS; i += perBatch)
@@ -101,14 +101,14 @@ const stats = (ms: number[]) => {
   return `${sorted[sorted.length >> 1]!.toFixed(2)} / ${sorted.at(-1)!.toFixed(2)}`
 }
 
-const timed = async (store: Catalog.CatalogStore, query: Catalog.ExecutionListQuery) => {
+const timed = async (store: CatalogStore, query: Catalog.ExecutionListQuery) => {
   const t0 = performance.now()
   const page = await store.listExecutions(query)
   return { ms: performance.now() - t0, page }
 }
 
 /** the first page ROUNDS times, then PAGES pages on, each from the last one's last id */
-const measure = async (store: Catalog.CatalogStore, queries = QUERIES) => {
+const measure = async (store: CatalogStore, queries = QUERIES) => {
   console.log(`| filter | first page, median / max ms | next pages, median / max ms | next pages read | rows listed |`)
   console.log("| --- | --- | --- | --- | --- |")
   for (const [name, filters] of queries) {
