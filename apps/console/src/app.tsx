@@ -71,7 +71,7 @@ const Page = ({ route, access }: { route: string[]; access: Access }) => {
   if (page === "policies" && access.admin) return <PoliciesPage />
   if (page === "tools") return id ? <ToolPage path={id} canRun={access.execute} /> : <ToolsPage />
   if (page === "playground" && access.execute) return <PlaygroundPage />
-  if (page === "activity") return id ? <ExecutionPage id={id} /> : <ActivityPage />
+  if (page === "activity") return id ? <ExecutionPage id={id} /> : <ActivityPage admin={access.admin && access.keyed} />
   return <SourcesPage access={access} />
 }
 

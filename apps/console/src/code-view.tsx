@@ -1,7 +1,9 @@
 /**
- * CodeMirror 6: a read-only, highlighted view of TypeScript, and the playground's editor. CodeMirror rather than
- * Monaco: it is modular (this build takes the view, the JavaScript/TypeScript grammar and completion, about a tenth
- * of Monaco's size), needs no web workers, and runs under a CSP without inline script or `eval`.
+ * CodeMirror 6: a read-only, highlighted view of TypeScript, and the playground's editor, with completion and the
+ * problems a checker finds underlined (@codemirror/lint). CodeMirror rather than Monaco: it is modular (this build
+ * takes the view, the JavaScript/TypeScript grammar, completion and lint, about a tenth of Monaco's size), and runs
+ * under a CSP without inline script or `eval`. The type checker is TypeScript's own, in a worker the playground
+ * starts (../script-check.ts).
  */
 import { autocompletion } from "@codemirror/autocomplete"
 import type { CompletionSource } from "@codemirror/autocomplete"
@@ -11,7 +13,9 @@ import { HighlightStyle, syntaxHighlighting } from "@codemirror/language"
 import { tags } from "@lezer/highlight"
 import { EditorState } from "@codemirror/state"
 import { EditorView, keymap, lineNumbers } from "@codemirror/view"
+import { linter, lintGutter, lintKeymap } from "@codemirror/lint"
 import { useEffect, useRef } from "preact/hooks"
+import type { ScriptDiagnostic } from "./script-check-protocol.js"
 
 /** the nonce the server gave this page's style elements (its CSP allows no other inline style) */
 const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? ""
@@ -53,15 +57,21 @@ export interface EditorHandle {
   text: () => string
 }
 
+/** how long the text rests before it is checked again */
+const CHECK_DELAY_MS = 400
+
 export const CodeEditor = ({
   initial,
   label,
   complete,
+  check,
   handle,
 }: {
   initial: string
   label: string
   complete: CompletionSource
+  /** the text's problems, underlined in it */
+  check?: (code: string) => Promise<ScriptDiagnostic[]>
   handle: { current: EditorHandle | null }
 }) => {
   const host = useRef<HTMLDivElement>(null)
@@ -74,14 +84,17 @@ export const CodeEditor = ({
           ...base,
           lineNumbers(),
           history(),
-          keymap.of([...defaultKeymap, ...historyKeymap]),
+          keymap.of([...defaultKeymap, ...historyKeymap, ...lintKeymap]),
           autocompletion({ override: [complete], activateOnTyping: true }),
+          ...(check
+            ? [linter((view) => check(view.state.doc.toString()), { delay: CHECK_DELAY_MS }), lintGutter()]
+            : []),
           EditorView.contentAttributes.of({ "aria-label": label }),
         ],
       }),
     })
     handle.current = { text: () => view.state.doc.toString() }
     return () => view.destroy()
-  }, [complete])
+  }, [complete, check])
   return <div class="code-editor" ref={host} />
 }

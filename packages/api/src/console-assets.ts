@@ -3,7 +3,7 @@
  * and hold no data: the page speaks only the public API, with the key in a header. So they are answered before the
  * key check, but after the same Host check as the API (a rebound name gets no page either). Hashed files under
  * /assets/ are cached for good; index.html never, so a new build is seen at once. Every answer carries a strict
- * Content-Security-Policy: scripts and style sheets only from this origin, no inline script, no framing.
+ * Content-Security-Policy: scripts, workers and style sheets only from this origin, no inline script, no framing.
  */
 import type { MiddlewareHandler } from "hono"
 
@@ -31,6 +31,8 @@ export const consoleCsp = (nonce?: string) =>
     nonce ? `style-src 'self' 'nonce-${nonce}'` : "style-src 'self'",
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data: blob:",
+    // the playground's type checker runs in a worker, from this origin
+    "worker-src 'self'",
     "connect-src 'self'",
     "font-src 'self'",
     "base-uri 'none'",

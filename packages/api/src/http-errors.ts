@@ -58,11 +58,11 @@ const clientClosed = (c: Context) =>
  * Runs a service's Effect for one request: the request's signal interrupts it when the client hangs up, and a
  * typed service error is answered here, by `sendError`. Only a defect rejects (the app's onError logs it).
  */
-export const runForRequest = async <A>(
+export const runForRequest = async <A, R extends Response>(
   c: Context,
   effect: Effect.Effect<A, ServiceError>,
-  answer: (value: A) => Response | Promise<Response>,
-): Promise<Response> => {
+  answer: (value: A) => R | Promise<R>,
+): Promise<R | ReturnType<typeof sendError>> => {
   const exit = await Effect.runPromiseExit(effect, { signal: c.req.raw.signal })
   if (Exit.isSuccess(exit)) return answer(exit.value)
   const error = Cause.findErrorOption(exit.cause)

@@ -57,7 +57,9 @@ export const catalogStoreApprovalsContract = (subject: () => StoreUnderTest) => 
     expect(await store.getExecution("e1")).toEqual({ ...entry.execution, calls: entry.calls })
     expect(await store.getApproval("a1")).toEqual(row)
     expect(await store.getApproval("nope")).toBeNull()
-    expect(await store.listExecutions({ limit: 5, status: "paused" })).toMatchObject([{ id: "e1", status: "paused" }])
+    expect((await store.listExecutions({ limit: 5, status: "paused" })).executions).toMatchObject([
+      { id: "e1", status: "paused" },
+    ])
   })
 
   it("what a resume replays and the call's arguments read back exactly: key order, NUL, lone surrogates, scalars", async () => {

@@ -1,12 +1,13 @@
 /**
  * The store contract's listing of executions, run by every implementation within catalogStoreContract:
- * `listExecutions` pages newest first by id (UUIDv7, so by start time), filters by status and key, and sums up
- * each execution without its texts: the result's length (whole, where it is stored in parts) and the code's first
- * line.
+ * `listExecutions` pages newest first by id (UUIDv7, so by start time), filters by status, key, error code and the
+ * source a call went to, and sums up each execution without its texts: the result's length (whole, where it is
+ * stored in parts) and the code's first line.
  */
 import { beforeEach, expect, it } from "vitest"
 import { timeOrderedId } from "../src/index.js"
 import type { CatalogStore, ExecutionEntry, ExecutionRecord } from "../src/index.js"
+import { SCAN_WINDOW } from "../src/catalog/execution-listing.js"
 import { call, run } from "./catalog-store.shared.js"
 import type { StoreUnderTest } from "./catalog-store.shared.js"
 
@@ -26,8 +27,10 @@ export const catalogStoreListingContract = (subject: () => StoreUnderTest) => {
   beforeEach(() => {
     store = subject().store
   })
+  const listed = async (query: Parameters<CatalogStore["listExecutions"]>[0]) =>
+    (await store.listExecutions(query)).executions
   const ids = async (query: Parameters<CatalogStore["listExecutions"]>[0]) =>
-    (await store.listExecutions(query)).map((summary) => summary.id)
+    (await listed(query)).map((summary) => summary.id)
 
   it("lists executions newest first, at most `limit`, each summed up without its texts", async () => {
     const [older, newer] = made(2)
@@ -47,7 +50,7 @@ export const catalogStoreListingContract = (subject: () => StoreUnderTest) => {
     await store.recordBatch([{ execution: failed, calls: [call(failed.id, 0), call(failed.id, 1)] }])
     await store.recordBatch(entries([older!]))
 
-    expect(await store.listExecutions({ limit: 10 })).toEqual([
+    expect(await listed({ limit: 10 })).toEqual([
       {
         id: failed.id,
         status: "error",
@@ -72,7 +75,7 @@ export const catalogStoreListingContract = (subject: () => StoreUnderTest) => {
       },
     ])
     expect(await ids({ limit: 1 })).toEqual([failed.id])
-    expect(await store.listExecutions({ limit: 5, keyId: "nobody" })).toEqual([])
+    expect(await store.listExecutions({ limit: 5, keyId: "nobody" })).toEqual({ executions: [] })
     // SQLite reads LIMIT -1 as no limit at all: a listing never reads every row
     for (const limit of [0, -1, 1.5, Number.NaN])
       await expect(store.listExecutions({ limit })).rejects.toThrow(RangeError)
@@ -113,6 +116,76 @@ export const catalogStoreListingContract = (subject: () => StoreUnderTest) => {
     expect(await ids({ limit: 10 })).toEqual(newestFirst(executions))
   })
 
+  it("filters by error code and by the source a call went to, with the other filters, and pages through them", async () => {
+    // 0 ok (calls a), 1 error timeout (calls a and b), 2 error runtime_error (calls b), 3 ok (no call),
+    // 4 error timeout (calls a twice, key k1), 5 ok (calls a, key k1)
+    const codes = [null, "timeout", "runtime_error", null, "timeout", null] as const
+    const executions = made(6, (i) => ({
+      status: codes[i] === null ? "ok" : "error",
+      errorCode: codes[i]!,
+      resultText: codes[i] === null ? "1" : null,
+      keyId: i >= 4 ? "k1" : null,
+    }))
+    const paths = [["a.x"], ["a.x", "b.y"], ["b.y"], [], ["a.x", "a.z"], ["a.x.deep"]]
+    await store.recordBatch(
+      executions.map((execution, i) => ({
+        execution,
+        calls: paths[i]!.map((toolPath, n) => ({ ...call(execution.id, n), toolPath })),
+      })),
+    )
+    const id = (i: number) => executions[i]!.id
+
+    expect(await ids({ limit: 10, errorCode: "timeout" })).toEqual([id(4), id(1)])
+    expect(await ids({ limit: 1, errorCode: "timeout" })).toEqual([id(4)])
+    expect(await ids({ limit: 10, errorCode: "timeout", before: id(4) })).toEqual([id(1)])
+    expect(await ids({ limit: 10, errorCode: "timeout", keyId: "k1" })).toEqual([id(4)])
+    expect(await ids({ limit: 10, errorCode: "timeout", status: "ok" })).toEqual([])
+    expect(await ids({ limit: 10, errorCode: "nothing_like_it" })).toEqual([])
+
+    // an execution that called a source twice is listed once; a tool name with a dot is still its namespace's
+    expect(await ids({ limit: 10, namespace: "a" })).toEqual([id(5), id(4), id(1), id(0)])
+    expect(await ids({ limit: 10, namespace: "b" })).toEqual([id(2), id(1)])
+    expect(await ids({ limit: 10, namespace: "a.x" })).toEqual([])
+    expect(await ids({ limit: 2, namespace: "a" })).toEqual([id(5), id(4)])
+    expect(await ids({ limit: 2, namespace: "a", before: id(4) })).toEqual([id(1), id(0)])
+    expect(await ids({ limit: 10, namespace: "a", status: "error" })).toEqual([id(4), id(1)])
+    expect(await ids({ limit: 10, namespace: "a", errorCode: "timeout", keyId: "k1" })).toEqual([id(4)])
+    expect(await ids({ limit: 10, namespace: "b", keyId: "k1" })).toEqual([])
+    expect(await ids({ limit: 1, namespace: "b", status: "error", before: id(2) })).toEqual([id(1)])
+    const [summary] = await listed({ limit: 1, namespace: "b" })
+    expect(summary).toMatchObject({ id: id(2), status: "error", errorCode: "runtime_error", toolCallCount: 0 })
+  })
+
+  it("names the next page: after a full page its last id, after a page cut short where it stopped looking", async () => {
+    const executions = made(3)
+    await store.recordBatch(entries(executions))
+    const all = newestFirst(executions)
+    expect(await store.listExecutions({ limit: 2 })).toMatchObject({ nextBefore: all[1] })
+    expect(await store.listExecutions({ limit: 3 })).toMatchObject({ nextBefore: all[2] })
+    expect(await store.listExecutions({ limit: 4 })).not.toHaveProperty("nextBefore")
+    expect(await store.listExecutions({ limit: 2, namespace: "none" })).toEqual({ executions: [] })
+  })
+
+  it("under several filters looks at most SCAN_WINDOW executions a page, and names where it stopped", async () => {
+    // a source's executions, all but the oldest passed over by the status asked for
+    const executions = made(SCAN_WINDOW + 200, (i) =>
+      i === 0 ? {} : { status: "error", errorCode: "timeout", resultText: null },
+    )
+    await store.recordBatch(
+      executions.map((execution) => ({ execution, calls: [{ ...call(execution.id, 0), toolPath: "s.t" }] })),
+    )
+    const all = newestFirst(executions)
+    const first = await store.listExecutions({ limit: 5, namespace: "s", status: "ok" })
+    expect(first).toEqual({ executions: [], nextBefore: all[SCAN_WINDOW - 1] })
+    const next = await store.listExecutions({ limit: 5, namespace: "s", status: "ok", before: first.nextBefore })
+    expect(next.executions.map((summary) => summary.id)).toEqual([executions[0]!.id])
+    expect(next).not.toHaveProperty("nextBefore")
+    // a page that fills within the window names its last id, as an unfiltered one does
+    const timeouts = await store.listExecutions({ limit: 300, namespace: "s", errorCode: "timeout" })
+    expect(timeouts.executions.map((summary) => summary.id)).toEqual(all.slice(0, 300))
+    expect(timeouts.nextBefore).toBe(all[299])
+  })
+
   it("counts the whole result in UTF-16 units, where it is stored in parts too; an empty one is 0", async () => {
     // 1.5 MB of UTF-8: in parts where the dialect cuts at 64 KiB (and on D1, past its 1 MB a row)
     const long = `${"😀é".repeat(250_000)}\n${"a".repeat(100)}`
@@ -121,9 +194,7 @@ export const catalogStoreListingContract = (subject: () => StoreUnderTest) => {
       status: i === 0 ? "error" : "ok",
     }))
     await store.recordBatch(entries([none!, empty!, astral!, parted!]))
-    const chars = Object.fromEntries(
-      (await store.listExecutions({ limit: 10 })).map((summary) => [summary.id, summary.resultChars]),
-    )
+    const chars = Object.fromEntries((await listed({ limit: 10 })).map((summary) => [summary.id, summary.resultChars]))
     expect(chars).toEqual({ [none!.id]: null, [empty!.id]: 0, [astral!.id]: 5, [parted!.id]: long.length })
     expect(long.length).toBe(750_101)
     // and the listing's count is the length of what reading the record gives back
@@ -138,9 +209,7 @@ export const catalogStoreListingContract = (subject: () => StoreUnderTest) => {
     }))
     await store.recordBatch(entries([none!, empty!, bmp!, parted!, astral!]))
     await subject().exec("update executions set result_chars = null")
-    const chars = Object.fromEntries(
-      (await store.listExecutions({ limit: 10 })).map((summary) => [summary.id, summary.resultChars]),
-    )
+    const chars = Object.fromEntries((await listed({ limit: 10 })).map((summary) => [summary.id, summary.resultChars]))
     expect(chars).toEqual({
       [none!.id]: null,
       [empty!.id]: 0,
@@ -162,7 +231,7 @@ export const catalogStoreListingContract = (subject: () => StoreUnderTest) => {
     ]
     const executions = made(codes.length, (i) => ({ code: codes[i]! }))
     await store.recordBatch(entries(executions))
-    const previews = (await store.listExecutions({ limit: 10 })).map((summary) => summary.codePreview).reverse()
+    const previews = (await listed({ limit: 10 })).map((summary) => summary.codePreview).reverse()
     expect(previews).toEqual([
       `return "${"x".repeat(112)}`,
       "const a = 1",

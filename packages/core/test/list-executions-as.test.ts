@@ -1,6 +1,6 @@
-/** A caller lists exactly the executions it may read one by one (listExecutionsAs, canReadExecution), on a real store. */
+/** A caller lists exactly the executions it may read one by one (listExecutionsPage, canReadExecution), on a real store. */
 import { expect, it } from "vitest"
-import { OPEN_CALLER, canReadExecution, listExecutionsAs } from "../src/auth/scopes.js"
+import { OPEN_CALLER, canReadExecution, listExecutionsPage } from "../src/auth/scopes.js"
 import type { Caller } from "../src/auth/scopes.js"
 import type { ExecutionListQuery } from "../src/catalog/rows.js"
 import { timeOrderedId } from "../src/index.js"
@@ -15,7 +15,10 @@ it("a key lists only its own executions whatever it asks; admin (and a server wi
     await store.recordBatch(executions.map((execution) => ({ execution, calls: [] })))
     const newest = executions.map((e) => ({ id: e.id, keyId: e.keyId })).reverse()
     const listed = async (caller: Caller, query: Partial<ExecutionListQuery> = {}) =>
-      (await listExecutionsAs(store, caller, { limit: 10, ...query })).map((e) => ({ id: e.id, keyId: e.keyId }))
+      (await listExecutionsPage(store, caller, { limit: 10, ...query })).executions.map((e) => ({
+        id: e.id,
+        keyId: e.keyId,
+      }))
 
     const callers: Caller[] = [
       OPEN_CALLER,

@@ -1,74 +1,183 @@
 /**
- * Activity: executions newest first, filtered by status, paged by cursor (`before`, as the API pages); an execution's
- * page with its code, its result text paged by lines and searched (grep), and its tool calls.
+ * Activity: executions newest first, filtered by status, error code, the source called and the key, paged by cursor
+ * (`before`, as the API pages); an execution's page with its code, its result text paged by lines and searched
+ * (grep), and its tool calls.
  */
+import type { InferResponseType } from "hono/client"
 import { useState } from "preact/hooks"
 import { api, errorText, when } from "../api.js"
 import { CodeView } from "../lazy-code.js"
+import { ItemTable } from "../item-table.js"
 import { CallsTable } from "./run-outcome.js"
 import { useLoad } from "./use-load.js"
 
 type Status = "" | "ok" | "error" | "paused"
 const PAGE = 25
+/** requests one page may take to fill: under several filters each looks at a bounded window of executions */
+const FOLLOW = 5
 
-const loadPage = (status: Status, before: string | undefined) => async () => {
-  const query = { limit: String(PAGE), ...(status ? { status } : {}), ...(before ? { before } : {}) }
-  const response = await api.v1.executions.$get({ query })
-  if (!response.ok) return { ok: false as const, message: await errorText(response) }
-  return { ok: true as const, value: await response.json() }
+interface Filters {
+  status: Status
+  errorCode: string
+  source: string
+  keyId: string
 }
 
-export const ActivityPage = () => {
-  const [status, setStatus] = useState<Status>("")
+const NO_FILTERS: Filters = { status: "", errorCode: "", source: "", keyId: "" }
+
+type Summary = InferResponseType<typeof api.v1.executions.$get, 200>["executions"][number]
+
+/** a page of up to PAGE executions from `before` on, following the API's `nextBefore` while a page comes back short */
+const loadPage = (filters: Filters, before: string | undefined) => async () => {
+  const executions: Summary[] = []
+  let cursor = before
+  for (let request = 0; request < FOLLOW; request++) {
+    const query = {
+      limit: String(PAGE - executions.length),
+      ...Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== "")),
+      ...(cursor ? { before: cursor } : {}),
+    }
+    const response = await api.v1.executions.$get({ query })
+    if (!response.ok) return { ok: false as const, message: await errorText(response) }
+    const page = await response.json()
+    executions.push(...page.executions)
+    cursor = page.nextBefore
+    if (cursor === undefined || executions.length === PAGE) break
+  }
+  return { ok: true as const, value: { executions, nextBefore: cursor } }
+}
+
+/** the sources and (for an admin of a server with keys) the keys, for the filters' choices */
+const loadChoices = (admin: boolean) => async () => {
+  const [sources, keys] = await Promise.all([api.v1.sources.$get(), admin ? api.v1.keys.$get() : null])
+  return {
+    ok: true as const,
+    value: {
+      sources: sources.ok ? (await sources.json()).sources.map((s) => s.namespace) : [],
+      keys: keys?.ok ? (await keys.json()).keys.map((k) => ({ id: k.id, name: k.name })) : [],
+    },
+  }
+}
+
+/** one filter chosen from a list, "any" first */
+const Choice = ({
+  id,
+  label,
+  value,
+  choices,
+  choose,
+}: {
+  id: string
+  label: string
+  value: string
+  /** value and label of each choice */
+  choices: [string, string][]
+  choose: (value: string) => void
+}) => (
+  <div>
+    <label for={id}>{label}</label>
+    <select id={id} value={value} onChange={(e) => choose(e.currentTarget.value)}>
+      <option value="">any</option>
+      {choices.map(([choice, text]) => (
+        <option value={choice}>{text}</option>
+      ))}
+    </select>
+  </div>
+)
+
+const FilterForm = ({ admin, filters, set }: { admin: boolean; filters: Filters; set: (filters: Filters) => void }) => {
+  const [choices] = useLoad(loadChoices(admin), [admin])
+  const [errorCode, setErrorCode] = useState(filters.errorCode)
+  const sources = choices.state === "ok" ? choices.value.sources : []
+  const keys = choices.state === "ok" ? choices.value.keys : []
+  return (
+    <form
+      class="filters"
+      aria-label="Filters"
+      onSubmit={(e) => {
+        e.preventDefault()
+        set({ ...filters, errorCode: errorCode.trim() })
+      }}
+    >
+      <Choice
+        id="status-filter"
+        label="Status"
+        value={filters.status}
+        choices={[
+          ["ok", "ok"],
+          ["error", "error"],
+          ["paused", "paused"],
+        ]}
+        choose={(status) => set({ ...filters, status: status as Status })}
+      />
+      <Choice
+        id="source-filter"
+        label="Source called"
+        value={filters.source}
+        choices={sources.map((namespace) => [namespace, namespace])}
+        choose={(source) => set({ ...filters, source })}
+      />
+      {keys.length > 0 && (
+        <Choice
+          id="key-filter"
+          label="Key"
+          value={filters.keyId}
+          choices={keys.map((key) => [key.id, key.name])}
+          choose={(keyId) => set({ ...filters, keyId })}
+        />
+      )}
+      <div>
+        <label for="error-code-filter">Error code</label>
+        <input
+          id="error-code-filter"
+          value={errorCode}
+          placeholder="e.g. runtime_error"
+          onInput={(e) => setErrorCode(e.currentTarget.value)}
+        />
+      </div>
+      <button type="submit">Filter</button>
+    </form>
+  )
+}
+
+export const ActivityPage = ({ admin }: { admin: boolean }) => {
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS)
   const [cursors, setCursors] = useState<string[]>([])
   const before = cursors.at(-1)
-  const [page] = useLoad(loadPage(status, before), [status, before])
+  const [page] = useLoad(loadPage(filters, before), [JSON.stringify(filters), before])
   return (
     <main>
       <h1>Activity</h1>
-      <label for="status-filter">Status</label>
-      <select
-        id="status-filter"
-        value={status}
-        onChange={(e) => {
-          setStatus(e.currentTarget.value as Status)
+      <FilterForm
+        admin={admin}
+        filters={filters}
+        set={(next) => {
+          setFilters(next)
           setCursors([])
         }}
-      >
-        <option value="">any</option>
-        <option value="ok">ok</option>
-        <option value="error">error</option>
-        <option value="paused">paused</option>
-      </select>
-      {page.state === "error" && <p class="error">{page.message}</p>}
+      />
+      {page.state === "error" && (
+        <p role="alert" class="error">
+          {page.message}
+        </p>
+      )}
       {page.state === "ok" && (
         <>
-          <div class="table-wrap" tabIndex={0}>
-            <table data-testid="executions">
-              <thead>
-                <tr>
-                  <th scope="col">Started</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Calls</th>
-                  <th scope="col">Code</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.value.executions.map((e) => (
-                  <tr>
-                    <td>
-                      <a href={`#/activity/${e.id}`}>{when(e.startedAt)}</a>
-                    </td>
-                    <td>{e.status === "error" ? `error (${e.errorCode})` : e.status}</td>
-                    <td>{e.toolCallCount}</td>
-                    <td class="wrap">
-                      <code>{e.codePreview}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ItemTable
+            testId="executions"
+            items={page.value.executions}
+            columns={[
+              { header: "Started", cell: (e) => <a href={`#/activity/${e.id}`}>{when(e.startedAt)}</a> },
+              { header: "Status", cell: (e) => (e.status === "error" ? `error (${e.errorCode})` : e.status) },
+              { header: "Calls", cell: (e) => e.toolCallCount },
+              { header: "Code", cell: (e) => <code>{e.codePreview}</code>, class: () => "wrap" },
+            ]}
+            rowData={(e) => ({ "data-execution": e.id })}
+          />
+          {page.value.executions.length === 0 && <p>No execution matches{page.value.nextBefore ? " yet" : ""}.</p>}
+          {page.value.executions.length < PAGE && page.value.nextBefore && (
+            <p class="hint">Not every older execution was looked at: Older looks further back.</p>
+          )}
           {cursors.length > 0 && (
             <button type="button" onClick={() => setCursors(cursors.slice(0, -1))}>
               Newer

@@ -1,6 +1,7 @@
 /** API keys, for admins: create (its secret shown once), list, revoke. A server that checks no key manages none. */
 import { useState } from "preact/hooks"
 import { api, errorText } from "../api.js"
+import { ItemTable, Notice, useAction } from "../item-table.js"
 import { useLoad } from "./use-load.js"
 
 const loadKeys = async () => {
@@ -16,7 +17,7 @@ export const KeysPage = ({ keyed }: { keyed: boolean }) => {
   const [name, setName] = useState("")
   const [scope, setScope] = useState<Scope>("execute")
   const [secret, setSecret] = useState("")
-  const [message, setMessage] = useState("")
+  const { message, act } = useAction(reload)
   if (!keyed)
     return (
       <main>
@@ -26,26 +27,16 @@ export const KeysPage = ({ keyed }: { keyed: boolean }) => {
     )
   const create = async (e: Event) => {
     e.preventDefault()
-    const response = await api.v1.keys.$post({ json: { name, scopes: [scope] } })
-    if (!response.ok) return setMessage(await errorText(response))
-    setSecret((await response.json()).secret)
-    setName("")
-    setMessage("")
-    reload()
-  }
-  const revoke = async (id: string) => {
-    const response = await api.v1.keys[":id"].$delete({ param: { id } })
-    setMessage(response.ok ? "" : await errorText(response))
-    reload()
+    await act(api.v1.keys.$post({ json: { name, scopes: [scope] } }), async (response) => {
+      setSecret(((await response.json()) as { secret: string }).secret)
+      setName("")
+      return ""
+    })
   }
   return (
     <main>
       <h1>Keys</h1>
-      {message && (
-        <p role="alert" class="error">
-          {message}
-        </p>
-      )}
+      <Notice message={message} />
       <form class="card" aria-label="Create a key" onSubmit={create}>
         <label for="key-name">Name</label>
         <input id="key-name" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
@@ -67,36 +58,23 @@ export const KeysPage = ({ keyed }: { keyed: boolean }) => {
       )}
       {keys.state === "error" && <p class="error">{keys.message}</p>}
       {keys.state === "ok" && (
-        <div class="table-wrap" tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Scope</th>
-                <th scope="col">Created</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.value.map((k) => (
-                <tr data-key={k.name}>
-                  <td>{k.name}</td>
-                  <td>{k.scope ?? "none"}</td>
-                  <td>{new Date(k.createdAt).toLocaleString()}</td>
-                  <td>
-                    {k.revokedAt === null ? (
-                      <button type="button" class="danger" onClick={() => revoke(k.id)}>
-                        Revoke <span class="visually-hidden">{k.name}</span>
-                      </button>
-                    ) : (
-                      "revoked"
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ItemTable
+          items={keys.value}
+          columns={[
+            { header: "Name", cell: (k) => k.name },
+            { header: "Scope", cell: (k) => k.scope ?? "none" },
+            { header: "Created", cell: (k) => new Date(k.createdAt).toLocaleString() },
+          ]}
+          rowData={(k) => ({ "data-key": k.name })}
+          name={(k) => k.name}
+          actionsHeader="State"
+          remove={{
+            verb: "Revoke",
+            run: (k) => api.v1.keys[":id"].$delete({ param: { id: k.id } }),
+            instead: (k) => (k.revokedAt === null ? null : "revoked"),
+          }}
+          act={act}
+        />
       )}
     </main>
   )

@@ -1,6 +1,7 @@
 /**
- * The playground: an editor that knows the catalog's tools (completion after `tools.` and `tools.<namespace>.`,
- * each with its TypeScript declaration from `POST /v1/describe`), run, and what the run came to.
+ * The playground: an editor that knows the catalog's tools as TypeScript, from `POST /v1/describe`: completion after
+ * `tools.` and `tools.<namespace>.`, each with its declaration, and the script type-checked against them (a
+ * misspelt tool or a wrong argument underlined, and listed under the editor); run, and what the run came to.
  */
 import type { Completion, CompletionContext } from "@codemirror/autocomplete"
 import { useMemo, useRef, useState } from "preact/hooks"
@@ -9,12 +10,17 @@ import { CodeEditor } from "../lazy-code.js"
 import type { EditorHandle } from "../code-view.js"
 import { RunOutcome, runScript } from "./run-outcome.js"
 import type { Run } from "./run-outcome.js"
+import { checkScript } from "../script-check.js"
+import type { ScriptDiagnostic } from "../script-check-protocol.js"
+import { scriptDeclarations } from "../script-declarations.js"
 import { useLoad } from "./use-load.js"
 
 interface Catalog {
   tools: { path: string; namespace: string; name: string; description: string | null }[]
   /** each tool's declaration, from describe */
   declarations: string
+  /** what the script is checked against: the declarations and the sandbox's globals */
+  checked: string
 }
 
 /** describe takes at most this many paths at once */
@@ -30,7 +36,8 @@ const loadCatalog = async () => {
     const described = await api.v1.describe.$post({ json: { paths } })
     if (described.ok) blocks.push((await described.json()).typescript)
   }
-  return { ok: true as const, value: { tools, declarations: blocks.join("\n") } satisfies Catalog }
+  const value = { tools, declarations: blocks.join("\n"), checked: scriptDeclarations(blocks) }
+  return { ok: true as const, value: value satisfies Catalog }
 }
 
 /** the declaration of `name` inside describe's block, for a completion's detail */
@@ -69,18 +76,51 @@ const r = await tools.
 return r
 `
 
+/** a problem as the list under the editor shows it: its line, and what the checker says */
+const problemText = (code: string, problem: ScriptDiagnostic) =>
+  `line ${code.slice(0, problem.from).split("\n").length}: ${problem.message}`
+
 export const PlaygroundPage = () => {
   const [catalog] = useLoad(loadCatalog, [])
   const handle = useRef<EditorHandle | null>(null)
   const [run, setRun] = useState<Run | null>(null)
+  /** what the last check found; null before the first */
+  const [problems, setProblems] = useState<string[] | null>(null)
   const complete = useMemo(() => (catalog.state === "ok" ? completeFrom(catalog.value) : () => null), [catalog.state])
+  const check = useMemo(
+    () =>
+      catalog.state === "ok"
+        ? async (code: string) => {
+            const found = await checkScript(catalog.value.checked, code)
+            setProblems(found.map((problem) => problemText(code, problem)))
+            return found
+          }
+        : undefined,
+    [catalog.state],
+  )
   return (
     <main>
       <h1>Playground</h1>
       {catalog.state === "error" && <p class="error">{catalog.message}</p>}
       {catalog.state === "ok" && (
         <>
-          <CodeEditor initial={STARTER} label="Script" complete={complete} handle={handle} />
+          <CodeEditor initial={STARTER} label="Script" complete={complete} check={check} handle={handle} />
+          <section aria-label="Type check" aria-live="polite">
+            <p class="hint" data-testid="problem-count">
+              {problems === null
+                ? "TypeScript checks the script as you write"
+                : problems.length === 0
+                  ? "TypeScript finds no problem"
+                  : `TypeScript finds ${problems.length}`}
+            </p>
+            {problems && problems.length > 0 && (
+              <ul class="problems" data-testid="problems">
+                {problems.map((problem) => (
+                  <li>{problem}</li>
+                ))}
+              </ul>
+            )}
+          </section>
           <button
             type="button"
             onClick={async () => {

@@ -1,6 +1,7 @@
 /** Policy rules, for admins: list, add, remove; and what applies where no rule matches. */
 import { useState } from "preact/hooks"
 import { api, errorText } from "../api.js"
+import { ItemTable, Notice, useAction } from "../item-table.js"
 import { useLoad } from "./use-load.js"
 
 const loadPolicies = async () => {
@@ -16,59 +17,33 @@ export const PoliciesPage = () => {
   const [pattern, setPattern] = useState("")
   const [action, setAction] = useState<Action>("require_approval")
   const [reason, setReason] = useState("")
-  const [message, setMessage] = useState("")
+  const { message, act } = useAction(reload)
   const add = async (e: Event) => {
     e.preventDefault()
-    const response = await api.v1.policies.$post({ json: { pattern, action, ...(reason ? { reason } : {}) } })
-    setMessage(response.ok ? "" : await errorText(response))
-    if (response.ok) setPattern("")
-    reload()
-  }
-  const remove = async (id: string) => {
-    const response = await api.v1.policies[":id"].$delete({ param: { id } })
-    setMessage(response.ok ? "" : await errorText(response))
-    reload()
+    if (await act(api.v1.policies.$post({ json: { pattern, action, ...(reason ? { reason } : {}) } }))) setPattern("")
   }
   return (
     <main>
       <h1>Policies</h1>
-      {message && (
-        <p role="alert" class="error">
-          {message}
-        </p>
-      )}
+      <Notice message={message} />
       {policies.state === "error" && <p class="error">{policies.message}</p>}
       {policies.state === "ok" && (
         <>
           <p>Where no rule matches: {policies.value.defaultPolicy}</p>
-          <div class="table-wrap" tabIndex={0}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Pattern</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Reason</th>
-                  <th scope="col">Remove</th>
-                </tr>
-              </thead>
-              <tbody>
-                {policies.value.policies.map((p) => (
-                  <tr data-policy={p.pattern ?? "*"}>
-                    <td>{p.pattern ?? "any"}</td>
-                    <td>{p.source ?? "any"}</td>
-                    <td>{p.action}</td>
-                    <td>{p.reason ?? ""}</td>
-                    <td>
-                      <button type="button" class="danger" onClick={() => remove(p.id)}>
-                        Remove <span class="visually-hidden">{p.pattern ?? "rule"}</span>
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ItemTable
+            items={policies.value.policies}
+            columns={[
+              { header: "Pattern", cell: (p) => p.pattern ?? "any" },
+              { header: "Source", cell: (p) => p.source ?? "any" },
+              { header: "Action", cell: (p) => p.action },
+              { header: "Reason", cell: (p) => p.reason ?? "" },
+            ]}
+            rowData={(p) => ({ "data-policy": p.pattern ?? "*" })}
+            name={(p) => p.pattern ?? "rule"}
+            actionsHeader="Remove"
+            remove={{ verb: "Remove", run: (p) => api.v1.policies[":id"].$delete({ param: { id: p.id } }) }}
+            act={act}
+          />
         </>
       )}
       <form class="card" aria-label="Add a rule" onSubmit={add}>

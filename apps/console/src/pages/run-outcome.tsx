@@ -4,6 +4,7 @@
  * execution), or the approval it paused at.
  */
 import { api, errorText } from "../api.js"
+import { ItemTable } from "../item-table.js"
 
 type Answer = Record<string, unknown> & { executionId?: string }
 export type Run =
@@ -35,6 +36,30 @@ interface Media {
   type: string
   data?: string
   mimeType?: string
+}
+
+const isImage = (block: unknown): block is Media & { data: string; mimeType: string } => {
+  const m = block as Media | null
+  return (
+    typeof m === "object" &&
+    m !== null &&
+    m.type === "image" &&
+    typeof m.data === "string" &&
+    typeof m.mimeType === "string" &&
+    m.mimeType.startsWith("image/")
+  )
+}
+
+const blocks = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value])
+
+/**
+ * The images to show: the media the run answered (image blocks the script returned or emitted), and those in a
+ * tool's result returned whole (`return await tools.x.y()`, as the tool page's form runs a tool: its `data` or its
+ * `content`), which the server leaves in the value.
+ */
+const imagesOf = (media: Media[] | undefined, result: unknown) => {
+  const tool = typeof result === "object" && result !== null ? (result as { data?: unknown; content?: unknown }) : {}
+  return [...(media ?? []), ...blocks(tool.data), ...blocks(tool.content)].filter(isImage)
 }
 
 export const RunOutcome = ({ run }: { run: Run }) => {
@@ -88,11 +113,9 @@ export const RunOutcome = ({ run }: { run: Run }) => {
           </pre>
         </>
       )}
-      {a.media
-        ?.filter((m) => m.type === "image" && m.data && m.mimeType?.startsWith("image/"))
-        .map((m, i) => (
-          <img class="media" src={`data:${m.mimeType};base64,${m.data}`} alt={`image ${i + 1} the script returned`} />
-        ))}
+      {imagesOf(a.media, a.result).map((m, i) => (
+        <img class="media" src={`data:${m.mimeType};base64,${m.data}`} alt={`image ${i + 1} the script returned`} />
+      ))}
       {a.logs && a.logs.length > 0 && (
         <>
           <h3>Logs</h3>
@@ -109,26 +132,14 @@ export const CallsTable = ({ calls }: { calls: CallRow[] }) =>
   calls.length === 0 ? (
     <p>None.</p>
   ) : (
-    <div class="table-wrap" tabIndex={0}>
-      <table data-testid="calls">
-        <thead>
-          <tr>
-            <th scope="col">Tool</th>
-            <th scope="col">Outcome</th>
-            <th scope="col">Duration</th>
-            <th scope="col">Encoding</th>
-          </tr>
-        </thead>
-        <tbody>
-          {calls.map((c) => (
-            <tr>
-              <td>{c.toolPath}</td>
-              <td>{c.ok ? "ok" : (c.errorCode ?? "error")}</td>
-              <td>{c.durationMs} ms</td>
-              <td>{c.encoding}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ItemTable
+      testId="calls"
+      items={calls}
+      columns={[
+        { header: "Tool", cell: (c) => c.toolPath },
+        { header: "Outcome", cell: (c) => (c.ok ? "ok" : (c.errorCode ?? "error")) },
+        { header: "Duration", cell: (c) => `${c.durationMs} ms` },
+        { header: "Encoding", cell: (c) => c.encoding },
+      ]}
+    />
   )

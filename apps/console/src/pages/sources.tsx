@@ -1,80 +1,21 @@
-/** Sources: each with its status, last sync, error and tool count; an admin adds (stdio or http), syncs and removes. */
+/**
+ * Sources: each with its status, tool count, last sync, OAuth login and error; an admin adds one (./add-source.tsx),
+ * syncs, changes its secrets, connects one that logs in with OAuth (./source-login.tsx) and removes.
+ */
+import type { InferResponseType } from "hono/client"
 import { useState } from "preact/hooks"
 import { api, errorText, when } from "../api.js"
 import type { Access } from "../api.js"
+import { ItemTable, Notice, useAction } from "../item-table.js"
+import { AddSource } from "./add-source.js"
+import { LoginWatch, beginLogin } from "./source-login.js"
+import type { Login } from "./source-login.js"
 import { useLoad } from "./use-load.js"
 
 const loadSources = async () => {
   const response = await api.v1.sources.$get()
   if (!response.ok) return { ok: false as const, message: await errorText(response) }
   return { ok: true as const, value: (await response.json()).sources }
-}
-
-const lines = (text: string) =>
-  text
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => l !== "")
-
-const AddSource = ({ added }: { added: () => void }) => {
-  const [type, setType] = useState<"stdio" | "http">("stdio")
-  const [namespace, setNamespace] = useState("")
-  const [command, setCommand] = useState("")
-  const [args, setArgs] = useState("")
-  const [url, setUrl] = useState("")
-  const [message, setMessage] = useState("")
-  const [busy, setBusy] = useState(false)
-  const submit = async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    setMessage("")
-    const transport = type === "stdio" ? { type, command, args: lines(args) } : { type, url }
-    const response = await api.v1.sources.$post({ json: { namespace, kind: "mcp", transport } })
-    setBusy(false)
-    if (!response.ok) return setMessage(await errorText(response))
-    setNamespace("")
-    added()
-  }
-  return (
-    <form class="card" aria-label="Add a source" onSubmit={submit}>
-      <h2>Add an MCP source</h2>
-      <label for="source-namespace">Namespace</label>
-      <input id="source-namespace" required value={namespace} onInput={(e) => setNamespace(e.currentTarget.value)} />
-      <fieldset>
-        <legend>Transport</legend>
-        <label>
-          <input type="radio" name="transport" checked={type === "stdio"} onChange={() => setType("stdio")} /> stdio
-        </label>
-        <label>
-          <input type="radio" name="transport" checked={type === "http"} onChange={() => setType("http")} /> http
-        </label>
-        <p class="hint">
-          A stdio source runs a command on the server's host: the server refuses it unless it was started to allow it.
-        </p>
-      </fieldset>
-      {type === "stdio" ? (
-        <>
-          <label for="source-command">Command</label>
-          <input id="source-command" required value={command} onInput={(e) => setCommand(e.currentTarget.value)} />
-          <label for="source-args">Arguments, one a line</label>
-          <textarea id="source-args" rows={3} value={args} onInput={(e) => setArgs(e.currentTarget.value)} />
-        </>
-      ) : (
-        <>
-          <label for="source-url">URL</label>
-          <input id="source-url" type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
-        </>
-      )}
-      <button type="submit" disabled={busy}>
-        {busy ? "Adding…" : "Add and sync"}
-      </button>
-      {message && (
-        <p role="alert" class="error">
-          {message}
-        </p>
-      )}
-    </form>
-  )
 }
 
 /**
@@ -101,8 +42,7 @@ const ChangeSecrets = ({
     }
     const response = await api.v1.sources[":namespace"].$patch({ param: { namespace }, json: body })
     if (!response.ok) return done(await errorText(response))
-    // the PATCH body is checked by the source's kind, so the client does not type this route's answer
-    const answer = (await response.json()) as { dropped: string[] }
+    const answer = await response.json()
     done(answer.dropped.length > 0 ? `replaced; dropped ${answer.dropped.join(", ")}` : "")
   }
   return (
@@ -114,79 +54,92 @@ const ChangeSecrets = ({
   )
 }
 
+type Source = InferResponseType<typeof api.v1.sources.$get, 200>["sources"][number]
+
+/** a source's OAuth login as the list shows it: its state, until when, and the scopes granted */
+const authText = (auth: Source["auth"]) => {
+  if (!auth) return ""
+  const until = auth.expiresAt ? ` until ${when(auth.expiresAt)}` : ""
+  const scopes = auth.scopes.length > 0 ? ` (${auth.scopes.join(" ")})` : ""
+  return `${auth.status.replace("_", " ")}${auth.status === "connected" ? until + scopes : ""}`
+}
+
 export const SourcesPage = ({ access }: { access: Access }) => {
   const [sources, reload] = useLoad(loadSources, [])
-  const [message, setMessage] = useState("")
+  const { message, setMessage, act } = useAction(reload)
   const [patching, setPatching] = useState<{ namespace: string; kind: string } | null>(null)
-  const act = async (response: Promise<Response>) => {
-    const answer = await response
-    setMessage(answer.ok ? "" : await errorText(answer))
-    reload()
+  const [login, setLogin] = useState<Login | null>(null)
+  const connect = async (namespace: string) => {
+    const begun = await beginLogin(namespace)
+    setMessage(begun.ok ? "" : begun.message)
+    setLogin(begun.ok ? begun.login : null)
   }
   return (
     <main>
       <h1>Sources</h1>
-      {message && (
-        <p role="alert" class="error">
-          {message}
-        </p>
+      <Notice message={message} />
+      {login && (
+        <LoginWatch
+          login={login}
+          done={(text) => {
+            setLogin(null)
+            setMessage(text)
+            reload()
+          }}
+        />
       )}
       {sources.state === "loading" && <p>Loading…</p>}
       {sources.state === "error" && <p class="error">{sources.message}</p>}
       {sources.state === "ok" && sources.value.length === 0 && <p>No sources yet.</p>}
       {sources.state === "ok" && sources.value.length > 0 && (
-        <div class="table-wrap" tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Namespace</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Status</th>
-                <th scope="col">Tools</th>
-                <th scope="col">Last sync</th>
-                <th scope="col">Error</th>
-                {access.admin && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {sources.value.map((s) => (
-                <tr data-source={s.namespace}>
-                  <td>{s.namespace}</td>
-                  <td>{s.kind}</td>
-                  <td class={`status-${s.status}`}>{s.status}</td>
-                  <td>{s.toolCount}</td>
-                  <td>{when(s.lastSyncedAt)}</td>
-                  <td class="wrap">{s.syncError ?? ""}</td>
-                  {access.admin && (
-                    <td class="actions">
-                      <button
-                        type="button"
-                        onClick={() =>
-                          act(api.v1.sources[":namespace"].sync.$post({ param: { namespace: s.namespace } }))
-                        }
-                      >
-                        Sync <span class="visually-hidden">{s.namespace}</span>
+        <ItemTable
+          items={sources.value}
+          columns={[
+            { header: "Namespace", cell: (s) => s.namespace },
+            { header: "Kind", cell: (s) => s.kind },
+            { header: "Status", cell: (s) => s.status, class: (s) => `status-${s.status}` },
+            { header: "Tools", cell: (s) => s.toolCount },
+            { header: "Last sync", cell: (s) => when(s.lastSyncedAt) },
+            { header: "Login", cell: (s) => authText(s.auth), class: () => "auth" },
+            { header: "Error", cell: (s) => s.syncError ?? "", class: () => "wrap" },
+          ]}
+          rowData={(s) => ({ "data-source": s.namespace })}
+          name={(s) => s.namespace}
+          actions={
+            access.admin
+              ? (s) => (
+                  <>
+                    <button
+                      type="button"
+                      onClick={() =>
+                        act(api.v1.sources[":namespace"].sync.$post({ param: { namespace: s.namespace } }))
+                      }
+                    >
+                      Sync <span class="visually-hidden">{s.namespace}</span>
+                    </button>
+                    <button type="button" onClick={() => setPatching({ namespace: s.namespace, kind: s.kind })}>
+                      Secrets <span class="visually-hidden">of {s.namespace}</span>
+                    </button>
+                    {s.auth && s.auth.status !== "connected" && (
+                      <button type="button" onClick={() => connect(s.namespace)}>
+                        Connect <span class="visually-hidden">{s.namespace}</span>
                       </button>
-                      <button type="button" onClick={() => setPatching({ namespace: s.namespace, kind: s.kind })}>
-                        Secrets <span class="visually-hidden">of {s.namespace}</span>
-                      </button>
-                      <button
-                        type="button"
-                        class="danger"
-                        onClick={() =>
-                          confirm(`Remove ${s.namespace} and its tools?`) &&
-                          act(api.v1.sources[":namespace"].$delete({ param: { namespace: s.namespace } }))
-                        }
-                      >
-                        Remove <span class="visually-hidden">{s.namespace}</span>
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                    )}
+                  </>
+                )
+              : undefined
+          }
+          remove={
+            access.admin
+              ? {
+                  verb: "Remove",
+                  run: (s) => api.v1.sources[":namespace"].$delete({ param: { namespace: s.namespace } }),
+                  confirm: (s) => `Remove ${s.namespace} and its tools?`,
+                }
+              : undefined
+          }
+          act={act}
+        />
       )}
       {access.admin && patching && (
         <ChangeSecrets

@@ -1,7 +1,9 @@
 /**
  * Tools: search ranked as `GET /v1/tools?query=` ranks; a tool's page with its TypeScript declaration, where its
- * output type came from, its input schema, its effective policy, and a form from the input schema that runs it once.
+ * output type came from, its input schema, its annotations, its effective policy, and a form from the input schema
+ * that runs it once.
  */
+import type { InferResponseType } from "hono/client"
 import { useState } from "preact/hooks"
 import { api, errorText } from "../api.js"
 import { CodeView } from "../lazy-code.js"
@@ -141,6 +143,38 @@ const RunForm = ({ namespace, name, schema }: { namespace: string; name: string;
   )
 }
 
+type ToolAnnotations = InferResponseType<(typeof api.v1.tools)[":path"]["$get"], 200>["tool"]["annotations"]
+
+const HINTS = [
+  ["readOnlyHint", "Read-only", "changes nothing"],
+  ["destructiveHint", "Destructive", "may destroy or overwrite"],
+  ["idempotentHint", "Idempotent", "calling again with the same arguments changes nothing more"],
+  ["openWorldHint", "Open world", "reaches beyond its source"],
+] as const
+
+/** What the source declared about the tool: claims, not checked; a hint it did not declare is said so. */
+const Annotations = ({ annotations }: { annotations: ToolAnnotations }) => (
+  <section aria-labelledby="annotations-heading">
+    <h2 id="annotations-heading">Annotations</h2>
+    <dl class="facts" data-testid="annotations">
+      <dt>Title</dt>
+      <dd>{annotations.title ?? "none declared"}</dd>
+      {HINTS.map(([hint, label, meaning]) => (
+        <>
+          <dt>{label}</dt>
+          <dd data-hint={hint}>
+            {annotations[hint] === undefined ? "not declared" : annotations[hint] ? `yes: ${meaning}` : "no"}
+          </dd>
+        </>
+      ))}
+    </dl>
+    <p class="hint">
+      The source's own claims: the server does not check them. A destructive tool needs approval unless a policy rule
+      says otherwise.
+    </p>
+  </section>
+)
+
 const loadTool = (path: string) => async () => {
   const response = await api.v1.tools[":path"].$get({ param: { path } })
   if (!response.ok) return { ok: false as const, message: await errorText(response) }
@@ -168,6 +202,7 @@ export const ToolPage = ({ path, canRun }: { path: string; canRun: boolean }) =>
       {t.typescript ? <CodeView code={t.typescript} label={`${t.path} declaration`} /> : <p>No declaration.</p>}
       <h2>Input schema</h2>
       <pre class="code">{JSON.stringify(t.inputSchema, null, 2)}</pre>
+      <Annotations annotations={t.annotations} />
       {canRun && <RunForm namespace={t.namespace} name={t.name} schema={t.inputSchema} />}
     </main>
   )

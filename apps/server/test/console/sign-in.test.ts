@@ -64,7 +64,7 @@ describe("the console, signed in with a key", () => {
     await row.waitFor()
     expect(await row.textContent()).toContain("ready")
     expect(await row.locator("td").nth(3).textContent()).toBe("4")
-    await checkPage(page, "sources")
+    await checkPage(page)
 
     await row.getByRole("button", { name: "Secrets of demo" }).click()
     await page.getByLabel(/Fields to replace/).fill('{ "transport": { "env": { "DEMO_TOKEN": "s3cret" } } }')

@@ -33,7 +33,7 @@ import { createKeyRequest, keyCreatedBody, keyView, keysBody } from "../wire/key
 import { jsonSchemasOf } from "../wire/json-schema.js"
 import { healthBody, notReadyBody, readyBody } from "../wire/probes.js"
 import { sourceBody, sourcePatchBody, sourceView, sourcesBody } from "../wire/sources.js"
-import { describeBody, toolBody, toolDetail, toolSummary, toolsBody } from "../wire/tools.js"
+import { describeBody, toolAnnotations, toolBody, toolDetail, toolSummary, toolsBody } from "../wire/tools.js"
 
 export const requestSchemas = (kinds: readonly SourceKind[]) => ({
   ExecuteRequest: executeRequest,
@@ -59,6 +59,7 @@ export const responseSchemas = {
   ToolSummary: toolSummary,
   ToolsBody: toolsBody,
   Tool: toolDetail,
+  ToolAnnotations: toolAnnotations,
   ToolBody: toolBody,
   DescribeResponse: describeBody,
   LogEntry: logEntry,

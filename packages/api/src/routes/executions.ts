@@ -91,13 +91,14 @@ export const executionRoutes = routeGroup(({ store, approvals, logger, grep = Re
     description:
       "A key without `admin` lists its own executions; `admin` (and every caller of a server without keys) lists every one. " +
       "Each is summed up without its texts: `resultChars` and `codePreview` stand for the result and the code (read them with GET /v1/executions/{id}). " +
-      "A full page names `nextBefore`: pass it as `before` for the next page.",
+      "The filters (`status`, `errorCode`, `source`, `keyId`) combine. " +
+      "A full page names `nextBefore`: pass it as `before` for the next page, with the same filters.",
     query: executionsQuery,
     responses: { 200: { description: "a page of executions", json: executionsBody } },
     handler: async (c, { store }) => {
-      const { limit = Auth.DEFAULT_LIST_EXECUTIONS, before, status } = c.req.valid("query")
+      const { limit = Auth.DEFAULT_LIST_EXECUTIONS, source, ...filters } = c.req.valid("query")
       // a key without admin lists its own, whatever it asks; a full page names the next (core's listExecutionsPage)
-      const page = await Auth.listExecutionsPage(store, c.get("caller"), { limit, before, status })
+      const page = await Auth.listExecutionsPage(store, c.get("caller"), { limit, namespace: source, ...filters })
       return c.json(page satisfies ExecutionsBody)
     },
   })

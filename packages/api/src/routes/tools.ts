@@ -5,6 +5,7 @@ import { NotFound, describeRequest } from "@switchboard/core"
 import { sendError } from "../http-errors.js"
 import { describeBody, toolBody, toolsBody, toolsQuery } from "../wire/tools.js"
 import type { DescribeBody, ToolBody, ToolsBody } from "../wire/tools.js"
+import { annotationsView } from "../wire/tool-annotations.js"
 import { routeGroup } from "./route-group.js"
 
 const summary = (t: Catalog.ToolRow) => ({
@@ -69,6 +70,7 @@ export const toolRoutes = routeGroup(({ store, sources, policies }) => ({
           typescript: described?.typescript ?? null,
           outputSource: described?.outputSource ?? null,
           policy: { action, reason },
+          annotations: annotationsView(tool.annotations),
         },
       } satisfies ToolBody)
     },

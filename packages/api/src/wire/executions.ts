@@ -90,6 +90,15 @@ const statusFilter = z.enum(["ok", "error", "paused"], {
 const cursorError = (issue: { input?: unknown }) =>
   `before must be an execution id, as \`nextBefore\` names it (got ${JSON.stringify(issue.input)})`
 
+/** longer than any error code, namespace or key id */
+const MAX_FILTER_CHARS = 200
+
+const filterText = (name: string, what: string) => {
+  const error = (issue: { input?: unknown }) =>
+    `${name} must be ${what}, of 1 to ${MAX_FILTER_CHARS} characters (got ${JSON.stringify(issue.input)})`
+  return z.string({ error }).min(1, { error }).max(MAX_FILTER_CHARS, { error })
+}
+
 export const executionsQuery = z.object({
   limit: wholeNumber("limit", { min: 1, max: Auth.MAX_LIST_EXECUTIONS })
     .optional()
@@ -105,6 +114,15 @@ export const executionsQuery = z.object({
   status: statusFilter
     .optional()
     .describe("only executions that returned (`ok`), failed (`error`) or wait for an approval (`paused`)"),
+  errorCode: filterText("errorCode", "an error code, such as timeout")
+    .optional()
+    .describe("only executions that failed with this error code (`errorCode` of a listed execution)"),
+  source: filterText("source", "a source's namespace")
+    .optional()
+    .describe("only executions that called a tool of this source (its namespace), whatever the call's outcome"),
+  keyId: filterText("keyId", "an API key's id")
+    .optional()
+    .describe("only the executions of this API key (its id); a key without `admin` lists its own whatever it names"),
 })
 
 export const executionSummary = execution
@@ -136,7 +154,9 @@ export const executionsBody = z.object({
     .string()
     .optional()
     .describe(
-      "present when the page is full: pass it as `before` for the next page (which may be empty); absent on the last page",
+      "present when older executions may pass the filters: pass it as `before`, with the same filters, for the next page (which may " +
+        "be empty); absent on the last page. Under two filters or more a page looks at a bounded number of executions, so it may hold " +
+        "fewer than `limit`, or none, and still name a next",
     ),
 })
 export type ExecutionsBody = z.input<typeof executionsBody>

@@ -37,6 +37,25 @@ export const toolSummary = z.object({
 export const toolsBody = z.object({ tools: z.array(toolSummary) })
 export type ToolsBody = z.input<typeof toolsBody>
 
+/** MCP's tool annotations as the source declared them: claims of the source, never checked */
+export const toolAnnotations = z
+  .object({
+    title: z.string().optional().describe("a name for people"),
+    readOnlyHint: z.boolean().optional().describe("true: the tool changes nothing"),
+    destructiveHint: z
+      .boolean()
+      .optional()
+      .describe("true: it may destroy or overwrite (with no policy rule, a call then waits for a person's approval)"),
+    idempotentHint: z
+      .boolean()
+      .optional()
+      .describe("true: calling it again with the same arguments changes nothing more"),
+    openWorldHint: z.boolean().optional().describe("true: it reaches beyond the source (the web, other services)"),
+  })
+  .describe(
+    "the hints the source declared, each left out when it declared none (an OpenAPI operation's come from its method)",
+  )
+
 export const toolDetail = toolSummary.extend({
   inputSchema: z.unknown().describe("the JSON Schema the source declared for the arguments"),
   outputSchema: z.unknown().describe("the JSON Schema the source declared for `r.data`, or null"),
@@ -44,10 +63,12 @@ export const toolDetail = toolSummary.extend({
   typescript: z.string().nullable().describe("a declaration to paste above a script"),
   outputSource: outputSource.nullable(),
   policy: toolPolicy.optional(),
+  annotations: toolAnnotations,
 })
 
 export const toolBody = z.object({ tool: toolDetail })
 export type ToolBody = z.input<typeof toolBody>
+export type ToolAnnotations = z.input<typeof toolAnnotations>
 
 export const describeBody = z.object({
   typescript: z.string().describe("one block declaring every tool, shared declarations once"),

@@ -13,7 +13,7 @@ import type { Outcome } from "../errors.js"
 import type {
   CatalogStore,
   ExecutionListQuery,
-  ExecutionSummary,
+  ExecutionListPage,
   StoredExecution,
   StoredResult,
 } from "../catalog/rows.js"
@@ -114,36 +114,23 @@ export const readResultAs = async (
   return result && canReadExecution(caller, result.keyId) ? result : null
 }
 
-/**
- * The executions the caller may read, as canReadExecution decides one by one: admin (a server without keys
- * answers as admin) lists every one, or one key's when the query names it; any other key only its own, whatever
- * the query asked; a caller with neither admin nor a key, none.
- */
-export const listExecutionsAs = async (
-  store: Pick<CatalogStore, "listExecutions">,
-  caller: Caller,
-  query: ExecutionListQuery,
-): Promise<ExecutionSummary[]> => {
-  if (caller.scope === "admin") return store.listExecutions(query)
-  if (caller.keyId === null) return []
-  return store.listExecutions({ ...query, keyId: caller.keyId })
-}
-
 /** a listing's size when the caller names none (`GET /v1/executions`, `switchboard executions list`) */
 export const DEFAULT_LIST_EXECUTIONS = 20
 /** the most executions one page lists */
 export const MAX_LIST_EXECUTIONS = 200
 
 /**
- * A page of the executions the caller may read, as `GET /v1/executions` answers it: a full page names the cursor of
- * the next (`nextBefore`: its last id), which may be empty; a page that is not full is the last.
+ * A page of the executions the caller may read, as canReadExecution decides one by one, as `GET /v1/executions`
+ * answers it: admin (a server without keys answers as admin) lists every one, or one key's when the query names
+ * it; any other key only its own, whatever the query asked; a caller with neither admin nor a key, none.
+ * `nextBefore` is where the next page starts (the store's ExecutionListPage).
  */
 export const listExecutionsPage = async (
   store: Pick<CatalogStore, "listExecutions">,
   caller: Caller,
   query: ExecutionListQuery,
-): Promise<{ executions: ExecutionSummary[]; nextBefore?: string }> => {
-  const executions = await listExecutionsAs(store, caller, query)
-  const nextBefore = executions.length === query.limit ? executions.at(-1)?.id : undefined
-  return nextBefore === undefined ? { executions } : { executions, nextBefore }
+): Promise<ExecutionListPage> => {
+  if (caller.scope === "admin") return store.listExecutions(query)
+  if (caller.keyId === null) return { executions: [] }
+  return store.listExecutions({ ...query, keyId: caller.keyId })
 }

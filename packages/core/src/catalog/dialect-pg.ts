@@ -51,6 +51,8 @@ export const createPgCatalogStore = (
       const lockable = select as unknown as { for(strength: "update", config: { skipLocked: true }): SQLWrapper }
       return sql`${column} = any(array(${lockable.for("update", { skipLocked: true })}))`
     },
+    // StoreDialect.among
+    among: (column, select) => sql`${column} = any(array(${select}))`,
     // assigning a transaction id is a write: a standby refuses it
     probeWrite: () =>
       pgDb.transaction(async (tx) => {

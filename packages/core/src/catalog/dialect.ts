@@ -76,6 +76,13 @@ export interface StoreDialect {
    * passes over the rows this update has written already and takes the next ones, past its LIMIT.
    */
   claimIn?(column: AnyColumn, select: SQLWrapper): SQL
+  /**
+   * The condition "`column` is among the ids `select` reads", where the select is to run once, before the query
+   * around it, and its ids be looked up one by one (a listing's window of candidates: ./execution-listing.ts).
+   * Unset, `column in (select)`, which SQLite runs so. Postgres writes it `= any(array(…))`: given `in`, it read
+   * the whole table for the other conditions and joined the two.
+   */
+  among?(column: AnyColumn, select: SQLWrapper): SQL
   /** Commits a write that changes nothing but reaches the database as a real one would (`checkReadiness`). */
   probeWrite(): Promise<void>
   /**

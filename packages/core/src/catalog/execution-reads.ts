@@ -30,7 +30,8 @@ export const executionReads = ({ db, tables }: StoreDialect) => {
         status: row.status as ExecutionRecord["status"],
         resultText: resultParts.length === 0 ? row.resultText : resultParts.map((part) => part.text).join(""),
         logs: (row.logs as LogEntry[] | null) ?? [],
-        calls: calls.map(({ id: _id, ...call }) => call),
+        // the namespace is the listing's index, the path says it already
+        calls: calls.map(({ id: _id, namespace: _namespace, ...call }) => call),
       }
     },
 

@@ -12,6 +12,7 @@ import type { ExecutionEntry, ExecutionRecord, ToolCallRecord } from "../seams.j
 import { timeOrderedId } from "../ids.js"
 import { chunks, rowsPerInsert } from "./chunks.js"
 import { splitUtf8 } from "./result-parts.js"
+import { splitToolPath } from "./tool-path.js"
 import type { CatalogDb, ExecutionRow, StoreDialect, ToolCallInsert, WriteStatement } from "./dialect.js"
 
 /**
@@ -37,6 +38,7 @@ const toolCallRow = (call: ToolCallRecord): ToolCallInsert => ({
   errorCode: call.errorCode,
   dataBytes: call.dataBytes,
   outputSchemaError: call.outputSchemaError ?? null,
+  namespace: splitToolPath(call.toolPath)?.namespace ?? null,
 })
 
 export const executionRows = ({

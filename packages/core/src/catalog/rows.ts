@@ -94,8 +94,23 @@ export interface ExecutionListQuery {
   /** only those whose id sorts before this one: the cursor of the next page */
   before?: string
   status?: ExecutionRecord["status"]
+  /** only executions that failed with this error code */
+  errorCode?: string
+  /** only executions that called a tool of this namespace (a source's) */
+  namespace?: string
   /** only this key's executions; undefined: every execution */
   keyId?: string
+}
+
+/** A page of a listing of executions. */
+export interface ExecutionListPage {
+  executions: ExecutionSummary[]
+  /**
+   * the `before` of the next page, present when older executions may pass the filters: the last id of a full page
+   * (the next may be empty), or where a listing under several filters stopped looking (SCAN_WINDOW), so a page may
+   * hold fewer than `limit`, none even, and still name a next
+   */
+  nextBefore?: string
 }
 
 /** One execution in a listing: its record without the texts (code, result, logs) and its calls. */
@@ -276,10 +291,10 @@ export interface CatalogStore extends TelemetrySink, OAuthRows {
    */
   readResultPage(id: string, page: number): Promise<string | null>
   /**
-   * A page of executions, newest first, without their texts: read in primary-key order, at most `limit` rows
-   * (catalog/execution-rows.ts).
+   * A page of executions, newest first, without their texts, at most `limit` (catalog/execution-listing.ts), and
+   * where the next page starts when there may be one.
    */
-  listExecutions(query: ExecutionListQuery): Promise<ExecutionSummary[]>
+  listExecutions(query: ExecutionListQuery): Promise<ExecutionListPage>
   insertApiKey(row: ApiKeyRow): Promise<void>
   /** the key with this hash, revoked or not */
   findApiKey(hash: string): Promise<ApiKeyRow | null>

@@ -15,6 +15,7 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/pg-core"
+import { sql } from "drizzle-orm"
 
 const millis = (name: string) => bigint(name, { mode: "number" })
 
@@ -116,6 +117,9 @@ export const executions = pgTable(
     // them a key owning few executions walked every other row, on SQLite on the main thread (execution-rows.ts)
     index("executions_key_id_idx").on(t.keyId, t.id),
     index("executions_status_idx").on(t.status, t.id),
+    // a listing by error code reads only that code's rows, newest first; only failed executions have an entry, so
+    // recording one that succeeded costs this index nothing
+    index("executions_error_code_idx").on(t.errorCode, t.id).where(sql`${t.errorCode} is not null`),
   ],
 )
 
@@ -151,8 +155,17 @@ export const toolCalls = pgTable(
     errorCode: text("error_code"),
     dataBytes: bigint("data_bytes", { mode: "number" }),
     outputSchemaError: text("output_schema_error"),
+    /**
+     * the called tool's namespace (the path before its first dot), so a listing by source walks this index; NULL
+     * only for a path with no namespace
+     */
+    namespace: text("namespace"),
   },
-  (t) => [index("tool_calls_execution_idx").on(t.executionId)],
+  (t) => [
+    index("tool_calls_execution_idx").on(t.executionId),
+    // the executions that called a source, newest first (execution-listing.ts)
+    index("tool_calls_namespace_idx").on(t.namespace, t.executionId),
+  ],
 )
 
 export const apiKeys = pgTable("api_keys", {

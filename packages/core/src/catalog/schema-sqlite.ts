@@ -2,6 +2,7 @@
  * The catalog schema for SQLite and D1 (ARCHITECTURE.md: data model). Times are epoch milliseconds; JSON columns hold text.
  * Changes are additive: a new column is nullable, so an old row means old behaviour until it is stamped.
  */
+import { sql } from "drizzle-orm"
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core"
 
 export const sources = sqliteTable("sources", {
@@ -103,6 +104,9 @@ export const executions = sqliteTable(
     // them a key owning few executions walked every other row, on SQLite on the main thread (execution-rows.ts)
     index("executions_key_id_idx").on(t.keyId, t.id),
     index("executions_status_idx").on(t.status, t.id),
+    // a listing by error code reads only that code's rows, newest first; only failed executions have an entry, so
+    // recording one that succeeded costs this index nothing
+    index("executions_error_code_idx").on(t.errorCode, t.id).where(sql`${t.errorCode} is not null`),
   ],
 )
 
@@ -138,8 +142,17 @@ export const toolCalls = sqliteTable(
     errorCode: text("error_code"),
     dataBytes: integer("data_bytes"),
     outputSchemaError: text("output_schema_error"),
+    /**
+     * the called tool's namespace (the path before its first dot), so a listing by source walks this index; NULL
+     * only for a path with no namespace
+     */
+    namespace: text("namespace"),
   },
-  (t) => [index("tool_calls_execution_idx").on(t.executionId)],
+  (t) => [
+    index("tool_calls_execution_idx").on(t.executionId),
+    // the executions that called a source, newest first (execution-listing.ts)
+    index("tool_calls_namespace_idx").on(t.namespace, t.executionId),
+  ],
 )
 
 export const apiKeys = sqliteTable("api_keys", {
