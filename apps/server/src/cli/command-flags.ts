@@ -121,6 +121,8 @@ export const sourcesAddFlags = {
 /** sync and remove: locally a sync starts a stdio source only with --allow-stdio */
 export const sourcesSyncFlags = { ...targetFlags, ...allowStdioFlag } as const
 
+export const sourcesUpdateFlags = sourcesSyncFlags
+
 export const sourcesLoginFlags = {
   ...targetFlags,
   port: {
