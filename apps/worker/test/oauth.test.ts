@@ -5,7 +5,7 @@
  * client credentials flow: its token got when it is added, its calls carrying it.
  */
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { startOidcAuthServer, startSdkAuthServer } from "@switchboard/fixtures"
+import { machineClient, startOidcAuthServer, startSdkAuthServer } from "@switchboard/fixtures"
 import type { OidcAuthServer, SdkAuthServer } from "@switchboard/fixtures"
 import { TEST_ADMIN_KEY, startWorker } from "../local/miniflare-worker.js"
 import type { RunningWorker } from "../local/miniflare-worker.js"
@@ -18,16 +18,7 @@ beforeAll(async () => {
   machine = await startOidcAuthServer({
     clientCredentials: true,
     registration: false,
-    preRegistered: [
-      {
-        client_id: "worker-m2m",
-        client_secret: "worker-machine-secret",
-        redirect_uris: [],
-        response_types: [],
-        grant_types: ["client_credentials"],
-        token_endpoint_auth_method: "client_secret_basic",
-      },
-    ],
+    preRegistered: [machineClient("worker-m2m", "worker-machine-secret")],
   })
   worker = await startWorker()
 }, 60_000)

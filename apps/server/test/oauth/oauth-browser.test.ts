@@ -6,7 +6,7 @@
  */
 import Database from "better-sqlite3"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { loginInChromium, startOidcAuthServer } from "@switchboard/fixtures"
+import { loginInChromium, machineClient, startOidcAuthServer, webClient } from "@switchboard/fixtures"
 import type { OidcAuthServer } from "@switchboard/fixtures"
 import { startTestServer } from "../support/helpers.js"
 import type { TestServer } from "../support/helpers.js"
@@ -86,16 +86,7 @@ describe("oidc-provider without registration", () => {
   beforeAll(async () => {
     upstream = await startOidcAuthServer({
       registration: false,
-      preRegistered: [
-        {
-          client_id: "switchboard-pre",
-          client_secret: "pre-registered-client-secret",
-          redirect_uris: [`${server.url}/v1/oauth/callback`],
-          grant_types: ["authorization_code", "refresh_token"],
-          response_types: ["code"],
-          token_endpoint_auth_method: "client_secret_basic",
-        },
-      ],
+      preRegistered: [webClient("switchboard-pre", "pre-registered-client-secret", `${server.url}/v1/oauth/callback`)],
     })
   })
   afterAll(() => upstream?.close())
@@ -125,16 +116,7 @@ describe("oidc-provider, machine to machine", () => {
     upstream = await startOidcAuthServer({
       clientCredentials: true,
       registration: false,
-      preRegistered: [
-        {
-          client_id: "switchboard-m2m",
-          client_secret: "machine-client-secret-value",
-          redirect_uris: [],
-          response_types: [],
-          grant_types: ["client_credentials"],
-          token_endpoint_auth_method: "client_secret_basic",
-        },
-      ],
+      preRegistered: [machineClient("switchboard-m2m", "machine-client-secret-value")],
     })
   })
   afterAll(() => upstream?.close())

@@ -6,12 +6,12 @@
  * of each, new logins of the same source, so a command that now and then stays alive, or reports a count read before
  * the login's sync ended, is caught. An OpenAPI source whose spec declares the provider logs in the same way.
  */
-import { spawn } from "node:child_process"
 import { join } from "node:path"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { loginInChromium, startOidcAuthServer } from "@switchboard/fixtures"
 import type { OidcAuthServer } from "@switchboard/fixtures"
-import { cliArgs } from "../support/built-cli.js"
+import { loginFromCli } from "../support/cli-login.js"
+import type { CliLogin } from "../support/cli-login.js"
 import { startTestServer, tempDir } from "../support/helpers.js"
 import { runCli } from "../support/run-cli.js"
 
@@ -29,45 +29,10 @@ afterAll(async () => {
   dir.remove()
 })
 
-/** the command's end: its exit code (null when it had to be killed), its output, and the page the browser ended on */
-interface LoginRun {
-  status: number | null
-  stdout: string
-  stderr: string
-  page: string
-}
-
 /** runs `sources login`; once it prints the URL, Chromium logs in there while the command waits */
-const loginInBrowser = (args: string[]) =>
-  new Promise<LoginRun>((resolve, reject) => {
-    const child = spawn(process.execPath, cliArgs(args), { stdio: ["ignore", "pipe", "pipe"] })
-    let stdout = ""
-    let stderr = ""
-    let browser: Promise<string> | undefined
-    // a command still running 20 s after the browser is done has not exited by itself: killed, its status null
-    let timer = setTimeout(() => child.kill("SIGKILL"), 90_000)
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk
-      const url = stdout.split("\n").find((line) => line.startsWith("http"))
-      if (url && !browser)
-        browser = loginInChromium(url).then(
-          (done) => {
-            clearTimeout(timer)
-            timer = setTimeout(() => child.kill("SIGKILL"), 20_000)
-            return done.page
-          },
-          (error: Error) => `browser failed: ${error.message}`,
-        )
-    })
-    child.once("error", reject)
-    child.once("close", async (status) => {
-      clearTimeout(timer)
-      resolve({ status, stdout, stderr, page: (await browser) ?? "" })
-    })
-  })
+const loginInBrowser = (args: string[]) => loginFromCli(args, async (url) => (await loginInChromium(url)).page)
 
-const loggedIn = (login: LoginRun, round: number, line: string) => {
+const loggedIn = (login: CliLogin, round: number, line: string) => {
   expect(login.page, `round ${round}: ${login.stderr}`).toContain("Logged in")
   expect(login.stdout, `round ${round}`).toContain(line)
   // the command ended by itself: it was not killed

@@ -8,7 +8,7 @@
  * with the spec's endpoints alone. No token is in any answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { loginInChromium, startOidcAuthServer } from "@switchboard/fixtures"
+import { loginInChromium, machineClient, startOidcAuthServer, webClient } from "@switchboard/fixtures"
 import type { OidcAuthServer } from "@switchboard/fixtures"
 import { startTestServer } from "../support/helpers.js"
 import type { TestServer } from "../support/helpers.js"
@@ -114,16 +114,7 @@ describe("the client credentials flow the spec declares", () => {
     upstream = await startOidcAuthServer({
       clientCredentials: true,
       registration: false,
-      preRegistered: [
-        {
-          client_id: "people-m2m",
-          client_secret: "people-machine-secret",
-          redirect_uris: [],
-          response_types: [],
-          grant_types: ["client_credentials"],
-          token_endpoint_auth_method: "client_secret_basic",
-        },
-      ],
+      preRegistered: [machineClient("people-m2m", "people-machine-secret")],
     })
   })
   afterAll(() => upstream?.close())
@@ -163,16 +154,7 @@ describe("an authorization server that publishes no metadata", () => {
   beforeAll(async () => {
     upstream = await startOidcAuthServer({
       hideMetadata: true,
-      preRegistered: [
-        {
-          client_id: "people-web",
-          client_secret: "people-web-secret",
-          redirect_uris: [`${server.url}/v1/oauth/callback`],
-          grant_types: ["authorization_code", "refresh_token"],
-          response_types: ["code"],
-          token_endpoint_auth_method: "client_secret_basic",
-        },
-      ],
+      preRegistered: [webClient("people-web", "people-web-secret", `${server.url}/v1/oauth/callback`)],
     })
   })
   afterAll(() => upstream?.close())

@@ -9,7 +9,7 @@
 import Database from "better-sqlite3"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { fixtureCommand, startOidcAuthServer, startSdkAuthServer } from "@switchboard/fixtures"
+import { fixtureCommand, machineClient, startOidcAuthServer, startSdkAuthServer } from "@switchboard/fixtures"
 import type { OidcAuthServer, SdkAuthServer } from "@switchboard/fixtures"
 import { startTestServer, tempDir } from "../support/helpers.js"
 import type { TestServer } from "../support/helpers.js"
@@ -202,14 +202,7 @@ describe("PATCH of a machine-to-machine source", () => {
     machine = await startOidcAuthServer({
       clientCredentials: true,
       registration: false,
-      preRegistered: ["m2m-one", "m2m-two"].map((id) => ({
-        client_id: id,
-        client_secret: `${id}-secret-value`,
-        redirect_uris: [],
-        response_types: [],
-        grant_types: ["client_credentials"],
-        token_endpoint_auth_method: "client_secret_basic" as const,
-      })),
+      preRegistered: ["m2m-one", "m2m-two"].map((id) => machineClient(id, `${id}-secret-value`)),
     })
   })
   afterAll(() => machine?.close())
