@@ -4,6 +4,7 @@
  */
 import { z } from "zod"
 import { isRecord } from "@switchboard/core"
+import { isOAuthEntry } from "./oauth-login.js"
 import * as OAuth from "@switchboard/core/oauth"
 
 /** An inline spec is stored with the source and read with it at every call: a larger one is given by its URL. */
@@ -98,35 +99,30 @@ const credential = z.union([z.string(), basic, openApiOAuthSettings], {
   },
 })
 
+const AUTH =
+  "secret: a credential for each of the spec's securitySchemes, by name: a token (http bearer, or a token got " +
+  'elsewhere for an oauth2 scheme), an API key (apiKey), {"username","password"} (http basic), or OAuth ' +
+  "settings for an oauth2 scheme (the source then logs in: `switchboard sources login`, or by itself with " +
+  "the client credentials grant); an oauth2 scheme needs no entry to log in with a registered client. " +
+  "OpenID Connect and mutual TLS schemes are refused"
+
+/** `auth` with no default: a PATCH that does not send it keeps the stored one */
+const auth = z
+  .record(z.string(), credential, { error: "auth must be an object: security scheme name -> credential" })
+  .refine((given) => Object.values(given).filter(isOAuthEntry).length <= 1, {
+    error: "auth gives OAuth settings for more than one scheme: a source logs in with one oauth2 scheme",
+  })
+
+const headers = z.record(z.string(), z.string({ error: "headers must be an object of string values" }), {
+  error: "headers must be an object of string values",
+})
+
 /** The fields of POST /v1/sources an openapi source takes besides namespace and kind. */
 export const openApiSourceConfig = z.object({
   spec: spec.describe("the OpenAPI 3.0 or 3.1 document (JSON or YAML): its URL, or its text"),
   baseUrl: httpUrl("baseUrl").optional().describe("where calls go, instead of the spec's servers"),
-  auth: z
-    .record(z.string(), credential, { error: "auth must be an object: security scheme name -> credential" })
-    .default({})
-    .refine(
-      (auth) =>
-        Object.values(auth)
-          .filter(isRecord)
-          .filter((v) => !("username" in v)).length <= 1,
-      {
-        error: "auth gives OAuth settings for more than one scheme: a source logs in with one oauth2 scheme",
-      },
-    )
-    .describe(
-      "secret: a credential for each of the spec's securitySchemes, by name: a token (http bearer, or a token got " +
-        'elsewhere for an oauth2 scheme), an API key (apiKey), {"username","password"} (http basic), or OAuth ' +
-        "settings for an oauth2 scheme (the source then logs in: `switchboard sources login`, or by itself with " +
-        "the client credentials grant); an oauth2 scheme needs no entry to log in with a registered client. " +
-        "OpenID Connect and mutual TLS schemes are refused",
-    ),
-  headers: z
-    .record(z.string(), z.string({ error: "headers must be an object of string values" }), {
-      error: "headers must be an object of string values",
-    })
-    .default({})
-    .describe("secret: sent with every call; values are never echoed"),
+  auth: auth.default({}).describe(AUTH),
+  headers: headers.default({}).describe("secret: sent with every call; values are never echoed"),
   timeoutMs: z
     .number({ error: "timeoutMs must be a whole number of milliseconds" })
     .int({ error: "timeoutMs must be a whole number of milliseconds" })
@@ -140,7 +136,10 @@ export type OpenApiSourceConfig = z.output<typeof openApiSourceConfig>
 
 /** What a PATCH may replace, each whole: the credentials. */
 export const openApiSourcePatch = z.strictObject(
-  { auth: openApiSourceConfig.shape.auth.optional(), headers: openApiSourceConfig.shape.headers.optional() },
+  {
+    auth: auth.optional().describe(AUTH),
+    headers: headers.optional().describe("secret: sent with every call; values are never echoed"),
+  },
   {
     error: (issue) =>
       issue.code === "unrecognized_keys"
