@@ -71,6 +71,11 @@ export interface HostOptions {
   requireKey?: boolean
   /** Host header values the API answers to (DNS rebinding); the server sets it for a loopback listener without keys */
   allowedHosts?: string[]
+  /**
+   * --public-url: the base URL people reach the server at behind a proxy (the app's `publicUrl`): the OAuth callback
+   * and the console's links are built from it; unset, from the address each request reached
+   */
+  publicUrl?: string
   /** largest request body on /v1 and /mcp, in bytes (default 10 MiB) */
   maxBodyBytes?: number
   /** downloads of stored output one key may have in progress at once (default 8; the app's `maxDownloadsPerKey`) */
@@ -171,7 +176,10 @@ export const NODE_KEYS_HINT =
  */
 export const buildHost = async <E>(
   layer: Layer.Layer<HostServices, E>,
-  options: Pick<HostOptions, "requireKey" | "allowedHosts" | "maxBodyBytes" | "maxDownloadsPerKey" | "console"> = {},
+  options: Pick<
+    HostOptions,
+    "requireKey" | "allowedHosts" | "maxBodyBytes" | "maxDownloadsPerKey" | "console" | "publicUrl"
+  > = {},
 ) => {
   const runtime = ManagedRuntime.make(layer)
   const built = await runtime.runPromise(services).catch(async (cause: unknown) => {
@@ -187,6 +195,7 @@ export const buildHost = async <E>(
       maxDownloadsPerKey: options.maxDownloadsPerKey,
       keysHint: NODE_KEYS_HINT,
       console: options.console,
+      publicUrl: options.publicUrl,
       // a line per request, at info; and each counted by route and status
       requestLog: metrics
         ? (entry) => {

@@ -15,6 +15,7 @@ import { openApiDocument } from "./openapi/document.js"
 import type { OpenApiDocument } from "./openapi/document.js"
 import { registerRoutes } from "./routes/all-routes.js"
 import { serveConsole } from "./console-assets.js"
+import { checkPublicUrl } from "./console-links.js"
 import type { ConsoleAssets } from "./console-assets.js"
 
 export interface AppOptions {
@@ -49,8 +50,10 @@ export interface AppOptions {
    */
   metrics?: () => Promise<{ contentType: string; body: string }>
   /**
-   * The address people reach this server at (`https://switchboard.example.com`), for the OAuth callback a login
-   * sends the browser back to (`<publicUrl>/v1/oauth/callback`). Unset: the origin of the login's own request.
+   * The base URL people reach this server at (`https://switchboard.example.com`) when it is not the one a request
+   * arrives at (behind a proxy): the OAuth callback a login sends the browser back to (`<publicUrl>/v1/oauth/callback`)
+   * and the console's links in paused answers are built from it. Unset: the origin each request reached. An absolute
+   * http(s) URL with no query or fragment (./console-links.ts `checkPublicUrl`); anything else throws here.
    */
   publicUrl?: string
   /** The web console's built files (./console-assets.ts), served at `/`; unset, no console. */
@@ -66,6 +69,8 @@ export type { AppServices }
 
 export const createApp = (services: AppServices, options: AppOptions = {}) => {
   const maxBodyBytes = checkMaxBodyBytes(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)
+  const publicUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl)
+  if (publicUrl && !publicUrl.ok) throw new Error(publicUrl.message)
   // built at its first request: a host that never serves it never pays for the JSON Schema conversion
   let document: OpenApiDocument | undefined
   const downloads = downloadSlots(options.maxDownloadsPerKey ?? DEFAULT_MAX_DOWNLOADS_PER_KEY)
@@ -88,7 +93,7 @@ export const createApp = (services: AppServices, options: AppOptions = {}) => {
     downloads,
     keysHint: options.keysHint,
     metrics: options.metrics,
-    publicUrl: options.publicUrl,
+    publicUrl: publicUrl?.url,
     openApi: () => (document ??= openApiDocument(services.sources.kinds)),
     console: options.console !== undefined,
   })

@@ -60,6 +60,7 @@ export type {
   SourcePlugin,
   AuthFailureCode,
   OAuthSource,
+  OAuthEndpoints,
   CredentialSubject,
   SourceCredentials,
   ToolCallRecord,

@@ -181,6 +181,11 @@ export interface SourceHandle {
   namespace: string
   kind: string
   config: unknown
+  /**
+   * the source whose OAuth login calls through this handle use (its grant), when it is not `id`: a PATCH's trial
+   * runs under an id of its own, with its source's login unless the PATCH drops it
+   */
+  loginId?: string
 }
 
 /**
@@ -254,8 +259,31 @@ export type AuthFailureCode = "auth_required" | "auth_expired"
  * (oauth/settings.ts), in plaintext.
  */
 export interface OAuthSource {
-  resource: string
+  /**
+   * the resource indicator sent with every request (RFC 8707), and, without `endpoints`, where discovery starts
+   * (MCP: the source's URL); null: none is sent
+   */
+  resource: string | null
   settings: OAuthSettings
+  /**
+   * The authorization server's endpoints as the source declares them itself (an OpenAPI spec's oauth2 flow, with the
+   * operator's overrides), instead of discovery from `resource`: read when a login begins or a first client-credentials
+   * token is asked for. It rejects with an Error whose message is for people: with `upstream: true` when the source
+   * could not be read (its spec not fetched), a SourceRefusal for an address this host refuses, else because the
+   * source declares no such server.
+   */
+  endpoints?: () => Promise<OAuthEndpoints>
+}
+
+/** Where a source that declares its authorization server logs in (`OAuthSource.endpoints`). */
+export interface OAuthEndpoints {
+  /** the authorization code flow's page; absent for a source that declares client credentials only */
+  authorizationUrl?: string
+  tokenUrl: string
+  /** the scopes the source's operations ask for, asked for unless the operator's `auth.scopes` says otherwise */
+  scopes: string[]
+  /** the scopes the source says its server offers (offline_access among them: a refresh token is asked for) */
+  offered: string[]
 }
 
 /** The source a plugin asks credentials for. */
@@ -316,12 +344,14 @@ export interface SourcePlugin {
    * The config a `PATCH` of `patch` onto `current` makes, unchecked (core passes it to `validateConfig`
    * next), or why the patch is not allowed. `dropped`: the stored secrets the patch took away because it sends
    * the source elsewhere without sending them again (`transport.headers.authorization`), for the answer to name.
-   * A plugin without it has no fields that can be replaced.
+   * `loginMoved`: the patch changes who the source logs in with OAuth as, or where (its client, its grant, its
+   * authorization server or resource), so core drops its stored login (tokens issued to another client or for
+   * another resource are not sent on). A plugin without it has no fields that can be replaced.
    */
   mergeConfig?(
     current: unknown,
     patch: unknown,
-  ): { ok: true; config: unknown; dropped?: string[] } | { ok: false; message: string }
+  ): { ok: true; config: unknown; dropped?: string[]; loginMoved?: boolean } | { ok: false; message: string }
   /**
    * Whether the source may log in with OAuth (an http source without a fixed `authorization` header), and its
    * settings: core then keeps its credentials (SourceCredentials) and its login (`POST /v1/sources/:ns/login`).

@@ -100,32 +100,64 @@ export const mcpSourceConfig = z
 /** The transport fields a PATCH may replace, each whole: the ones that hold credentials. */
 const PATCHABLE = { stdio: ["env", "args"], http: ["headers", "url"] } as const
 
-const patchOf = (type: keyof typeof PATCHABLE, fields: z.ZodRawShape) => {
+const transportPatch = (type: keyof typeof PATCHABLE, fields: z.ZodRawShape, shape: string) => {
   const list = PATCHABLE[type].map((f) => `"transport.${f}"`).join(" or ")
-  const shape = `the body must be {"transport": {...}} with ${list} to replace (a ${type} source)`
-  return z.strictObject(
-    {
-      transport: z
-        .strictObject(fields, {
-          error: (issue) =>
-            issue.code === "unrecognized_keys"
-              ? `a PATCH of a ${type} source replaces only ${list}, not ${issue.keys.map((f) => `"transport.${f}"`).join(", ")}; ` +
-                "delete and add the source to change the rest"
-              : shape,
-        })
-        .refine((given) => Object.keys(given).length > 0, { error: shape }),
-    },
-    { error: shape },
-  )
+  return z
+    .strictObject(fields, {
+      error: (issue) =>
+        issue.code === "unrecognized_keys"
+          ? `a PATCH of a ${type} source replaces only ${list}, not ${issue.keys.map((f) => `"transport.${f}"`).join(", ")}; ` +
+            "delete and add the source to change the rest"
+          : shape,
+    })
+    .refine((given) => Object.keys(given).length > 0, { error: shape })
 }
+
+const STDIO_PATCH =
+  'the body must be {"transport": {...}} with "transport.env" or "transport.args" to replace (a stdio source)'
+const HTTP_PATCH =
+  'the body must be {"transport": {...}} with "transport.headers" or "transport.url", and/or {"auth": {...}}, to replace (an http source)'
 
 /** A PATCH of each transport's source; checked as a whole by checkConfig once merged. */
 export const mcpSourcePatch = {
-  stdio: patchOf("stdio", { env: stringMap("env").optional(), args: stringList("args").optional() }),
-  http: patchOf("http", { headers: stringMap("headers").optional(), url: httpUrl.optional() }),
+  stdio: z.strictObject(
+    {
+      transport: transportPatch(
+        "stdio",
+        { env: stringMap("env").optional(), args: stringList("args").optional() },
+        STDIO_PATCH,
+      ),
+    },
+    {
+      error: (issue) =>
+        issue.code === "unrecognized_keys" && issue.keys.includes("auth")
+          ? "auth (OAuth) is for http sources only: a stdio source gets its credentials in transport.env"
+          : STDIO_PATCH,
+    },
+  ),
+  http: z
+    .strictObject(
+      {
+        transport: transportPatch(
+          "http",
+          { headers: stringMap("headers").optional(), url: httpUrl.optional() },
+          HTTP_PATCH,
+        ).optional(),
+        auth: OAuth.oauthSettings
+          .optional()
+          .describe(
+            "the source's OAuth settings, whole (`{}` removes them); a change of client, grant or server drops its login",
+          ),
+      },
+      { error: HTTP_PATCH },
+    )
+    .refine((given) => given.transport !== undefined || given.auth !== undefined, { error: HTTP_PATCH }),
 }
 
 /** Either transport's PATCH, as the OpenAPI document shows it. */
 export const anyMcpSourcePatch = z
   .union([mcpSourcePatch.stdio, mcpSourcePatch.http])
-  .describe("the transport fields to replace, each whole: `env` or `args` (stdio), `headers` or `url` (http)")
+  .describe(
+    "the fields to replace, each whole: `transport.env` or `transport.args` (stdio); `transport.headers`, `transport.url` " +
+      "or `auth` (http)",
+  )

@@ -2,6 +2,7 @@
 import { parseRequest } from "@switchboard/core"
 import type { z } from "zod"
 import { mcpSourceConfig, mcpSourcePatch } from "./config-schema.js"
+import { oauthOf } from "./oauth-source.js"
 
 /** A config as checkConfig leaves it: defaults filled in, the URL in its normal form. */
 export type McpSourceConfig = z.output<typeof mcpSourceConfig>
@@ -50,26 +51,54 @@ const movedSecrets = (
   return null
 }
 
+/** The grant a source's settings name: authorization_code unless they say client_credentials. */
+const grantOf = (auth: McpSourceConfig["auth"]) => auth?.grant ?? "authorization_code"
+
 /**
- * `PATCH /v1/sources/:namespace`: `{ "transport": { "env": {...} } }` and the like; checked by checkConfig
- * afterwards. `dropped` names the stored secrets the patch took away (see movedSecrets).
+ * Whether going from `before` to `after` moves the source's OAuth login: another URL (another resource, maybe
+ * another authorization server), another client or grant, or none any more (a fixed authorization header); a
+ * client-credentials source's login moves with any change of its settings (a new token is asked for at once).
+ */
+const loginMoved = (before: McpSourceConfig, after: McpSourceConfig): boolean => {
+  const [was, is] = [oauthOf(before), oauthOf(after)]
+  if (!was) return false
+  if (!is || was.resource !== is.resource) return true
+  const [a, b] = [before.auth ?? {}, after.auth ?? {}]
+  if (a.clientId !== b.clientId || grantOf(a) !== grantOf(b)) return true
+  return grantOf(b) === "client_credentials" && JSON.stringify(a) !== JSON.stringify(b)
+}
+
+/**
+ * `PATCH /v1/sources/:namespace`: `{ "transport": { "env": {...} } }`, `{ "auth": {...} }` and the like; checked by
+ * checkConfig afterwards. `dropped` names the stored secrets the patch took away (see movedSecrets): an http
+ * source's `auth.clientSecret` too when its URL moves to another origin (its login would go to whatever server the
+ * new origin names) without `auth` sent again. `auth` replaces the stored settings whole; `{}` removes them.
  */
 export const mergeConfig = (
   current: unknown,
   patch: unknown,
-): { ok: true; config: McpSourceConfig; dropped: string[] } | { ok: false; message: string } => {
-  const transport = (current as McpSourceConfig | null)?.transport
+): { ok: true; config: McpSourceConfig; dropped: string[]; loginMoved: boolean } | { ok: false; message: string } => {
+  const stored = current as McpSourceConfig | null
+  const transport = stored?.transport
   if (!transport) return { ok: false, message: "the stored source has no transport" }
   const checked = parseRequest(mcpSourcePatch[transport.type], patch)
   if (!checked.ok) return { ok: false, message: checked.error.message }
-  const given = checked.value.transport as Partial<Record<string, unknown>>
+  const given = (checked.value.transport ?? {}) as Partial<Record<string, unknown>>
   const moved = movedSecrets(transport, given)
-  return {
-    ok: true,
-    config: {
-      ...(current as McpSourceConfig),
-      transport: { ...transport, ...given, ...(moved ? { [moved.field]: {} } : {}) } as McpTransportConfig,
-    },
-    dropped: moved ? moved.names.map((name) => `transport.${moved.field}.${name}`) : [],
+  const dropped = moved ? moved.names.map((name) => `transport.${moved.field}.${name}`) : []
+  let auth = "auth" in checked.value ? checked.value.auth : stored.auth
+  const newOrigin =
+    transport.type === "http" && typeof given.url === "string" && originOf(given.url) !== originOf(transport.url)
+  if (newOrigin && !("auth" in checked.value) && auth?.clientSecret !== undefined) {
+    const { clientSecret: _, ...kept } = auth
+    auth = kept
+    dropped.push("auth.clientSecret")
   }
+  const { auth: _, ...rest } = stored
+  const config = {
+    ...rest,
+    transport: { ...transport, ...given, ...(moved ? { [moved.field]: {} } : {}) } as McpTransportConfig,
+    ...(auth && Object.keys(auth).length > 0 ? { auth } : {}),
+  }
+  return { ok: true, config, dropped, loginMoved: loginMoved(stored, config) }
 }

@@ -1,6 +1,9 @@
 /** Which MCP sources log in with OAuth, read from a config alone (no schema, no SDK: ./config-view.ts uses it). */
 import type { OAuthSource } from "@switchboard/core"
-import type { McpSourceConfig } from "./config.js"
+import type { z } from "zod"
+import type { mcpSourceConfig } from "./config-schema.js"
+
+type McpSourceConfig = z.output<typeof mcpSourceConfig>
 
 /** An http source logs in with OAuth unless its headers carry an `authorization` of their own. */
 export const oauthOf = (config: unknown): OAuthSource | null => {

@@ -156,7 +156,7 @@ const make = Effect.fnUntraced(function* (options: McpPluginOptions) {
               },
             ),
           ),
-        source.namespace,
+        source,
       )
       return toPromise(
         listed.pipe(
@@ -195,7 +195,7 @@ const make = Effect.fnUntraced(function* (options: McpPluginOptions) {
             source.id,
             config,
             (connection) => request(() => callTool(connection, config, tool, args, ctx)),
-            source.namespace,
+            source,
           )
           .pipe(
             // failures are scrubbed where they are made (invoke.ts); a result is the tool's data, scrubbed here

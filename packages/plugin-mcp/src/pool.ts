@@ -33,8 +33,11 @@ export interface ConnectionPoolShape {
     sourceId: string,
     config: McpSourceConfig,
     use: (connection: McpConnection) => Effect.Effect<A, E | NotProcessed>,
-    /** the source's namespace, which a login's message names (default: its id) */
-    namespace?: string,
+    /**
+     * the source's namespace, which a login's message names (default: its id), and the source whose OAuth login it
+     * uses (core's `SourceHandle.loginId`; default: its id)
+     */
+    who?: { namespace: string; loginId?: string },
   ): Effect.Effect<A, Exclude<E, NotProcessed> | ConnectFailed>
   /** Drops the source's connection (config changed, source removed, or it answered like a dead one). */
   release(sourceId: string): Effect.Effect<void>
@@ -88,7 +91,7 @@ type Attempt<A> = { value: A } | { failed: ConnectFailed } | { lost: McpConnecti
 
 const make = Effect.fnUntraced(function* (options: PoolOptions) {
   const configs = new Map<string, McpSourceConfig>()
-  const namespaces = new Map<string, string>()
+  const namespaces = new Map<string, { namespace: string; loginId?: string }>()
   /** the connection each source's RcMap entry holds now; a close of any other one must not touch the entry */
   const current = new Map<string, McpConnection>()
   /**
@@ -114,12 +117,13 @@ const make = Effect.fnUntraced(function* (options: PoolOptions) {
           }
           const made = transportKey(config.transport)
           const oauth = oauthOf(config)
+          const who = namespaces.get(sourceId)
           self = await connect(
             config.transport,
             { onClose, onToolsChanged: () => options.onToolsChanged(sourceId) },
             options.connectTimeoutMs,
             options.policy,
-            oauth ? { id: sourceId, namespace: namespaces.get(sourceId) ?? sourceId, oauth } : undefined,
+            oauth ? { id: who?.loginId ?? sourceId, namespace: who?.namespace ?? sourceId, oauth } : undefined,
           )
           current.set(sourceId, self)
           connectedWith.set(sourceId, made)
@@ -167,11 +171,11 @@ const make = Effect.fnUntraced(function* (options: PoolOptions) {
     sourceId: string,
     config: McpSourceConfig,
     use: (connection: McpConnection) => Effect.Effect<A, E | NotProcessed>,
-    namespace?: string,
+    who?: { namespace: string; loginId?: string },
   ): Effect.Effect<A, Exclude<E, NotProcessed> | ConnectFailed> =>
     Effect.gen(function* () {
       configs.set(sourceId, config)
-      if (namespace !== undefined) namespaces.set(sourceId, namespace)
+      if (who !== undefined) namespaces.set(sourceId, who)
       const made = connectedWith.get(sourceId)
       if (died.delete(sourceId) || (made !== undefined && made !== transportKey(config.transport))) {
         // calls already running on the old connection finish on it; it closes when they end

@@ -198,6 +198,7 @@ describe("mergeConfig, for PATCH", () => {
       ok: true,
       config: { transport: { type: "stdio", command: "x", args: [], env: { C: "3" } } },
       dropped: [],
+      loginMoved: false,
     })
   })
   it("drops the stored env for new arguments, and the stored headers for a URL at another origin, unless sent again", () => {
@@ -205,6 +206,7 @@ describe("mergeConfig, for PATCH", () => {
       ok: true,
       config: { transport: { type: "stdio", command: "x", args: ["other"], env: {} } },
       dropped: ["transport.env.A", "transport.env.B"],
+      loginMoved: false,
     })
     expect(mergeConfig(stdio, { transport: { args: ["other"], env: { A: "1" } } })).toMatchObject({ dropped: [] })
     expect(mergeConfig(stdio, { transport: { args: [] } })).toMatchObject({ dropped: [], config: stdio })
@@ -224,6 +226,37 @@ describe("mergeConfig, for PATCH", () => {
       config: { transport: { headers: { authorization: "Bearer x" } } },
       dropped: [],
     })
+  })
+  it("replaces an http source's auth whole, and says when that moves its OAuth login", () => {
+    const oauth: McpSourceConfig = {
+      transport: { type: "http", url: "https://mcp.example.com/mcp", headers: {} },
+      auth: { clientId: "a", clientSecret: "secret-a", scopes: ["read"] },
+    }
+    const merged = (patch: unknown) => mergeConfig(oauth, patch)
+    // a new secret or scopes for the same client keep the login
+    expect(merged({ auth: { clientId: "a", clientSecret: "secret-b" } })).toMatchObject({
+      config: { auth: { clientId: "a", clientSecret: "secret-b" } },
+      dropped: [],
+      loginMoved: false,
+    })
+    // another client, grant or URL, or a fixed authorization header, moves it
+    expect(merged({ auth: { clientId: "b" } })).toMatchObject({ loginMoved: true })
+    expect(merged({ auth: {} })).toMatchObject({ loginMoved: true })
+    expect(merged({ transport: { url: "https://mcp.example.com/v2/mcp" } })).toMatchObject({
+      dropped: [],
+      loginMoved: true,
+    })
+    expect(merged({ transport: { headers: { Authorization: "Bearer k" } } })).toMatchObject({ loginMoved: true })
+    // `{}` removes the settings; another origin without auth drops the stored secret, not the client
+    expect((merged({ auth: {} }) as { config: McpSourceConfig }).config.auth).toBeUndefined()
+    expect(merged({ transport: { url: "https://other.example.com/mcp" } })).toMatchObject({
+      config: { auth: { clientId: "a", scopes: ["read"] } },
+      dropped: ["auth.clientSecret"],
+    })
+    // a machine's login moves with any change of its settings: a new token is asked for at once
+    const machine = { ...oauth, auth: { grant: "client_credentials" as const, clientId: "m", clientSecret: "s-1" } }
+    expect(mergeConfig(machine, { auth: { ...machine.auth, clientSecret: "s-2" } })).toMatchObject({ loginMoved: true })
+    expect(mergeConfig(machine, { transport: { headers: { "x-trace": "on" } } })).toMatchObject({ loginMoved: false })
   })
   it("refuses fields that are not credentials, naming the ones it takes", () => {
     expect(mergeConfig(stdio, { transport: { command: "sh" } })).toMatchObject({

@@ -29,11 +29,28 @@ export interface BodyBinding {
   required: boolean
 }
 
+/** An OAuth 2 flow the spec declares: where its pages and tokens are, and the scopes it offers. */
+export interface OAuthFlowBinding {
+  /** the authorization code flow's page; absent for client credentials */
+  authorizationUrl?: string
+  tokenUrl: string
+  offered: string[]
+}
+
 /** One security scheme an operation may be called with, as the spec declares it. */
 export type SchemeBinding =
   | { name: string; type: "http"; scheme: string }
   | { name: string; type: "apiKey"; in: "header" | "query" | "cookie"; key: string }
+  | {
+      name: string
+      type: "oauth2"
+      flows: { authorizationCode?: OAuthFlowBinding; clientCredentials?: OAuthFlowBinding }
+      /** every scope the spec's operations ask of it: what a login asks for */
+      scopes: string[]
+    }
   | { name: string; type: "unsupported"; declared: string }
+
+export type OAuthSchemeBinding = Extract<SchemeBinding, { type: "oauth2" }>
 
 export interface OperationBinding {
   method: string

@@ -3,6 +3,9 @@
  * credentials for the spec's security schemes, static headers and a timeout. Each message names its field.
  */
 import { z } from "zod"
+import { isRecord } from "@switchboard/core"
+import { isOAuthEntry } from "./oauth-login.js"
+import * as OAuth from "@switchboard/core/oauth"
 
 /** An inline spec is stored with the source and read with it at every call: a larger one is given by its URL. */
 export const MAX_INLINE_SPEC_CHARS = 1024 * 1024
@@ -50,27 +53,76 @@ const spec = z.union(
   { error: 'an openapi source needs "spec": {"url": "https://..."} or {"inline": "<JSON or YAML text>"}' },
 )
 
-const credential = z.union([z.string(), z.strictObject({ username: z.string(), password: z.string() })], {
-  error: 'each auth value is a string (a token or key), or {"username", "password"} for basic',
+const CREDENTIAL =
+  'each auth value is a string (a token or key), {"username", "password"} for basic, or OAuth settings ' +
+  '{"clientId"?, "clientSecret"?, "scopes"?, "grant"?, "authorizationUrl"?, "tokenUrl"?, "resource"?} for an oauth2 scheme'
+
+const SETTINGS_WHERE = "auth.<scheme>"
+
+/**
+ * How a source logs in with the spec's oauth2 scheme: core's settings, and the spec's flow URLs overridden (a
+ * provider whose spec names no flow, or another server for it). Sealed: `clientSecret`.
+ */
+export const openApiOAuthSettings = z
+  .strictObject(
+    {
+      ...OAuth.oauthSettingsShape(SETTINGS_WHERE),
+      authorizationUrl: httpUrl(`${SETTINGS_WHERE}.authorizationUrl`)
+        .optional()
+        .describe("instead of the spec's flow's authorizationUrl"),
+      tokenUrl: httpUrl(`${SETTINGS_WHERE}.tokenUrl`).optional().describe("instead of the spec's flow's tokenUrl"),
+      resource: httpUrl(`${SETTINGS_WHERE}.resource`)
+        .optional()
+        .describe(
+          "the resource indicator (RFC 8707) to ask tokens for, for a server that issues them per API; none is sent without it",
+        ),
+    },
+    {
+      error: (issue) =>
+        issue.code === "unrecognized_keys"
+          ? `${CREDENTIAL}; not ${issue.keys.map((k) => `"${k}"`).join(", ")}`
+          : CREDENTIAL,
+    },
+  )
+  .superRefine(OAuth.oauthSettingsRule(SETTINGS_WHERE))
+
+const basic = z.strictObject({ username: z.string(), password: z.string() })
+
+const credential = z.union([z.string(), basic, openApiOAuthSettings], {
+  error: (issue) => {
+    // an object that is no basic credential is OAuth settings: their first problem says more than the union's
+    const input = issue.input
+    const settingsIssues = issue.code === "invalid_union" ? issue.errors[2] : undefined
+    if (isRecord(input) && !("username" in input) && !("password" in input) && settingsIssues?.[0])
+      return settingsIssues[0].message
+    return CREDENTIAL
+  },
+})
+
+const AUTH =
+  "secret: a credential for each of the spec's securitySchemes, by name: a token (http bearer, or a token got " +
+  'elsewhere for an oauth2 scheme), an API key (apiKey), {"username","password"} (http basic), or OAuth ' +
+  "settings for an oauth2 scheme (the source then logs in: `switchboard sources login`, or by itself with " +
+  "the client credentials grant); an oauth2 scheme needs no entry to log in with a registered client. " +
+  "OpenID Connect and mutual TLS schemes are refused"
+
+/** `auth` with no default: a PATCH that does not send it keeps the stored one */
+const auth = z
+  .record(z.string(), credential, { error: "auth must be an object: security scheme name -> credential" })
+  .refine((given) => Object.values(given).filter(isOAuthEntry).length <= 1, {
+    error: "auth gives OAuth settings for more than one scheme: a source logs in with one oauth2 scheme",
+  })
+
+const headers = z.record(z.string(), z.string({ error: "headers must be an object of string values" }), {
+  error: "headers must be an object of string values",
 })
 
 /** The fields of POST /v1/sources an openapi source takes besides namespace and kind. */
 export const openApiSourceConfig = z.object({
   spec: spec.describe("the OpenAPI 3.0 or 3.1 document (JSON or YAML): its URL, or its text"),
   baseUrl: httpUrl("baseUrl").optional().describe("where calls go, instead of the spec's servers"),
-  auth: z
-    .record(z.string(), credential, { error: "auth must be an object: security scheme name -> credential" })
-    .default({})
-    .describe(
-      "secret: a credential for each of the spec's securitySchemes, by name: a token (http bearer), an API key " +
-        '(apiKey) or {"username","password"} (http basic); OAuth 2 and OpenID Connect schemes are refused for now',
-    ),
-  headers: z
-    .record(z.string(), z.string({ error: "headers must be an object of string values" }), {
-      error: "headers must be an object of string values",
-    })
-    .default({})
-    .describe("secret: sent with every call; values are never echoed"),
+  auth: auth.default({}).describe(AUTH),
+  headers: headers.default({}).describe("secret: sent with every call; values are never echoed"),
   timeoutMs: z
     .number({ error: "timeoutMs must be a whole number of milliseconds" })
     .int({ error: "timeoutMs must be a whole number of milliseconds" })
@@ -84,7 +136,10 @@ export type OpenApiSourceConfig = z.output<typeof openApiSourceConfig>
 
 /** What a PATCH may replace, each whole: the credentials. */
 export const openApiSourcePatch = z.strictObject(
-  { auth: openApiSourceConfig.shape.auth.optional(), headers: openApiSourceConfig.shape.headers.optional() },
+  {
+    auth: auth.optional().describe(AUTH),
+    headers: headers.optional().describe("secret: sent with every call; values are never echoed"),
+  },
   {
     error: (issue) =>
       issue.code === "unrecognized_keys"

@@ -1,10 +1,12 @@
 /**
  * An OpenAPI source config's secrets, here and nowhere else: where they are (for core to seal them at rest), the
  * config with them replaced (to show it), and text from the service scrubbed of them. Secrets are every `auth`
- * value (a basic credential's password, not its user name) and every `headers` value. No schema is loaded here.
+ * value (a basic credential's password, not its user name; OAuth settings' `clientSecret`, not the rest) and every
+ * `headers` value. No schema is loaded here.
  */
 import { isRecord } from "@switchboard/core"
 import type { ConfigViewer } from "@switchboard/core"
+import { isOAuthEntry } from "./oauth-login.js"
 
 export const REDACTED = "<redacted>"
 /** shorter values are not scrubbed: replacing every "on" in a message would destroy it and hide nothing */
@@ -18,7 +20,9 @@ const recordAt = (config: unknown, key: string) => {
 export const secretFields = (config: unknown): string[][] => {
   const paths: string[][] = []
   for (const [name, value] of Object.entries(recordAt(config, "auth")))
-    paths.push(isRecord(value) ? ["auth", name, "password"] : ["auth", name])
+    if (!isRecord(value)) paths.push(["auth", name])
+    else if (!isOAuthEntry(value)) paths.push(["auth", name, "password"])
+    else if (typeof value.clientSecret === "string") paths.push(["auth", name, "clientSecret"])
   for (const name of Object.keys(recordAt(config, "headers"))) paths.push(["headers", name])
   return paths
 }
@@ -26,12 +30,12 @@ export const secretFields = (config: unknown): string[][] => {
 export const redactConfig = (config: unknown, _viewer: ConfigViewer = "admin"): unknown => {
   if (!isRecord(config)) return null
   const spec = isRecord(config.spec) ? config.spec : {}
-  const auth = Object.fromEntries(
-    Object.entries(recordAt(config, "auth")).map(([name, value]) => [
-      name,
-      isRecord(value) ? { username: value.username, password: REDACTED } : REDACTED,
-    ]),
-  )
+  const shown = (value: unknown) => {
+    if (!isRecord(value)) return REDACTED
+    if (!isOAuthEntry(value)) return { username: value.username, password: REDACTED }
+    return value.clientSecret === undefined ? value : { ...value, clientSecret: REDACTED }
+  }
+  const auth = Object.fromEntries(Object.entries(recordAt(config, "auth")).map(([name, value]) => [name, shown(value)]))
   const headers = Object.fromEntries(Object.keys(recordAt(config, "headers")).map((name) => [name, REDACTED]))
   return {
     ...config,
@@ -52,7 +56,9 @@ export const secretsOf = (config: unknown): string[] => {
   const raw: string[] = []
   for (const value of Object.values(recordAt(config, "auth"))) {
     if (typeof value === "string") raw.push(value)
-    else if (isRecord(value) && typeof value.password === "string") {
+    else if (isRecord(value) && isOAuthEntry(value)) {
+      if (typeof value.clientSecret === "string") raw.push(value.clientSecret)
+    } else if (isRecord(value) && typeof value.password === "string") {
       raw.push(value.password, base64(`${value.username}:${value.password}`))
     }
   }

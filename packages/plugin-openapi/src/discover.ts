@@ -1,25 +1,43 @@
 /**
  * A source's spec -> its discovery: the spec loaded and compiled, then checked against the source: every scheme
- * its `auth` names must be one the spec declares and this server can use (OAuth 2 and OpenID Connect are refused
- * for now), and every operation must have an absolute http(s) server, which a host that refuses private addresses
- * checks here when it is an IP literal or `localhost` (a name is checked by its egress guard at each call).
+ * its `auth` names must be one the spec declares and this server can use (OpenID Connect and mutual TLS are
+ * refused), OAuth settings only for an oauth2 scheme whose flow they can use, and every operation must have an
+ * absolute http(s) server, which a host that refuses private addresses checks here when it is an IP literal or
+ * `localhost` (a name is checked by its egress guard at each call). It says which oauth2 scheme the source logs in
+ * with when an operation needs it (./oauth-login.ts): the plugin then asks core for a token before it lists tools.
  */
 import { ResultEncodings, SourceRefusal, SourceRefusalCodes, classifyAddress, ipLiteral } from "@switchboard/core"
 import type { Discovery } from "@switchboard/core"
+import type { OAuthSchemeBinding, SchemeBinding } from "./binding.js"
+import { chosenAlternative, loginSchemeIn } from "./call/auth.js"
 import type { OpenApiSourceConfig } from "./config-schema.js"
 import { compileSpec } from "./derive/compile.js"
 import type { CompiledSpec } from "./derive/compile.js"
-import { declaredSchemes } from "./derive/security.js"
+import { endpointsOf, isOAuthEntry, loginSchemeOf, oauthEntryOf } from "./oauth-login.js"
 import type { OpenApiDocument } from "./spec/parse-spec.js"
 import { SpecProblem } from "./spec/spec-problem.js"
 
 const UNSUPPORTED_AUTH =
-  "OAuth 2, OpenID Connect and mutual TLS schemes cannot be used by sources yet; give a token for an http bearer or " +
-  "apiKey scheme instead, or send it in the source's headers"
+  "OpenID Connect, mutual TLS and OAuth 2 schemes with only the implicit or password flows cannot be used by sources; " +
+  "give a token for an http bearer, apiKey or oauth2 scheme instead, or send it in the source's headers"
 
-const checkAuth = (doc: OpenApiDocument, auth: Record<string, unknown>) => {
-  const schemes = declaredSchemes(doc)
-  for (const name of Object.keys(auth)) {
+/** What `auth` gives one scheme, checked against what the spec declares it to be. */
+const checkCredential = (name: string, scheme: SchemeBinding, value: unknown) => {
+  if (scheme.type === "unsupported")
+    throw new SpecProblem(`auth.${name}`, `security scheme "${name}" is ${scheme.declared}: ${UNSUPPORTED_AUTH}`)
+  if (isOAuthEntry(value) && scheme.type !== "oauth2")
+    throw new SpecProblem(
+      `auth.${name}`,
+      `OAuth settings are for an oauth2 scheme, and "${name}" is ${scheme.type}: give it a token or key instead`,
+    )
+  if (scheme.type === "oauth2" && typeof value !== "string" && !isOAuthEntry(value))
+    throw new SpecProblem(`auth.${name}`, `"${name}" is an oauth2 scheme: give it OAuth settings, or a token`)
+  if (scheme.type === "http" && scheme.scheme !== "bearer" && scheme.scheme !== "basic")
+    throw new SpecProblem(`auth.${name}`, `http scheme "${scheme.scheme}" is not supported (bearer and basic are)`)
+}
+
+const checkAuth = (schemes: ReadonlyMap<string, SchemeBinding>, auth: Record<string, unknown>) => {
+  for (const [name, value] of Object.entries(auth)) {
     const scheme = schemes.get(name)
     if (!scheme) {
       const known = [...schemes.keys()]
@@ -27,11 +45,23 @@ const checkAuth = (doc: OpenApiDocument, auth: Record<string, unknown>) => {
         known.length > 0 ? `it declares ${known.join(", ")}` : "it declares none: send credentials in headers"
       throw new SpecProblem(`auth.${name}`, `the spec declares no security scheme "${name}" (${declared})`)
     }
-    if (scheme.type === "unsupported")
-      throw new SpecProblem(`auth.${name}`, `security scheme "${name}" is ${scheme.declared}: ${UNSUPPORTED_AUTH}`)
-    if (scheme.type === "http" && scheme.scheme !== "bearer" && scheme.scheme !== "basic")
-      throw new SpecProblem(`auth.${name}`, `http scheme "${scheme.scheme}" is not supported (bearer and basic are)`)
+    checkCredential(name, scheme, value)
   }
+}
+
+/** The oauth2 scheme the source logs in with when some operation needs it, its flow checked; else null. */
+const loginNeeded = (compiled: CompiledSpec, config: Pick<OpenApiSourceConfig, "auth">): OAuthSchemeBinding | null => {
+  const found = loginSchemeOf(compiled.schemes.values(), config)
+  if ("problem" in found) throw new SpecProblem("auth", found.problem)
+  if (!found.scheme) return null
+  try {
+    endpointsOf(found.scheme, oauthEntryOf(config)?.settings ?? {})
+  } catch (cause) {
+    throw new SpecProblem(`auth.${found.scheme.name}`, (cause as Error).message)
+  }
+  const calls = { auth: config.auth ?? {} }
+  const needed = compiled.tools.some((tool) => loginSchemeIn(chosenAlternative(tool.binding.security, calls), calls))
+  return needed ? found.scheme : null
 }
 
 const privateRefusal = (where: string, host: string, kind: string) =>
@@ -70,15 +100,20 @@ const checkServers = (compiled: CompiledSpec, baseUrl: string | undefined, refus
   }
 }
 
-/** Compiles and checks a parsed spec; throws a SpecProblem (named by place) or a SourceRefusal. */
+/**
+ * Compiles and checks a parsed spec; throws a SpecProblem (named by place) or a SourceRefusal. `login`: the oauth2
+ * scheme the source logs in with, when an operation needs it.
+ */
 export const discoverSpec = (
   doc: OpenApiDocument,
   specUrl: string | undefined,
   config: Pick<OpenApiSourceConfig, "auth" | "baseUrl">,
   refusePrivate: boolean,
-): Discovery => {
+): { discovery: Discovery; login: OAuthSchemeBinding | null } => {
   const compiled = compileSpec(doc, specUrl ? { specUrl } : {})
-  checkAuth(doc, config.auth ?? {})
+  checkAuth(compiled.schemes, config.auth ?? {})
+  const login = loginNeeded(compiled, config)
   checkServers(compiled, config.baseUrl, refusePrivate)
-  return { tools: compiled.tools, encoding: ResultEncodings.direct, definitions: compiled.definitions }
+  const discovery = { tools: compiled.tools, encoding: ResultEncodings.direct, definitions: compiled.definitions }
+  return { discovery, login }
 }

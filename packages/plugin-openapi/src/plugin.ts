@@ -4,14 +4,18 @@
  * Worker building it per request pays nothing for it.
  */
 import { Context, Layer } from "effect"
-import { ToolErrorCodes, isRecord, parseRequest } from "@switchboard/core"
-import type { SourceHandle, SourcePlugin } from "@switchboard/core"
+import { SourceRefusalCodes, ToolErrorCodes, isRecord, parseRequest } from "@switchboard/core"
+import type { OAuthEndpoints, SourceCredentials, SourceHandle, SourcePlugin } from "@switchboard/core"
+import * as OAuth from "@switchboard/core/oauth"
 import type { OperationBinding } from "./binding.js"
 import { callOperation } from "./call/invoke.js"
 import type { Fetch } from "./call/invoke.js"
 import { openApiConfigView } from "./config-view.js"
 import { scrubberOf } from "./config-secrets.js"
 import { openApiSourceConfig, openApiSourcePatch } from "./config-schema.js"
+import { mergeConfig } from "./config-merge.js"
+import { securitySchemes } from "./derive/compile.js"
+import { endpointsOf, loginSchemeOf, loginSubject, oauthEntryOf } from "./oauth-login.js"
 import type { OpenApiSourceConfig } from "./config-schema.js"
 import { discoverSpec } from "./discover.js"
 import { loadSpecText } from "./load-spec.js"
@@ -39,6 +43,11 @@ export interface OpenApiPluginOptions {
   maxBinaryBytes?: number
   /** keys and elements a JSON answer may hold (default 50,000) */
   maxToolResultNodes?: number
+  /**
+   * core's OAuth credentials (`OAuth.createOAuthService(…).credentials`): a source whose operations need the spec's
+   * oauth2 scheme then logs in (./oauth-login.ts). Without them, such an operation answers `auth_required`.
+   */
+  credentials?: SourceCredentials
 }
 
 export const DEFAULT_MAX_SPEC_BYTES = 40 * 1024 * 1024
@@ -74,33 +83,73 @@ export const createOpenApiPlugin = (options: OpenApiPluginOptions = {}): SourceP
     maxNodes: options.maxToolResultNodes ?? 50_000,
   }
   const configOf = (source: SourceHandle) => source.config as OpenApiSourceConfig
+  const specLimits = {
+    maxBytes: options.maxSpecBytes ?? DEFAULT_MAX_SPEC_BYTES,
+    timeoutMs: options.specTimeoutMs ?? 60_000,
+  }
+
+  /** The source's spec, loaded and parsed, its same-origin documents bundled in. */
+  const loadDocument = async (config: OpenApiSourceConfig) => {
+    const spec = await loadSpecText(config.spec, fetchFn, specLimits)
+    const doc = parseSpec(spec.text, spec.origin)
+    if (spec.specUrl && hasRemoteRefs(spec.text))
+      await bundleRemoteRefs(doc, spec.specUrl, async (url) =>
+        parseDocument((await loadSpecText({ url }, fetchFn, { ...specLimits, where: url })).text, url),
+      )
+    return { doc, specUrl: spec.specUrl }
+  }
+
+  /** Where the source logs in, read from its spec when a login begins (core's `OAuthSource.endpoints`). */
+  const declaredEndpoints = async (config: OpenApiSourceConfig): Promise<OAuthEndpoints> => {
+    let loaded: Awaited<ReturnType<typeof loadDocument>>
+    try {
+      loaded = await loadDocument(config)
+    } catch (cause) {
+      // the spec could not be read: the service's failure, not the operator's
+      if (isSpecProblem(cause)) throw Object.assign(new Error(scrubberOf(config)(cause.message)), { upstream: true })
+      throw cause
+    }
+    const found = loginSchemeOf(securitySchemes(loaded.doc, loaded.specUrl).values(), config)
+    if ("problem" in found) throw new Error(found.problem)
+    if (!found.scheme)
+      throw new Error(
+        "the source's spec declares no oauth2 scheme (authorization code or client credentials) to log in with",
+      )
+    return endpointsOf(found.scheme, oauthEntryOf(config)?.settings ?? {})
+  }
+
+  /** Lists the tools once the source has the token its operations need; a login to make fails the discovery. */
+  const withLogin = async (
+    source: SourceHandle,
+    found: ReturnType<typeof discoverSpec>,
+  ): Promise<Awaited<ReturnType<SourcePlugin["discover"]>>> => {
+    if (!found.login || !options.credentials) return { ok: true, discovery: found.discovery }
+    const answer = await options.credentials.authorization(loginSubject(source, found.login))
+    if (answer.ok && answer.authorization !== null) return { ok: true, discovery: found.discovery }
+    if (answer.ok)
+      return { ok: false, message: OAuth.authRequiredMessage(source.namespace), authRequired: "auth_required" }
+    if (answer.code === SourceRefusalCodes.privateAddress)
+      return { ok: false, message: answer.message, refused: SourceRefusalCodes.privateAddress }
+    return { ok: false, message: answer.message, ...(answer.authRequired ? { authRequired: answer.authRequired } : {}) }
+  }
 
   return {
     ...openApiConfigView,
     configSchema: openApiSourceConfig,
     patchSchema: openApiSourcePatch,
     validateConfig: checkConfig,
-    mergeConfig(current, patch) {
-      const checked = parseRequest(openApiSourcePatch, patch)
-      if (!checked.ok) return { ok: false, message: checked.error.message }
-      return { ok: true, config: { ...(current as object), ...checked.value } }
-    },
+    mergeConfig,
+    oauth: (config) => ({
+      ...openApiConfigView.oauth(config),
+      endpoints: () => declaredEndpoints(config as OpenApiSourceConfig),
+    }),
 
     async discover(source) {
       const config = configOf(source)
       const scrub = scrubberOf(config)
       try {
-        const limits = {
-          maxBytes: options.maxSpecBytes ?? DEFAULT_MAX_SPEC_BYTES,
-          timeoutMs: options.specTimeoutMs ?? 60_000,
-        }
-        const spec = await loadSpecText(config.spec, fetchFn, limits)
-        const doc = parseSpec(spec.text, spec.origin)
-        if (spec.specUrl && hasRemoteRefs(spec.text))
-          await bundleRemoteRefs(doc, spec.specUrl, async (url) =>
-            parseDocument((await loadSpecText({ url }, fetchFn, { ...limits, where: url })).text, url),
-          )
-        return { ok: true, discovery: discoverSpec(doc, spec.specUrl, config, refusePrivate) }
+        const { doc, specUrl } = await loadDocument(config)
+        return await withLogin(source, discoverSpec(doc, specUrl, config, refusePrivate))
       } catch (cause) {
         const tag = (cause as { _tag?: unknown })._tag
         if (tag === "SourceRefusal") {
@@ -137,6 +186,11 @@ export const createOpenApiPlugin = (options: OpenApiPluginOptions = {}): SourceP
         hiddenHeaders: hidden,
         path,
         defaultTimeoutMs: options.callTimeoutMs ?? 30_000,
+        login: {
+          credentials: options.credentials,
+          namespace: source.namespace,
+          subjectFor: (scheme) => loginSubject(source, scheme),
+        },
       })
     },
 

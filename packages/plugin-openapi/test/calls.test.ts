@@ -49,6 +49,7 @@ beforeAll(async () => {
       apiKeyHeader: apiKey,
       apiKeyQuery: apiKey,
       apiKeyCookie: cookie,
+      oauth: bearer,
     },
     headers: { "x-custom-secret": "custom-header-secret-value" },
   })
@@ -163,26 +164,44 @@ describe("auth, as the spec's securitySchemes declare it", () => {
     ["whoamiHeaderKey", "apiKeyHeader"],
     ["whoamiQueryKey", "apiKeyQuery"],
     ["whoamiCookieKey", "apiKeyCookie"],
+    ["whoamiOauth", "oauth"],
   ])("%s sends its %s credential, and fails with http_401 without it", async (tool, scheme) => {
     expect(await call(tool, {}, { source: "authed" })).toMatchObject({ ok: true, data: { scheme } })
     expect(await call(tool)).toMatchObject({ ok: false, error: { code: "http_401" } })
   })
 
-  it("refuses an OAuth 2 scheme's credential when the source is added, naming it", async () => {
-    const checked = plugin.validateConfig({
+  it("refuses a credential for a scheme it cannot use, when the source is added, naming it", async () => {
+    const oidc = PETS_SPEC_YAML.replace(
+      "    oauth:\n      type: oauth2\n",
+      "    oidc: { type: openIdConnect, openIdConnectUrl: https://id.example.com/.well-known/openid-configuration }\n" +
+        "    oauth:\n      type: oauth2\n",
+    )
+    const checked = plugin.validateConfig({ spec: { inline: oidc }, baseUrl: service.url, auth: { oidc: "t" } })
+    expect(checked).toMatchObject({ ok: false, reason: "invalid" })
+    expect((checked as { message: string }).message).toMatch(
+      /^auth\.oidc: security scheme "oidc" is openIdConnect: OpenID/,
+    )
+    // OAuth settings for a scheme that is no oauth2 one, and settings whose flow the spec does not declare
+    const settings = plugin.validateConfig({
       spec: { inline: PETS_SPEC_YAML },
       baseUrl: service.url,
-      auth: { oauth: "t" },
+      auth: { bearerAuth: { clientId: "c" } },
     })
-    expect(checked).toMatchObject({ ok: false, reason: "invalid" })
-    expect((checked as { message: string }).message).toMatch(/^auth\.oauth: security scheme "oauth" is oauth2: OAuth 2/)
+    expect((settings as { message: string }).message).toMatch(
+      /^auth\.bearerAuth: OAuth settings are for an oauth2 scheme/,
+    )
     const handle = {
       id: "x",
       namespace: "x",
       kind: "openapi",
-      config: { spec: { url: `${service.url}/openapi.yaml` }, auth: { oauth: "t" } },
+      config: { spec: { url: `${service.url}/openapi.yaml` }, auth: { oauth: { clientId: "c" } } },
     }
-    expect(await plugin.discover(handle)).toMatchObject({ ok: false, message: expect.stringMatching(/^auth\.oauth: /) })
+    expect(await plugin.discover(handle)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(
+        /^auth\.oauth: the spec's oauth2 scheme "oauth" declares no authorizationCode flow/,
+      ),
+    })
   })
 })
 

@@ -133,8 +133,16 @@ describe("the fixture service's spec", () => {
       ["apiKeyHeader"],
       [],
     ])
+    // an oauth2 scheme: its flows, and the scopes its operations ask of it (an inline spec's relative URL as written)
     expect(tool(pets, "whoamiOauth").binding.security).toEqual([
-      [{ name: "oauth", type: "unsupported", declared: "oauth2" }],
+      [
+        {
+          name: "oauth",
+          type: "oauth2",
+          flows: { clientCredentials: { tokenUrl: "/oauth/token", offered: ["pets.read"] } },
+          scopes: ["pets.read"],
+        },
+      ],
     ])
   })
 })

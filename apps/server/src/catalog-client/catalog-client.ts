@@ -81,6 +81,8 @@ export interface CatalogClient {
   /** a `POST /v1/sources` body; the local catalog reports the sync's pages to `onProgress` */
   addSource(body: Record<string, unknown>, onProgress?: Sources.ProgressListener): Promise<Sources.SourceView>
   syncSource(namespace: string, onProgress?: Sources.ProgressListener): Promise<Sources.SourceView>
+  /** a `PATCH /v1/sources/:namespace` body: the source re-synced, and the stored secrets and login it dropped */
+  updateSource(namespace: string, patch: Record<string, unknown>): Promise<Sources.SourceUpdate>
   removeSource(namespace: string): Promise<void>
   /** `GET /v1/sources/:namespace`: one source, with its OAuth login */
   getSource(namespace: string): Promise<Sources.SourceView>

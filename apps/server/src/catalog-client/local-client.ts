@@ -90,6 +90,7 @@ export const openLocalClient = (db: string, { allowStdio }: LocalClientOptions):
     },
     addSource: async (body, onProgress) => (await hostFor(false)).addSource(body, onProgress),
     syncSource: async (namespace, onProgress) => (await hostFor(false)).syncSource(namespace, onProgress),
+    updateSource: async (namespace, patch) => (await hostFor(false)).updateSource(namespace, patch),
     removeSource: async (namespace) => (await hostFor(false)).removeSource(namespace),
     getSource: async (namespace) => (await hostFor(false)).getSource(namespace),
     beginLogin: async (namespace, redirectUri) => {

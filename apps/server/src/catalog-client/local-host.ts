@@ -1,5 +1,5 @@
 /**
- * What the local catalog does through a host (./local-client.ts loads this only then): add, sync and remove a
+ * What the local catalog does through a host (./local-client.ts loads this only then): add, sync, update and remove a
  * source, through the sources service's Effects as the API runs them; call a tool, as one execution; add and remove
  * a policy rule; and decide an approval, whose resume then runs here, in the command's process, which waits for it
  * to be recorded before it exits. A command that runs no script gets a runtime that refuses one instead of the
@@ -66,6 +66,8 @@ export const openLocalHost = async (
       run(host.sources.add(body, { onProgress })),
     syncSource: (namespace: string, onProgress?: Sources.ProgressListener): Promise<Sources.SourceView> =>
       run(host.sources.sync(namespace, { onProgress })),
+    updateSource: (namespace: string, patch: Record<string, unknown>): Promise<Sources.SourceUpdate> =>
+      run(host.sources.update(namespace, patch)),
     removeSource: (namespace: string): Promise<void> => run(host.sources.remove(namespace)),
     getSource: (namespace: string): Promise<Sources.SourceView> => run(host.sources.get(namespace)),
     /** a login whose browser comes back to this command's loopback listener, as the operator (no key) */

@@ -81,6 +81,10 @@ export const openRemoteClient = (url: string, key = process.env[KEY_ENV] || unde
           client.v1.sources[":namespace"].sync.$post({ param: { namespace: param(namespace) } }),
         )
       ).source,
+    updateSource: async (namespace, patch) =>
+      json<Sources.SourceUpdate>(
+        client.v1.sources[":namespace"].$patch({ param: { namespace: param(namespace) }, json: patch }),
+      ),
     getSource: async (namespace) =>
       (
         await json<{ source: Sources.SourceView }>(

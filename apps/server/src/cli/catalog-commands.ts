@@ -13,6 +13,7 @@ import {
   sourcesFlags,
   sourcesSyncFlags,
   sourcesLoginFlags,
+  sourcesUpdateFlags,
 } from "./command-flags.js"
 import { targetFlags } from "./flags.js"
 
@@ -69,6 +70,26 @@ export const addCatalogCommands = (program: Command, outcome: Outcome) => {
       sourcesSyncFlags,
     ).action(runs(outcome, async () => (await loadSources()).sourcesSyncCommand)),
     [["switchboard sources sync calc --allow-stdio"]],
+  )
+  examples(
+    addFlags(
+      sources
+        .command("update")
+        .description(
+          "replace a source's secrets or OAuth settings, then re-sync it: a PATCH /v1/sources/<namespace> body " +
+            "(JSON, @file or - for stdin); prints what it dropped (a login, a secret sent elsewhere)",
+        )
+        .argument("<namespace>")
+        .argument("<patch>", "a JSON object, @file, or - for stdin"),
+      sourcesUpdateFlags,
+    ).action(runs(outcome, async () => (await loadSources()).sourcesUpdateCommand)),
+    [
+      [`switchboard sources update web '{"transport":{"headers":{"authorization":"Bearer sk-new"}}}'`],
+      [
+        `switchboard sources update notion '{"auth":{"clientId":"…","clientSecret":"…"}}' --url http://127.0.0.1:4747`,
+        "a new client: its login is dropped, log in again",
+      ],
+    ],
   )
   examples(
     addFlags(

@@ -30,6 +30,12 @@ export const serveFlags = {
   },
   ...syncTtlFlag,
   "require-key": { help: "ask for an API key on loopback too" },
+  "public-url": {
+    value: "url",
+    help:
+      "the base URL people reach this server at behind a proxy (https://switchboard.example.com): " +
+      "the OAuth callback and the console's links are built from it",
+  },
   "max-connections-per-address": {
     value: "n",
     help: "requests in progress one client address (IPv6: its /64) may have (default 100); past it 429, but for /healthz and /readyz",
@@ -114,6 +120,8 @@ export const sourcesAddFlags = {
 
 /** sync and remove: locally a sync starts a stdio source only with --allow-stdio */
 export const sourcesSyncFlags = { ...targetFlags, ...allowStdioFlag } as const
+
+export const sourcesUpdateFlags = sourcesSyncFlags
 
 export const sourcesLoginFlags = {
   ...targetFlags,

@@ -1,6 +1,7 @@
 /** `switchboard serve` and `switchboard demo`: the HTTP server; the demo also registers its own MCP source. */
 import { dirname, resolve } from "node:path"
 import { Effect } from "effect"
+import { checkPublicUrl } from "@switchboard/api"
 import * as Auth from "@switchboard/core/auth"
 import { demoServerCommand } from "../build-outputs.js"
 import { approvalsFromFlags } from "../flags/approval-flags.js"
@@ -96,6 +97,8 @@ const serve = async ({ values: parsed, given }: ServeInput, demo: boolean) => {
   const adminKey = process.env[Auth.ADMIN_KEY_ENV]?.trim() || undefined
   const adminProblem = adminKey === undefined ? undefined : Auth.adminKeyProblem(adminKey)
   if (adminProblem !== undefined) return fail(adminProblem)
+  const publicUrl = values["public-url"] === undefined ? undefined : checkPublicUrl(values["public-url"])
+  if (publicUrl && !publicUrl.ok) return fail(`--public-url: ${publicUrl.message}`)
   const demoServer = demo ? demoServerCommand() : undefined
   const creating = isMissingFile(values.db)
   const server = await startServer({
@@ -107,6 +110,7 @@ const serve = async ({ values: parsed, given }: ServeInput, demo: boolean) => {
     allowPrivateSources: values["allow-private-sources"],
     syncTtlMs: parseDuration(values["sync-ttl"]),
     requireKey: values["require-key"],
+    publicUrl: publicUrl?.url,
     maxConnectionsPerAddress: parseConnectionsPerAddress(values["max-connections-per-address"]),
     ...withFileLimits(tuning(values), config),
     beforeListen: async (host) => {

@@ -2,8 +2,9 @@
  * `switchboard sources login <namespace>`: a person logs a source in with OAuth. On the local catalog, the browser
  * comes back to a loopback listener on this machine (`http://127.0.0.1:<port>/callback`, RFC 8252), which finishes
  * the login here; with `--url`, the server hands out the URL and its own callback finishes it, and this command waits
- * until the source's `auth` says so. The URL goes to stdout alone on its line (a script may open it); what to do with
- * it, to stderr.
+ * until the source's `auth` says so, then for its tools. The URL goes to stdout alone on its line (a script may open
+ * it); what to do with it, to stderr. The command ends once it has printed: the listener's connections are closed
+ * with their pages, and the entry ends the process (src/process-end.ts) whatever a browser keeps open.
  */
 import { createServer } from "node:http"
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
@@ -22,7 +23,12 @@ const say = (text: string) => process.stderr.write(`${text}\n`)
 
 const page = (res: ServerResponse, status: number, title: string, text: string) => {
   const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-  res.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
+  // the browser opens no more on this connection: it closes once the page is sent, so none outlives the command
+  res.writeHead(status, {
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "no-store",
+    connection: "close",
+  })
   res.end(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title></head>` +
       `<body><h1>${escape(title)}</h1><p>${escape(text)}</p></body></html>`,
@@ -58,7 +64,8 @@ const loggedIn = (values: { json: boolean }, source: Sources.SourceView) => {
   if (values.json) printJson({ source })
   else
     process.stdout.write(
-      `logged in to ${source.namespace}: ${source.toolCount} ${source.toolCount === 1 ? "tool" : "tools"}\n`,
+      `logged in to ${source.namespace}: ${source.toolCount} ${source.toolCount === 1 ? "tool" : "tools"}` +
+        `${source.syncError ? ` (its tools could not be synced: ${source.syncError})` : ""}\n`,
     )
   return 0
 }
@@ -110,7 +117,11 @@ const loginThere = async (client: CatalogClient, namespace: string, values: { js
   while (Date.now() < until) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS))
     const source = await client.getSource(namespace)
-    if (source.auth?.status === "connected" && JSON.stringify(source.auth) !== before) return loggedIn(values, source)
+    if (source.auth?.status !== "connected" || JSON.stringify(source.auth) === before) continue
+    // the grant is stored before the callback's sync of the tools ends: a sync joins that one (or makes one), so what
+    // is printed is the source with the tools its login brought, not a count read halfway
+    const synced = await client.syncSource(namespace).catch(() => client.getSource(namespace))
+    return loggedIn(values, synced)
   }
   throw new CatalogClientError("login_expired", "nobody completed the login within 10 minutes; run the command again")
 }

@@ -1,11 +1,11 @@
 /**
- * `switchboard sources list|add|sync|remove`: the catalog's sources, in the local database (--db) or on a running
+ * `switchboard sources list|add|sync|update|remove`: the catalog's sources, in the local database (--db) or on a running
  * server (--url), as `/v1/sources` shows them. `--json` prints the API's answer; by default a table, or a line.
  */
 import { readFileSync } from "node:fs"
 import type * as Sources from "@switchboard/core/sources"
 import { resolveStdioPaths } from "@switchboard/plugin-mcp/node"
-import type { sourcesAddFlags, sourcesFlags, sourcesSyncFlags } from "../cli/command-flags.js"
+import type { sourcesAddFlags, sourcesFlags, sourcesSyncFlags, sourcesUpdateFlags } from "../cli/command-flags.js"
 import type { CommandInput } from "../cli/define.js"
 import { syncProgressLine } from "./sync-progress-line.js"
 import type { CatalogClient } from "../catalog-client/catalog-client.js"
@@ -136,6 +136,21 @@ export const sourcesSyncCommand = async ({ values, args }: CommandInput<typeof s
   withCatalog(values, (client) =>
     synced(values, args[0]!, "synced", client, (onProgress) => client.syncSource(args[0]!, onProgress)),
   )
+
+/** `sources update <namespace> <patch>`: a PATCH, as the API takes it; what it dropped on a line of its own */
+export const sourcesUpdateCommand = async ({ values, args }: CommandInput<typeof sourcesUpdateFlags>) => {
+  const patch = jsonObject(args[1]!, "the patch")
+  return withCatalog(values, async (client) => {
+    const update = await client.updateSource(args[0]!, patch)
+    if (values.json) printJson(update)
+    else {
+      process.stdout.write(`updated ${describeSource(update.source)}\n`)
+      if (update.dropped.length > 0)
+        process.stdout.write(`dropped (send them again to keep them): ${update.dropped.join(", ")}\n`)
+    }
+    return update.source.status === "ready" || update.source.status === "needs_login" ? 0 : 1
+  })
+}
 
 export const sourcesRemoveCommand = async ({ values, args }: CommandInput<typeof sourcesSyncFlags>) =>
   withCatalog(values, async (client) => {

@@ -1,7 +1,7 @@
 /**
  * Applies a config file's sources to a host's catalog at boot, idempotently, through the sources service (the
  * same Effects as the API): a source not in the catalog is added; one whose config is unchanged is kept as it is
- * (no re-sync); one whose only changes are fields a PATCH replaces (http `url`/`headers`, stdio `env`/`args`) is
+ * (no re-sync); one whose only changes are fields a PATCH replaces (http `url`/`headers`/`auth`, stdio `env`/`args`) is
  * updated, which re-syncs it; any other change (kind, transport type, command, cwd) is a remove and an add. A
  * catalog source the file does not name is removed only with `prune`, else kept and logged.
  *
@@ -81,23 +81,26 @@ const plan = (host: Host, source: ConfigSource, row: Catalog.SourceRow | null): 
   const { namespace: _, kind: __, ...config } = source
   // the file's config as the service stores it (defaults filled in, the URL in its normal form)
   const schema = host.sources.kinds.find((k) => k.kind === source.kind)?.configSchema
-  const wanted = (schema?.parse(config) ?? config) as { transport: Record<string, unknown> }
+  const wanted = (schema?.parse(config) ?? config) as { transport: Record<string, unknown>; auth?: unknown }
   // a row whose secrets do not decrypt holds placeholders: send the file's values again
   if (!row.secretsError && canonical(row.config) === canonical(wanted)) return { action: "unchanged" }
   if (source.kind === "openapi")
     return planOpenApi((row.config ?? {}) as Record<string, unknown>, wanted as unknown as Record<string, unknown>)
-  const stored = (row.config as { transport?: Record<string, unknown> } | null)?.transport ?? {}
+  const storedConfig = (row.config ?? {}) as { transport?: Record<string, unknown>; auth?: unknown }
+  const stored = storedConfig.transport ?? {}
   const patchable = PATCHABLE[String(wanted.transport.type)] ?? []
   const keys = new Set([...Object.keys(stored), ...Object.keys(wanted.transport)])
   const changed = [...keys].filter((key) => canonical(stored[key]) !== canonical(wanted.transport[key]))
   if (stored.type !== wanted.transport.type || changed.some((key) => !patchable.includes(key)))
     return { action: "replace" }
-  // every field a PATCH takes, changed or not: a new URL or new arguments alone would drop the stored headers or env
-  // (plugin-mcp config.ts), and a row whose secrets do not decrypt needs the file's values again anyway
+  const http = wanted.transport.type === "http"
+  if (canonical(storedConfig.auth ?? {}) !== canonical(wanted.auth ?? {})) changed.push("auth")
+  // every field a PATCH takes, changed or not: a new URL or new arguments alone would drop the stored headers, env
+  // or client secret (plugin-mcp config.ts), and a row whose secrets do not decrypt needs the file's values again anyway
   const transport = Object.fromEntries(
     patchable.filter((k) => k in wanted.transport).map((k) => [k, wanted.transport[k]]),
   )
-  return { action: "update", patch: { transport }, changed }
+  return { action: "update", patch: { transport, ...(http ? { auth: wanted.auth ?? {} } : {}) }, changed }
 }
 
 export interface ApplyOptions {

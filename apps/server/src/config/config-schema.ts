@@ -9,6 +9,7 @@ import { z } from "zod"
 import * as Catalog from "@switchboard/core/catalog"
 import * as Policy from "@switchboard/core/policy"
 import { addSourceRequest, runLimitsRequest, wholeNumber } from "@switchboard/core"
+import { checkPublicUrl } from "@switchboard/api"
 import { mcpSourceConfig, mcpSourcePatch } from "@switchboard/plugin-mcp"
 import { openApiSourceConfig, openApiSourcePatch } from "@switchboard/plugin-openapi"
 // the /node entry, whose index does not load QuickJS: serve reads this file at boot
@@ -39,6 +40,15 @@ const serverSettings = z
       ),
     allowPrivateSources: z.boolean().optional().describe("--allow-private-sources"),
     requireKey: z.boolean().optional().describe("--require-key"),
+    publicUrl: z
+      .string()
+      .refine((text) => checkPublicUrl(text).ok, {
+        error: "server.publicUrl must be the server's base URL, such as https://switchboard.example.com",
+      })
+      .optional()
+      .describe(
+        "--public-url: the base URL people reach this server at behind a proxy; the OAuth callback and the console's links are built from it",
+      ),
     syncTtl: z
       .string()
       .regex(SYNC_TTL_PATTERN, { error: `server.syncTtl must be ${SYNC_TTL_FORM}` })

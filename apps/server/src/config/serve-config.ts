@@ -19,6 +19,7 @@ const SETTING_FLAGS = {
   allowStdioCodeEnv: "allow-stdio-code-env",
   allowPrivateSources: "allow-private-sources",
   requireKey: "require-key",
+  publicUrl: "public-url",
   syncTtl: "sync-ttl",
   retain: "retain",
   retainExecutions: "retain-executions",
@@ -33,6 +34,7 @@ export interface ServeFlags {
   "allow-stdio-code-env": boolean
   "allow-private-sources": boolean
   "require-key": boolean
+  "public-url"?: string
   "sync-ttl": string
   retain?: string
   "retain-executions"?: string

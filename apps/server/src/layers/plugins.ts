@@ -70,6 +70,7 @@ export const pluginsLayer = (
                   fetch,
                   refusePrivateAddresses: fetch !== undefined,
                   maxToolResultNodes: options.maxToolResultNodes,
+                  credentials: oauth.credentials,
                 }),
               ),
             ),

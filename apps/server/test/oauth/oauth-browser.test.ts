@@ -2,10 +2,11 @@
  * Logins against oidc-provider (OpenID Certified), the browser's part in Chromium (Debian's, through playwright-core):
  * its login page, its consent page, the redirect to this server's callback. With dynamic registration, and with a
  * pre-registered client where registration is off; refresh tokens for offline_access, rotated at every use; a
- * revoked grant, then a new login.
+ * revoked grant, then a new login; a machine-to-machine source's token, got when it is added.
  */
+import Database from "better-sqlite3"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { loginInChromium, startOidcAuthServer } from "@switchboard/fixtures"
+import { loginInChromium, machineClient, startOidcAuthServer, webClient } from "@switchboard/fixtures"
 import type { OidcAuthServer } from "@switchboard/fixtures"
 import { startTestServer } from "../support/helpers.js"
 import type { TestServer } from "../support/helpers.js"
@@ -85,16 +86,7 @@ describe("oidc-provider without registration", () => {
   beforeAll(async () => {
     upstream = await startOidcAuthServer({
       registration: false,
-      preRegistered: [
-        {
-          client_id: "switchboard-pre",
-          client_secret: "pre-registered-client-secret",
-          redirect_uris: [`${server.url}/v1/oauth/callback`],
-          grant_types: ["authorization_code", "refresh_token"],
-          response_types: ["code"],
-          token_endpoint_auth_method: "client_secret_basic",
-        },
-      ],
+      preRegistered: [webClient("switchboard-pre", "pre-registered-client-secret", `${server.url}/v1/oauth/callback`)],
     })
   })
   afterAll(() => upstream?.close())
@@ -124,16 +116,7 @@ describe("oidc-provider, machine to machine", () => {
     upstream = await startOidcAuthServer({
       clientCredentials: true,
       registration: false,
-      preRegistered: [
-        {
-          client_id: "switchboard-m2m",
-          client_secret: "machine-client-secret-value",
-          redirect_uris: [],
-          response_types: [],
-          grant_types: ["client_credentials"],
-          token_endpoint_auth_method: "client_secret_basic",
-        },
-      ],
+      preRegistered: [machineClient("switchboard-m2m", "machine-client-secret-value")],
     })
   })
   afterAll(() => upstream?.close())
@@ -146,7 +129,26 @@ describe("oidc-provider, machine to machine", () => {
     })
     expect(added.status, JSON.stringify(added.body)).toBe(201)
     expect(added.body.source).toMatchObject({ status: "ready", toolCount: 1, auth: { status: "connected" } })
+    // connected with the token the add got: stored once the source was, with its expiry and scopes
+    expect(added.body.source.auth).toMatchObject({ expiresAt: expect.any(String), scopes: ["mcp:tools"] })
     const run = await server.execute("return (await tools.m2m.whoami({})).data")
     expect(run.result).toMatchObject({ aud: upstream.mcpUrl, scope: "mcp:tools" })
+  })
+
+  it("without a token yet it shows no_token, not connected; a sync asks for one", async () => {
+    // as a catalog an older build wrote: the source, and no grant; read by a server that has never seen its token
+    const db = new Database(server.dbPath)
+    db.prepare("DELETE FROM source_auth").run()
+    db.close()
+    const other = await startTestServer({ dbPath: server.dbPath, keepDb: true })
+    try {
+      const bare = await other.request("GET", "/v1/sources/m2m")
+      expect(bare.body.source.auth).toEqual({ status: "no_token", expiresAt: null, scopes: [] })
+      const synced = await other.request("POST", "/v1/sources/m2m/sync")
+      expect(synced.status, JSON.stringify(synced.body)).toBe(200)
+      expect(synced.body.source.auth).toMatchObject({ status: "connected", expiresAt: expect.any(String) })
+    } finally {
+      await other.stop()
+    }
   })
 })

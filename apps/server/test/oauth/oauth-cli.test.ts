@@ -5,12 +5,11 @@
  * redirect (the MCP SDK's authorization server approves at once); Chromium drives a real login page in
  * oauth-browser.test.ts.
  */
-import { spawn } from "node:child_process"
 import { join } from "node:path"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { startSdkAuthServer } from "@switchboard/fixtures"
 import type { SdkAuthServer } from "@switchboard/fixtures"
-import { cliArgs } from "../support/built-cli.js"
+import { loginFromCli } from "../support/cli-login.js"
 import { startTestServer, tempDir } from "../support/helpers.js"
 import { runCli } from "../support/run-cli.js"
 
@@ -26,27 +25,9 @@ afterAll(async () => {
 
 /** runs the command; once it prints the URL, opens it as a browser would (following redirects to the callback) */
 const loginWithBrowser = (args: string[]) =>
-  new Promise<{ status: number | null; stdout: string; stderr: string; page: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, cliArgs(args), { stdio: ["ignore", "pipe", "pipe"] })
-    let stdout = ""
-    let stderr = ""
-    let page: Promise<string> | undefined
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000)
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk
-      const url = stdout.split("\n").find((line) => line.startsWith("http"))
-      if (url && !page)
-        page = fetch(url, { redirect: "manual" }).then(async (answer) => {
-          const callback = await fetch(answer.headers.get("location")!)
-          return callback.text()
-        })
-    })
-    child.once("error", reject)
-    child.once("close", async (status) => {
-      clearTimeout(timer)
-      resolve({ status, stdout, stderr, page: (await page?.catch((e: Error) => e.message)) ?? "" })
-    })
+  loginFromCli(args, async (url) => {
+    const answer = await fetch(url, { redirect: "manual" })
+    return (await fetch(answer.headers.get("location")!)).text()
   })
 
 it("adds a source that needs a login, then logs it in on a loopback port of this machine", async () => {

@@ -8,7 +8,7 @@
 import { routeGroup } from "../routes/route-group.js"
 import { readByHandler } from "../routes/route-spec.js"
 import { jsonRpcMessage } from "../wire/json-rpc.js"
-import { approvalPageUrl, requestOrigin } from "../console-links.js"
+import { approvalPageUrl, serverBase } from "../console-links.js"
 import type * as HttpSdk from "./http-sdk.js"
 
 let sdk: Promise<typeof HttpSdk> | undefined
@@ -41,7 +41,12 @@ const notServed = {
  * The app's body limit goes to the transport as its own bound on a POST body (the SDK's default is 4 MiB), so
  * the app's `body_too_large` answer is the one a client meets, at one size for /v1 and /mcp.
  */
-export const mcpRoutes = routeGroup((services, { maxBodyBytes, console }) => ({ services, maxBodyBytes, console }))
+export const mcpRoutes = routeGroup((services, { maxBodyBytes, console, publicUrl }) => ({
+  services,
+  maxBodyBytes,
+  console,
+  publicUrl,
+}))
   .route({
     method: "post",
     path: "/mcp",
@@ -68,13 +73,13 @@ export const mcpRoutes = routeGroup((services, { maxBodyBytes, console }) => ({ 
         json: jsonRpcMessage,
       },
     },
-    handler: async (c, { services, maxBodyBytes, console }) => {
+    handler: async (c, { services, maxBodyBytes, console, publicUrl }) => {
       // the request's key decides which tools it sees and may call
       const executed = (executionId: string) => c.set("executionId", executionId)
       const { WebStandardStreamableHTTPServerTransport, createMcpServer } = await loadSdk()
       // stateless with JSON answers: no stream carries a request to the client, so nothing is asked (elicitation);
       // an execute that pauses answers the paused text, and `resume` the result
-      const origin = requestOrigin(c.req.raw)
+      const origin = serverBase(c.req.raw, publicUrl)
       const approvalPage = console ? (id: string) => approvalPageUrl(origin, id) : undefined
       const server = createMcpServer({ ...services, executed, approvalPage }, c.get("caller"), { elicitation: false })
       // JSON responses rather than an SSE stream: every answer is complete when handleRequest resolves,

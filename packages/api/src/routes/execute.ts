@@ -2,7 +2,7 @@
 import type { TypedResponse } from "hono"
 import * as Executor from "@switchboard/core/executor"
 import { executeRequest, isServiceError } from "@switchboard/core"
-import { approvalPageUrl, requestOrigin } from "../console-links.js"
+import { approvalPageUrl, serverBase } from "../console-links.js"
 import { sendError } from "../http-errors.js"
 import { executePaused } from "../wire/approvals.js"
 import type { ExecutePausedBody } from "../wire/approvals.js"
@@ -11,7 +11,11 @@ import { executeBody } from "../wire/execute.js"
 import type { ExecuteBody } from "../wire/execute.js"
 import { routeGroup } from "./route-group.js"
 
-export const executeRoutes = routeGroup(({ executor }, { console }) => ({ executor, console })).route({
+export const executeRoutes = routeGroup(({ executor }, { console, publicUrl }) => ({
+  executor,
+  console,
+  publicUrl,
+})).route({
   method: "post",
   path: "/v1/execute",
   scope: "execute",
@@ -29,7 +33,7 @@ export const executeRoutes = routeGroup(({ executor }, { console }) => ({ execut
     202: { description: "paused before a call that needs a person's approval", json: executePaused },
   },
   errors: ["Overloaded"],
-  handler: async (c, { executor, console }) => {
+  handler: async (c, { executor, console, publicUrl }) => {
     // the plain path (no fiber: it is the hot one); Overloaded, the typed admission error, is 429 with Retry-After
     const response = await executor.run(c.req.valid("json"), c.req.raw.signal, c.get("caller"))
     if (isServiceError(response)) return sendError(c, response)
@@ -38,7 +42,7 @@ export const executeRoutes = routeGroup(({ executor }, { console }) => ({ execut
     // paused before a call that needs a person: accepted, not done (GET /v1/executions/{id} gives the end)
     if (Executor.isPausedResponse(response)) {
       if (!console) return c.json(response satisfies ExecutePausedBody, 202)
-      const url = approvalPageUrl(requestOrigin(c.req.raw), response.approval.id)
+      const url = approvalPageUrl(serverBase(c.req.raw, publicUrl), response.approval.id)
       const linked = {
         ...response,
         message: `${response.message}; decide it at ${url}`,

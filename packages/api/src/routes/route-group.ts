@@ -22,7 +22,7 @@ export interface RouteOptions {
   metrics?: () => Promise<{ contentType: string; body: string }>
   /** the OpenAPI document, built at its first request */
   openApi: () => Record<string, unknown>
-  /** where people reach this server, for the OAuth callback (AppOptions.publicUrl) */
+  /** where people reach this server, without a trailing slash (AppOptions.publicUrl): ../console-links.ts `serverBase` */
   publicUrl?: string
   /** the app serves the web console (../console-assets.ts): paused answers link to the approval's page */
   console?: boolean

@@ -8,6 +8,7 @@ import type { Context } from "hono"
 import { Cause, Effect, Exit, Option } from "effect"
 import { z } from "zod"
 import { InvalidInput } from "@switchboard/core"
+import { serverBase } from "../console-links.js"
 import { runForRequest } from "../http-errors.js"
 import { loginBody } from "../wire/sources.js"
 import type { LoginBody } from "../wire/sources.js"
@@ -58,8 +59,7 @@ export const sourceLoginRoutes = routeGroup(({ oauth, plugins, store, sources },
         sync: (namespace) => Effect.runPromise(sources.sync(namespace)),
       })
     : undefined,
-  callbackUrl: (c: Context<AppEnv>) =>
-    `${(publicUrl ?? new URL(c.req.url).origin).replace(/\/$/, "")}${OAUTH_CALLBACK_PATH}`,
+  callbackUrl: (c: Context<AppEnv>) => `${serverBase(c.req.raw, publicUrl)}${OAUTH_CALLBACK_PATH}`,
 }))
   .route({
     method: "post",

@@ -75,12 +75,15 @@ export const sourceRoutes = routeGroup(({ sources }) => ({ sources }))
     scope: "admin",
     operationId: "updateSource",
     tag: "sources",
-    summary: "Replace a source's secrets (a key rotation without delete and re-add), then re-sync it",
+    summary: "Replace a source's secrets or OAuth settings (a key rotation without delete and re-add), then re-sync it",
     description:
       "Each field given replaces the stored one whole (a map is not merged): `transport.env` or `transport.args` of a stdio source; " +
-      "`transport.headers` or `transport.url` of an http source. " +
-      "A `transport.url` at another origin drops the stored headers, and new `transport.args` drop the stored env, unless the same PATCH " +
-      "sends them again: a secret nobody can read is never sent to a destination of the caller's choosing. The answer's `dropped` names them. " +
+      "`transport.headers`, `transport.url` or `auth` (its OAuth settings; `{}` removes them) of an http source; `auth` or `headers` of an " +
+      "openapi source. " +
+      "A `transport.url` at another origin drops the stored headers and OAuth client secret, and new `transport.args` drop the stored env, " +
+      "unless the same PATCH sends them again: a secret nobody can read is never sent to a destination of the caller's choosing. " +
+      "A change of the OAuth client, grant, authorization server or resource drops the source's login (`oauth.tokens`): it then needs a new " +
+      "one (a client-credentials source gets a new token at once); a new client secret alone keeps it. The answer's `dropped` names them. " +
       "The result is checked as an added source is, and tried before it is stored: a refusal (403 `source_disabled`, `code_loading_env`, " +
       "`private_address`) changes nothing. A re-sync that fails keeps the new config and is reported in the answer's `syncError`.",
     params,

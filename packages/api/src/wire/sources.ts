@@ -19,7 +19,13 @@ export const sourceView = z.object({
     ),
   auth: z
     .object({
-      status: z.enum(["connected", "needs_login", "expired"]),
+      status: z
+        .enum(["connected", "needs_login", "expired", "no_token"])
+        .describe(
+          "`needs_login`: nobody has logged in yet; `expired`: the login ended for good (a refresh refused, the grant revoked), " +
+            "log in again; `no_token`: a client-credentials source whose first token has not been asked for yet (its next " +
+            "call or sync asks for one, no person needed)",
+        ),
       expiresAt: z.string().meta({ format: "date-time" }).nullable().describe("when the access token expires"),
       scopes: z.array(z.string()).describe("the scopes granted"),
     })
@@ -36,7 +42,9 @@ export const sourcePatchBody = z.object({
     .array(z.string())
     .describe(
       "the stored secrets this PATCH dropped because it sent the source elsewhere without sending them again: an http source's " +
-        "headers when `transport.url` moves to another origin, a stdio source's env when `transport.args` change (`transport.headers.authorization`)",
+        "headers and OAuth client secret when `transport.url` moves to another origin, a stdio source's env when `transport.args` " +
+        "change (`transport.headers.authorization`, `auth.clientSecret`); and `oauth.tokens` when it changed the source's OAuth " +
+        "client, grant, authorization server or resource: its login was dropped, and it needs a new one (`auth.status`)",
     ),
 })
 export type SourcePatchBody = z.input<typeof sourcePatchBody>

@@ -89,6 +89,11 @@ export interface OAuthRows {
   releaseRefresh(sourceId: string, owner: string): Promise<void>
   /** The grant at `generation` is gone for good: its tokens are dropped and `error` says why. */
   expireSourceAuth(sourceId: string, generation: number, error: string, at: number): Promise<boolean>
+  /**
+   * Drops the source's grant and the logins it has in progress (a PATCH moved its login elsewhere); true when it had
+   * a grant. Its registered clients stay: they belong to an authorization server and a redirect URI, not a login.
+   */
+  dropSourceLogin(sourceId: string): Promise<boolean>
   getOAuthClient(sourceId: string, issuer: string, redirectUri: string): Promise<OAuthClientRow | null>
   /** Keeps the first client registered for (source, issuer, redirect URI): a second server's registration loses. */
   putOAuthClient(row: OAuthClientRow): Promise<OAuthClientRow>
@@ -211,6 +216,15 @@ export const oauthRows = ({ db, tables }: StoreDialect): OAuthRows => {
         .where(atGeneration(sourceId, generation))
         .returning({ sourceId: sourceAuth.sourceId })
       return expired.length > 0
+    },
+
+    async dropSourceLogin(sourceId) {
+      const dropped = await db
+        .delete(sourceAuth)
+        .where(eq(sourceAuth.sourceId, sourceId))
+        .returning({ sourceId: sourceAuth.sourceId })
+      await db.delete(oauthStates).where(eq(oauthStates.sourceId, sourceId))
+      return dropped.length > 0
     },
 
     getOAuthClient,

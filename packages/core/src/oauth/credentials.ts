@@ -22,7 +22,15 @@ import type { OAuthFetch } from "./http.js"
 import { grantTokens } from "./login.js"
 import type { TokenVault } from "./token-vault.js"
 import { loginHint } from "./login-hint.js"
-import { authExpired, authRequired, clientCredentialsGrant, tokenRequest, unreachable } from "./grant-requests.js"
+import {
+  authExpired,
+  authRequired,
+  clientCredentialsGrant,
+  storeDraft,
+  tokenRequest,
+  unreachable,
+} from "./grant-requests.js"
+import type { GrantDraft } from "./grant-requests.js"
 import { parseBearerChallenge } from "./www-authenticate.js"
 
 /** a token this close to its expiry is refreshed before it is used */
@@ -30,6 +38,8 @@ export const REFRESH_BEFORE_MS = 60_000
 /** how long a claimed refresh is the claimer's */
 export const REFRESH_LEASE_MS = 30_000
 const WAIT_STEP_MS = 100
+/** how long a grant got for a source not stored yet is kept for it: an add or a PATCH stores it within moments */
+const UNSAVED_KEPT_MS = 10 * 60_000
 
 export interface CredentialsDeps {
   store: CatalogStore
@@ -48,10 +58,17 @@ interface CachedToken {
   expiresAt: number | null
 }
 
-export const createCredentials = (deps: CredentialsDeps): SourceCredentials & { forget(sourceId: string): void } => {
+export interface Credentials extends SourceCredentials {
+  forget(sourceId: string): void
+  keepFirstGrant(discoveredAs: string, sourceId: string): Promise<void>
+}
+
+export const createCredentials = (deps: CredentialsDeps): Credentials => {
   const { store, vault, now, logger } = deps
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
   const cache = new Map<string, CachedToken>()
+  /** client-credentials grants got for a source not stored yet, by the id it was discovered as */
+  const unsaved = new Map<string, GrantDraft>()
   const fresh = (expiresAt: number | null) => expiresAt === null || expiresAt - now() > REFRESH_BEFORE_MS
 
   /**
@@ -84,7 +101,7 @@ export const createCredentials = (deps: CredentialsDeps): SourceCredentials & { 
     const owner = crypto.randomUUID()
     const claimed = await store.claimRefresh(row.sourceId, row.generation, owner, now(), now() + REFRESH_LEASE_MS)
     if (!claimed) return waitForRefresh(subject, row)
-    const result = await tokenRequest(deps, subject.namespace, row, refreshToken)
+    const result = await tokenRequest(deps, subject, row, refreshToken)
     if ("gone" in result) return expire(subject, row, result.gone)
     if ("failed" in result) {
       await store.releaseRefresh(row.sourceId, owner)
@@ -126,10 +143,23 @@ export const createCredentials = (deps: CredentialsDeps): SourceCredentials & { 
     }
   }
 
+  /**
+   * A client-credentials source's first token, stored as its grant. A source being added or tried by a PATCH is not
+   * stored (yet) under the id it is discovered as: its grant is kept here, for `keepFirstGrant` to store once it is.
+   */
   const firstClientCredentials = async (subject: CredentialSubject): Promise<CredentialAnswer> => {
     const first = await clientCredentialsGrant(deps, subject)
     if (!first.ok) return first
-    cache.set(subject.id, { generation: 0, header: first.authorization, expiresAt: first.expiresAt })
+    const expiresAt = await storeDraft(deps, subject.id, first.draft).then(
+      (tokens) => tokens.expiresAt,
+      () => {
+        unsaved.set(subject.id, first.draft)
+        return typeof first.draft.tokens.expires_in === "number"
+          ? first.draft.at + first.draft.tokens.expires_in * 1000
+          : null
+      },
+    )
+    cache.set(subject.id, { generation: 0, header: first.authorization, expiresAt })
     return { ok: true, authorization: first.authorization }
   }
 
@@ -149,6 +179,21 @@ export const createCredentials = (deps: CredentialsDeps): SourceCredentials & { 
   return {
     /** drops what this server handed out for the source (a login made here): the next request reads the grant */
     forget: (sourceId) => void cache.delete(sourceId),
+
+    /**
+     * Stores as `sourceId`'s grant the client-credentials token got while it was discovered as `discoveredAs` (an
+     * add, before its source was stored; a PATCH's trial), so the source is listed with the token it has. Nothing
+     * when there is none.
+     */
+    async keepFirstGrant(discoveredAs, sourceId) {
+      const now = deps.now()
+      for (const [id, draft] of unsaved) if (now - draft.at > UNSAVED_KEPT_MS) unsaved.delete(id)
+      const draft = unsaved.get(discoveredAs)
+      if (!draft) return
+      unsaved.delete(discoveredAs)
+      if (discoveredAs !== sourceId) cache.delete(discoveredAs)
+      await storeDraft(deps, sourceId, draft)
+    },
 
     async authorization(subject) {
       const cached = cache.get(subject.id)

@@ -15,12 +15,17 @@ import type { OAuthFetch } from "./http.js"
 import { parseBearerChallenge } from "./www-authenticate.js"
 
 export interface DiscoveredServer {
-  /** the resource indicator to send (RFC 8707): the metadata's `resource`, as written */
-  resource: string
+  /** the resource indicator to send (RFC 8707): the metadata's `resource`, as written; null: none is sent */
+  resource: string | null
   issuer: string
   server: AuthorizationServer
   /** what the 401 asked for, else what the resource's metadata lists */
   scopes: string[]
+  /**
+   * false: a server the source declared and that publishes no metadata, whose issuer is not known
+   * (./declared-server.ts); its callback's `iss` is checked against its endpoints' origin instead
+   */
+  issuerKnown?: boolean
 }
 
 /** oauth4webapi's options for a request through OAuth's fetch (which does the https check itself) */
@@ -77,7 +82,8 @@ const resourceMetadata = async (
   })
 }
 
-const serverMetadata = async (issuer: URL, fetchFn: OAuthFetch): Promise<AuthorizationServer> => {
+/** The authorization server metadata of `issuer` (RFC 8414, then OpenID discovery), its issuer checked. */
+export const serverMetadata = async (issuer: URL, fetchFn: OAuthFetch): Promise<AuthorizationServer> => {
   const options = requestOptions(fetchFn)
   for (const algorithm of ["oauth2", "oidc"] as const) {
     const response = await oauth.discoveryRequest(issuer, { ...options, algorithm })

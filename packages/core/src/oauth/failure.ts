@@ -25,6 +25,8 @@ export type OAuthFailureCode =
   | "issuer_mismatch"
   /** no client: no registration endpoint and no `auth.clientId` */
   | "no_client"
+  /** the source declares no authorization server of its own where it should (an OpenAPI spec without an oauth2 scheme) */
+  | "not_declared"
   /** the authorization server refused a request (registration, code exchange, refresh): its `error` is in the message */
   | "refused"
   /** the callback was wrong: unknown, used or expired state, or an error from the authorization server */

@@ -11,13 +11,15 @@ import { SourceRefusalCodes } from "../seams.js"
 import type { CredentialAnswer, CredentialSubject } from "../seams.js"
 import { ToolErrorCodes } from "../result.js"
 import { clientAuthentication, clientAuthFor } from "./client-identity.js"
-import { discoverServer, requestOptions } from "./discovery.js"
+import { requestOptions } from "./discovery.js"
+import { serverFor } from "./declared-server.js"
 import { isGrantGone, oauthFailureOf } from "./failure.js"
 import type { OAuthFailure } from "./failure.js"
 import type { OAuthFetch } from "./http.js"
 import { grantTokens, scopesFor } from "./login.js"
 import { authRequiredMessage, loginHint } from "./login-hint.js"
 import type { TokenVault } from "./token-vault.js"
+import type { OAuthSettings } from "./settings.js"
 
 export interface GrantDeps {
   store: CatalogStore
@@ -51,21 +53,29 @@ export const unreachable = (failure: OAuthFailure): NoCredential => ({
   message: failure.message,
 })
 
-const clientOf = async (vault: TokenVault, row: SourceAuthRow) => ({
+/**
+ * The grant's client: its secret as the source's settings give it now when they name the same client (a secret
+ * rotated by a PATCH is used at once), else the one sealed with the grant (a registered client's).
+ */
+const clientOf = async (vault: TokenVault, row: SourceAuthRow, settings: OAuthSettings | undefined) => ({
   clientId: row.clientId,
   clientAuth: row.clientAuth,
-  clientSecret: await vault.open(row.sourceId, "client_secret", row.clientSecret),
+  clientSecret:
+    settings?.clientId === row.clientId && settings.clientSecret
+      ? settings.clientSecret
+      : await vault.open(row.sourceId, "client_secret", row.clientSecret),
 })
 
 /** the token request of a refresh or a client-credentials grant; a failure is a value */
 export const tokenRequest = async (
   deps: GrantDeps,
-  namespace: string,
+  subject: Pick<CredentialSubject, "namespace" | "oauth">,
   row: SourceAuthRow,
   refreshToken: string | null,
 ): Promise<TokenResult> => {
+  const { namespace } = subject
   const server = row.server as unknown as AuthorizationServer
-  const client = await clientOf(deps.vault, row)
+  const client = await clientOf(deps.vault, row, subject.oauth.settings)
   const options = {
     ...requestOptions(deps.fetch),
     ...(row.resource ? { additionalParameters: { resource: row.resource } } : {}),
@@ -100,54 +110,82 @@ export const tokenRequest = async (
 }
 
 /**
- * Client credentials with no grant yet: discover the authorization server, ask for a token, and store the grant.
- * A source being added is not stored yet, so its grant cannot be either: the token is used all the same, and the
- * grant is stored by the first one asked for after the source is.
+ * A client-credentials grant asked for and not stored yet: its tokens in memory, sealed only when stored, since a
+ * sealed value is bound to the source it is stored for (./credentials.ts keeps it until its source is stored).
  */
+export interface GrantDraft {
+  row: Omit<SourceAuthRow, SecretOrToken | "sourceId" | "generation" | "refreshLeaseUntil" | "refreshLeaseOwner">
+  tokens: oauth.TokenEndpointResponse
+  clientSecret: string | null
+  scopes: string | null
+  at: number
+}
+
+type SecretOrToken = "accessToken" | "refreshToken" | "expiresAt" | "scopes" | "clientSecret"
+
+/** A draft sealed and stored as `sourceId`'s grant. */
+export const storeDraft = async (deps: GrantDeps, sourceId: string, draft: GrantDraft) => {
+  const { vault } = deps
+  const tokens = await grantTokens(vault, sourceId, draft.tokens, draft.at, { scope: draft.scopes })
+  await deps.store.putSourceAuth({
+    ...draft.row,
+    sourceId,
+    clientSecret: await vault.sealOrNull(sourceId, "client_secret", draft.clientSecret),
+    ...tokens,
+  })
+  return tokens
+}
+
+/** Client credentials with no grant yet: find the authorization server, and ask it for a token. */
 export const clientCredentialsGrant = async (
   deps: GrantDeps,
   subject: CredentialSubject,
-): Promise<{ ok: true; authorization: string; expiresAt: number | null } | NoCredential> => {
-  const { store, vault, now } = deps
+): Promise<{ ok: true; authorization: string; draft: GrantDraft } | NoCredential> => {
   const { settings } = subject.oauth
-  let discovered: Awaited<ReturnType<typeof discoverServer>>
+  let discovered: Awaited<ReturnType<typeof serverFor>>
   try {
-    discovered = await discoverServer(subject.oauth.resource, deps.fetch)
+    discovered = await serverFor(subject.oauth, deps.fetch)
   } catch (cause) {
     const failure = oauthFailureOf(cause, "OAuth discovery")
     if (failure) return unreachable(failure)
     throw cause
   }
-  const scopes = scopesFor(subject.oauth, discovered).filter((scope) => scope !== "offline_access")
-  const at = now()
-  const grant: SourceAuthRow = {
-    sourceId: subject.id,
+  const scopes =
+    scopesFor(subject.oauth, discovered)
+      .filter((scope) => scope !== "offline_access")
+      .join(" ") || null
+  const at = deps.now()
+  const row: GrantDraft["row"] = {
     status: "connected",
     issuer: discovered.issuer,
     server: discovered.server as unknown as Record<string, unknown>,
     resource: discovered.resource,
     clientId: settings.clientId!,
     clientAuth: clientAuthFor(discovered.server, true),
-    clientSecret: await vault.sealOrNull(subject.id, "client_secret", settings.clientSecret),
     grant: "client_credentials",
-    accessToken: null,
-    refreshToken: null,
-    expiresAt: null,
-    scopes: scopes.join(" ") || null,
-    generation: 0,
-    refreshLeaseUntil: null,
-    refreshLeaseOwner: null,
     connectedBy: null,
     error: null,
     updatedAt: at,
   }
-  const result = await tokenRequest(deps, subject.namespace, grant, null)
+  const asked: SourceAuthRow = {
+    ...row,
+    sourceId: subject.id,
+    clientSecret: null,
+    accessToken: null,
+    refreshToken: null,
+    expiresAt: null,
+    scopes,
+    generation: 0,
+    refreshLeaseUntil: null,
+    refreshLeaseOwner: null,
+  }
+  const result = await tokenRequest(deps, subject, asked, null)
   if ("gone" in result)
     return { ok: false, code: ToolErrorCodes.authRequired, authRequired: "auth_required", message: result.gone }
   if ("failed" in result) return unreachable(result.failed)
-  const tokens = await grantTokens(vault, subject.id, result.tokens, at, { scope: grant.scopes })
-  const { generation: _, refreshLeaseUntil: __, refreshLeaseOwner: ___, ...row } = { ...grant, ...tokens }
-  // a source being added has no row yet for its grant to point at
-  await store.putSourceAuth(row).catch(() => undefined)
-  return { ok: true, authorization: `Bearer ${result.tokens.access_token}`, expiresAt: tokens.expiresAt }
+  return {
+    ok: true,
+    authorization: `Bearer ${result.tokens.access_token}`,
+    draft: { row, tokens: result.tokens, clientSecret: settings.clientSecret ?? null, scopes, at },
+  }
 }

@@ -12,9 +12,11 @@ import type { SourceAuthRow } from "../catalog/oauth-rows.js"
 import type { OAuthSource } from "../seams.js"
 import { clientAuthentication, resolveClient } from "./client-identity.js"
 import type { ClientIdentity } from "./client-identity.js"
-import { discoverServer, requestOptions } from "./discovery.js"
+import { requestOptions } from "./discovery.js"
+import { serverFor } from "./declared-server.js"
 import type { DiscoveredServer } from "./discovery.js"
-import { OAuthFailure, oauthFailureOf } from "./failure.js"
+import { OAuthFailure, oauthFailureOf, serverWords } from "./failure.js"
+import { originOf } from "./http.js"
 import type { OAuthFetch } from "./http.js"
 import type { TokenVault } from "./token-vault.js"
 
@@ -44,9 +46,11 @@ export interface StoredRequest {
   namespace: string
   issuer: string
   server: AuthorizationServer
-  resource: string
+  resource: string | null
   scope: string
   clientId: string
+  /** false: a declared server whose issuer is not known (./declared-server.ts); absent in a state of an older build */
+  issuerKnown?: boolean
 }
 
 const sha256 = async (text: string) => {
@@ -81,7 +85,7 @@ export const beginLogin = async (
   { redirectUri, keyId }: { redirectUri: string; keyId: string | null },
 ): Promise<LoginStart> => {
   const { store, vault, now } = deps
-  const discovered = await discoverServer(subject.oauth.resource, deps.fetch)
+  const discovered = await serverFor(subject.oauth, deps.fetch)
   const { server, issuer, resource } = discovered
   checkPkce(server)
   const scopes = scopesFor(subject.oauth, discovered)
@@ -103,7 +107,7 @@ export const beginLogin = async (
   url.searchParams.set("state", state)
   url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(verifier))
   url.searchParams.set("code_challenge_method", "S256")
-  url.searchParams.set("resource", resource)
+  if (resource !== null) url.searchParams.set("resource", resource)
   // OpenID Connect Core §11: a refresh token for offline_access is issued only after consent was asked
   if (scopes.includes("offline_access")) url.searchParams.set("prompt", "consent")
   const at = now()
@@ -115,6 +119,7 @@ export const beginLogin = async (
     resource,
     scope: scopes.join(" "),
     clientId: client.clientId,
+    ...(discovered.issuerKnown === false ? { issuerKnown: false } : {}),
   }
   await store.insertOAuthState({
     id,
@@ -131,6 +136,25 @@ export const beginLogin = async (
 }
 
 const badCallback = (message: string) => new OAuthFailure({ code: "bad_callback", message })
+
+/**
+ * The server a callback is checked against. A declared server whose issuer is not known takes the callback's `iss`
+ * (RFC 9207) as its issuer when it comes from the origin of the server's own endpoints; from anywhere else it is a
+ * mix-up of servers and refused.
+ */
+const serverAnswering = (request: StoredRequest, callback: URLSearchParams): AuthorizationServer => {
+  const iss = callback.get("iss")
+  if (request.issuerKnown !== false || !iss) return request.server
+  const origins = [request.server.token_endpoint, request.server.authorization_endpoint].map((url) =>
+    url ? originOf(url) : null,
+  )
+  if (!origins.includes(originOf(iss)))
+    throw badCallback(
+      `the authorization server's answer names the issuer ${serverWords(iss)}, not the server this login went to ` +
+        `(${originOf(request.server.token_endpoint!)}): a mix-up of servers (RFC 9207); begin a new login`,
+    )
+  return { ...request.server, issuer: iss }
+}
 
 /** the grant row a token response makes (tokens sealed) */
 export const grantTokens = async (
@@ -183,20 +207,24 @@ export const completeLogin = async (
     throw badCallback("the source's client changed since this login began; begin a new login")
   const verifier = await vault.open(row.sourceId, `code_verifier:${row.id}`, row.codeVerifier)
   if (!verifier) throw badCallback("this login's verifier cannot be read with this server's key; begin a new login")
-  const what = `code exchange at ${new URL(request.server.token_endpoint!).origin}`
+  const server = serverAnswering(request, callback)
+  const what = `code exchange at ${new URL(server.token_endpoint!).origin}`
   let tokens: TokenEndpointResponse
   try {
-    const params = oauth.validateAuthResponse(request.server, { client_id: client.clientId }, callback, state)
+    const params = oauth.validateAuthResponse(server, { client_id: client.clientId }, callback, state)
     const response = await oauth.authorizationCodeGrantRequest(
-      request.server,
+      server,
       { client_id: client.clientId },
       clientAuthentication(client),
       params,
       row.redirectUri,
       verifier,
-      { ...requestOptions(deps.fetch), additionalParameters: { resource: request.resource } },
+      {
+        ...requestOptions(deps.fetch),
+        ...(request.resource !== null ? { additionalParameters: { resource: request.resource } } : {}),
+      },
     )
-    tokens = await oauth.processAuthorizationCodeResponse(request.server, { client_id: client.clientId }, response)
+    tokens = await oauth.processAuthorizationCodeResponse(server, { client_id: client.clientId }, response)
   } catch (cause) {
     throw oauthFailureOf(cause, what) ?? cause
   }
@@ -205,8 +233,8 @@ export const completeLogin = async (
   const grant: Omit<SourceAuthRow, "generation" | "refreshLeaseUntil" | "refreshLeaseOwner"> = {
     sourceId: row.sourceId,
     status: "connected",
-    issuer: request.issuer,
-    server: request.server as unknown as Record<string, unknown>,
+    issuer: server.issuer,
+    server: server as unknown as Record<string, unknown>,
     resource: request.resource,
     clientId: client.clientId,
     clientAuth: client.clientAuth,

@@ -40,9 +40,17 @@ export interface OAuthServiceOptions {
 export const loginError = (failure: OAuthFailure) => {
   if (failure.code === "private_address")
     return new SourceRefused({ message: failure.message, code: SourceRefusalCodes.privateAddress })
-  if (failure.code === "bad_callback" || failure.code === "no_client")
+  if (failure.code === "bad_callback" || failure.code === "no_client" || failure.code === "not_declared")
     return new InvalidInput({ message: failure.message })
   return new UpstreamFailed({ message: `login failed: ${failure.message}`, retryable: failure.code === "unreachable" })
+}
+
+/** What the sources service (sources/) asks of OAuth: the first token of a source it stored, a login it dropped. */
+export interface SourceLogins {
+  /** the client-credentials grant got while the source was discovered as `discoveredAs`, stored as `sourceId`'s */
+  keepFirstGrant(discoveredAs: string, sourceId: string): Promise<void>
+  /** drops the source's login (its grant, and any login in progress); true when it had a grant */
+  drop(sourceId: string): Promise<boolean>
 }
 
 export const createOAuthService = (options: OAuthServiceOptions) => {
@@ -81,10 +89,16 @@ export const createOAuthService = (options: OAuthServiceOptions) => {
       if (!described)
         return yield* new InvalidInput({
           message:
-            `source "${namespace}" does not log in with OAuth: only an http source without a fixed ` +
-            "authorization header does (remove transport.headers.authorization to let it log in)",
+            `source "${namespace}" does not log in with OAuth: an mcp source does when it is http without a fixed ` +
+            "authorization header (remove transport.headers.authorization to let it log in)",
         })
       if (row.secretsError) return yield* new InvalidInput({ message: row.secretsError })
+      if (described.settings.grant === "client_credentials")
+        return yield* new InvalidInput({
+          message:
+            `source "${namespace}" logs in by itself with the client credentials grant: no person's login is needed ` +
+            `(\`switchboard sources sync ${namespace}\` asks for a token now)`,
+        })
       return { row, oauth: described }
     })
 
@@ -133,8 +147,19 @@ export const createOAuthService = (options: OAuthServiceOptions) => {
     }
   }
 
+  /** What the sources service asks of OAuth when a source is added or changed. */
+  const logins: SourceLogins = {
+    keepFirstGrant: credentials.keepFirstGrant,
+    async drop(sourceId) {
+      const had = await store.dropSourceLogin(sourceId)
+      credentials.forget(sourceId)
+      return had
+    },
+  }
+
   return {
     credentials: credentials as SourceCredentials,
+    logins,
     forSources,
     /** what a source's view shows of its grant */
     async view(sourceId: string): Promise<SourceAuthView> {

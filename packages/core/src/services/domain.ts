@@ -3,7 +3,7 @@
  * API keys. A host provides the seams and these layers on top; the services themselves stay plain objects, so
  * the per-request and per-call paths run no Effect.
  */
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { createApiKeyService } from "../auth/api-keys.js"
 import type { ApiKeyService } from "../auth/api-keys.js"
 import { createSourcesService } from "../sources/sources-service.js"
@@ -19,6 +19,7 @@ import {
   CodeRuntime,
   Logger,
   MetricsSink,
+  OAuth,
   SourcePlugins,
   StaleSources,
   TelemetrySink,
@@ -44,6 +45,8 @@ export class Sources extends Context.Service<Sources, SourcesService>()("@switch
         now: yield* nowFrom,
         syncTtlMs: options.syncTtlMs,
         progressLogMs: options.progressLogMs,
+        // a host that logs sources in provides OAuth beneath the sources (its plugins take its credentials)
+        logins: Option.getOrUndefined(yield* Effect.serviceOption(OAuth))?.logins,
       })
     })
   static readonly layer = (options: SourcesOptions = {}) => Layer.effect(Sources, Sources.make(options))

@@ -8,7 +8,7 @@ import type { SourceRow } from "../catalog/rows.js"
 import { parseRequest } from "../request-schemas.js"
 import type { sourceFields } from "../request-schemas.js"
 import type { AdminSteps, SourcesContext } from "./source-admin.js"
-import { discoverAlone, discoveryError } from "./source-discovery.js"
+import { discoverAlone, discoveryError, keepFirstGrant } from "./source-discovery.js"
 import { handleOf } from "./source-view.js"
 import type { SyncOptions } from "./sync-progress.js"
 
@@ -24,6 +24,7 @@ export const makeAddSource = ({
   now,
   pluginFor,
   progressOf,
+  logins,
   steps,
   sourceRequest,
 }: AddSourceOptions) => {
@@ -86,6 +87,8 @@ export const makeAddSource = ({
         ),
       ),
     )
+    // a client-credentials source got its first token while it was discovered, before its row was there to hold it
+    if (logins) yield* keepFirstGrant(logins, logger, row.id, row.id)
     const stored = yield* attempt("read source", () => store.getSource(namespace))
     if (!stored) return yield* new NotFound({ message: `source "${namespace}" was removed while it was being added` })
     return yield* viewOf(stored)

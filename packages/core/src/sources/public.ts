@@ -2,5 +2,5 @@
 export { sourceView } from "./source-view.js"
 export type { SourceView } from "./source-view.js"
 export { createSourcesService } from "./sources-service.js"
-export type { SourcesService } from "./sources-service.js"
+export type { SourcesService, SourceUpdate } from "./sources-service.js"
 export type { ProgressListener } from "./sync-progress.js"

@@ -11,6 +11,7 @@ import type { CatalogStore, SourceRow } from "../catalog/rows.js"
 import { sourceView } from "./source-view.js"
 import type { SourceView } from "./source-view.js"
 import type { ProgressOf } from "./sync-progress.js"
+import type { SourceLogins } from "../oauth/oauth-service.js"
 
 /** What every part of the sources service is handed. */
 export interface SourcesContext {
@@ -20,6 +21,8 @@ export interface SourcesContext {
   metrics: MetricsSink
   pluginFor: (kind: string) => SourcePlugin | undefined
   progressOf: ProgressOf
+  /** OAuth, on a host that logs sources in: a source's first client-credentials token, a login a PATCH moved */
+  logins?: SourceLogins
 }
 
 export type AdminSteps = ReturnType<typeof adminSteps>

@@ -7,6 +7,7 @@ import { SourceRefused, UpstreamFailed, internalError } from "../errors.js"
 import type { Logger } from "../errors.js"
 import type { DiscoveryFailure, SourceHandle, SourcePlugin } from "../seams.js"
 import type { ProgressListener, ProgressOf } from "./sync-progress.js"
+import type { SourceLogins } from "../oauth/oauth-service.js"
 
 /**
  * A refusal by this server's configuration (`SourceRefused`), or the source failing, retryable unless it was reached
@@ -44,3 +45,16 @@ export const discoverAlone = ({ plugin, source, onProgress, progressOf, logger }
     return discovered
   })
 }
+
+/**
+ * Stores the client-credentials token a discovery outside the syncs got (as `discoveredAs`) for the source now stored
+ * as `sourceId`. The source stands either way: a failure is logged, and its next call asks for a token again.
+ */
+export const keepFirstGrant = (logins: SourceLogins, logger: Logger, discoveredAs: string, sourceId: string) =>
+  Effect.promise(() =>
+    logins.keepFirstGrant(discoveredAs, sourceId).catch((cause: unknown) => {
+      logger.warn("the first OAuth token of a source could not be stored; its next call asks for one", {
+        error: cause instanceof Error ? cause.message : String(cause),
+      })
+    }),
+  )

@@ -24,6 +24,7 @@ import type { SourceView } from "./source-view.js"
 import { SYNC_PROGRESS_LOG_MS, syncProgress } from "./sync-progress.js"
 import type { ProgressListener, SyncOptions } from "./sync-progress.js"
 import { makeUpdateSource } from "./update-source.js"
+import type { SourceLogins } from "../oauth/oauth-service.js"
 
 export interface SourcesServiceOptions {
   store: CatalogStore
@@ -38,6 +39,8 @@ export interface SourcesServiceOptions {
   metrics?: MetricsSink
   /** a sync still listing after this long logs its progress, then again each time as long (default 1 s) */
   progressLogMs?: number
+  /** OAuth's part in adding and changing sources (oauth/oauth-service.ts `logins`), on a host that logs sources in */
+  logins?: SourceLogins
 }
 
 export { DEFAULT_SYNC_TTL_MS, handleOf } from "./source-view.js"
@@ -54,12 +57,14 @@ export const createSourcesService = ({
   stale = new Set<string>(),
   metrics = noopMetrics,
   progressLogMs = SYNC_PROGRESS_LOG_MS,
+  logins,
 }: SourcesServiceOptions) => {
   const context: SourcesContext = {
     store,
     logger,
     now,
     metrics,
+    logins,
     pluginFor: (kind) => plugins.find((p) => p.kind === kind),
     progressOf: (namespace, listeners) => syncProgress({ logger, now, everyMs: progressLogMs }, namespace, listeners),
   }

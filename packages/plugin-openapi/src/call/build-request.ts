@@ -1,11 +1,11 @@
 /**
  * A call's arguments -> the HTTP request the operation's binding describes: the path template filled in (each value
- * encoded), the query, headers and cookies from the parameters, the credentials, and the body in its media type
+ * encoded), the query, headers and cookies from the parameters, the credentials (./auth.ts), and the body in its media type
  * (JSON; a form; multipart, where `{ base64, contentType?, filename? }` is a file; or text or bytes as they are).
  */
 import { isRecord } from "@switchboard/core"
 import type { BodyBinding, OperationBinding } from "../binding.js"
-import { credentialsFor } from "./auth.js"
+import type { Credentials } from "./auth.js"
 import { cookiePair, headerValue, pathValue, queryPairs } from "./serialize.js"
 
 export interface SourceRequestConfig {
@@ -66,6 +66,7 @@ export const buildRequest = (
   binding: OperationBinding,
   args: Record<string, unknown>,
   config: SourceRequestConfig,
+  credentials: Credentials,
 ): BuiltRequest => {
   const base = config.baseUrl ?? binding.server
   if (!base) return { ok: false, message: "the source has no baseUrl and the spec names no server for this operation" }
@@ -84,7 +85,6 @@ export const buildRequest = (
     else if (param.in === "header") headers.set(param.name, headerValue(param, value))
     else cookies.push(cookiePair(param, value))
   }
-  const credentials = credentialsFor(binding.security, config.auth)
   for (const [name, value] of credentials.headers) headers.set(name, value)
   query.push(...credentials.query)
   cookies.push(...credentials.cookies)

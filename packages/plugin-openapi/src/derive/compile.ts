@@ -7,7 +7,7 @@
  */
 import { isRecord, own } from "@switchboard/core"
 import type { DiscoveredTool } from "@switchboard/core"
-import type { OperationBinding } from "../binding.js"
+import type { OperationBinding, SchemeBinding } from "../binding.js"
 import type { OpenApiDocument } from "../spec/parse-spec.js"
 import { deref } from "../spec/refs.js"
 import { SpecProblem, at } from "../spec/spec-problem.js"
@@ -24,6 +24,8 @@ export interface CompiledSpec {
   tools: (DiscoveredTool & { binding: OperationBinding })[]
   /** the component schemas the tools reach, converted, by name */
   definitions: Record<string, unknown>
+  /** the security schemes the spec declares, by name */
+  schemes: ReadonlyMap<string, SchemeBinding>
 }
 
 const READ_ONLY = new Set(["get", "head", "options"])
@@ -86,10 +88,18 @@ const operationsOf = (doc: OpenApiDocument): Found[] => {
   return found
 }
 
+/** The security schemes the spec declares, each OAuth 2 one with every scope its operations ask of it. */
+const schemesOf = (doc: OpenApiDocument, operations: readonly Found[], specUrl: string | undefined) =>
+  declaredSchemes(doc, { specUrl, requirements: [doc.security, ...operations.map(({ op }) => own(op, "security"))] })
+
+/** The spec's security schemes alone, without compiling its operations (a login reads them). */
+export const securitySchemes = (doc: OpenApiDocument, specUrl: string | undefined) =>
+  schemesOf(doc, operationsOf(doc), specUrl)
+
 export const compileSpec = (doc: OpenApiDocument, options: { specUrl?: string } = {}): CompiledSpec => {
   const convert = createSchemaConverter(doc, doc.openapi.startsWith("3.0."))
-  const schemes = declaredSchemes(doc)
   const operations = operationsOf(doc)
+  const schemes = schemesOf(doc, operations, options.specUrl)
   const names = toolNames(
     operations.map(({ op, method, path }) => {
       const id = own(op, "operationId")
@@ -133,5 +143,5 @@ export const compileSpec = (doc: OpenApiDocument, options: { specUrl?: string } 
       },
     }
   })
-  return { tools, definitions: convert.definitions() }
+  return { tools, definitions: convert.definitions(), schemes }
 }
