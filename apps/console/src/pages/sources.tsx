@@ -120,7 +120,8 @@ export const SourcesPage = ({ access }: { access: Access }) => {
                     <button type="button" onClick={() => setPatching({ namespace: s.namespace, kind: s.kind })}>
                       Secrets <span class="visually-hidden">of {s.namespace}</span>
                     </button>
-                    {s.auth && s.auth.status !== "connected" && (
+                    {/* a machine source (client credentials) without a token gets one by a sync, not a login */}
+                    {s.auth && s.auth.status !== "connected" && s.auth.status !== "no_token" && (
                       <button type="button" onClick={() => connect(s.namespace)}>
                         Connect <span class="visually-hidden">{s.namespace}</span>
                       </button>
