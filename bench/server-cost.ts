@@ -14,7 +14,6 @@
  * `--only throughput` or `--only stdio` runs one part.
  * The warm-up after boot (requests 501–1,500 against warm) is `pnpm bench:warmup`.
  */
-import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
@@ -24,6 +23,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { fixtureCommand } from "@switchboard/fixtures"
 import { createClient } from "./execute/http-client.js"
+import { startListening } from "./execute/listening-process.js"
 import { spawnLoad } from "./execute/load-client.js"
 import { median, timeInterleavedUs } from "./execute/measure.js"
 import { openRelayedMcp } from "./execute/stdio-relay.js"
@@ -46,28 +46,6 @@ const bareJsonServer = `require("node:http").createServer((request, response) =>
     response.end(text)
   })
 }).listen(0, "127.0.0.1", function () { console.log("listening on http://127.0.0.1:" + this.address().port) })`
-
-const start = (args: string[]) =>
-  new Promise<{ url: string; pid: number; stop: () => Promise<void> }>((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] })
-    child.stderr.resume()
-    let out = ""
-    child.stdout.on("data", (chunk) => {
-      out += chunk
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1]
-      if (url)
-        resolve({
-          url,
-          pid: child.pid!,
-          stop: () =>
-            new Promise<void>((done) => {
-              child.once("exit", () => done())
-              child.kill("SIGTERM")
-            }),
-        })
-    })
-    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited ${code}`)))
-  })
 
 /** CPU ticks of each thread of a process, by thread id and name */
 const threadTicks = (pid: number) =>
@@ -95,8 +73,11 @@ print(
     .map((n) => n.toFixed(2))
     .join(" ")}`,
 )
-const bare = await start(["-e", bareJsonServer])
-const server = await start([built, "serve", "--port", "0", "--db", join(dir, "catalog.db"), "--allow-stdio"])
+const bare = await startListening(["-e", bareJsonServer], "ignore")
+const server = await startListening(
+  [built, "serve", "--port", "0", "--db", join(dir, "catalog.db"), "--allow-stdio"],
+  "ignore",
+)
 try {
   if (values.only !== "stdio") await throughput()
   if (values.only !== "throughput") await stdioCalls()

@@ -21,6 +21,7 @@ import { performance } from "node:perf_hooks"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { createClient } from "./execute/http-client.js"
+import { startListening } from "./execute/listening-process.js"
 import { median } from "./execute/measure.js"
 
 const { values } = parseArgs({
@@ -42,36 +43,18 @@ const built = fileURLToPath(new URL("../apps/server/dist/switchboard.mjs", impor
 const dir = mkdtempSync(join(tmpdir(), "switchboard-bench-warmup-"))
 
 const serve = (nodeFlags: string[]) =>
-  new Promise<{ url: string; stop: () => Promise<void> }>((resolve, reject) => {
-    const args = [
-      ...nodeFlags,
-      built,
-      "serve",
-      "--port",
-      "0",
-      "--db",
-      join(dir, "catalog.db"),
-      "--log-level",
-      values["log-level"],
-      ...(values.workers ? ["--workers", values.workers] : []),
-    ]
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] })
-    let out = ""
-    child.stdout.on("data", (chunk) => {
-      out += chunk
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1]
-      if (url)
-        resolve({
-          url,
-          stop: () =>
-            new Promise<void>((done) => {
-              child.once("exit", () => done())
-              child.kill("SIGTERM")
-            }),
-        })
-    })
-    child.once("exit", (code) => reject(new Error(`serve exited ${code}`)))
-  })
+  startListening([
+    ...nodeFlags,
+    built,
+    "serve",
+    "--port",
+    "0",
+    "--db",
+    join(dir, "catalog.db"),
+    "--log-level",
+    values["log-level"],
+    ...(values.workers ? ["--workers", values.workers] : []),
+  ])
 
 const bands: [number, number][] = [
   [1, 100],
