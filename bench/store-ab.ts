@@ -2,7 +2,8 @@
  * The SQLite catalog store against another tree's, in one process, interleaved: each on its own file, opened as
  * the host opens it (WAL, synchronous NORMAL, foreign keys, busy_timeout 0) and migrated with its own tree's
  * migrations. Timed: the record of one trivial execution (what every execute writes), a group-committed batch of
- * 32 executions with 2 tool calls each, one shape merge onto a stored row, and reading a record back.
+ * 32 executions with 2 tool calls each, one shape merge onto a stored row, reading a record back, and what an
+ * execute reads to resolve a tool path (its source, then its tool).
  * `pnpm tsx bench/store-ab.ts <other tree>` (about 30 seconds).
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
@@ -92,6 +93,10 @@ const open = async (tree: string, name: string) => {
     merge: () =>
       store.mergeShapes([{ toolId, encoding: "direct", shape, samples: 1, at: Date.now() }], mergeStoredShapes),
     read: () => store.getExecution(`${name}-read`),
+    resolve: async () => {
+      await store.getSource("svc")
+      await store.getTool("svc", "echo")
+    },
   }
 }
 
@@ -102,6 +107,7 @@ for (const [what, task, runs] of [
   ["recordBatch, 32 executions with 2 calls each", "batch", 2_000],
   ["mergeShapes, one observation onto a stored row", "merge", 10_000],
   ["getExecution", "read", 20_000],
+  ["getSource + getTool, as an execute resolves a path", "resolve", 20_000],
 ] as const) {
   const [ta, tb] = await timeInterleavedUs(runs, [a[task], b[task]], Math.min(2_000, runs / 4), 50)
   console.log(`${what}: A ${ta!.toFixed(1)} µs | B ${tb!.toFixed(1)} µs | B/A ${(tb! / ta!).toFixed(3)}`)

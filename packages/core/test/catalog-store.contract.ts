@@ -169,6 +169,32 @@ export const catalogStoreContract = (name: string, open: () => Promise<StoreUnde
       expect((await store.toolPaths("a")).sort()).toEqual(["a.100%_match", "a.getUser", "a.search_docs"])
     })
 
+    it("the reads an execute makes again and again see each write since: a status, a re-synced tool, a removal", async () => {
+      await store.insertSource(source("hot"))
+      await store.insertSource(source("other"))
+      await store.applySync({ sourceId: "id-hot", tools: [tool("a")], encoding: "direct", syncedAt: 1 })
+      await store.applySync({ sourceId: "id-other", tools: [tool("a")], encoding: "direct", syncedAt: 1 })
+      expect(await store.getSource("hot")).toMatchObject({ status: "ready" })
+      expect(await store.getTool("hot", "a")).toMatchObject({ description: "does a", syncedAt: 1 })
+      await store.applySync({
+        sourceId: "id-hot",
+        tools: [tool("a", { description: "changed" }), tool("b")],
+        encoding: "direct",
+        syncedAt: 3,
+      })
+      await store.recordSyncError("id-hot", "tools/list failed", 4)
+      expect(await store.getSource("hot")).toMatchObject({ status: "error", syncError: "tools/list failed" })
+      expect(await store.getTool("hot", "a")).toMatchObject({ description: "changed", syncedAt: 3 })
+      expect(await store.getTool("hot", "b")).toMatchObject({ path: "hot.b" })
+      // the same read with other values answers for them, not for the last
+      expect(await store.getTool("other", "a")).toMatchObject({ sourceId: "id-other", description: "does a" })
+      expect(await store.getTool("other", "b")).toBeNull()
+      await store.deleteSource("id-hot")
+      expect(await store.getSource("hot")).toBeNull()
+      expect(await store.getTool("hot", "a")).toBeNull()
+      expect(await store.getSource("other")).toMatchObject({ namespace: "other" })
+    })
+
     it("removing a source removes its tools", async () => {
       await store.insertSource(source("gone"))
       await store.applySync({ sourceId: "id-gone", tools: [tool("x")], encoding: "direct", syncedAt: 1 })

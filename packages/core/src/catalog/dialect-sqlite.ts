@@ -151,6 +151,7 @@ export const createSqliteCatalogStore = (
     // SQLITE_MAX_VARIABLE_NUMBER's default since SQLite 3.32
     maxParameters: 32_766,
     resultPartBytes,
+    reusesReads: true,
     writeBatch: (build) =>
       atomically(() => {
         // a batch built without reads runs in one synchronous step, BEGIN to COMMIT

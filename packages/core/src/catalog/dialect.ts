@@ -45,6 +45,11 @@ export interface StoreDialect {
    */
   resultPartBytes?: number
   /**
+   * The reads of ./prepared-read.ts are prepared once and reused, not built for each call: true where one connection
+   * serves every read and a prepared statement outlives a call (SQLite).
+   */
+  reusesReads?: boolean
+  /**
    * Runs the statements `build` makes, in order and atomically: every one commits or none does, and resolves to
    * the rows each statement changed. `build` gets the handle to read and build on (Postgres: the transaction's; a
    * statement built on `db` would run on another connection), and may read before it returns its statements. A

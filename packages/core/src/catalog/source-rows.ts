@@ -2,11 +2,21 @@
 import { and, asc, eq } from "drizzle-orm"
 import { first } from "./chunks.js"
 import type { StoreDialect } from "./dialect.js"
+import { preparedRead } from "./prepared-read.js"
 import type { SourceConfigUpdate, SourceRow, SourceStatus } from "./rows.js"
 
-export const sourceRows = ({ db, tables, writeBatch }: StoreDialect) => {
+export const sourceRows = (dialect: StoreDialect) => {
+  const { db, tables, writeBatch } = dialect
   const { sources, tools, sourceAuth, oauthClients, oauthStates } = tables
   const toRow = (row: typeof sources.$inferSelect): SourceRow => ({ ...row, status: row.status as SourceStatus })
+  // every execute reads the sources its calls name
+  const sourceNamed = preparedRead(dialect, (db, param) =>
+    db
+      .select()
+      .from(sources)
+      .where(eq(sources.namespace, param("namespace")))
+      .limit(1),
+  )
 
   return {
     async listSources(): Promise<SourceRow[]> {
@@ -14,7 +24,7 @@ export const sourceRows = ({ db, tables, writeBatch }: StoreDialect) => {
     },
 
     async getSource(namespace: string): Promise<SourceRow | null> {
-      const row = first(await db.select().from(sources).where(eq(sources.namespace, namespace)).limit(1))
+      const row = first(await sourceNamed({ namespace }))
       return row ? toRow(row) : null
     },
 

@@ -8,6 +8,7 @@ import { effectiveEncoding } from "../encodings/encoding.js"
 import { chunks, first, rowsPerInsert } from "./chunks.js"
 import type { StoreDialect } from "./dialect.js"
 import type { SyncedTools, ToolListQuery, ToolRow } from "./rows.js"
+import { preparedRead } from "./prepared-read.js"
 import { schemaDefinitions } from "./schema-definitions.js"
 
 /** what a re-sync rewrites on a kept tool: everything the server reports, and the encoding stamp */
@@ -40,6 +41,15 @@ export const toolRows = (dialect: StoreDialect) => {
     resultEncoding: tools.resultEncoding,
     syncedAt: tools.syncedAt,
   }
+  // every execute reads the tools its calls name
+  const toolNamed = preparedRead(dialect, (db, param) =>
+    db
+      .select(toolColumns)
+      .from(tools)
+      .innerJoin(sources, eq(tools.sourceId, sources.id))
+      .where(and(eq(sources.namespace, param("namespace")), eq(tools.name, param("name"))))
+      .limit(1),
+  )
   /** the one place a stored encoding stamp, which may be NULL, becomes the encoding its results are decoded under */
   const toRow = (row: Omit<ToolRow, "encoding">): ToolRow => ({
     ...row,
@@ -132,13 +142,7 @@ export const toolRows = (dialect: StoreDialect) => {
     },
 
     async getTool(namespace: string, name: string): Promise<ToolRow | null> {
-      const rows = await db
-        .select(toolColumns)
-        .from(tools)
-        .innerJoin(sources, eq(tools.sourceId, sources.id))
-        .where(and(eq(sources.namespace, namespace), eq(tools.name, name)))
-        .limit(1)
-      const row = first(rows)
+      const row = first(await toolNamed({ namespace, name }))
       return row ? ((await definitions.attach([toRow(row)]))[0] ?? null) : null
     },
 
