@@ -10,7 +10,7 @@ export const sourceRows = (dialect: StoreDialect) => {
   const { sources, tools, sourceAuth, oauthClients, oauthStates } = tables
   const toRow = (row: typeof sources.$inferSelect): SourceRow => ({ ...row, status: row.status as SourceStatus })
   // every execute reads the sources its calls name
-  const sourceNamed = preparedRead(dialect, (db, param) =>
+  const sourceNamed = preparedRead(dialect, (param) =>
     db
       .select()
       .from(sources)

@@ -42,7 +42,7 @@ export const toolRows = (dialect: StoreDialect) => {
     syncedAt: tools.syncedAt,
   }
   // every execute reads the tools its calls name
-  const toolNamed = preparedRead(dialect, (db, param) =>
+  const toolNamed = preparedRead(dialect, (param) =>
     db
       .select(toolColumns)
       .from(tools)
