@@ -12,7 +12,7 @@ import type { ToolResult } from "../result.js"
 import { MAX_CLOCK_READS } from "../seams.js"
 import type { InvokeTool, RunLimits, ToolCallRecord } from "../seams.js"
 import { callerTag } from "../shapes/map-like.js"
-import type { ResolvedTool } from "./call-outcome.js"
+import type { CallOutcome, ResolvedTool } from "./call-outcome.js"
 import { argsText, divergence, freshSeed } from "./replay.js"
 import type { PausedCall, RecordedCall, Replay } from "./replay.js"
 import { createShapeObserver } from "./shape-observer.js"
@@ -95,6 +95,8 @@ export class Execution {
   readonly span: Span
   /** tools this execution already resolved: one catalog lookup per path per execution */
   readonly resolved = new Map<string, ResolvedTool>()
+  /** lookups still out, which calls of the same path made meanwhile (`Promise.all`) wait for */
+  readonly resolving = new Map<string, Promise<ResolvedTool | CallOutcome>>()
   /** every call that ended, in the order it ended; calls cut off by the run's end are added by `end` */
   readonly calls: ToolCallRecord[] = []
   private readonly callTool: CallTool

@@ -20,9 +20,8 @@ export interface ToolResolutionOptions {
   notFound: (path: string, namespace: string | null) => Promise<ToolResult>
 }
 
-export const createToolResolution =
-  ({ store, sources, policies, notFound }: ToolResolutionOptions) =>
-  async (
+export const createToolResolution = ({ store, sources, policies, notFound }: ToolResolutionOptions) => {
+  const lookUp = async (
     ctx: Execution,
     path: string,
     { namespace, name }: { namespace: string; name: string },
@@ -40,3 +39,13 @@ export const createToolResolution =
     ctx.resolved.set(path, entry)
     return entry
   }
+
+  /** Calls of one path made while its lookup is out share it; once it settles, a path that found nothing is looked up anew. */
+  return (ctx: Execution, path: string, parts: { namespace: string; name: string }) => {
+    const pending = ctx.resolving.get(path)
+    if (pending) return pending
+    const lookup = lookUp(ctx, path, parts).finally(() => ctx.resolving.delete(path))
+    ctx.resolving.set(path, lookup)
+    return lookup
+  }
+}
