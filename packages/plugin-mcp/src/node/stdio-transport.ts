@@ -62,6 +62,8 @@ export class BoundedStdioTransport implements Transport {
   private child: ChildProcess | undefined
   private closed = false
   private started = false
+  /** stdin holds this turn's messages until its end (corkForThisTurn) */
+  private corked = false
   private sdk: typeof StdioSdk | undefined
   /** the ids of the tools/call requests awaiting their answer: only those answers are bounded by their count */
   private readonly toolCalls = new Set<string | number>()
@@ -179,9 +181,25 @@ export class BoundedStdioTransport implements Transport {
     const sdk = this.sdk
     if (!stdin || !sdk) return Promise.reject(new Error("Not connected"))
     if ("method" in message && message.method === "tools/call" && "id" in message) this.toolCalls.add(message.id)
+    this.corkForThisTurn(stdin)
     return new Promise((resolve) => {
       if (stdin.write(sdk.serializeMessage(message))) resolve()
       else stdin.once("drain", resolve)
+    })
+  }
+
+  /**
+   * The messages sent in one turn of the event loop go to the pipe in one write: a script's calls at once
+   * (`Promise.all`) would otherwise cost a system call each. The turn's I/O callbacks run before `setImmediate`,
+   * so a lone message waits for nothing but the rest of the turn.
+   */
+  private corkForThisTurn(stdin: NonNullable<ChildProcess["stdin"]>) {
+    if (this.corked) return
+    this.corked = true
+    stdin.cork()
+    setImmediate(() => {
+      this.corked = false
+      stdin.uncork()
     })
   }
 }
