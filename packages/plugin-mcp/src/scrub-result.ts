@@ -20,14 +20,27 @@ interface Spellings {
 
 /** spellings per config object: computed once per source config, not once per call */
 const spellingsCache = new WeakMap<object, Spellings>()
+/**
+ * and per config content: core reads a source's row anew for each execution, so each execution's config is a new
+ * object with the same content, and working the spellings out (every encoding of every secret) costs more than the
+ * call. Keyed by what secretsOf reads, so a changed secret is a new key.
+ */
+const spellingsByContent = new Map<string, Spellings>()
+const CONTENT_CACHE_LIMIT = 64
 
 const spellingsOf = (config: McpSourceConfig): Spellings => {
   let spellings = spellingsCache.get(config)
+  if (spellings) return spellings
+  const content = JSON.stringify([config.transport, config.auth?.clientSecret ?? null])
+  spellings = spellingsByContent.get(content)
   if (!spellings) {
     const plain = secretsOf(config)
     const escaped = secretPattern(plain.map((secret) => JSON.stringify(secret).slice(1, -1)))
-    spellingsCache.set(config, (spellings = { plain, escaped }))
+    spellings = { plain, escaped }
+    if (spellingsByContent.size >= CONTENT_CACHE_LIMIT) spellingsByContent.clear()
+    spellingsByContent.set(content, spellings)
   }
+  spellingsCache.set(config, spellings)
   return spellings
 }
 

@@ -305,6 +305,18 @@ describe("scrubResult: a successful result that echoes a secret", () => {
     expect(scrubResult(config, raw)).toBe(raw)
   })
 
+  it("is scrubbed of the secret its config holds now, read anew for each execution as a new object", () => {
+    const withSecret = (token: string): McpSourceConfig => ({
+      transport: { type: "stdio", command: "x", args: [], env: { TOKEN: token } },
+    })
+    const raw = { text: "old-secret-1 new-secret-2" }
+    expect(scrubResult(withSecret("old-secret-1"), raw)).toEqual({ text: "<redacted> new-secret-2" })
+    // the same content as another object: the same answer
+    expect(scrubResult(withSecret("old-secret-1"), raw)).toEqual({ text: "<redacted> new-secret-2" })
+    // a changed secret (a PATCH): the new one is found, the old one no longer is
+    expect(scrubResult(withSecret("new-secret-2"), raw)).toEqual({ text: "old-secret-1 <redacted>" })
+  })
+
   it("is returned as it is when the source has no secret", () => {
     const raw = { content: [{ type: "text", text: "hi" }] }
     expect(scrubResult({ transport: { type: "http", url: "https://h/mcp", headers: {} } }, raw)).toBe(raw)
