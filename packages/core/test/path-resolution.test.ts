@@ -48,7 +48,7 @@ it("20 calls of one path at once read its source and tool once, and every call i
     plugin,
   )
   const response = await Effect.runPromise(executor.execute({ code: "" }))
-  expect(response.ok).toBe(true)
+  expect(response).toMatchObject({ ok: true })
   const results = (response as { result: ToolResult[] }).result
   expect(results.map((r) => r.ok && (r.data as { args: { i: number } }).args.i)).toEqual(
     Array.from({ length: 20 }, (_, i) => i),
