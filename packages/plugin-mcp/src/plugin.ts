@@ -7,6 +7,7 @@ import { checkConfig, mergeConfig } from "./config.js"
 import type { ConfigCheck } from "./config.js"
 import { mcpConfigView } from "./config-view.js"
 import type { McpSourceConfig } from "./config.js"
+import type { McpConnection } from "./connection.js"
 import { anyMcpSourcePatch, mcpSourceConfig } from "./config-schema.js"
 import { listAllTools } from "./discover.js"
 import { callTool } from "./invoke.js"
@@ -189,22 +190,37 @@ const make = Effect.fnUntraced(function* (options: McpPluginOptions) {
 
     invoke(source, tool, args, ctx) {
       const config = configOf(source)
-      return toPromise(
-        pool
-          .withConnection(
-            source.id,
-            config,
-            (connection) => request(() => callTool(connection, config, tool, args, ctx)),
-            source,
-          )
-          .pipe(
-            // failures are scrubbed where they are made (invoke.ts); a result is the tool's data, scrubbed here
-            Effect.map(
-              (outcome): RawInvokeResult =>
-                outcome.ok ? { ok: true, raw: scrubResult(config, outcome.raw) } : outcome,
+      // failures are scrubbed where they are made (invoke.ts); a result is the tool's data, scrubbed here
+      const scrubbed = (outcome: RawInvokeResult): RawInvokeResult =>
+        outcome.ok ? { ok: true, raw: scrubResult(config, outcome.raw) } : outcome
+      const pooled = (lost?: McpConnection) =>
+        toPromise(
+          pool
+            .withConnection(
+              source.id,
+              config,
+              (connection) => request(() => callTool(connection, config, tool, args, ctx)),
+              source,
+              lost,
+            )
+            .pipe(
+              Effect.map(scrubbed),
+              Effect.catchTag("ConnectFailed", (failed) => Effect.succeed(callFailure(source, failed))),
             ),
-            Effect.catchTag("ConnectFailed", (failed) => Effect.succeed(callFailure(source, failed))),
-          ),
+        )
+      // an open connection is called without Effect: this is every call's path once a source is connected
+      const lease = pool.lease(source.id, config, source)
+      if (lease === undefined) return pooled()
+      return callTool(lease.connection, config, tool, args, ctx).then(
+        (outcome) => {
+          lease.done()
+          return scrubbed(outcome)
+        },
+        (cause: unknown) => {
+          lease.done()
+          if (isNotProcessed(cause)) return pooled(lease.connection)
+          throw cause
+        },
       )
     },
 

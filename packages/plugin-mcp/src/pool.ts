@@ -2,9 +2,12 @@
  * MCP connections as scoped resources, one per source, shared by every execution and released after an
  * idle period or when the pool's scope closes. A connection whose transport closed (the server died) is
  * invalidated at once, so the next call reconnects instead of writing into a dead pipe.
+ *
+ * Once a source's connection is open, the pool holds a reference to it (`Held`), and a call takes it with
+ * `lease`, a plain function: the per-call path runs no Effect. The hold is what keeps an idle connection
+ * open; the map releases a connection as soon as nothing holds it.
  */
-import { Context, Duration, Effect, Layer, RcMap } from "effect"
-import type { Scope } from "effect"
+import { Context, Effect, Exit, Layer, RcMap, Scope } from "effect"
 import { connect, handshakeRetryable } from "./connection.js"
 import type { ConnectAttemptFailed, ConnectPolicy, McpConnection } from "./connection.js"
 import { ConnectFailed, type NotProcessed, isNotProcessed } from "./pool-errors.js"
@@ -38,9 +41,23 @@ export interface ConnectionPoolShape {
      * uses (core's `SourceHandle.loginId`; default: its id)
      */
     who?: { namespace: string; loginId?: string },
+    /** a lease's connection did not take the request (`NotProcessed`): it is dropped, and one try is left */
+    lost?: McpConnection,
   ): Effect.Effect<A, Exclude<E, NotProcessed> | ConnectFailed>
+  /**
+   * The source's open connection, for one call made without Effect, or undefined when it has none (not yet
+   * connected, closed, or made with another transport config): then `withConnection`. The caller ends the
+   * lease with `done`; a request it did not take (`NotProcessed`) goes to `withConnection` with `lost`.
+   */
+  lease(sourceId: string, config: McpSourceConfig, who?: { namespace: string; loginId?: string }): Lease | undefined
   /** Drops the source's connection (config changed, source removed, or it answered like a dead one). */
   release(sourceId: string): Effect.Effect<void>
+}
+
+export interface Lease {
+  readonly connection: McpConnection
+  /** the call ended */
+  done(): void
 }
 
 const isAttemptFailure = (cause: unknown): cause is ConnectAttemptFailed =>
@@ -88,6 +105,21 @@ const transportKey = (transport: McpTransportConfig): string => {
 }
 
 type Attempt<A> = { value: A } | { failed: ConnectFailed } | { lost: McpConnection; cause: unknown }
+
+/** a source's open connection, held by the pool between calls so that `lease` can hand it out without Effect */
+interface Held {
+  readonly connection: McpConnection
+  /** the transport config it was made with (transportKey) */
+  readonly made: string
+  /** holds the map's reference to the connection; closing it lets the map close the connection */
+  readonly scope: Scope.Closeable
+  /** leases not yet ended: a dropped hold keeps its connection open until they end */
+  users: number
+  /** no longer the source's hold (`takeHold`): new leases are not given, and the last lease's end closes it */
+  dropped: boolean
+  /** closes the hold after the idle time, while no lease is out */
+  idle: ReturnType<typeof setTimeout> | undefined
+}
 
 const make = Effect.fnUntraced(function* (options: PoolOptions) {
   const configs = new Map<string, McpSourceConfig>()
@@ -138,14 +170,67 @@ const make = Effect.fnUntraced(function* (options: PoolOptions) {
         }),
     )
 
-  const map = yield* RcMap.make({ lookup, idleTimeToLive: Duration.millis(options.idleTimeToLiveMs) })
+  // the hold keeps a connection for its idle time (Held): the map closes one nothing holds at once
+  const map = yield* RcMap.make({ lookup })
+
+  const held = new Map<string, Held>()
+  /**
+   * Takes the source's hold away at once (only the one on `connection`, when given), so no new lease gets it; the
+   * effect returned closes it, at once or when its last lease ends: calls finish on the connection they started on.
+   * Run it after the map's entry is invalidated, so the map closes the connection rather than keeping it idle.
+   */
+  const takeHold = (sourceId: string, connection?: McpConnection): Effect.Effect<void> => {
+    const hold = held.get(sourceId)
+    if (hold === undefined || (connection !== undefined && hold.connection !== connection)) return Effect.void
+    held.delete(sourceId)
+    hold.dropped = true
+    if (hold.idle !== undefined) clearTimeout(hold.idle)
+    return hold.users === 0 ? Scope.close(hold.scope, Exit.void) : Effect.void
+  }
+  const idleAfterLastLease = (sourceId: string, hold: Held) => {
+    hold.idle = setTimeout(() => {
+      hold.idle = undefined
+      if (hold.users === 0) Effect.runFork(takeHold(sourceId, hold.connection))
+    }, options.idleTimeToLiveMs)
+    // an idle connection must not keep the process alive (Workers' timers have no unref)
+    ;(hold.idle as { unref?: () => void }).unref?.()
+  }
+  /** After a call on `connection`: holds it when it is the source's open connection and nothing holds it yet. */
+  const hold = (sourceId: string, connection: McpConnection): Effect.Effect<void> =>
+    Effect.suspend(() => {
+      const made = connectedWith.get(sourceId)
+      if (held.get(sourceId)?.connection === connection || current.get(sourceId) !== connection || made === undefined)
+        return Effect.void
+      const scope = Scope.makeUnsafe()
+      return Effect.flatMap(Effect.exit(Scope.provide(RcMap.get(map, sourceId), scope)), (got) => {
+        // the connection was replaced or dropped meanwhile: nothing to hold
+        if (
+          Exit.isFailure(got) ||
+          got.value !== connection ||
+          held.has(sourceId) ||
+          current.get(sourceId) !== connection
+        )
+          return Scope.close(scope, Exit.void)
+        const entry: Held = { connection, made, scope, users: 0, dropped: false, idle: undefined }
+        held.set(sourceId, entry)
+        idleAfterLastLease(sourceId, entry)
+        return Effect.void
+      })
+    })
+  // the pool's scope closes every connection through the map (its finalizer runs after this one)
+  yield* Effect.addFinalizer(() =>
+    Effect.sync(() => {
+      for (const hold of held.values()) if (hold.idle !== undefined) clearTimeout(hold.idle)
+      held.clear()
+    }),
+  )
 
   /** Drops `connection` if it is still the source's; a successor some other call already made is kept. */
   const drop = (sourceId: string, connection: McpConnection) =>
     current.get(sourceId) === connection
       ? Effect.suspend(() => {
           current.delete(sourceId)
-          return RcMap.invalidate(map, sourceId)
+          return Effect.andThen(RcMap.invalidate(map, sourceId), takeHold(sourceId, connection))
         })
       : Effect.void
 
@@ -158,6 +243,7 @@ const make = Effect.fnUntraced(function* (options: PoolOptions) {
         use(connection).pipe(
           Effect.map((value): Attempt<A> => ({ value })),
           Effect.catchIf(isNotProcessed, (lost) => Effect.succeed<Attempt<A>>({ lost: connection, cause: lost.cause })),
+          Effect.ensuring(hold(sourceId, connection)),
         ),
       ),
     ).pipe(
@@ -172,6 +258,7 @@ const make = Effect.fnUntraced(function* (options: PoolOptions) {
     config: McpSourceConfig,
     use: (connection: McpConnection) => Effect.Effect<A, E | NotProcessed>,
     who?: { namespace: string; loginId?: string },
+    lost?: McpConnection,
   ): Effect.Effect<A, Exclude<E, NotProcessed> | ConnectFailed> =>
     Effect.gen(function* () {
       configs.set(sourceId, config)
@@ -181,10 +268,13 @@ const make = Effect.fnUntraced(function* (options: PoolOptions) {
         // calls already running on the old connection finish on it; it closes when they end
         connectedWith.delete(sourceId)
         current.delete(sourceId)
+        const closing = takeHold(sourceId)
         yield* RcMap.invalidate(map, sourceId)
+        yield* closing
       }
+      if (lost !== undefined) yield* drop(sourceId, lost)
       // A restarted upstream (a lost session, a handshake answered 5xx) gets one more try on a new connection.
-      for (let tries = 1; ; tries++) {
+      for (let tries = lost === undefined ? 1 : 2; ; tries++) {
         const outcome = yield* attempt(sourceId, use)
         if ("value" in outcome) return outcome.value
         if ("failed" in outcome) {
@@ -205,16 +295,44 @@ const make = Effect.fnUntraced(function* (options: PoolOptions) {
       }
     })
 
+  const lease = (
+    sourceId: string,
+    config: McpSourceConfig,
+    who?: { namespace: string; loginId?: string },
+  ): Lease | undefined => {
+    const hold = held.get(sourceId)
+    if (hold === undefined || current.get(sourceId) !== hold.connection || died.has(sourceId)) return undefined
+    if (!hold.connection.isOpen() || hold.made !== transportKey(config.transport)) return undefined
+    configs.set(sourceId, config)
+    if (who !== undefined) namespaces.set(sourceId, who)
+    hold.users++
+    if (hold.idle !== undefined) {
+      clearTimeout(hold.idle)
+      hold.idle = undefined
+    }
+    let ended = false
+    return {
+      connection: hold.connection,
+      done: () => {
+        if (ended) return
+        ended = true
+        if (--hold.users > 0) return
+        if (hold.dropped) Effect.runFork(Scope.close(hold.scope, Exit.void))
+        else idleAfterLastLease(sourceId, hold)
+      },
+    }
+  }
+
   const release = (sourceId: string) =>
     Effect.suspend(() => {
       current.delete(sourceId)
       connectedWith.delete(sourceId)
       died.delete(sourceId)
       namespaces.delete(sourceId)
-      return RcMap.invalidate(map, sourceId)
+      return Effect.andThen(RcMap.invalidate(map, sourceId), takeHold(sourceId))
     })
 
-  return ConnectionPool.of({ withConnection, release })
+  return ConnectionPool.of({ withConnection, lease, release })
 })
 
 /** The pool as a service: `make` in a scope of the caller's, `layer` for a host; closing the scope closes every connection. */

@@ -17,6 +17,18 @@ const pidOf = (result: RawInvokeResult): number => {
   return Number((result.raw as { content: { text: string }[] }).content[0]!.text)
 }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+const waitFor = async (condition: () => boolean, ms = 5_000) => {
+  for (const until = Date.now() + ms; !condition(); await sleep(20))
+    if (Date.now() > until) throw new Error(`not so after ${ms} ms`)
+}
 
 /**
  * A stdio server with `pid` and `slow` tools that outlives the end of its stdin, so the client's close() waits
@@ -60,6 +72,18 @@ describe("connection lifecycle", () => {
     expect(third).toBe(second)
   })
 
+  it("a call in flight when its source is released finishes on its connection, which closes when it ends", async () => {
+    const handle = source("released-in-flight")
+    const old = pidOf(await plugin.invoke(handle, "pid", {}, ctx())) // the connection is open: calls take it as a lease
+    const inFlight = plugin.invoke(handle, "slow", { ms: 3_000 }, ctx())
+    await sleep(100)
+    await plugin.release("released-in-flight")
+    expect(pidOf(await plugin.invoke(handle, "pid", {}, ctx()))).not.toBe(old)
+    expect(alive(old)).toBe(true)
+    expect(await inFlight).toMatchObject({ ok: true })
+    await waitFor(() => !alive(old))
+  })
+
   it("an old connection whose server dies after it was replaced does not take the new one with it", async () => {
     const handle = source("replaced")
     const old = pidOf(await plugin.invoke(handle, "pid", {}, ctx()))
@@ -72,6 +96,22 @@ describe("connection lifecycle", () => {
     expect(await inFlight).toMatchObject({ ok: false, code: "upstream_unavailable" })
     await sleep(200)
     expect(pidOf(await plugin.invoke(handle, "pid", {}, ctx()))).toBe(successor)
+  })
+
+  it("calls keep a connection open past the idle time; without calls it closes after it", async () => {
+    const idle = await createMcpPlugin({ allowStdio: true, connectTimeoutMs: 20_000, idleTimeToLiveMs: 400 })
+    try {
+      const handle = source("kept")
+      const first = pidOf(await idle.invoke(handle, "pid", {}, ctx()))
+      for (let i = 0; i < 4; i++) {
+        await sleep(200)
+        expect(pidOf(await idle.invoke(handle, "pid", {}, ctx()))).toBe(first)
+      }
+      await waitFor(() => !alive(first))
+      expect(pidOf(await idle.invoke(handle, "pid", {}, ctx()))).not.toBe(first)
+    } finally {
+      await idle.close()
+    }
   })
 
   it("the old connection closing late after idle expiry does not invalidate the new one", async () => {
