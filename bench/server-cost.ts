@@ -10,6 +10,8 @@
  *    the design's floor (`execute/stdio-relay.ts`: a worker thread asking the main thread, no QuickJS, no executor).
  * 3. 100 parallel calls: one execute awaiting `Promise.all` of 100 echo calls, minus a trivial execute, against a
  *    direct SDK client making the same 100 calls at once.
+ * 4. One call in an execute of its own (what an agent's short script does): against a trivial execute plus one call
+ *    of the direct client. No target: it shows what the first call of an execute costs beyond those two.
  *
  * `--only throughput` or `--only stdio` runs one part.
  * The warm-up after boot (requests 501–1,500 against warm) is `pnpm bench:warmup`.
@@ -138,19 +140,23 @@ async function stdioCalls() {
     Promise.all(
       Array.from({ length: 100 }, (_, i) => direct.callTool({ name: "echo", arguments: { message: `m${i}` } })),
     )
+  const one = "return (await tools.fx.echo({ message: 'one' })).ok"
   let floorUs = 0
   const floorSamples: number[] = []
-  const [trivialUs = 0, sequentialUs = 0, parallelUs = 0, directParallelUs = 0] = await timeInterleavedUs(
-    40,
-    [
-      () => execute("return 1"),
-      () => execute(sequential),
-      () => execute(parallel),
-      directParallel,
-      async () => floorSamples.push(await relayed.round()),
-    ],
-    10,
-  )
+  const [trivialUs = 0, sequentialUs = 0, parallelUs = 0, directParallelUs = 0, , oneUs = 0, directOneUs = 0] =
+    await timeInterleavedUs(
+      40,
+      [
+        () => execute("return 1"),
+        () => execute(sequential),
+        () => execute(parallel),
+        directParallel,
+        async () => floorSamples.push(await relayed.round()),
+        () => execute(one),
+        () => direct.callTool({ name: "echo", arguments: { message: "one" } }),
+      ],
+      10,
+    )
   floorUs = median(floorSamples.slice(10))
   const perCall = (sequentialUs - trivialUs) / 100
   print(
@@ -162,6 +168,10 @@ async function stdioCalls() {
     `100 parallel stdio calls in one execute: ${(parallelCost / 1000).toFixed(2)} ms | baseline a direct SDK client, ` +
       `the same 100 at once ${(directParallelUs / 1000).toFixed(2)} ms | ratio ${(parallelCost / directParallelUs).toFixed(2)}x ` +
       "(target ≤ 1.3x)",
+  )
+  print(
+    `one stdio call in an execute of its own: ${oneUs.toFixed(0)} µs | baseline a trivial execute ${trivialUs.toFixed(0)} µs ` +
+      `+ one call of a direct SDK client ${directOneUs.toFixed(0)} µs | ratio ${(oneUs / (trivialUs + directOneUs)).toFixed(2)}x`,
   )
   admin.close()
   await Promise.all([relayed.close(), direct.close()])

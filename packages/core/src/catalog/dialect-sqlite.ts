@@ -14,7 +14,7 @@ import type { BaseSQLiteDatabase, SQLiteTable } from "drizzle-orm/sqlite-core"
 import type { CatalogStore } from "./rows.js"
 import * as schema from "./schema-sqlite.js"
 import { createCatalogStore } from "./store.js"
-import type { CatalogDb, WriteStatement } from "./dialect.js"
+import type { CatalogDb, StoreDialect, WriteStatement } from "./dialect.js"
 import { DEFAULT_BUSY_WAIT_MS, retryWhileBusy } from "./busy-retry.js"
 import { DatabaseFault } from "../database-fault.js"
 import { RESULT_PART_BYTES } from "./result-parts.js"
@@ -97,6 +97,36 @@ const rowInsert = (sqliteDb: SqliteCatalogDb, table: SQLiteTable): ((row: object
   }
 }
 
+/**
+ * The shape merge's compare-and-set update of one row, prepared once as `rowInsert` is: the values are the row's new
+ * shape and counts, then its key, then the counts it was read with.
+ */
+const shapeUpdate = (sqliteDb: SqliteCatalogDb): StoreDialect["updateShape"] => {
+  const client = (sqliteDb as { $client?: Partial<PreparingClient> }).$client
+  if (typeof client?.prepare !== "function") return undefined
+  const { shape, sampleCount, firstSeenAt, lastSeenAt, toolId, encoding } = schema.toolShapes
+  const text =
+    `update "${getTableName(schema.toolShapes)}" set "${shape.name}" = ?, "${sampleCount.name}" = ?, ` +
+    `"${firstSeenAt.name}" = ?, "${lastSeenAt.name}" = ? where "${toolId.name}" = ? and "${encoding.name}" = ? ` +
+    `and "${sampleCount.name}" = ? and "${lastSeenAt.name}" = ?`
+  // prepared at first use: a store may be made before its database is migrated
+  let statement: ReturnType<PreparingClient["prepare"]> | undefined
+  return (row, expected) =>
+    ({
+      run: () =>
+        (statement ??= client.prepare!(text)).run(
+          shape.mapToDriverValue(row.shape),
+          row.sampleCount,
+          row.firstSeenAt,
+          row.lastSeenAt,
+          row.toolId,
+          row.encoding,
+          expected.sampleCount,
+          expected.lastSeenAt,
+        ),
+    }) satisfies SyncStatement as unknown as WriteStatement
+}
+
 export const createSqliteCatalogStore = (
   sqliteDb: SqliteCatalogDb,
   { busyWaitMs = DEFAULT_BUSY_WAIT_MS, fileFault, resultPartBytes = RESULT_PART_BYTES }: SqliteStoreOptions = {},
@@ -163,6 +193,7 @@ export const createSqliteCatalogStore = (
     insertExecution: (row) =>
       ({ run: () => insertExecution(row) }) satisfies SyncStatement as unknown as WriteStatement,
     insertToolCall: (row) => ({ run: () => insertToolCall(row) }) satisfies SyncStatement as unknown as WriteStatement,
+    updateShape: shapeUpdate(sqliteDb),
     // a committed write that changes nothing: page 1 is rewritten, so it reaches the WAL as every record does (a
     // write rolled back before COMMIT never touches the file, and would not notice a file that cannot be written)
     probeWrite: async () =>

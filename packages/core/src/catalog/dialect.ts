@@ -30,6 +30,8 @@ export type CatalogTables = Pick<
 export type ExecutionRow = ExecutionRecord & { resultChars: number | null }
 /** A tool_calls row as written: every column given, the absent ones as null. */
 export type ToolCallInsert = Required<typeof schema.toolCalls.$inferInsert>
+/** A tool_shapes row. */
+export type ShapeRow = typeof schema.toolShapes.$inferSelect
 
 /** One statement of a batch: an insert, update or delete built on the handle `writeBatch` gives `build`. */
 export type WriteStatement = BatchItem<"sqlite">
@@ -72,6 +74,11 @@ export interface StoreDialect {
   insertExecution?(row: ExecutionRow): WriteStatement
   /** One tool_calls row, the same way: a script of many calls writes as many rows with each record. */
   insertToolCall?(row: ToolCallInsert): WriteStatement
+  /**
+   * A shape merge's compare-and-set update of one tool_shapes row (./shape-merge.ts), the same way: every execute
+   * that calls a tool writes one. Unset, the builder's update.
+   */
+  updateShape?(row: ShapeRow, expected: Pick<ShapeRow, "sampleCount" | "lastSeenAt">): WriteStatement
   /**
    * The condition "`column` is among the ids `select` reads", for a claim: an update that takes the rows a select
    * picks. Unset, `column in (select)`, which SQLite and D1 run as it reads (the update is the only writer while it

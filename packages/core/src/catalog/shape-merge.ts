@@ -15,7 +15,8 @@ import { DatabaseFault } from "../database-fault.js"
 import { chunks } from "./chunks.js"
 import { createKeyLock } from "./key-lock.js"
 import type { ShapeObservation } from "./rows.js"
-import type { StoreDialect, WriteStatement, CatalogDb } from "./dialect.js"
+import type { StoreDialect, WriteStatement, CatalogDb, ShapeRow } from "./dialect.js"
+import { preparedRead } from "./prepared-read.js"
 
 /** rounds a merge makes before it gives up on observations other writers keep changing under it */
 export const MAX_MERGE_ROUNDS = 16
@@ -29,20 +30,47 @@ export const keyOf = (toolId: string, encoding: string) => `${toolId}\u0000${enc
 /** its lock's key across stores: the same with ":" for NUL, which Postgres text cannot hold */
 const lockKeyOf = (key: string) => `tool_shapes:${key.replace("\u0000", ":")}`
 
-export const shapeMerger = (
-  { tables, maxParameters, writeBatch }: StoreDialect,
-  around: <T>(operation: () => Promise<T>) => Promise<T>,
-) => {
+/** tools a round reads one by one with a prepared read, where the dialect reuses reads; more take one `in` query */
+const READ_ONE_BY_ONE = 4
+
+export const shapeMerger = (dialect: StoreDialect, around: <T>(operation: () => Promise<T>) => Promise<T>) => {
+  const { tables, maxParameters, writeBatch, updateShape } = dialect
   const { toolShapes, tools } = tables
   const taking = createKeyLock()
+  // a dialect that reuses reads has one connection, whose batches read on it too (`writeBatch` gives it `db`)
+  const shapesOfTool = preparedRead(dialect, (param) =>
+    dialect.db
+      .select()
+      .from(toolShapes)
+      .where(eq(toolShapes.toolId, param("toolId"))),
+  )
+
+  /** A row's update, if it still has the counts it was read with (the dialect's own statement where it has one). */
+  const update = (row: ShapeRow, read: ShapeRow, tx: CatalogDb): WriteStatement => {
+    if (updateShape) return updateShape(row, read)
+    const own = and(eq(toolShapes.toolId, row.toolId), eq(toolShapes.encoding, row.encoding))
+    const unchanged = and(eq(toolShapes.sampleCount, read.sampleCount), eq(toolShapes.lastSeenAt, read.lastSeenAt))
+    const { shape, sampleCount, firstSeenAt, lastSeenAt } = row
+    return tx.update(toolShapes).set({ shape, sampleCount, firstSeenAt, lastSeenAt }).where(and(own, unchanged))
+  }
+  /** A new row, unless another writer inserted it first. */
+  const insert = (tx: CatalogDb, toolId: string, encoding: string, merged: Omit<ShapeRow, "toolId" | "encoding">) =>
+    tx
+      .insert(toolShapes)
+      .values({ toolId, encoding, ...merged })
+      .onConflictDoNothing()
 
   /** The statements of one round, each with its key; drops from `pending` what has no tool any more. */
   const mergeStatements = async (tx: CatalogDb, pending: Pending, merge: Merge) => {
     const toolIds = [...new Set([...pending.values()].map(([o]) => o!.toolId))]
-    const stored = new Map<string, typeof toolShapes.$inferSelect>()
-    for (const ids of chunks(toolIds, maxParameters))
-      for (const row of await tx.select().from(toolShapes).where(inArray(toolShapes.toolId, ids)))
-        stored.set(keyOf(row.toolId, row.encoding), row)
+    const stored = new Map<string, ShapeRow>()
+    if (dialect.reusesReads && toolIds.length <= READ_ONE_BY_ONE)
+      for (const toolId of toolIds)
+        for (const row of await shapesOfTool({ toolId })) stored.set(keyOf(row.toolId, row.encoding), row)
+    else
+      for (const ids of chunks(toolIds, maxParameters))
+        for (const row of await tx.select().from(toolShapes).where(inArray(toolShapes.toolId, ids)))
+          stored.set(keyOf(row.toolId, row.encoding), row)
     const unstored = [...new Set([...pending].filter(([key]) => !stored.has(key)).map(([, [o]]) => o!.toolId))]
     const existing = new Set<string>()
     for (const ids of chunks(unstored, maxParameters))
@@ -70,17 +98,9 @@ export const shapeMerger = (
         lastSeenAt = Math.max(lastSeenAt, o.at)
       })
       const merged = { shape, sampleCount, firstSeenAt, lastSeenAt }
-      const own = and(eq(toolShapes.toolId, toolId), eq(toolShapes.encoding, encoding))
-      const unchanged =
-        row && and(eq(toolShapes.sampleCount, row.sampleCount), eq(toolShapes.lastSeenAt, row.lastSeenAt))
       statements.push([
         key,
-        row
-          ? tx.update(toolShapes).set(merged).where(and(own, unchanged))
-          : tx
-              .insert(toolShapes)
-              .values({ toolId, encoding, ...merged })
-              .onConflictDoNothing(),
+        row ? update({ toolId, encoding, ...merged }, row, tx) : insert(tx, toolId, encoding, merged),
       ])
     }
     return statements
