@@ -150,84 +150,69 @@ describe("an HTTP upstream that restarts", () => {
   })
 
   it("a request lost on the new session too is not sent a third time: upstream_unavailable", async () => {
-    // makes a session at every initialize and forgets it at once: every request after the handshake answers 404
-    let initializes = 0
-    const forgetful = createServer((req, res) => {
-      let body = ""
-      req.on("data", (chunk) => (body += chunk))
-      req.on("end", () => {
-        if (req.method !== "POST") return void res.writeHead(405).end()
-        const message = JSON.parse(body) as { id?: number; method: string; params?: { protocolVersion?: string } }
-        if (message.id === undefined) return void res.writeHead(202).end()
-        if (message.method !== "initialize")
-          return void res
-            .writeHead(404, { "content-type": "application/json" })
-            .end('{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}')
-        initializes++
-        const result = {
-          protocolVersion: message.params?.protocolVersion,
-          capabilities: { tools: {} },
-          serverInfo: { name: "forgetful", version: "1" },
-        }
-        res
-          .writeHead(200, { "content-type": "application/json", "mcp-session-id": `s${initializes}` })
-          .end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }))
-      })
-    })
-    await new Promise<void>((resolve) => forgetful.listen(0, "127.0.0.1", resolve))
-    cleanup.push(() => new Promise((resolve) => (forgetful.closeAllConnections(), forgetful.close(resolve))))
+    const forgetful = await startForgetfulServer(0)
     const mcp = await plugin()
-    const url = `http://127.0.0.1:${(forgetful.address() as AddressInfo).port}/mcp`
-    expect(await mcp.invoke(source("forgetful", url), "ping", {}, ctx())).toMatchObject({
+    expect(await mcp.invoke(source("forgetful", forgetful.url), "ping", {}, ctx())).toMatchObject({
       ok: false,
       code: "upstream_unavailable",
       message: expect.stringContaining("HTTP 404"),
     })
-    expect(initializes).toBe(2)
+    expect(forgetful.seen().initializes).toBe(2)
   })
 
   it("a call on an open connection whose session is gone is sent once more, on one new session", async () => {
-    // answers the first call of its first session, then forgets every session: each request after that answers 404
-    let initializes = 0
-    let calls = 0
-    const forgetting = createServer((req, res) => {
-      let body = ""
-      req.on("data", (chunk) => (body += chunk))
-      req.on("end", () => {
-        if (req.method !== "POST") return void res.writeHead(405).end()
-        const message = JSON.parse(body) as { id?: number; method: string; params?: { protocolVersion?: string } }
-        if (message.id === undefined) return void res.writeHead(202).end()
-        const answer = (result: unknown, headers: Record<string, string> = {}) =>
-          res
-            .writeHead(200, { "content-type": "application/json", ...headers })
-            .end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }))
-        if (message.method === "initialize") {
-          initializes++
-          const info = { name: "forgetting", version: "1" }
-          const result = {
-            protocolVersion: message.params?.protocolVersion,
-            capabilities: { tools: {} },
-            serverInfo: info,
-          }
-          return answer(result, { "mcp-session-id": `s${initializes}` })
-        }
-        if (message.method === "tools/call" && ++calls === 1)
-          return answer({ content: [{ type: "text", text: "pong" }] })
-        res
-          .writeHead(404, { "content-type": "application/json" })
-          .end('{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}')
-      })
-    })
-    await new Promise<void>((resolve) => forgetting.listen(0, "127.0.0.1", resolve))
-    cleanup.push(() => new Promise((resolve) => (forgetting.closeAllConnections(), forgetting.close(resolve))))
+    const forgetful = await startForgetfulServer(1)
     const mcp = await plugin()
-    const handle = source("forgetting", `http://127.0.0.1:${(forgetting.address() as AddressInfo).port}/mcp`)
+    const handle = source("forgetting", forgetful.url)
     expect(await mcp.invoke(handle, "ping", {}, ctx())).toEqual(echoed("pong"))
     expect(await mcp.invoke(handle, "ping", {}, ctx())).toMatchObject({
       ok: false,
       code: "upstream_unavailable",
       message: expect.stringContaining("not taken on a new session either"),
     })
-    expect({ initializes, calls }).toEqual({ initializes: 2, calls: 3 })
+    expect(forgetful.seen()).toEqual({ initializes: 2, calls: 3 })
   })
 })
+
+/**
+ * An HTTP MCP server that makes a session at every initialize and answers the first `answered` tool calls, then
+ * forgets every session: each request after that answers 404, as a restarted server does.
+ */
+const startForgetfulServer = async (answered: number) => {
+  let initializes = 0
+  let calls = 0
+  const server = createServer((req, res) => {
+    let body = ""
+    req.on("data", (chunk) => (body += chunk))
+    req.on("end", () => {
+      if (req.method !== "POST") return void res.writeHead(405).end()
+      const message = JSON.parse(body) as { id?: number; method: string; params?: { protocolVersion?: string } }
+      if (message.id === undefined) return void res.writeHead(202).end()
+      const answer = (result: unknown, headers: Record<string, string> = {}) =>
+        res
+          .writeHead(200, { "content-type": "application/json", ...headers })
+          .end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }))
+      if (message.method === "initialize") {
+        initializes++
+        const info = { name: "forgetful", version: "1" }
+        const result = {
+          protocolVersion: message.params?.protocolVersion,
+          capabilities: { tools: {} },
+          serverInfo: info,
+        }
+        return answer(result, { "mcp-session-id": `s${initializes}` })
+      }
+      if (message.method === "tools/call" && ++calls <= answered)
+        return answer({ content: [{ type: "text", text: "pong" }] })
+      res
+        .writeHead(404, { "content-type": "application/json" })
+        .end('{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}')
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  cleanup.push(() => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve))))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    seen: () => ({ initializes, calls }),
+  }
+}
