@@ -188,7 +188,7 @@ class ScriptSession {
     runtime.setMemoryLimit(limits.memoryBytes)
     runtime.setMaxStackSize(Math.min(limits.stackBytes, maxStackBytes))
     runtime.setInterruptHandler(
-      () => this.failure !== undefined || ++this.interruptCalls > this.callsAllowed || this.now() > this.interruptAt,
+      () => this.failure !== undefined || ++this.interruptCalls > this.callsAllowed || this.pastDeadline(),
     )
     bridge.attach({
       invoke,
@@ -245,6 +245,9 @@ class ScriptSession {
         }
       }
       if (state.type === "rejected") return { ok: false, error: this.thrown(state.error, "run") }
+      // an interrupt that lands in a job's handler becomes that job's rejection, and its chain ends with nothing left
+      // to run: the run stopped at its time limit, not on a promise nothing could settle
+      if (this.interruptDue()) return { ok: false, error: runErrors.timeout(this.options.limits) }
       if (bridge.inflight === 0 && !runtime.hasPendingJob()) return { ok: false, error: runErrors.neverSettled() }
       if (!this.signalled && this.options.awaitingResults) {
         // first let the host code of the calls just made run (they start after a microtask), then wait
@@ -295,6 +298,15 @@ class ScriptSession {
       this.interruptAt = this.deadline
       this.callsAllowed = callsAllowed
     }
+  }
+
+  private pastDeadline(): boolean {
+    return this.now() > this.interruptAt
+  }
+
+  /** The interrupt handler would stop guest code now: the deadline passed, or its budget of interrupt calls is spent. */
+  private interruptDue(): boolean {
+    return this.interruptCalls > this.callsAllowed || this.pastDeadline()
   }
 
   /** Runs a stretch of guest code and times it: where the clock moves, that calibrates the interrupt budget. */

@@ -562,6 +562,19 @@ export const describeCodeRuntimeContract = (
         expect(error.code).toBe("timeout")
       })
 
+      test("an endless chain of promise jobs is stopped with timeout, wherever the deadline lands", async () => {
+        // each job works before it chains the next: the deadline falls inside a job's handler, where the engine
+        // makes the interrupt the rejection of that job's promise and the chain stops with nothing left to run.
+        // With the clock frozen only the interrupt budget ends a run, and a chain whose handlers barely run code
+        // reaches the memory limit first, which the engine turns into a rejection nobody sees: that one still
+        // answers never_settled (quickjs-emscripten has no rejection tracker to tell).
+        for (const work of clock === Date.now ? [0, 1_000, 100_000] : [100_000]) {
+          const code = `const f = (): any => { for (let i = 0; i < ${work}; i++); return Promise.resolve().then(f) }\nf()\nawait new Promise(() => {})`
+          const error = expectError(await run(code, { limits: { timeoutMs: 100 } }))
+          expect({ work, code: error.code }).toEqual({ work, code: "timeout" })
+        }
+      })
+
       test("the wall clock covers awaited tool calls: a tool that never answers times out", async () => {
         const invoke: InvokeTool = () => new Promise<ToolResult>(() => {})
         const started = Date.now()
