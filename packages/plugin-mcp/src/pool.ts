@@ -109,14 +109,10 @@ type Attempt<A> = { value: A } | { failed: ConnectFailed } | { lost: McpConnecti
 /** a source's open connection, held by the pool between calls so that `lease` can hand it out without Effect */
 interface Held {
   readonly connection: McpConnection
-  /** the transport config it was made with (transportKey) */
-  readonly made: string
   /** holds the map's reference to the connection; closing it lets the map close the connection */
   readonly scope: Scope.Closeable
-  /** leases not yet ended: a dropped hold keeps its connection open until they end */
+  /** leases not yet ended: a hold taken away (`takeHold`) keeps its connection open until they end */
   users: number
-  /** no longer the source's hold (`takeHold`): new leases are not given, and the last lease's end closes it */
-  dropped: boolean
   /** closes the hold after the idle time, while no lease is out */
   idle: ReturnType<typeof setTimeout> | undefined
 }
@@ -183,14 +179,13 @@ const make = Effect.fnUntraced(function* (options: PoolOptions) {
     const hold = held.get(sourceId)
     if (hold === undefined || (connection !== undefined && hold.connection !== connection)) return Effect.void
     held.delete(sourceId)
-    hold.dropped = true
     if (hold.idle !== undefined) clearTimeout(hold.idle)
     return hold.users === 0 ? Scope.close(hold.scope, Exit.void) : Effect.void
   }
   const idleAfterLastLease = (sourceId: string, hold: Held) => {
     hold.idle = setTimeout(() => {
       hold.idle = undefined
-      if (hold.users === 0) Effect.runFork(takeHold(sourceId, hold.connection))
+      Effect.runFork(takeHold(sourceId, hold.connection))
     }, options.idleTimeToLiveMs)
     // an idle connection must not keep the process alive (Workers' timers have no unref)
     ;(hold.idle as { unref?: () => void }).unref?.()
@@ -198,9 +193,7 @@ const make = Effect.fnUntraced(function* (options: PoolOptions) {
   /** After a call on `connection`: holds it when it is the source's open connection and nothing holds it yet. */
   const hold = (sourceId: string, connection: McpConnection): Effect.Effect<void> =>
     Effect.suspend(() => {
-      const made = connectedWith.get(sourceId)
-      if (held.get(sourceId)?.connection === connection || current.get(sourceId) !== connection || made === undefined)
-        return Effect.void
+      if (held.get(sourceId)?.connection === connection || current.get(sourceId) !== connection) return Effect.void
       const scope = Scope.makeUnsafe()
       return Effect.flatMap(Effect.exit(Scope.provide(RcMap.get(map, sourceId), scope)), (got) => {
         // the connection was replaced or dropped meanwhile: nothing to hold
@@ -211,7 +204,7 @@ const make = Effect.fnUntraced(function* (options: PoolOptions) {
           current.get(sourceId) !== connection
         )
           return Scope.close(scope, Exit.void)
-        const entry: Held = { connection, made, scope, users: 0, dropped: false, idle: undefined }
+        const entry: Held = { connection, scope, users: 0, idle: undefined }
         held.set(sourceId, entry)
         idleAfterLastLease(sourceId, entry)
         return Effect.void
@@ -301,8 +294,9 @@ const make = Effect.fnUntraced(function* (options: PoolOptions) {
     who?: { namespace: string; loginId?: string },
   ): Lease | undefined => {
     const hold = held.get(sourceId)
-    if (hold === undefined || current.get(sourceId) !== hold.connection || died.has(sourceId)) return undefined
-    if (!hold.connection.isOpen() || hold.made !== transportKey(config.transport)) return undefined
+    // a connection that closed by itself is no longer `current`; one made with another config is for withConnection
+    if (hold === undefined || current.get(sourceId) !== hold.connection || !hold.connection.isOpen()) return undefined
+    if (connectedWith.get(sourceId) !== transportKey(config.transport)) return undefined
     configs.set(sourceId, config)
     if (who !== undefined) namespaces.set(sourceId, who)
     hold.users++
@@ -317,7 +311,8 @@ const make = Effect.fnUntraced(function* (options: PoolOptions) {
         if (ended) return
         ended = true
         if (--hold.users > 0) return
-        if (hold.dropped) Effect.runFork(Scope.close(hold.scope, Exit.void))
+        // taken away meanwhile: its last lease closes it
+        if (held.get(sourceId) !== hold) Effect.runFork(Scope.close(hold.scope, Exit.void))
         else idleAfterLastLease(sourceId, hold)
       },
     }

@@ -105,16 +105,15 @@ const shapeUpdate = (sqliteDb: SqliteCatalogDb): StoreDialect["updateShape"] => 
   const client = (sqliteDb as { $client?: Partial<PreparingClient> }).$client
   if (typeof client?.prepare !== "function") return undefined
   const { shape, sampleCount, firstSeenAt, lastSeenAt, toolId, encoding } = schema.toolShapes
-  const text =
+  const statement = client.prepare(
     `update "${getTableName(schema.toolShapes)}" set "${shape.name}" = ?, "${sampleCount.name}" = ?, ` +
-    `"${firstSeenAt.name}" = ?, "${lastSeenAt.name}" = ? where "${toolId.name}" = ? and "${encoding.name}" = ? ` +
-    `and "${sampleCount.name}" = ? and "${lastSeenAt.name}" = ?`
-  // prepared at first use: a store may be made before its database is migrated
-  let statement: ReturnType<PreparingClient["prepare"]> | undefined
+      `"${firstSeenAt.name}" = ?, "${lastSeenAt.name}" = ? where "${toolId.name}" = ? and "${encoding.name}" = ? ` +
+      `and "${sampleCount.name}" = ? and "${lastSeenAt.name}" = ?`,
+  )
   return (row, expected) =>
     ({
       run: () =>
-        (statement ??= client.prepare!(text)).run(
+        statement.run(
           shape.mapToDriverValue(row.shape),
           row.sampleCount,
           row.firstSeenAt,
