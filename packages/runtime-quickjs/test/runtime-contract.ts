@@ -341,6 +341,32 @@ export const describeCodeRuntimeContract = (
         expect(calls).toHaveLength(3)
       })
 
+      test("answers that come back in bursts and out of order each reach their own call", async () => {
+        // the host answers 40 calls in four bursts, the last call first: each must get its own answer
+        const gates = [0, 1, 2, 3].map(() => {
+          let resolve = () => {}
+          const promise = new Promise<void>((done) => {
+            resolve = done
+          })
+          return { promise, resolve }
+        })
+        const invoke: InvokeTool = async (_path, args) => {
+          const n = (args as { n: number }).n
+          await gates[3 - Math.floor(n / 10)]!.promise
+          return { ok: true, data: { n, square: n * n } }
+        }
+        const code =
+          "const rs = await Promise.all(Array.from({ length: 40 }, (_, n) => tools.a.sq({ n })))\n" +
+          "const after = await tools.a.sq({ n: 5 })\n" +
+          "return [rs.every((r, n) => r.data.n === n && r.data.square === n * n), after.data.square]"
+        const outcome = run(code, { invoke, limits: { maxToolCalls: 41 } })
+        for (const gate of gates) {
+          gate.resolve()
+          await new Promise((resolve) => setTimeout(resolve, 5))
+        }
+        expect(expectValue(await outcome)).toEqual([true, 25])
+      })
+
       test("an invoke that rejects gives the script an internal_error result, not a rejection", async () => {
         const invoke: InvokeTool = async () => {
           throw new Error("secret-token-123 leaked in a host error")

@@ -1,5 +1,6 @@
 import type { RunError, RunOptions, RunOutcome } from "@switchboard/core"
 import type { PoolSlot } from "./pool-slot.js"
+import type { ToolAnswer } from "./protocol.js"
 
 /** One call of `run`, from the moment it reaches the pool until its caller has the outcome. */
 export interface Job {
@@ -16,6 +17,8 @@ export interface Job {
   settled?: boolean
   /** tool calls of this run the host is answering: while there are any, the worker is not the one to wait for */
   callsInHost: number
+  /** answers to its tool calls not yet posted: those that come in one turn go to the worker as one message */
+  answers?: ToolAnswer[] | undefined
   /** sent to a busy worker to start later: the index of its claim word (Signal.claims) */
   claim?: number | undefined
   settle(outcome: RunOutcome): void

@@ -1,8 +1,9 @@
 /**
  * The code of one pool worker thread. It holds one QuickJS module and runs one script at a time in it,
  * each in a fresh sandbox (runtime and context) used by that run only. Tool calls go to the main thread
- * as messages. Between runs the worker does the fixed work off the request path: after posting a run's
- * outcome it prepares the next sandbox (runtime, context, host functions) and then disposes that run's.
+ * as messages, those made in one turn together. Between runs the worker does the fixed work off the request
+ * path: after posting a run's outcome it prepares the next sandbox (runtime, context, host functions) and then
+ * disposes that run's.
  * Bundled by scripts/build-worker.mjs into dist/pool-worker.mjs (`pnpm build`), which is what a Worker loads:
  * a worker thread cannot load TypeScript on its own.
  */
@@ -18,7 +19,7 @@ import { snapshotSandbox } from "../sandbox-snapshot.js"
 import type { SandboxSnapshot } from "../sandbox-snapshot.js"
 import { HandoffEnd, Signal, idlePollMs } from "./handoff.js"
 import { LogMirrorWriter } from "./log-mirror.js"
-import type { FromWorker, PoolWorkerData, PostedOutcome, ToWorker } from "./protocol.js"
+import type { FromWorker, PoolWorkerData, PostedOutcome, ToolCall, ToWorker } from "./protocol.js"
 
 interface CurrentRun {
   runId: number
@@ -58,8 +59,26 @@ const mayPoll = () => Atomics.load(handoff.signals, Signal.mayPoll) === 1
  */
 let typicalCallMs = 0
 
+/** The current run's tool calls not yet posted: those made in one turn go to the pool as one message. */
+let outbox: { runId: number; calls: ToolCall[] } | undefined
+
+const postCalls = () => {
+  if (!outbox) return
+  post({ type: "calls", runId: outbox.runId, calls: outbox.calls })
+  outbox = undefined
+}
+
+const queueCall = (runId: number, call: ToolCall) => {
+  if (outbox?.runId === runId) return void outbox.calls.push(call)
+  postCalls()
+  outbox = { runId, calls: [call] }
+  queueMicrotask(postCalls)
+}
+
 /** Called by the run's driver when the script waits on tool results and nothing else can run. */
 const awaitResults = () => {
+  // the driver may get here before the microtask that posts the calls just made
+  postCalls()
   if (typicalCallMs < resultPollCapMs && mayPoll())
     handoff.spin(Math.min(resultPollCapMs, 2 * typicalCallMs + 0.05), mayPoll)
 }
@@ -185,11 +204,7 @@ const run = async ({ runId, code, limits, deadline, render, determinism }: RunMe
     new Promise<string>((resolve) => {
       const callId = ++nextCallId
       pending.set(callId, resolve)
-      post(
-        clockReads
-          ? { type: "invoke", runId, callId, path, argsJson, clockReads }
-          : { type: "invoke", runId, callId, path, argsJson },
-      )
+      queueCall(runId, clockReads ? { callId, path, argsJson, clockReads } : { callId, path, argsJson })
     })
   const result = await runInSandbox(module, code, {
     invoke: unused,
@@ -239,12 +254,15 @@ const onMessage = (message: ToWorker) => {
     if (busy) waiting.push(message)
     else start(message)
   } else if (message.runId !== current?.runId) return
-  else if (message.type === "result") {
-    const resolve = current.pending.get(message.callId)
-    if (!resolve) return
-    current.pending.delete(message.callId)
-    typicalCallMs = 0.8 * typicalCallMs + 0.2 * message.hostMs
-    resolve(message.resultJson)
+  else if (message.type === "results") {
+    const { pending } = current
+    for (const { callId, resultJson, hostMs } of message.results) {
+      const resolve = pending.get(callId)
+      if (!resolve) continue
+      pending.delete(callId)
+      typicalCallMs = 0.8 * typicalCallMs + 0.2 * hostMs
+      resolve(resultJson)
+    }
   } else current.abort.abort()
 }
 

@@ -33,6 +33,25 @@ export type PostedOutcome =
       rendered: Render.RenderedResult & { json: string }
     })
 
+/**
+ * Tool calls and their answers travel in batches: each message costs both threads a structured clone and an
+ * event, whatever its size, and a script awaiting many calls at once makes and gets them in bursts.
+ */
+export interface ToolCall {
+  callId: number
+  path: string
+  argsJson: string
+  /** the Date reads since the run's previous call, with determinism (InvokeTool); absent when none */
+  clockReads?: readonly number[]
+}
+
+export interface ToolAnswer {
+  callId: number
+  resultJson: string
+  /** how long the host took to answer, which tells the worker whether polling for results pays */
+  hostMs: number
+}
+
 export type ToWorker =
   /**
    * `claim`: sent while the worker is busy, to start when it is done unless the pool takes it back first (the
@@ -51,14 +70,14 @@ export type ToWorker =
       render?: Render.RenderOptions | undefined
       determinism?: RunDeterminism | undefined
     }
-  /** `hostMs`: how long the host took to answer, which tells the worker whether polling for results pays */
-  | { type: "result"; runId: number; callId: number; resultJson: string; hostMs: number }
+  /** the answers to a run's tool calls that came in one turn of the main thread's event loop */
+  | { type: "results"; runId: number; results: ToolAnswer[] }
   | { type: "abort"; runId: number }
 
 export type FromWorker =
   | { type: "ready"; wasmBytes: number }
-  /** `clockReads`: the Date reads since the run's previous call, with determinism (InvokeTool); absent when none */
-  | { type: "invoke"; runId: number; callId: number; path: string; argsJson: string; clockReads?: readonly number[] }
+  /** the tool calls a run made in one turn of the worker's event loop (a `Promise.all` makes many) */
+  | { type: "calls"; runId: number; calls: ToolCall[] }
   | { type: "done"; runId: number; outcome: PostedOutcome; poisoned: boolean; wasmBytes: number }
   /**
    * Disposing the last run's sandbox (after its outcome went out) or preparing the next one failed: the

@@ -211,7 +211,7 @@ class WorkerPool implements WorkerPoolRuntime {
     const job = this.runs.running.get(message.runId)
     // a message about a run that already ended (killed, aborted) is dropped
     if (!job || job.slot !== slot) return
-    if (message.type === "invoke") return this.invoke(slot, job, message)
+    if (message.type === "calls") return this.invoke(slot, job, message)
     this.runs.running.delete(message.runId)
     clearTimeout(job.timer)
     slot.runId = undefined
@@ -230,20 +230,31 @@ class WorkerPool implements WorkerPoolRuntime {
     if (queued) this.begin(slot, queued, true)
   }
 
-  private invoke(slot: PoolSlot, job: Job, message: Extract<FromWorker, { type: "invoke" }>) {
-    const { runId, callId, path, argsJson, clockReads } = message
+  private invoke(slot: PoolSlot, job: Job, { runId, calls }: Extract<FromWorker, { type: "calls" }>) {
     const received = performance.now()
-    job.callsInHost++
-    const answer = (resultJson: string) => {
-      job.callsInHost--
-      // the run may have ended while the tool worked: its result goes nowhere
-      if (slot.runId !== runId) return
-      slot.post({ type: "result", runId, callId, resultJson, hostMs: performance.now() - received })
-      this.polling.stayHot()
-      // with other calls of the run still out, their answers are what comes next, not the guest's next call
-      if (job.callsInHost === 0) this.polling.awaitNextCall(slot)
+    job.callsInHost += calls.length
+    for (const { callId, path, argsJson, clockReads } of calls) {
+      void answerJson(job.options.invoke, path, argsJson, clockReads).then((resultJson) => {
+        job.callsInHost--
+        // the run may have ended while the tool worked: its result goes nowhere
+        if (slot.runId !== runId) return
+        const answer = { callId, resultJson, hostMs: performance.now() - received }
+        if (job.answers) return void job.answers.push(answer)
+        job.answers = [answer]
+        queueMicrotask(() => this.postAnswers(slot, job, runId))
+      })
     }
-    void answerJson(job.options.invoke, path, argsJson, clockReads).then(answer)
+  }
+
+  /** Posts the answers that came in this turn, then waits for what the worker does next (PollingPolicy). */
+  private postAnswers(slot: PoolSlot, job: Job, runId: number) {
+    const results = job.answers
+    job.answers = undefined
+    if (!results || slot.runId !== runId) return
+    slot.post({ type: "results", runId, results })
+    this.polling.stayHot()
+    // with other calls of the run still out, their answers are what comes next, not the guest's next call
+    if (job.callsInHost === 0) this.polling.awaitNextCall(slot)
   }
 
   private onDied(slot: PoolSlot, cause: unknown) {
