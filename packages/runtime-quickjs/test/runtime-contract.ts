@@ -341,6 +341,13 @@ export const describeCodeRuntimeContract = (
         expect(calls).toHaveLength(3)
       })
 
+      test("calls made just before the script returns, never awaited, still reach the host", async () => {
+        const { invoke, calls } = recordingInvoke({ "a.b": () => "called" })
+        expect(expectValue(await run("tools.a.b({ n: 1 }); tools.a.b({ n: 2 }); return 1", { invoke }))).toBe(1)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        expect(calls.map((call) => call.args)).toEqual([{ n: 1 }, { n: 2 }])
+      })
+
       test("answers that come back in bursts and out of order each reach their own call", async () => {
         // the host answers 40 calls in four bursts, the last call first: each must get its own answer
         const gates = [0, 1, 2, 3].map(() => {

@@ -221,6 +221,8 @@ const run = async ({ runId, code, limits, deadline, render, determinism }: RunMe
   // answer first; the memory figure is final (WebAssembly memory never shrinks)
   const reportedBytes = wasmBytes()
   const outcome = withRendered(result.outcome, render)
+  // calls the script made and never awaited go before its outcome: the pool records them (as cut off) with the run
+  postCalls()
   post({ type: "done", runId, outcome, poisoned: result.poisoned, wasmBytes: reportedBytes })
   if (result.poisoned) {
     poisoned = true
