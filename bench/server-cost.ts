@@ -12,6 +12,8 @@
  *    direct SDK client making the same 100 calls at once.
  * 4. One call in an execute of its own (what an agent's short script does): against a trivial execute plus one call
  *    of the direct client. No target: it shows what the first call of an execute costs beyond those two.
+ * 5. The CPU of 100 parallel calls: the server's threads beyond a trivial execute's, from /proc, against the direct
+ *    client's process (process.cpuUsage). No target: CPU moves less than wall time on a shared machine.
  *
  * `--only throughput` or `--only stdio` runs one part.
  * The warm-up after boot (requests 501–1,500 against warm) is `pnpm bench:warmup`.
@@ -172,6 +174,32 @@ async function stdioCalls() {
   print(
     `one stdio call in an execute of its own: ${oneUs.toFixed(0)} µs | baseline a trivial execute ${trivialUs.toFixed(0)} µs ` +
       `+ one call of a direct SDK client ${directOneUs.toFixed(0)} µs | ratio ${(oneUs / (trivialUs + directOneUs)).toFixed(2)}x`,
+  )
+  // CPU is the steadier figure on a shared machine: the same 100 calls, as CPU time of the server's threads beyond
+  // a trivial execute's, against the direct client's own process (each side's MCP server process left out)
+  const rounds = 100
+  const serverCpuMs = async (code: string) => {
+    const before = threadTicks(server.pid)
+    for (let index = 0; index < rounds; index++) await execute(code)
+    const after = threadTicks(server.pid)
+    const [main] = [...before.keys()].filter((thread) => thread.startsWith(`${server.pid} `))
+    let all = 0
+    for (const [thread, ticks] of after) all += ticks - (before.get(thread) ?? 0)
+    const mainTicks = main === undefined ? 0 : after.get(main)! - before.get(main)!
+    return { all: (all * 10) / rounds, main: (mainTicks * 10) / rounds }
+  }
+  const trivialCpu = await serverCpuMs("return 1")
+  const parallelCpu = await serverCpuMs(parallel)
+  const cpuBefore = process.cpuUsage()
+  for (let index = 0; index < rounds; index++) await directParallel()
+  const cpuUsed = process.cpuUsage(cpuBefore)
+  const directCpuMs = (cpuUsed.user + cpuUsed.system) / 1000 / rounds
+  const serverCost = parallelCpu.all - trivialCpu.all
+  print(
+    `CPU of 100 parallel stdio calls: the server's threads ${serverCost.toFixed(2)} ms per execute beyond a trivial ` +
+      `one (its main thread ${(parallelCpu.main - trivialCpu.main).toFixed(2)} ms) | baseline a direct SDK client's ` +
+      `process ${directCpuMs.toFixed(2)} ms | ratio ${(serverCost / directCpuMs).toFixed(2)}x (no target; steadier ` +
+      "than the times above)",
   )
   admin.close()
   await Promise.all([relayed.close(), direct.close()])
