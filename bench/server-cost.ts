@@ -177,23 +177,26 @@ async function stdioCalls() {
   )
   // CPU is the steadier figure on a shared machine: the same 100 calls, as CPU time of the server's threads beyond
   // a trivial execute's, against the direct client's own process (each side's MCP server process left out)
-  const rounds = 100
+  const cpuRuns = 100
   const serverCpuMs = async (code: string) => {
     const before = threadTicks(server.pid)
-    for (let index = 0; index < rounds; index++) await execute(code)
-    const after = threadTicks(server.pid)
-    const [main] = [...before.keys()].filter((thread) => thread.startsWith(`${server.pid} `))
+    for (let index = 0; index < cpuRuns; index++) await execute(code)
     let all = 0
-    for (const [thread, ticks] of after) all += ticks - (before.get(thread) ?? 0)
-    const mainTicks = main === undefined ? 0 : after.get(main)! - before.get(main)!
-    return { all: (all * 10) / rounds, main: (mainTicks * 10) / rounds }
+    let main = 0
+    for (const [thread, ticks] of threadTicks(server.pid)) {
+      const used = ticks - (before.get(thread) ?? 0)
+      all += used
+      // the process's own id is its main thread's
+      if (thread.startsWith(`${server.pid} `)) main = used
+    }
+    return { all: (all * 10) / cpuRuns, main: (main * 10) / cpuRuns }
   }
   const trivialCpu = await serverCpuMs("return 1")
   const parallelCpu = await serverCpuMs(parallel)
   const cpuBefore = process.cpuUsage()
-  for (let index = 0; index < rounds; index++) await directParallel()
+  for (let index = 0; index < cpuRuns; index++) await directParallel()
   const cpuUsed = process.cpuUsage(cpuBefore)
-  const directCpuMs = (cpuUsed.user + cpuUsed.system) / 1000 / rounds
+  const directCpuMs = (cpuUsed.user + cpuUsed.system) / 1000 / cpuRuns
   const serverCost = parallelCpu.all - trivialCpu.all
   print(
     `CPU of 100 parallel stdio calls: the server's threads ${serverCost.toFixed(2)} ms per execute beyond a trivial ` +

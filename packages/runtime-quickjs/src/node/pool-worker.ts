@@ -59,7 +59,10 @@ const mayPoll = () => Atomics.load(handoff.signals, Signal.mayPoll) === 1
  */
 let typicalCallMs = 0
 
-/** The current run's tool calls not yet posted: those made in one turn go to the pool as one message. */
+/**
+ * The current run's tool calls not yet posted: those made in one turn go to the pool as one message. It is empty
+ * by the time the run's outcome is posted, so it never holds calls of two runs.
+ */
 let outbox: { runId: number; calls: ToolCall[] } | undefined
 
 const postCalls = () => {
@@ -69,8 +72,7 @@ const postCalls = () => {
 }
 
 const queueCall = (runId: number, call: ToolCall) => {
-  if (outbox?.runId === runId) return void outbox.calls.push(call)
-  postCalls()
+  if (outbox) return void outbox.calls.push(call)
   outbox = { runId, calls: [call] }
   queueMicrotask(postCalls)
 }
