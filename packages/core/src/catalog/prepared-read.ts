@@ -4,6 +4,9 @@
  * running it costs on SQLite, so a dialect that keeps one connection (`StoreDialect.reusesReads`) builds and
  * prepares it once, on first use, and runs that statement with each call's values. Any other dialect builds it
  * anew for each call, which is what running the builder does.
+ *
+ * Such a read has no `.limit(n)`: drizzle binds n as a parameter, and SQLite recompiles a statement whose LIMIT
+ * was bound anew before each run, which costs as much as building it. A read of one row asks by a unique key.
  */
 import { sql } from "drizzle-orm"
 import type { Placeholder } from "drizzle-orm"

@@ -9,13 +9,12 @@ export const sourceRows = (dialect: StoreDialect) => {
   const { db, tables, writeBatch } = dialect
   const { sources, tools, sourceAuth, oauthClients, oauthStates } = tables
   const toRow = (row: typeof sources.$inferSelect): SourceRow => ({ ...row, status: row.status as SourceStatus })
-  // every execute reads the sources its calls name
+  // every execute reads the sources its calls name; the namespace is unique (no LIMIT: ./prepared-read.ts)
   const sourceNamed = preparedRead(dialect, (param) =>
     db
       .select()
       .from(sources)
-      .where(eq(sources.namespace, param("namespace")))
-      .limit(1),
+      .where(eq(sources.namespace, param("namespace"))),
   )
 
   return {

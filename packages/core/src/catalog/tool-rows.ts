@@ -41,14 +41,13 @@ export const toolRows = (dialect: StoreDialect) => {
     resultEncoding: tools.resultEncoding,
     syncedAt: tools.syncedAt,
   }
-  // every execute reads the tools its calls name
+  // every execute reads the tools its calls name; (source, name) is unique (no LIMIT: ./prepared-read.ts)
   const toolNamed = preparedRead(dialect, (param) =>
     db
       .select(toolColumns)
       .from(tools)
       .innerJoin(sources, eq(tools.sourceId, sources.id))
-      .where(and(eq(sources.namespace, param("namespace")), eq(tools.name, param("name"))))
-      .limit(1),
+      .where(and(eq(sources.namespace, param("namespace")), eq(tools.name, param("name")))),
   )
   /** the one place a stored encoding stamp, which may be NULL, becomes the encoding its results are decoded under */
   const toRow = (row: Omit<ToolRow, "encoding">): ToolRow => ({
