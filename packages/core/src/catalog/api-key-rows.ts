@@ -2,11 +2,20 @@
 import { and, asc, eq, isNull } from "drizzle-orm"
 import { first } from "./chunks.js"
 import type { StoreDialect } from "./dialect.js"
+import { preparedRead } from "./prepared-read.js"
 import type { ApiKeyRow } from "./rows.js"
 
-export const apiKeyRows = ({ db, tables }: StoreDialect) => {
+export const apiKeyRows = (dialect: StoreDialect) => {
+  const { db, tables } = dialect
   const { apiKeys } = tables
   const toRow = (row: typeof apiKeys.$inferSelect): ApiKeyRow => ({ ...row, scopes: row.scopes as string[] })
+  // every request with a key reads it; the hash is unique (no LIMIT: ./prepared-read.ts)
+  const keyWithHash = preparedRead(dialect, (param) =>
+    db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.hash, param("hash"))),
+  )
 
   return {
     async insertApiKey(row: ApiKeyRow): Promise<void> {
@@ -14,7 +23,7 @@ export const apiKeyRows = ({ db, tables }: StoreDialect) => {
     },
 
     async findApiKey(hash: string): Promise<ApiKeyRow | null> {
-      const row = first(await db.select().from(apiKeys).where(eq(apiKeys.hash, hash)).limit(1))
+      const row = first(await keyWithHash({ hash }))
       return row ? toRow(row) : null
     },
 

@@ -1,6 +1,6 @@
 /**
- * A read the executor makes on every execute (a source by namespace, a tool by path), written once with named
- * parameters. Building a query with drizzle's builder and compiling its SQL costs many times what
+ * A read made on every request or execute (a key by its hash, a source by namespace, a tool by path), written once
+ * with named parameters. Building a query with drizzle's builder and compiling its SQL costs many times what
  * running it costs on SQLite, so a dialect that keeps one connection (`StoreDialect.reusesReads`) builds and
  * prepares it once, on first use, and runs that statement with each call's values. Any other dialect builds it
  * anew for each call, which is what running the builder does.
