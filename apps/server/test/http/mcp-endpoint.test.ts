@@ -255,6 +255,40 @@ describe("the /mcp HTTP endpoint", () => {
     }
   })
 
+  it("a body that is not JSON is a JSON-RPC parse error; a chunked body is read; a wrong content type is 415", async () => {
+    const server = await startTestServer()
+    const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+        body,
+        duplex: "half",
+      } as RequestInit)
+    const ping = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "ping" })
+    try {
+      const broken = await post('{"jsonrpc": "2.0", "id": 1, "method": ')
+      expect(broken.status).toBe(400)
+      expect(((await broken.json()) as { error: { code: number } }).error.code).toBe(-32700)
+      // no content-length: the body arrives in chunks and is counted as it streams
+      const chunked = await post(
+        new ReadableStream({
+          start(controller) {
+            const bytes = new TextEncoder().encode(ping)
+            controller.enqueue(bytes.slice(0, 10))
+            controller.enqueue(bytes.slice(10))
+            controller.close()
+          },
+        }),
+      )
+      expect(chunked.status).toBe(200)
+      expect(await chunked.json()).toEqual({ jsonrpc: "2.0", id: 7, result: {} })
+      const wrongType = await post(ping, { "content-type": "text/plain" })
+      expect(wrongType.status).toBe(415)
+    } finally {
+      await server.stop()
+    }
+  })
+
   it("a client that hangs up stops its running script", async () => {
     const server = await startTestServer({ allowStdio: true })
     try {

@@ -11,6 +11,20 @@ import { jsonRpcMessage } from "../wire/json-rpc.js"
 import { approvalPageUrl, serverBase } from "../console-links.js"
 import type * as HttpSdk from "./http-sdk.js"
 
+/**
+ * The POST's JSON, read through hono's request: the transport's own read goes through `request.body`, which on
+ * @hono/node-server builds a whole undici Request and stream (../body-limit.ts), the largest cost of a small POST.
+ * Its size was bounded before here (limitBody). Undefined when it is not JSON or could not be read: the transport
+ * then reads what is left, nothing, and answers its own parse error.
+ */
+const readJsonBody = async (request: { text(): Promise<string> }): Promise<unknown> => {
+  try {
+    return JSON.parse(await request.text())
+  } catch {
+    return undefined
+  }
+}
+
 let sdk: Promise<typeof HttpSdk> | undefined
 /** the SDK's server side, loaded by the first request here (./http-sdk.ts) */
 const loadSdk = () => (sdk ??= import("./http-sdk.js"))
@@ -90,12 +104,13 @@ export const mcpRoutes = routeGroup((services, { maxBodyBytes, console, publicUr
         maxRequestBodySize: maxBodyBytes,
       })
       const request = c.req.raw
+      const parsedBody = await readJsonBody(c.req)
       // a client that hangs up cancels its running script: closing the transport aborts in-flight handlers
       const hangUp = () => void transport.close()
       request.signal.addEventListener("abort", hangUp, { once: true })
       try {
         await server.connect(transport)
-        return await transport.handleRequest(request)
+        return await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody })
       } finally {
         request.signal.removeEventListener("abort", hangUp)
         await server.close()
