@@ -10,6 +10,7 @@ import { fixtureCommand } from "@switchboard/fixtures"
 import { connectOverHttp, connectOverStdio } from "../support/mcp-clients.js"
 import type { ConnectedClient } from "../support/mcp-clients.js"
 import { startTestServer } from "../support/helpers.js"
+import type { WorkerPoolRuntime } from "@switchboard/runtime-quickjs/node"
 
 const connect = { http: connectOverHttp, stdio: connectOverStdio }
 
@@ -288,6 +289,38 @@ describe("the /mcp HTTP endpoint", () => {
       await server.stop()
     }
   })
+
+  it("past the queue bound an execute is an error result naming overloaded, with nothing stored", async () => {
+    const server = await startTestServer({ workers: 1, queue: 1 })
+    const callExecute = (code: string, timeoutMs?: number) =>
+      fetch(`${server.url}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "execute", arguments: { code, timeoutMs } },
+        }),
+      }).then(async (response) => (await response.json()) as { result: CallToolResult })
+    const pool = server.host.runtime as WorkerPoolRuntime
+    const waitFor = (condition: () => boolean) => expect.poll(condition, { timeout: 5000 }).toBe(true)
+    try {
+      const running = callExecute("while (true) {}", 1500)
+      running.catch(() => {})
+      await waitFor(() => pool.stats().busy === 1)
+      const queued = callExecute("return 'queued'")
+      queued.catch(() => {})
+      await waitFor(() => pool.stats().queued === 1)
+      const { result } = await callExecute("return 'refused'")
+      expect(result.isError).toBe(true)
+      expect(texts(result)[0]).toMatch(/^error \(overloaded\): every sandbox is busy/)
+      expect(result._meta).toMatchObject({ "switchboard/execution": { stored: false } })
+      expect(texts((await queued).result)).toEqual(["queued"])
+    } finally {
+      await server.stop()
+    }
+  }, 30_000)
 
   it("a client that hangs up stops its running script", async () => {
     const server = await startTestServer({ allowStdio: true })

@@ -3,11 +3,10 @@
  * call needing a person's approval is settled by ./settle.ts: asked about in the client, or answered as paused.
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js"
-import { Cause, Effect, Exit, Option } from "effect"
-import { executeRequest } from "@switchboard/core"
+import { executeRequest, isServiceError } from "@switchboard/core"
 import type { ServiceError } from "@switchboard/core"
 import { mcpErrorText } from "../http-errors.js"
-import { EXECUTION_META, errorText } from "./run-result.js"
+import { EXECUTION_META } from "./run-result.js"
 import type { McpServices, McpToolCall } from "./services.js"
 import { settle, settledOf } from "./settle.js"
 import { errorResult, inputSchemaOf } from "./tool-result.js"
@@ -59,13 +58,9 @@ export const executeTool = async ({ store }: McpServices): Promise<Tool> => ({
   annotations: { title: "Run a script against the tool catalog", openWorldHint: true },
 })
 
-/** An execution that did not run: refused for want of room (Overloaded), or cut off because the client went away. */
-const refusedResult = (cause: Cause.Cause<ServiceError>): CallToolResult => {
-  const error = Cause.findErrorOption(cause)
-  if (Option.isNone(error) && !Cause.hasInterruptsOnly(cause)) throw Cause.squash(cause)
-  const result = Option.isSome(error)
-    ? errorResult(mcpErrorText(error.value))
-    : errorResult(errorText({ code: "aborted", message: "the client went away" }))
+/** An execution that did not run: refused for want of room (Overloaded). */
+const refusedResult = (error: ServiceError): CallToolResult => {
+  const result = errorResult(mcpErrorText(error))
   result._meta = { [EXECUTION_META]: { stored: false } }
   return result
 }
@@ -75,10 +70,10 @@ export const callExecute = async (call: McpToolCall, args: unknown): Promise<Cal
   // the executor checks the request with its one definition, the same that wrote inputSchema
   const request = services.executor.parse(args ?? {})
   if (!request.ok) return errorResult(`invalid arguments: ${request.error.message}`)
-  // the transport's signal interrupts the execution when the client goes away
-  const exit = await Effect.runPromiseExit(services.executor.execute(request.value, caller), { signal })
-  if (Exit.isFailure(exit)) return refusedResult(exit.cause)
-  const response = exit.value
+  // the plain path, as HTTP's execute (no fiber per execute): the transport's signal aborts the run and its tool
+  // calls when the client goes away, and the execution is still recorded
+  const response = await services.executor.run(request.value, signal, caller)
+  if (isServiceError(response)) return refusedResult(response)
   if (response.executionId !== undefined) services.executed?.(response.executionId)
   // a run that paused: its person is asked where the client can ask, else the paused text says how to go on
   return settle(call, settledOf(response))
