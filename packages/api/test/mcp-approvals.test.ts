@@ -3,7 +3,6 @@
  * client's person is asked, and what is decided. The end-to-end suite, on a real server with a real MCP source, is
  * apps/server/test/approvals/mcp-approvals.test.ts.
  */
-import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
@@ -88,7 +87,7 @@ const stub = (
     },
     executor: {
       parse: (body: unknown) => ({ ok: true as const, value: body }),
-      execute: () => Effect.succeed(over.response ?? paused("a1")),
+      run: async () => over.response ?? paused("a1"),
     },
     approvals: {
       decide: async (_caller: unknown, id: string, body: { decision: string; note?: string }) => {

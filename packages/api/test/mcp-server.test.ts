@@ -3,7 +3,6 @@
  * arguments are wrong, a tool is unknown, or a service fails. The end-to-end suite is
  * apps/server/test/http/mcp-endpoint.test.ts.
  */
-import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
@@ -73,20 +72,19 @@ const stubServices = (
               ok: false as const,
               error: { _tag: "InvalidInput", message: '"code" must be a string holding the script' },
             },
-      execute: (request: ExecuteRequest) =>
-        Effect.sync((): Executor.ExecuteResponse => {
-          executions.push(request)
-          return (
-            overrides.response ?? {
-              executionId: "e1",
-              stored: true,
-              ok: true,
-              result: "x",
-              text: "rendered by core",
-              logs: [],
-            }
-          )
-        }),
+      run: async (request: ExecuteRequest): Promise<Executor.ExecuteResponse> => {
+        executions.push(request)
+        return (
+          overrides.response ?? {
+            executionId: "e1",
+            stored: true,
+            ok: true,
+            result: "x",
+            text: "rendered by core",
+            logs: [],
+          }
+        )
+      },
     },
   }
   return { services: services as unknown as McpServices, errors, executions }

@@ -258,7 +258,7 @@ describe("the /mcp HTTP endpoint", () => {
 
   it("a body that is not JSON is a JSON-RPC parse error; a chunked body is read; a wrong content type is 415", async () => {
     const server = await startTestServer()
-    const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+    const post = (body: NonNullable<RequestInit["body"]>, headers: Record<string, string> = {}) =>
       fetch(`${server.url}/mcp`, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
