@@ -1,5 +1,5 @@
 /**
- * API keys: created once and shown once; only their SHA-256 is stored (Web Crypto, so it runs on Workers).
+ * API keys: created once and shown once; only their SHA-256 is stored (node:crypto on Node, else Web Crypto).
  * A key is `sb_` and 32 random bytes in base64url.
  */
 import type { ApiKeyRow, CatalogStore } from "../catalog/rows.js"
@@ -19,8 +19,17 @@ const base64url = (bytes: Uint8Array) =>
 /** The longest bearer token `verify` looks up; a longer one is no key (and is not hashed). */
 export const MAX_API_KEY_LENGTH = 200
 
+/** node:crypto's hash, where the host has one (`process.getBuiltinModule` needs no import, so this runs on Workers) */
+type NodeHash = { createHash(algorithm: "sha256"): { update(text: string): { digest(encoding: "hex"): string } } }
+const nodeCrypto = (
+  globalThis as { process?: { getBuiltinModule?: (id: string) => NodeHash | undefined } }
+).process?.getBuiltinModule?.("node:crypto")
+
+/** The key's SHA-256 in hex. On Node, Web Crypto's digest is a thread-pool job: a hop for every request with a key. */
 export const hashKey = async (key: string): Promise<string> =>
-  toHex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)))
+  nodeCrypto
+    ? nodeCrypto.createHash("sha256").update(key).digest("hex")
+    : toHex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)))
 
 export const createApiKeyService = (
   store: Pick<CatalogStore, "insertApiKey" | "findApiKey" | "listApiKeys" | "revokeApiKey">,
