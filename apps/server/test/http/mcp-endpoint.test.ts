@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { tinyPngBase64 } from "@switchboard/fixtures"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { fixtureCommand } from "@switchboard/fixtures"
-import { connectOverHttp, connectOverStdio } from "../support/mcp-clients.js"
+import { connectOverHttp, connectOverStdio, postMcpExecute } from "../support/mcp-clients.js"
 import type { ConnectedClient } from "../support/mcp-clients.js"
 import { startTestServer } from "../support/helpers.js"
 import type { WorkerPoolRuntime } from "@switchboard/runtime-quickjs/node"
@@ -292,17 +292,8 @@ describe("the /mcp HTTP endpoint", () => {
 
   it("past the queue bound an execute is an error result naming overloaded, with nothing stored", async () => {
     const server = await startTestServer({ workers: 1, queue: 1 })
-    const callExecute = (code: string, timeoutMs?: number) =>
-      fetch(`${server.url}/mcp`, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tools/call",
-          params: { name: "execute", arguments: { code, timeoutMs } },
-        }),
-      }).then(async (response) => (await response.json()) as { result: CallToolResult })
+    const callExecute = async (code: string, timeoutMs?: number) =>
+      (await (await postMcpExecute(server.url, { code, timeoutMs })).json()) as { result: CallToolResult }
     const pool = server.host.runtime as WorkerPoolRuntime
     const waitFor = (condition: () => boolean) => expect.poll(condition, { timeout: 5000 }).toBe(true)
     try {
@@ -335,17 +326,11 @@ describe("the /mcp HTTP endpoint", () => {
         ).status,
       ).toBe(201)
       const hangUp = new AbortController()
-      const call = fetch(`${server.url}/mcp`, {
-        method: "POST",
-        signal: hangUp.signal,
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tools/call",
-          params: { name: "execute", arguments: { code: "return await tools.contract.hang({})" } },
-        }),
-      })
+      const call = postMcpExecute(
+        server.url,
+        { code: "return await tools.contract.hang({})" },
+        { signal: hangUp.signal },
+      )
       setTimeout(() => hangUp.abort(), 500)
       await expect(call).rejects.toThrow(/abort/i)
       const db = new Database(server.dbPath, { readonly: true })

@@ -9,6 +9,7 @@ import { echoEnvServerScript, startEchoHeadersServer } from "@switchboard/fixtur
 import type { EchoHeadersServer } from "@switchboard/fixtures"
 import { memoryLogger, startTestServer } from "../support/helpers.js"
 import type { TestServer } from "../support/helpers.js"
+import { postMcpExecute } from "../support/mcp-clients.js"
 
 const ENV_SECRET = "env-5ecret-a1b2c3d4"
 const HEADER_SECRET = "hdr-5ecret-e5f6a7b8"
@@ -143,16 +144,7 @@ it("no row of the database holds a secret: sources, tools, shapes, executions, t
 })
 
 it("over MCP: execute's text and its logs carry no secret", async () => {
-  const response = await fetch(`${server.url}/mcp`, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name: "execute", arguments: { code: `${CALL_ALL} return results` } },
-    }),
-  })
+  const response = await postMcpExecute(server.url, { code: `${CALL_ALL} return results` })
   const text = await response.text()
   expect(text).toContain("<redacted>")
   expectNone("the MCP answer", text)

@@ -94,3 +94,15 @@ export const connectOverStdio = async ({
     },
   }
 }
+
+/**
+ * One raw `tools/call` of the `execute` tool at `${url}/mcp`, as a client without the SDK sends it: for what the
+ * SDK's client would not do (hang up mid-call, send calls side by side without a session).
+ */
+export const postMcpExecute = (url: string, args: Record<string, unknown>, init: RequestInit = {}) =>
+  fetch(`${url}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "execute", arguments: args } }),
+    ...init,
+  })
