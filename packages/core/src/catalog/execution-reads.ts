@@ -7,14 +7,43 @@ import { and, asc, eq, sql } from "drizzle-orm"
 import type { ExecutionRecord, LogEntry } from "../seams.js"
 import { first } from "./chunks.js"
 import type { StoreDialect } from "./dialect.js"
+import { preparedRead } from "./prepared-read.js"
 import type { StoredExecution, StoredResult } from "./rows.js"
 
-export const executionReads = ({ db, tables }: StoreDialect) => {
+export const executionReads = (dialect: StoreDialect) => {
+  const { db, tables } = dialect
   const { executions, executionResultParts: parts, toolCalls } = tables
+  // read_output and grep_output read these for every page they answer; each row by its key (no LIMIT:
+  // ./prepared-read.ts)
+  const executionWithId = preparedRead(dialect, (param) =>
+    db
+      .select()
+      .from(executions)
+      .where(eq(executions.id, param("id"))),
+  )
+  // octet_length reads a text's length from the record without reading the text (SQLite 3.43+, Postgres)
+  const resultSizeOf = preparedRead(dialect, (param) =>
+    db
+      .select({ keyId: executions.keyId, bytes: sql<number | null>`octet_length(${executions.resultText})` })
+      .from(executions)
+      .where(eq(executions.id, param("id"))),
+  )
+  const resultPart = preparedRead(dialect, (param) =>
+    db
+      .select({ text: parts.text })
+      .from(parts)
+      .where(and(eq(parts.executionId, param("id")), eq(parts.seq, param("seq")))),
+  )
+  const resultTextOf = preparedRead(dialect, (param) =>
+    db
+      .select({ text: executions.resultText })
+      .from(executions)
+      .where(eq(executions.id, param("id"))),
+  )
 
   return {
     async getExecution(id: string): Promise<StoredExecution | null> {
-      const found = first(await db.select().from(executions).where(eq(executions.id, id)).limit(1))
+      const found = first(await executionWithId({ id }))
       if (!found) return null
       // result_chars is the listing's: a record has the text itself
       const { resultChars: _, ...row } = found
@@ -36,14 +65,7 @@ export const executionReads = ({ db, tables }: StoreDialect) => {
     },
 
     async getResult(id: string): Promise<StoredResult | null> {
-      // octet_length reads a text's length from the record without reading the text (SQLite 3.43+, Postgres)
-      const found = first(
-        await db
-          .select({ keyId: executions.keyId, bytes: sql<number | null>`octet_length(${executions.resultText})` })
-          .from(executions)
-          .where(eq(executions.id, id))
-          .limit(1),
-      )
+      const found = first(await resultSizeOf({ id }))
       if (!found) return null
       const { keyId } = found
       const bytes = found.bytes === null ? null : Number(found.bytes)
@@ -61,18 +83,10 @@ export const executionReads = ({ db, tables }: StoreDialect) => {
     },
 
     async readResultPage(id: string, page: number): Promise<string | null> {
-      const part = first(
-        await db
-          .select({ text: parts.text })
-          .from(parts)
-          .where(and(eq(parts.executionId, id), eq(parts.seq, page)))
-          .limit(1),
-      )
+      const part = first(await resultPart({ id, seq: page }))
       if (part) return part.text
       if (page !== 0) return null
-      const row = first(
-        await db.select({ text: executions.resultText }).from(executions).where(eq(executions.id, id)).limit(1),
-      )
+      const row = first(await resultTextOf({ id }))
       return row?.text ?? null
     },
   }
