@@ -15,7 +15,7 @@ import type * as HttpSdk from "./http-sdk.js"
  * The POST's JSON, read through hono's request: the transport's own read goes through `request.body`, which on
  * @hono/node-server builds a whole undici Request and stream (../body-limit.ts), the largest cost of a small POST.
  * Its size was bounded before here (limitBody). Undefined when it is not JSON or could not be read: the transport
- * then reads what is left, nothing, and answers its own parse error.
+ * takes an undefined `parsedBody` as none, reads what is left, nothing, and answers its own parse error.
  */
 const readJsonBody = async (request: { text(): Promise<string> }): Promise<unknown> => {
   try {
@@ -110,7 +110,7 @@ export const mcpRoutes = routeGroup((services, { maxBodyBytes, console, publicUr
       request.signal.addEventListener("abort", hangUp, { once: true })
       try {
         await server.connect(transport)
-        return await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody })
+        return await transport.handleRequest(request, { parsedBody })
       } finally {
         request.signal.removeEventListener("abort", hangUp)
         await server.close()
