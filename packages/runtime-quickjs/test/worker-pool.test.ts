@@ -172,6 +172,59 @@ describe("worker pool: hard limits by killing the worker", () => {
   })
 })
 
+describe("worker pool: memory a run grew is handed back when its worker goes idle", () => {
+  // a 40 MiB string grows the worker's memory to about 45 MiB: under recycleAboveBytes, over trimIdleAboveBytes
+  const grow = "return 'x'.repeat(40 << 20).length"
+  const limits = { memoryBytes: 64 << 20 }
+  const replaced = async (pool: WorkerPoolRuntime, count: number, withinMs: number) => {
+    const until = performance.now() + withinMs
+    while (pool.stats().replaced < count && performance.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    return pool.stats().replaced
+  }
+
+  test("a worker left idle with grown memory is replaced, and the process's RSS drops by that memory", async () => {
+    const pool = await makePool({ size: 1, trimIdleAfterMs: 300 })
+    await settled(pool)
+    const idle = rssMiB()
+    expect(expectValue(await runWith(pool, grow, { limits }))).toBe(40 << 20)
+    // kept after the run itself: recycleAboveBytes is not passed
+    expect(pool.stats().replaced).toBe(0)
+    const grown = rssMiB()
+    expect(await replaced(pool, 1, 10_000)).toBe(1)
+    await settled(pool)
+    // the old thread's memory goes back as it ends, after its replacement may have started
+    const until = performance.now() + 10_000
+    let after = rssMiB()
+    while (grown - after <= 20 && performance.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      after = rssMiB()
+    }
+    console.log(
+      `RSS idle ${idle.toFixed(0)} MiB, grown ${grown.toFixed(0)} MiB, after the idle trim ${after.toFixed(0)} MiB`,
+    )
+    // the run did grow it, or the drop below would prove nothing
+    expect(grown - idle).toBeGreaterThan(35)
+    expect(grown - after).toBeGreaterThan(20)
+    expect(expectValue(await runWith(pool, "return 'next'"))).toBe("next")
+  }, 30_000)
+
+  test("a grown worker that keeps getting runs is not replaced, and one that did not grow never is", async () => {
+    const pool = await makePool({ size: 1, trimIdleAfterMs: 1_500 })
+    await settled(pool)
+    for (let i = 0; i < 10; i++) expect(expectValue(await runWith(pool, "return 1 + 1"))).toBe(2)
+    expect(await replaced(pool, 1, 2_000)).toBe(0)
+    expect(expectValue(await runWith(pool, grow, { limits }))).toBe(40 << 20)
+    for (let i = 0; i < 20; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(expectValue(await runWith(pool, "return 1 + 1"))).toBe(2)
+    }
+    expect(pool.stats().replaced).toBe(0)
+    // once it stops getting runs, it goes
+    expect(await replaced(pool, 1, 10_000)).toBe(1)
+  }, 30_000)
+})
+
 describe("worker pool: a run whose worker is killed keeps its log", () => {
   test("the lines logged before a builtin overran the deadline come back with the timeout", async () => {
     const pool = await makePool({ size: 1 })

@@ -22,6 +22,15 @@ export interface WorkerPoolOptions {
    * a worker that once held a large string keep that memory while idle)
    */
   recycleAboveBytes?: number
+  /**
+   * A worker left idle for `trimIdleAfterMs` with its WebAssembly memory past this is replaced too (default: 24 MiB,
+   * the module's 16 MiB and 8 MiB grown, or `recycleAboveBytes` if that is less). Below `recycleAboveBytes` a
+   * worker keeps what a large run grew while runs keep coming, and hands it back once they stop: a pause is when
+   * a new worker costs no run a wait.
+   */
+  trimIdleAboveBytes?: number
+  /** how long a worker past `trimIdleAboveBytes` may stay idle before it is replaced (default 3,000 ms) */
+  trimIdleAfterMs?: number
   /** how long past its deadline a run may take to end by itself before its worker is killed (default 20 ms) */
   killGraceMs?: number
   /** V8 limits of each worker thread (its own heap, not the QuickJS memory) */
@@ -74,6 +83,9 @@ export interface WorkerPoolRuntime extends CodeRuntime {
 /** a worker whose WebAssembly memory passed this after a run is replaced (see WorkerPoolOptions) */
 const defaultRecycleAboveBytes = 48 << 20
 
+const defaultTrimIdleAboveBytes = 24 << 20
+const defaultTrimIdleAfterMs = 3_000
+
 /** What every new worker is given (protocol.ts PoolWorkerData, less the channels). */
 export interface WorkerConfig {
   memoryCapBytes: number
@@ -98,8 +110,13 @@ export const resolvePoolOptions = (options: WorkerPoolOptions) => {
     logMirrorBytes: logMirrorBytes(options.logLimits ?? defaultLimits),
     workerFile: options.workerFile ?? poolWorkerFile,
   }
+  const idleTrim = {
+    aboveBytes: options.trimIdleAboveBytes ?? Math.min(defaultTrimIdleAboveBytes, worker.recycleAboveBytes),
+    afterMs: options.trimIdleAfterMs ?? defaultTrimIdleAfterMs,
+  }
   return {
     size,
+    idleTrim,
     queueLimit: Math.max(0, options.queueLimit ?? Math.max(64, 8 * size)),
     killGraceMs: options.killGraceMs ?? 20,
     resourceLimits: options.resourceLimits,
