@@ -76,10 +76,15 @@ describe("downloads in progress per key", () => {
     const alice = await server.host.keys.create("alice", ["execute"])
     const bob = await server.host.keys.create("bob", ["execute"])
     const as = (key: { key: string }) => ({ authorization: `Bearer ${key.key}` })
+    // A download is in progress until its last part is handed to the socket. A loopback connection whose client
+    // stopped reading takes about 3.75 MiB into the kernel's buffers here (tcp_wmem's 4 MiB maximum): a 4 MiB output
+    // was sometimes all handed over, and its download over, before the third request. Nearly 8 MiB (the largest
+    // result) leaves 4 MiB that cannot be.
+    const outputBytes = 8 * 1024 * 1024 - 16
     const stored = await fetch(`${server.url}/v1/execute`, {
       method: "POST",
       headers: { ...as(alice), "content-type": "application/json" },
-      body: JSON.stringify({ code: `return "x".repeat(4 * 1024 * 1024)` }),
+      body: JSON.stringify({ code: `return "x".repeat(${outputBytes})` }),
     }).then((response) => response.json() as Promise<{ executionId: string }>)
     const path = `/v1/executions/${stored.executionId}/output`
     // two downloads left unread: each is in progress until its client reads it or goes away
@@ -104,7 +109,7 @@ describe("downloads in progress per key", () => {
     await new Promise((resolve) => setTimeout(resolve, 200))
     const again = await fetch(`${server.url}${path}`, { headers: as(alice) })
     expect(again.status).toBe(200)
-    expect((await again.arrayBuffer()).byteLength).toBe(4 * 1024 * 1024)
+    expect((await again.arrayBuffer()).byteLength).toBe(outputBytes)
     for (const { socket } of [...held, past, other]) socket.destroy()
   }, 60_000)
 })
