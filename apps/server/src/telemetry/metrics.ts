@@ -105,7 +105,7 @@ export const createPrometheusMetrics = (pool?: () => WorkerPoolStats) => {
           gauge("switchboard_pool_workers", "Sandbox workers in the pool", (s) => s.size)
           gauge(
             "switchboard_pool_workers_replaced",
-            "Sandbox workers replaced since the start (killed at a deadline or a memory ceiling, or crashed)",
+            "Sandbox workers replaced since the start (killed at a deadline, grown past a memory bound, idle with grown memory, or crashed)",
             (s) => s.replaced,
           )
         }

@@ -23,10 +23,10 @@ export interface WorkerPoolOptions {
    */
   recycleAboveBytes?: number
   /**
-   * A worker left idle for `trimIdleAfterMs` with its WebAssembly memory past this is replaced too (default: 24 MiB,
-   * the module's 16 MiB and 8 MiB grown, or `recycleAboveBytes` if that is less). Below `recycleAboveBytes` a
-   * worker keeps what a large run grew while runs keep coming, and hands it back once they stop: a pause is when
-   * a new worker costs no run a wait.
+   * A worker left idle for `trimIdleAfterMs` with its WebAssembly memory past this (and past its size when it
+   * started) is replaced too, one at a time (default: 24 MiB, the module's 16 MiB and 8 MiB grown, or
+   * `recycleAboveBytes` if that is less). Below `recycleAboveBytes` a worker keeps what a large run grew while runs
+   * keep coming, and hands it back once they stop: a pause is when a new worker is least likely to keep a run waiting.
    */
   trimIdleAboveBytes?: number
   /** how long a worker past `trimIdleAboveBytes` may stay idle before it is replaced (default 3,000 ms) */
@@ -70,7 +70,7 @@ export interface WorkerPoolStats {
   busy: number
   starting: number
   queued: number
-  /** workers terminated and replaced: deadline kills, poisoned modules, memory recycling, deaths */
+  /** workers terminated and replaced: deadline kills, poisoned modules, memory recycling (after a run, or idle), deaths */
   replaced: number
 }
 

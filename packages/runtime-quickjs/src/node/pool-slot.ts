@@ -25,6 +25,8 @@ export class PoolSlot {
   runId: number | undefined
   /** the size of the worker's WebAssembly memory, as last reported */
   wasmBytes = 0
+  /** its size when the worker had loaded its module, before any run */
+  readyWasmBytes = 0
   /** messages to and from the worker; the pool polls it while a run is expected to answer soon */
   readonly handoff: HandoffEnd<FromWorker, ToWorker>
   private readonly worker: Worker
@@ -72,6 +74,7 @@ export class PoolSlot {
         if (message.type === "ready") {
           started = true
           this.wasmBytes = message.wasmBytes
+          this.readyWasmBytes = message.wasmBytes
           markReady()
         } else events.message(this, message)
       },

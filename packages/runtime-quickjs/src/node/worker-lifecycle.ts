@@ -1,7 +1,8 @@
 /**
- * The pool's worker threads: spawning them, replacing one (after a kill, a poisoned module, a death, or a run
- * that grew its WebAssembly memory past `recycleAboveBytes`: that memory never shrinks, and a replaced worker
- * hands it back to the OS), and backing off when a worker cannot start.
+ * The pool's worker threads: spawning them, replacing one (after a kill, a poisoned module, a death, a run that
+ * grew its WebAssembly memory past `recycleAboveBytes`, or an idle spell with memory past `trimIdleAboveBytes`:
+ * that memory never shrinks, and a replaced worker hands it back to the OS), and backing off when a worker cannot
+ * start.
  */
 import type { ResourceLimits } from "node:worker_threads"
 import type { WorkerConfig } from "./pool-options.js"
@@ -17,6 +18,8 @@ export class WorkerLifecycle {
   readonly slots = new Set<PoolSlot>()
   /** workers terminated and replaced */
   replaced = 0
+  /** workers spawned that have not loaded their module yet */
+  starting = 0
   private respawnDelayMs = 0
   private closed = false
 
@@ -35,13 +38,16 @@ export class WorkerLifecycle {
   spawn(replacement: boolean): Promise<void> {
     const slot = new PoolSlot(this.config, this.resourceLimits, this.events)
     this.slots.add(slot)
+    this.starting++
     return slot.ready.then(
       () => {
+        this.starting--
         this.respawnDelayMs = 0
         if (this.closed) return void slot.kill()
         this.events.ready(slot)
       },
       (cause: unknown) => {
+        this.starting--
         this.slots.delete(slot)
         if (replacement && !this.closed) {
           // a worker that cannot start (a broken install) must not spin: back off up to 5 s

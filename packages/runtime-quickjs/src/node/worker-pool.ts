@@ -10,6 +10,7 @@ import type { WorkerPoolOptions, WorkerPoolRuntime, WorkerPoolStats } from "./po
 import type { PoolSlot } from "./pool-slot.js"
 import { PollingPolicy } from "./polling-policy.js"
 import type { FromWorker } from "./protocol.js"
+import { IdleTrim } from "./idle-trim.js"
 import { armRunning, disarm, stoppedOutcome } from "./run-deadlines.js"
 import type { RunStops } from "./run-deadlines.js"
 import { RunQueue } from "./run-queue.js"
@@ -75,10 +76,7 @@ class WorkerPool implements WorkerPoolRuntime {
   private readonly runs: RunQueue
   private readonly workers: WorkerLifecycle
   private readonly idle: PoolSlot[] = []
-  private readonly idleTrim: { aboveBytes: number; afterMs: number }
-  /** the idle turn of each worker that went idle with grown memory: a trim timer acts only within its own turn */
-  private readonly idleTurns = new WeakMap<PoolSlot, number>()
-  private nextIdleTurn = 0
+  private readonly idleTrim: IdleTrim
   private readonly polling: PollingPolicy
   private closed = false
   /** what a run's deadline and abort do (run-deadlines.ts) */
@@ -91,7 +89,11 @@ class WorkerPool implements WorkerPoolRuntime {
     const config = resolvePoolOptions(options)
     this.size = config.size
     this.killGraceMs = config.killGraceMs
-    this.idleTrim = config.idleTrim
+    this.idleTrim = new IdleTrim(config.idleTrim, {
+      isIdle: (slot) => this.idle.includes(slot),
+      starting: () => this.workers.starting > 0,
+      replace: (slot) => this.replace(slot),
+    })
     this.workerFile = config.worker.workerFile
     this.runs = new RunQueue(config.queueLimit, config.size)
     this.workers = new WorkerLifecycle(config.worker, config.resourceLimits, {
@@ -166,6 +168,7 @@ class WorkerPool implements WorkerPoolRuntime {
 
   async close(): Promise<void> {
     this.closed = true
+    this.idleTrim.close()
     this.runs.abortAll(runErrors.aborted())
     this.idle.length = 0
     await this.workers.close()
@@ -317,21 +320,7 @@ class WorkerPool implements WorkerPoolRuntime {
     const next = this.runs.queue.shift()
     if (next) return this.begin(slot, next)
     this.polling.wentIdle(slot)
-    if (slot.wasmBytes > this.idleTrim.aboveBytes) this.trimWhenIdle(slot)
-  }
-
-  /**
-   * Replaces a worker that stays idle `idleTrim.afterMs` with more memory than `idleTrim.aboveBytes`: WebAssembly
-   * memory never shrinks, and a worker replaced while nothing waits for it hands that memory back at no run's cost.
-   */
-  private trimWhenIdle(slot: PoolSlot) {
-    const turn = ++this.nextIdleTurn
-    this.idleTurns.set(slot, turn)
-    setTimeout(() => {
-      // taken by a run since (and maybe idle again, in a later turn): not idle the whole time
-      if (this.closed || this.idleTurns.get(slot) !== turn || !this.idle.includes(slot)) return
-      this.replace(slot)
-    }, this.idleTrim.afterMs).unref()
+    this.idleTrim.wentIdle(slot)
   }
 
   private replace(slot: PoolSlot, lost: RunError = runErrors.internal("the sandbox worker stopped unexpectedly")) {
