@@ -185,7 +185,8 @@ const setups: [string, () => Promise<Run>][] = [
   ...([true, false] as const).map((snapshots): [string, () => Promise<Run>] => [
     `worker pool, snapshots ${snapshots ? "on" : "off"}`,
     async () => {
-      const pool = await createWorkerPoolRuntime({ size: 1, snapshots })
+      // the attacker must run on the victim's worker: no idle trim replaces it between their runs
+      const pool = await createWorkerPoolRuntime({ size: 1, snapshots, trimIdleAfterMs: 10 * 60_000 })
       pools.push(pool)
       return viaRuntime(pool)
     },
