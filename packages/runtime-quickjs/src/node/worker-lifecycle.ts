@@ -18,8 +18,6 @@ export class WorkerLifecycle {
   readonly slots = new Set<PoolSlot>()
   /** workers terminated and replaced */
   replaced = 0
-  /** workers spawned that have not loaded their module yet */
-  starting = 0
   private respawnDelayMs = 0
   private closed = false
 
@@ -38,16 +36,13 @@ export class WorkerLifecycle {
   spawn(replacement: boolean): Promise<void> {
     const slot = new PoolSlot(this.config, this.resourceLimits, this.events)
     this.slots.add(slot)
-    this.starting++
     return slot.ready.then(
       () => {
-        this.starting--
         this.respawnDelayMs = 0
         if (this.closed) return void slot.kill()
         this.events.ready(slot)
       },
       (cause: unknown) => {
-        this.starting--
         this.slots.delete(slot)
         if (replacement && !this.closed) {
           // a worker that cannot start (a broken install) must not spin: back off up to 5 s

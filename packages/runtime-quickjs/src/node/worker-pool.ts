@@ -91,7 +91,7 @@ class WorkerPool implements WorkerPoolRuntime {
     this.killGraceMs = config.killGraceMs
     this.idleTrim = new IdleTrim(config.idleTrim, {
       isIdle: (slot) => this.idle.includes(slot),
-      starting: () => this.workers.starting > 0,
+      starting: () => this.stats().starting > 0,
       replace: (slot) => this.replace(slot),
     })
     this.workerFile = config.worker.workerFile
