@@ -205,8 +205,9 @@ describe("worker pool: memory a run grew is handed back when its worker goes idl
     console.log(
       `RSS idle ${idle.toFixed(0)} MiB, grown ${grown.toFixed(0)} MiB, after the idle trim ${after.toFixed(0)} MiB`,
     )
-    // the run did grow it, or the drop below would prove nothing
-    expect(grown - idle).toBeGreaterThan(35)
+    // the run did grow it, or the drop below would prove nothing (by about 38 MiB; this process's other pools move
+    // its RSS by a few MiB meanwhile: 33.6 once in eleven runs of the file)
+    expect(grown - idle).toBeGreaterThan(25)
     expect(grown - after).toBeGreaterThan((grown - idle) / 2)
     expect(expectValue(await runWith(pool, "return 'next'"))).toBe("next")
   }, 30_000)
