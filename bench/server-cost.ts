@@ -1,11 +1,14 @@
 /**
  * `pnpm bench:server-cost [--rounds 5]`: the server's own cost per execute, each figure a ratio to a baseline taken
- * in the same run (about 2 minutes). Two processes of their own, started here: the built `switchboard serve` on a new
- * SQLite file, and a bare Node JSON server (parses the body, answers a small JSON object).
+ * in the same run (about 2½ minutes). Processes of their own, started here: the built `switchboard serve` on a new
+ * SQLite file, a bare Node JSON server (parses the body, answers a small JSON object) and a bare sandbox server.
  *
  * 1. Throughput: 32 keep-alive clients in a load process of their own (`execute/load-client.ts`), rounds alternating
- *    between the two servers; executions/s, median of the rounds. Then each server thread's CPU per request during
- *    one more round of each, from /proc (Linux), so the answer says where the time goes, thread by thread.
+ *    between the servers; executions/s, median of the rounds. Beside the bare JSON server (the issue's baseline),
+ *    a bare sandbox server (`execute/sandbox-server.ts`: the same worker pool running each script, and nothing
+ *    else), so the figure also says what the server costs beyond running the script. Then each server thread's CPU
+ *    per request during one more round of each, from /proc (Linux), so the answer says where the time goes, thread by
+ *    thread.
  * 2. A stdio tool call: 100 sequential `tools.fx.echo` calls in one execute, minus a trivial execute, ÷ 100, against
  *    the design's floor (`execute/stdio-relay.ts`: a worker thread asking the main thread, no QuickJS, no executor).
  * 3. 100 parallel calls: one execute awaiting `Promise.all` of 100 echo calls, minus a trivial execute, against a
@@ -78,6 +81,10 @@ print(
     .join(" ")}`,
 )
 const bare = await startListening(["-e", bareJsonServer], "ignore")
+const sandbox = await startListening(
+  ["--import", "tsx", fileURLToPath(new URL("./execute/sandbox-server.ts", import.meta.url))],
+  "ignore",
+)
 const server = await startListening(
   [built, "serve", "--port", "0", "--db", join(dir, "catalog.db"), "--allow-stdio"],
   "ignore",
@@ -86,7 +93,7 @@ try {
   if (values.only !== "stdio") await throughput()
   if (values.only !== "throughput") await stdioCalls()
 } finally {
-  await Promise.all([bare.stop(), server.stop()])
+  await Promise.all([bare.stop(), sandbox.stop(), server.stop()])
   rmSync(dir, { recursive: true, force: true })
 }
 
@@ -94,20 +101,28 @@ try {
 async function throughput() {
   const warm = 8000
   await spawnLoad(bare.url, 32, warm)
+  await spawnLoad(sandbox.url, 32, warm)
   await spawnLoad(server.url, 32, warm)
   const bareRates: number[] = []
+  const sandboxRates: number[] = []
   const serverRates: number[] = []
   for (let round = 0; round < rounds; round++) {
     bareRates.push(await spawnLoad(bare.url, 32, 20_000))
+    sandboxRates.push(await spawnLoad(sandbox.url, 32, 8000))
     serverRates.push(await spawnLoad(server.url, 32, 8000))
   }
-  const [bareRate, serverRate] = [median(bareRates), median(serverRates)]
+  const [bareRate, sandboxRate, serverRate] = [median(bareRates), median(sandboxRates), median(serverRates)]
   print(
     `trivial execute, 32 clients in a process of their own: ${serverRate.toFixed(0)}/s | baseline bare JSON server ` +
       `${bareRate.toFixed(0)}/s | ratio ${(serverRate / bareRate).toFixed(2)}x (target ≥ 0.8x)`,
   )
+  print(
+    `  the same against a bare sandbox server (the worker pool running each script, nothing else): ` +
+      `${sandboxRate.toFixed(0)}/s | ratio ${(serverRate / sandboxRate).toFixed(2)}x (no target)`,
+  )
   for (const [name, target, requests] of [
     ["bare JSON server", bare, 20_000],
+    ["bare sandbox server", sandbox, 8000],
     ["switchboard serve", server, 8000],
   ] as const) {
     const threads = await cpuPerRequest(target.pid, requests, () => spawnLoad(target.url, 32, requests))
