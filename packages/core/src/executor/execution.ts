@@ -316,6 +316,8 @@ export class Execution {
   end(): void {
     this.ended = true
     this.callerSignal?.removeEventListener("abort", this.onCallerAbort)
+    // with every call answered there is nothing to cancel, and the abort's reason would cost a stack for no reader
+    const cutOff = this.inflight.size > 0
     const at = this.now()
     for (const { path, startedAt } of this.inflight.values())
       this.calls.push({
@@ -330,7 +332,7 @@ export class Execution {
         outputSchemaError: null,
       })
     this.inflight.clear()
-    this.lifetime?.abort(endedReason())
+    if (cutOff) this.lifetime?.abort(endedReason())
   }
 
   /** Writes the shapes this execution observed, in one batch. */
