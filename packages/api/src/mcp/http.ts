@@ -25,6 +25,9 @@ const readJsonBody = async (request: { text(): Promise<string> }): Promise<unkno
   }
 }
 
+/** V8's stack depth setting, on Node and Workers alike; not in the ECMAScript types this package compiles against */
+const v8Errors = Error as ErrorConstructor & { stackTraceLimit: number }
+
 /**
  * Closes a server that answered its one POST. The SDK's close makes an error for any request the server still
  * awaits from the client and aborts any handler still registered; a stateless server awaits none and its handlers
@@ -32,12 +35,12 @@ const readJsonBody = async (request: { text(): Promise<string> }): Promise<unkno
  * close does that synchronously, before its first await, so the stack limit is back before anything else runs.
  */
 const closeServed = (server: { close(): Promise<void> }) => {
-  const limit = Error.stackTraceLimit
-  Error.stackTraceLimit = 0
+  const limit = v8Errors.stackTraceLimit
+  v8Errors.stackTraceLimit = 0
   try {
     return server.close()
   } finally {
-    Error.stackTraceLimit = limit
+    v8Errors.stackTraceLimit = limit
   }
 }
 
