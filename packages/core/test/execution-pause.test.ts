@@ -99,3 +99,45 @@ it("a declined resume whose other call paused first stops the run once the decli
   await tick(20)
   expect(execution.runSignal.aborted).toBe(true)
 })
+
+it("an approved call that passes its pause after the run ended gets its signal already aborted: it goes nowhere", async () => {
+  // what the plugin would see: whether the call's signal was aborted when the call reached it
+  const seen: { args: string; aborted: boolean }[] = []
+  const callTool: CallTool = async (ctx, call) => {
+    seen.push({ args: JSON.stringify(call.args), aborted: ctx.signal.aborted })
+    const id = ctx.callStarted(call.path, Date.now())
+    ctx.callEnded(id, {
+      executionId: "e1",
+      toolPath: call.path,
+      encoding: "direct",
+      startedAt: 0,
+      durationMs: 0,
+      ok: true,
+      errorCode: null,
+      dataBytes: null,
+      outputSchemaError: null,
+    })
+    return { ok: true, data: "done" }
+  }
+  let pass: (passed: boolean) => void = () => {}
+  const execution = new Execution({
+    ...executionOf(callTool),
+    replay: {
+      record: { ...record },
+      decision: { approved: true },
+      approvalId: "a1",
+      passPause: () => new Promise((resolve) => (pass = resolve)),
+    },
+  })
+  // the paused call (#1) waits to pass its pause; the script's next call is made at once and answered
+  void execution.invoke("fs.write", { text: "a" })
+  await execution.invoke("fs.read", { path: "b" })
+  // the script returned without awaiting the first: the run ends with no call in flight
+  execution.end()
+  pass(true)
+  await tick(10)
+  expect(seen).toEqual([
+    { args: '{"path":"b"}', aborted: false },
+    { args: '{"text":"a"}', aborted: true },
+  ])
+})

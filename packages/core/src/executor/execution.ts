@@ -279,13 +279,17 @@ export class Execution {
       this.stop.abort(new Error(this.paused ? "paused" : this.diverged ? "replay diverged" : "resume interrupted"))
   }
 
-  /** the tool calls' signal */
+  /**
+   * the tool calls' signal. A call that reaches its source after the run ended (an approved call that passed its
+   * pause meanwhile) finds it aborted and goes nowhere: `end` aborts it only for the calls then in flight.
+   */
   get signal(): AbortSignal {
-    if (this.lifetime) return this.lifetime.signal
-    const lifetime = (this.lifetime = new AbortController())
-    if (this.ended) lifetime.abort(endedReason())
-    else if (this.callerSignal?.aborted) lifetime.abort(this.callerSignal.reason)
-    return lifetime.signal
+    if (!this.lifetime) {
+      this.lifetime = new AbortController()
+      if (!this.ended && this.callerSignal?.aborted) this.lifetime.abort(this.callerSignal.reason)
+    }
+    if (this.ended && !this.lifetime.signal.aborted) this.lifetime.abort(endedReason())
+    return this.lifetime.signal
   }
 
   /** one listener on the caller's signal stops the run and the calls in flight */
