@@ -9,7 +9,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { fixtureCommand } from "@switchboard/fixtures"
 import { connectOverHttp, connectOverStdio, postMcpExecute } from "../support/mcp-clients.js"
 import type { ConnectedClient } from "../support/mcp-clients.js"
-import { startTestServer } from "../support/helpers.js"
+import { memoryLogger, startTestServer } from "../support/helpers.js"
 import type { WorkerPoolRuntime } from "@switchboard/runtime-quickjs/node"
 
 const connect = { http: connectOverHttp, stdio: connectOverStdio }
@@ -313,8 +313,9 @@ describe("the /mcp HTTP endpoint", () => {
     }
   }, 30_000)
 
-  it("a client that hangs up stops its running script", async () => {
-    const server = await startTestServer({ allowStdio: true })
+  it("a client that hangs up stops its running script, and its request ends there", async () => {
+    const { logger, lines } = memoryLogger()
+    const server = await startTestServer({ allowStdio: true, logger })
     try {
       expect(
         (
@@ -345,6 +346,11 @@ describe("the /mcp HTTP endpoint", () => {
       } finally {
         db.close()
       }
+      // the request itself ends too (its log line is written when it does), rather than waiting on an answer that
+      // the closed transport will never send
+      await expect
+        .poll(() => lines.filter((line) => line.message === "request").map((line) => line.details), { timeout: 5000 })
+        .toContainEqual(expect.objectContaining({ route: "/mcp", errorCode: "aborted" }))
     } finally {
       await server.stop()
     }

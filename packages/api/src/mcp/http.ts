@@ -109,7 +109,7 @@ export const mcpRoutes = routeGroup((services, { maxBodyBytes, console, publicUr
     handler: async (c, { services, maxBodyBytes, console, publicUrl }) => {
       // the request's key decides which tools it sees and may call
       const executed = (executionId: string) => c.set("executionId", executionId)
-      const { WebStandardStreamableHTTPServerTransport, createMcpServer } = await loadSdk()
+      const { WebStandardStreamableHTTPServerTransport, createMcpServer, ErrorCode } = await loadSdk()
       // stateless with JSON answers: no stream carries a request to the client, so nothing is asked (elicitation);
       // an execute that pauses answers the paused text, and `resume` the result
       const origin = serverBase(c.req.raw, publicUrl)
@@ -124,12 +124,26 @@ export const mcpRoutes = routeGroup((services, { maxBodyBytes, console, publicUr
       })
       const request = c.req.raw
       const parsedBody = await readJsonBody(c.req)
-      // a client that hangs up cancels its running script: closing the transport aborts in-flight handlers
-      const hangUp = () => void transport.close()
+      // A client that hangs up cancels its running script: closing the transport aborts the handlers in flight. Their
+      // answers are then never sent, so handleRequest would never settle: the request ends at the hang-up instead,
+      // with an answer only the request log reads.
+      const gone = () => {
+        c.set("errorCode", "aborted")
+        const error = { code: ErrorCode.ConnectionClosed, message: "the client closed the connection" }
+        return Response.json({ jsonrpc: "2.0", error, id: null })
+      }
+      let hungUp: (answer: Response) => void = () => {}
+      const goneAway = new Promise<Response>((resolve) => (hungUp = resolve))
+      const hangUp = () => {
+        void transport.close()
+        hungUp(gone())
+      }
       request.signal.addEventListener("abort", hangUp, { once: true })
       try {
+        // gone before its body was read: nothing is run for it
+        if (request.signal.aborted) return gone()
         await server.connect(transport)
-        return await transport.handleRequest(request, { parsedBody })
+        return await Promise.race([transport.handleRequest(request, { parsedBody }), goneAway])
       } finally {
         request.signal.removeEventListener("abort", hangUp)
         await closeServed(server)
