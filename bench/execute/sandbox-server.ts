@@ -29,13 +29,21 @@ createServer((request, response) => {
     const controller = new AbortController()
     // a client that hangs up stops its run; an abort after a finished answer would cost more than the run
     response.once("close", () => response.writableFinished || controller.abort())
-    const outcome = await runtime.run(JSON.parse(body).code, {
-      invoke: refuse,
-      limits: defaultLimits,
-      signal: controller.signal,
-    })
-    const text = JSON.stringify(outcome.ok ? { ok: true, result: outcome.value } : { ok: false, error: outcome.error })
-    response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) })
+    let status = 200
+    let text: string
+    try {
+      const outcome = await runtime.run(JSON.parse(body).code, {
+        invoke: refuse,
+        limits: defaultLimits,
+        signal: controller.signal,
+      })
+      text = JSON.stringify(outcome.ok ? { ok: true, result: outcome.value } : { ok: false, error: outcome.error })
+    } catch (cause) {
+      // a bad body or a failed run is answered (the load client counts it), not left to end the process unseen
+      status = 500
+      text = JSON.stringify({ ok: false, error: String(cause) })
+    }
+    response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) })
     response.end(text)
   })
 }).listen(0, "127.0.0.1", function (this: import("node:net").Server) {
