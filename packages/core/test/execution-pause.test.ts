@@ -12,6 +12,20 @@ import type { ReplayRecord } from "../src/executor/replay.js"
 const needsPerson = { action: "require_approval" as const, rule: null, reason: "writes" }
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** The call `id` of `path` ended, answered (its record as the invoker would keep it). */
+const answered = (ctx: Execution, id: number, path: string) =>
+  ctx.callEnded(id, {
+    executionId: "e1",
+    toolPath: path,
+    encoding: "direct",
+    startedAt: 0,
+    durationMs: 0,
+    ok: true,
+    errorCode: null,
+    dataBytes: null,
+    outputSchemaError: null,
+  })
+
 /** every call needs a person's approval, unless it is the approved one; each takes `ms` to get there */
 const invoker =
   (ms: number, made: string[]): CallTool =>
@@ -21,17 +35,7 @@ const invoker =
     const id = ctx.callStarted(path, Date.now())
     if (ctx.isApproved(call.index)) {
       made.push(JSON.stringify(args))
-      ctx.callEnded(id, {
-        executionId: "e1",
-        toolPath: path,
-        encoding: "direct",
-        startedAt: 0,
-        durationMs: 0,
-        ok: true,
-        errorCode: null,
-        dataBytes: null,
-        outputSchemaError: null,
-      })
+      answered(ctx, id, path)
       return { ok: true, data: "written" }
     }
     return ctx.pauseAt(id, call, needsPerson)
@@ -106,17 +110,7 @@ it("an approved call that passes its pause after the run ended gets its signal a
   const callTool: CallTool = async (ctx, call) => {
     seen.push({ args: JSON.stringify(call.args), aborted: ctx.signal.aborted })
     const id = ctx.callStarted(call.path, Date.now())
-    ctx.callEnded(id, {
-      executionId: "e1",
-      toolPath: call.path,
-      encoding: "direct",
-      startedAt: 0,
-      durationMs: 0,
-      ok: true,
-      errorCode: null,
-      dataBytes: null,
-      outputSchemaError: null,
-    })
+    answered(ctx, id, call.path)
     return { ok: true, data: "done" }
   }
   let pass: (passed: boolean) => void = () => {}
