@@ -113,4 +113,29 @@ describe("downloads in progress per key", () => {
     expect((await again.arrayBuffer()).byteLength).toBe(outputBytes)
     for (const { socket } of [...held, past, other]) socket.destroy()
   }, 60_000)
+
+  it("a HEAD of a stored output is answered with a GET's headers and takes no download", async () => {
+    const carol = await server.host.keys.create("carol", ["execute"])
+    const as = { authorization: `Bearer ${carol.key}` }
+    const outputBytes = 1 << 20
+    const answer = await fetch(`${server.url}/v1/execute`, {
+      method: "POST",
+      headers: { ...as, "content-type": "application/json" },
+      body: JSON.stringify({ code: `return "y".repeat(${outputBytes})` }),
+    })
+    const { executionId } = (await answer.json()) as { executionId: string }
+    const url = `${server.url}/v1/executions/${executionId}/output`
+    // more HEADs than the key's two downloads: a HEAD has no body to send, so none of them holds a place
+    for (let index = 0; index < 5; index++) {
+      const head = await fetch(url, { method: "HEAD", headers: as })
+      expect([head.status, head.headers.get("content-length"), head.headers.get("content-type")]).toEqual([
+        200,
+        String(outputBytes),
+        "text/plain; charset=utf-8",
+      ])
+    }
+    const got = await fetch(url, { headers: as })
+    expect(got.status).toBe(200)
+    expect((await got.arrayBuffer()).byteLength).toBe(outputBytes)
+  }, 60_000)
 })

@@ -49,6 +49,9 @@ const search = async (c: Context<AppEnv>, grep: Render.GrepRunner, output: Rende
 
 /** the stored bytes, exactly as stored (never re-rendered): a page of the text at a time, within the key's downloads */
 const download = async (c: Context<AppEnv>, downloads: DownloadSlots, output: Render.OutputPages, logger: Logger) => {
+  // a HEAD (served by this GET route) sends no body: it reads nothing and holds no download, whose place a body
+  // left unsent would never give back
+  if (c.req.method === "HEAD") return c.body(null, 200, { ...TEXT_PLAIN, "content-length": String(output.bytes) })
   const caller = c.get("caller")
   const release = downloads.take(caller)
   if (!release) {
