@@ -3,6 +3,8 @@
  * never stopped waits on promises that never settle until its time limit (30 s by default), holding its sandbox.
  * The Execution alone, with a stand-in for the tool invoker whose timing the test sets, so each order is certain.
  */
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 import { expect, it } from "vitest"
 import { defaultLimits } from "../src/index.js"
 import { Execution } from "../src/executor/execution.js"
@@ -134,4 +136,26 @@ it("an approved call that passes its pause after the run ended gets its signal a
     { args: '{"path":"b"}', aborted: false },
     { args: '{"text":"a"}', aborted: true },
   ])
+})
+
+it("a paused execution is garbage once nothing refers to it: the calls it never answers keep nothing alive", async () => {
+  setFlagsFromString("--expose-gc")
+  const gc = runInNewContext("gc") as () => void
+  const collected: string[] = []
+  const registry = new FinalizationRegistry<string>((name) => collected.push(name))
+  // an execution paused at its first call, and a second call made after the pause: neither is ever answered
+  await (async () => {
+    const execution = new Execution(executionOf(invoker(0, [])))
+    registry.register(execution, "paused execution")
+    void execution.invoke("fs.write", { text: "a" })
+    await tick(10)
+    expect(execution.paused?.call.path).toBe("fs.write")
+    void execution.invoke("fs.write", { text: "b" })
+    execution.end()
+  })()
+  for (let round = 0; round < 20 && collected.length === 0; round++) {
+    gc()
+    await tick(10)
+  }
+  expect(collected).toEqual(["paused execution"])
 })

@@ -30,8 +30,12 @@ export type CallTool = (execution: Execution, call: ScriptCall) => Promise<ToolR
 
 const endedReason = () => new Error("the execution ended")
 
-/** a call the run will never see answered: it paused, or its replay diverged, and the run is being stopped */
-const held = new Promise<ToolResult>(() => {})
+/**
+ * A call the run will never see answered: it paused, or its replay diverged, and the run is being stopped. A new
+ * promise each time: whatever waits on it is garbage with the execution, where a shared one would keep every
+ * waiter, and the execution behind it, for the life of the process.
+ */
+const held = () => new Promise<ToolResult>(() => {})
 
 /** A call this run made upstream, as the journal keeps it until a pause needs its arguments' text. */
 interface LiveCall {
@@ -142,7 +146,7 @@ export class Execution {
    */
   readonly invoke: InvokeTool = (path, args, clockReads) => {
     if (clockReads) for (const read of clockReads) if (this.clock.length < MAX_CLOCK_READS) this.clock.push(read)
-    if (this.paused || this.diverged || this.interrupted) return held
+    if (this.paused || this.diverged || this.interrupted) return held()
     const call: ScriptCall = { index: this.callsMade++, path, args }
     const replay = this.replay
     if (replay) {
@@ -172,7 +176,7 @@ export class Execution {
       this.live--
       this.interrupted = why
       this.stopRun()
-      return held
+      return held()
     }
     return replay.passPause().then(
       (passed) => {
@@ -183,7 +187,7 @@ export class Execution {
         this.live--
         // a divergence has stopped the run; a pause elsewhere has not: the call a person decided is still made
         // (or answered), and the run stops once nothing is in flight
-        if (this.diverged || this.interrupted) return held
+        if (this.diverged || this.interrupted) return held()
         const { decision } = replay
         if (decision.approved) return this.made(call)
         const answered = this.declined(call, text, decision)
@@ -241,13 +245,13 @@ export class Execution {
     if (!this.paused && !this.diverged && !this.interrupted)
       this.paused = { call: { index, path, args: argsText(args) }, args, policy }
     if (this.live === 0) this.stopRun()
-    return held
+    return held()
   }
 
   private diverge(message: string): Promise<ToolResult> {
     this.diverged = message
     this.stopRun()
-    return held
+    return held()
   }
 
   /** A declined (or expired) approval: the call resolves to `declined` with the note, and is recorded as such. */
