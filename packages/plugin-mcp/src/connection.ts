@@ -161,6 +161,22 @@ const terminateSession = async (wire: StreamableHTTPClientTransport) => {
   if (timer !== undefined) clearTimeout(timer)
 }
 
+/**
+ * The SDK's timeout covers the initialize request alone; the initialized notification after it is, over streamable
+ * HTTP, a POST of its own that nothing bounds but the HTTP client's own timeouts (minutes). The whole handshake gets
+ * `timeoutMs`; the caller closes the client when it loses, which aborts that POST.
+ */
+const connectWithin = (connecting: Promise<void>, timeoutMs: number) => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`the MCP server did not finish connecting within ${timeoutMs} ms`)),
+      timeoutMs,
+    )
+  })
+  return Promise.race([connecting, late]).finally(() => clearTimeout(timer))
+}
+
 export const connect = async (
   transport: McpTransportConfig,
   handlers: ConnectHandlers,
@@ -221,7 +237,7 @@ export const connect = async (
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => handlers.onToolsChanged())
 
   try {
-    await client.connect(wire, { timeout: timeoutMs })
+    await connectWithin(client.connect(wire, { timeout: timeoutMs }), timeoutMs)
     if (!open) throw new Error("the MCP server closed the connection right after initialize")
   } catch (cause) {
     open = false
