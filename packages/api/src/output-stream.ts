@@ -17,11 +17,14 @@ export interface OutputStreamOptions {
 
 export const outputStream = (output: Render.OutputPages, { done, failed }: OutputStreamOptions) => {
   let page = 0
+  // the client went away: a page still being read is dropped, not reported as a failed read
+  let cancelled = false
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         try {
           const text = await output.read(page++)
+          if (cancelled) return
           if (text.length > 0) controller.enqueue(encoder.encode(text))
           if (page >= output.pages) {
             done()
@@ -29,11 +32,15 @@ export const outputStream = (output: Render.OutputPages, { done, failed }: Outpu
           }
         } catch (cause) {
           done()
+          if (cancelled) return
           failed(cause)
           controller.error(cause)
         }
       },
-      cancel: done,
+      cancel: () => {
+        cancelled = true
+        done()
+      },
     },
     { highWaterMark: 0 },
   )
