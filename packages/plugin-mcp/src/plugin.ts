@@ -49,6 +49,7 @@ export interface McpPluginOptions {
   pinStdio?: PinStdio
   /** what this host says of a stdio source when it has no spawner (the Worker host: stdio cannot run on Workers) */
   stdioUnavailableMessage?: string
+  /** the whole handshake (initialize and the initialized notification after it), 30 s by default */
   connectTimeoutMs?: number
   listTimeoutMs?: number
   /** how long an unused connection stays open */
