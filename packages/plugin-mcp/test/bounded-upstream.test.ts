@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
 import type { SourceHandle } from "@switchboard/core"
 import { createMcpPlugin } from "../src/index.js"
+import { answerWith, initializeResult, startRawMcpServer } from "./raw-mcp-server.js"
 
 const cleanup: (() => Promise<unknown>)[] = []
 afterEach(async () => {
@@ -77,47 +78,27 @@ it("a JSON answer past the message bound: the sync fails naming the bound, and t
 const startFloodingServer = async (flooded: readonly string[]) => {
   const stats = { written: 0 }
   const chunk = Buffer.alloc(64 * 1024, "x")
-  const server = createServer((request, response) => {
-    if (request.method !== "POST") return void response.writeHead(405).end()
-    const parts: Buffer[] = []
-    request.on("data", (part: Buffer) => parts.push(part))
-    request.on("end", () => {
-      const message = JSON.parse(Buffer.concat(parts).toString("utf8")) as {
-        id?: number
-        method: string
-        params?: { protocolVersion?: string }
-      }
-      if (message.id === undefined) return void response.writeHead(202).end()
-      const answer = (result: unknown) =>
-        response
-          .writeHead(200, { "content-type": "application/json" })
-          .end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }))
-      if (flooded.includes(message.method)) {
-        response.writeHead(200, { "content-type": "application/json" })
-        response.write(`{"jsonrpc":"2.0","id":${message.id},"result":{"pad":"`)
-        const pump = () => {
-          while (stats.written < 64 * MB) {
-            stats.written += chunk.length
-            if (!response.write(chunk)) return void response.once("drain", pump)
-          }
-          response.end('"}}')
+  const server = await startRawMcpServer((message, response) => {
+    if (message.id === undefined) return void response.writeHead(202).end()
+    if (flooded.includes(message.method)) {
+      response.writeHead(200, { "content-type": "application/json" })
+      response.write(`{"jsonrpc":"2.0","id":${message.id},"result":{"pad":"`)
+      const pump = () => {
+        while (stats.written < 64 * MB) {
+          stats.written += chunk.length
+          if (!response.write(chunk)) return void response.once("drain", pump)
         }
-        return pump()
+        response.end('"}}')
       }
-      if (message.method === "initialize")
-        return answer({
-          protocolVersion: message.params?.protocolVersion,
-          capabilities: { tools: {} },
-          serverInfo: { name: "flood", version: "1.0.0" },
-        })
-      if (message.method === "tools/list") return answer({ tools: [{ name: "big", inputSchema: { type: "object" } }] })
-      answer({})
-    })
+      return pump()
+    }
+    if (message.method === "initialize") return answerWith(response, message, initializeResult(message, "flood"))
+    if (message.method === "tools/list")
+      return answerWith(response, message, { tools: [{ name: "big", inputSchema: { type: "object" } }] })
+    answerWith(response, message, {})
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  cleanup.push(() => new Promise((resolve) => server.close(resolve)))
-  cleanup.push(async () => server.closeAllConnections())
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, stats }
+  cleanup.push(server.close)
+  return { url: server.url, stats }
 }
 
 describe("an answer past the message bound is the server misbehaving (upstream_error), as a stdio flood is", () => {

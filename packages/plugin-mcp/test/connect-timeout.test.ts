@@ -3,12 +3,11 @@
  * request, not the initialized notification after it, which over streamable HTTP is a POST of its own. A real
  * server on loopback that answers initialize and then never answers that POST.
  */
-import { createServer } from "node:http"
 import type { ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
 import { afterEach, expect, it } from "vitest"
 import type { SourceHandle } from "@switchboard/core"
 import { createMcpPlugin } from "../src/index.js"
+import { answerWith, initializeResult, startRawMcpServer } from "./raw-mcp-server.js"
 
 const cleanup: (() => Promise<unknown>)[] = []
 afterEach(async () => {
@@ -18,31 +17,12 @@ afterEach(async () => {
 /** answers initialize; holds every notification's POST open, unanswered */
 const startStallingServer = async () => {
   const held: ServerResponse[] = []
-  const server = createServer((request, response) => {
-    if (request.method !== "POST") return void response.writeHead(405).end()
-    const parts: Buffer[] = []
-    request.on("data", (part: Buffer) => parts.push(part))
-    request.on("end", () => {
-      const message = JSON.parse(Buffer.concat(parts).toString("utf8")) as {
-        id?: number
-        method: string
-        params?: { protocolVersion?: string }
-      }
-      if (message.id === undefined) return void held.push(response)
-      const result = {
-        protocolVersion: message.params?.protocolVersion,
-        capabilities: { tools: {} },
-        serverInfo: { name: "stalling", version: "1.0.0" },
-      }
-      response
-        .writeHead(200, { "content-type": "application/json" })
-        .end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }))
-    })
+  const server = await startRawMcpServer((message, response) => {
+    if (message.id === undefined) return void held.push(response)
+    answerWith(response, message, initializeResult(message, "stalling"))
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  cleanup.push(() => new Promise((resolve) => server.close(resolve)))
-  cleanup.push(async () => server.closeAllConnections())
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, held }
+  cleanup.push(server.close)
+  return { url: server.url, held }
 }
 
 it("a server that answers initialize and never the initialized notification fails the connection at connectTimeoutMs", async () => {
