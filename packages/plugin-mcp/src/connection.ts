@@ -174,7 +174,9 @@ const connectWithin = (connecting: Promise<void>, timeoutMs: number) => {
       timeoutMs,
     )
   })
-  return Promise.race([connecting, late]).finally(() => clearTimeout(timer))
+  return Promise.race([connecting, late]).finally(() => {
+    if (timer !== undefined) clearTimeout(timer)
+  })
 }
 
 export const connect = async (
