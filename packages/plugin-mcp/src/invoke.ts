@@ -131,6 +131,12 @@ const isUnknownToolResult = (raw: unknown, tool: string): boolean => {
   )
 }
 
+/** an error the SDK made: from an answer, or its own timeout or cancellation (a call's connection loaded the SDK) */
+const isMcpError = (cause: unknown) => {
+  const sdk = loadedClientSdk()
+  return sdk !== undefined && cause instanceof sdk.McpError
+}
+
 const abortedCall = (tool: string): RawInvokeResult => ({
   ok: false,
   code: ToolErrorCodes.aborted,
@@ -193,6 +199,10 @@ export const callTool = async (
   } catch (cause) {
     // the SDK reports its own cancellation as a RequestTimeout, which would read as the tool being slow
     if (call.signal.aborted) return abortedCall(tool)
+    // A request whose send failed (an HTTP error, a reset) has no answer coming, but the SDK keeps waiting for one:
+    // its handler, holding the arguments, stays until the connection closes. Aborting runs the SDK's cancel, which
+    // drops it (and tells the server). An McpError came with an answer, or from the SDK's own timeout: nothing waits.
+    if (!isMcpError(cause)) call.abort()
     // not processed upstream, so the pool may send it again on a new session; a dropped call is not resent: its tool may have run
     const loss = connection.lossOf(cause)
     if (loss === "session_gone" || loss === "refused") throw new NotProcessed({ cause })
