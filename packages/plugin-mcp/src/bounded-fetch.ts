@@ -65,7 +65,7 @@ const ownSignal = (connection: AbortSignal | null | undefined) => {
 }
 
 /** A stream running `transform` on each chunk, calling `done` once the body has ended or its reader cancelled it (the request is over). */
-const ending = (
+export const ending = (
   transform: (chunk: Uint8Array, controller: TransformStreamDefaultController<Uint8Array>) => void,
   done: () => void,
 ) =>
