@@ -5,9 +5,8 @@
  */
 import type { ServerResponse } from "node:http"
 import { afterEach, expect, it } from "vitest"
-import type { SourceHandle } from "@switchboard/core"
 import { createMcpPlugin } from "../src/index.js"
-import { answerWith, initializeResult, startRawMcpServer } from "./raw-mcp-server.js"
+import { answerWith, httpSource, initializeResult, startRawMcpServer } from "./raw-mcp-server.js"
 
 const cleanup: (() => Promise<unknown>)[] = []
 afterEach(async () => {
@@ -29,12 +28,7 @@ it("a call whose deadline passes is cancelled, and its POST ends with it", async
   cleanup.push(server.close)
   const mcp = await createMcpPlugin({ connectTimeoutMs: 10_000 })
   cleanup.push(() => mcp.close())
-  const source: SourceHandle = {
-    id: "silent",
-    namespace: "silent",
-    kind: "mcp",
-    config: { transport: { type: "http", url: server.url, headers: {} } },
-  }
+  const source = httpSource("silent", server.url)
   const outcome = await mcp.invoke(source, "wait", {}, { deadline: Date.now() + 300 })
   expect(outcome).toMatchObject({ ok: false, code: "tool_timeout" })
   await expect.poll(() => methods).toContain("notifications/cancelled")

@@ -5,9 +5,8 @@
  */
 import type { ServerResponse } from "node:http"
 import { afterEach, expect, it } from "vitest"
-import type { SourceHandle } from "@switchboard/core"
 import { createMcpPlugin } from "../src/index.js"
-import { answerWith, initializeResult, startRawMcpServer } from "./raw-mcp-server.js"
+import { answerWith, httpSource, initializeResult, startRawMcpServer } from "./raw-mcp-server.js"
 
 const cleanup: (() => Promise<unknown>)[] = []
 afterEach(async () => {
@@ -29,12 +28,7 @@ it("a server that answers initialize and never the initialized notification fail
   const stalling = await startStallingServer()
   const mcp = await createMcpPlugin({ connectTimeoutMs: 1_000 })
   cleanup.push(() => mcp.close())
-  const source: SourceHandle = {
-    id: "stalling",
-    namespace: "stalling",
-    kind: "mcp",
-    config: { transport: { type: "http", url: stalling.url, headers: {} } },
-  }
+  const source = httpSource("stalling", stalling.url)
   // without the bound this waits for the HTTP client's own timeout (minutes): the test's 15 s would end it first
   const outcome = await mcp.discover(source)
   expect(stalling.held).toHaveLength(1)

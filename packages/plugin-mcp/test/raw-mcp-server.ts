@@ -5,6 +5,7 @@
 import { createServer } from "node:http"
 import type { ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import type { SourceHandle } from "@switchboard/core"
 
 export interface RawMessage {
   id?: number
@@ -41,3 +42,11 @@ export const startRawMcpServer = async (answer: (message: RawMessage, response: 
     },
   }
 }
+
+/** an http source named `id` at `url` */
+export const httpSource = (id: string, url: string): SourceHandle => ({
+  id,
+  namespace: id,
+  kind: "mcp",
+  config: { transport: { type: "http", url, headers: {} } },
+})
