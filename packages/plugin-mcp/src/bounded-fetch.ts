@@ -7,6 +7,7 @@
  * this runs on Workers too.
  */
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
+import { cancellablePosts } from "./cancelled-posts.js"
 
 /** What an error response keeps of its body: more than the excerpt an error message carries. */
 export const ERROR_BODY_BYTES = 4 * 1024
@@ -26,11 +27,17 @@ export const boundedFetch = (
   fetchLike: FetchLike = (url, init) => fetch(url, init),
   maxBytes = DEFAULT_MAX_UPSTREAM_MESSAGE_BYTES,
 ): FetchLike => {
+  const posts = cancellablePosts()
   return async (url, init) => {
-    const { signal, release } = ownSignal(init?.signal)
+    const { own, unlink } = ownSignal(init?.signal)
+    const forget = posts.sending(init?.body, own)
+    const release = () => {
+      unlink()
+      forget()
+    }
     let response: Response
     try {
-      response = await fetchLike(url, signal ? { ...init, signal } : init)
+      response = await fetchLike(url, { ...init, signal: own.signal })
     } catch (cause) {
       release()
       throw cause
@@ -54,18 +61,22 @@ export const boundedFetch = (
 /**
  * A signal for one request, aborted with the connection's: the SDK hands every request the connection's own
  * signal, and Node's fetch keeps a listener on it per request until that request is garbage collected (thousands
- * on a busy pooled connection). The connection's signal holds one listener per request in flight instead.
+ * on a busy pooled connection). The connection's signal holds one listener per request in flight instead. Its own
+ * controller also lets a cancelled request's POST be ended alone (./cancelled-posts.ts).
  */
 const ownSignal = (connection: AbortSignal | null | undefined) => {
-  if (!connection || connection.aborted) return { signal: connection ?? undefined, release: () => {} }
   const own = new AbortController()
+  if (!connection || connection.aborted) {
+    if (connection) own.abort(connection.reason)
+    return { own, unlink: () => {} }
+  }
   const forward = () => own.abort(connection.reason)
   connection.addEventListener("abort", forward, { once: true })
-  return { signal: own.signal, release: () => connection.removeEventListener("abort", forward) }
+  return { own, unlink: () => connection.removeEventListener("abort", forward) }
 }
 
 /** A stream running `transform` on each chunk, calling `done` once the body has ended or its reader cancelled it (the request is over). */
-export const ending = (
+const ending = (
   transform: (chunk: Uint8Array, controller: TransformStreamDefaultController<Uint8Array>) => void,
   done: () => void,
 ) =>

@@ -3,21 +3,18 @@
  * then sends `notifications/cancelled`, but its send listens only to the connection's signal, so the POST that
  * carries the request stays open until the server answers, which a server that honours the cancellation never does:
  * a socket and a response stream held until the HTTP client's own timeouts (minutes), or longer behind keep-alives.
- * Each POST of a request is aborted when its cancellation goes out. The JSON-RPC id is read off the end of the
- * body (the SDK writes `id` last, `{ ...request, jsonrpc, id }`); a body it cannot read there is left as it was.
- * Web APIs only, so this runs on Workers too.
+ * bounded-fetch.ts gives each request its own signal; this registry aborts a request's when its cancellation goes
+ * out. The JSON-RPC id is read off the end of the body (the SDK writes `id` last, `{ ...request, jsonrpc, id }`); a
+ * body it cannot read there is left as it was. Plain strings and maps, so this runs on Workers too.
  */
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
-import { ending } from "./bounded-fetch.js"
 
 /** how the SDK's cancellation of a request begins, as it serializes it */
 const CANCELLED = '{"jsonrpc":"2.0","method":"notifications/cancelled"'
+/** how a request from the client begins; a response to the server's own request begins otherwise */
+const REQUEST = '{"method":'
 /** a request's id at the end of its body; looked for in the last characters only (a body can be megabytes) */
 const ID_AT_END = /"id":(\d+)\}$/
 const TAIL_CHARS = 32
-
-/** how a request from the client begins (`{ ...request, jsonrpc, id }`); a response to the server's own begins otherwise */
-const REQUEST = '{"method":'
 
 const requestIdOf = (body: string): number | undefined => {
   if (!body.startsWith(REQUEST)) return undefined
@@ -33,46 +30,29 @@ const cancelledIdOf = (body: string): unknown => {
   }
 }
 
-export const abortCancelledPosts = (fetchLike: FetchLike): FetchLike => {
-  /** the POSTs of requests still awaiting their answer, by JSON-RPC id */
+const nothing = () => {}
+
+/** The requests of one connection whose POST is still open, by JSON-RPC id. */
+export const cancellablePosts = () => {
   const open = new Map<number, AbortController>()
-  return async (url, init) => {
-    const body = typeof init?.body === "string" ? init.body : undefined
-    if (body === undefined) return fetchLike(url, init)
-    if (body.startsWith(CANCELLED)) {
-      const id = cancelledIdOf(body)
-      if (typeof id === "number") open.get(id)?.abort(new Error(`request ${id} was cancelled`))
-      return fetchLike(url, init)
-    }
-    const id = requestIdOf(body)
-    if (id === undefined) return fetchLike(url, init)
-    const post = new AbortController()
-    const connection = init?.signal
-    const forward = () => post.abort(connection?.reason)
-    if (connection?.aborted) forward()
-    else connection?.addEventListener("abort", forward, { once: true })
-    open.set(id, post)
-    const settled = () => {
-      connection?.removeEventListener("abort", forward)
-      if (open.get(id) === post) open.delete(id)
-    }
-    try {
-      const response = await fetchLike(url, { ...init, signal: post.signal })
-      // the answer has come (a JSON body), or is coming on this response's stream: until that ends, a cancellation
-      // still ends it
-      if (!response.body) {
-        settled()
-        return response
+  return {
+    /**
+     * A POST goes out with `body` on its own controller `post`: a cancellation aborts the POST of the request it
+     * names; a request's is kept until the returned function runs (its answer ended).
+     */
+    sending(body: unknown, post: AbortController): () => void {
+      if (typeof body !== "string") return nothing
+      if (body.startsWith(CANCELLED)) {
+        const id = cancelledIdOf(body)
+        if (typeof id === "number") open.get(id)?.abort(new Error(`request ${id} was cancelled`))
+        return nothing
       }
-      const passed = response.body.pipeThrough(ending((chunk, controller) => controller.enqueue(chunk), settled))
-      return new Response(passed, {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-      })
-    } catch (cause) {
-      settled()
-      throw cause
-    }
+      const id = requestIdOf(body)
+      if (id === undefined) return nothing
+      open.set(id, post)
+      return () => {
+        if (open.get(id) === post) open.delete(id)
+      }
+    },
   }
 }

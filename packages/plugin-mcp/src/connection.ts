@@ -6,7 +6,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { boundedFetch } from "./bounded-fetch.js"
-import { abortCancelledPosts } from "./cancelled-posts.js"
 import { loadClientSdk, loadedClientSdk } from "./load-sdk.js"
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js"
 import type { CredentialSubject, SourceCredentials } from "@switchboard/core"
@@ -219,11 +218,10 @@ export const connect = async (
       ? stdio!
       : new StreamableHTTPClientTransport(new URL(transport.url), {
           requestInit: { headers: transport.headers },
-          fetch: abortCancelledPosts(
+          fetch:
             oauth && policy.credentials
               ? authorizedFetch(boundedFetch(policy.fetch, policy.maxMessageBytes), policy.credentials, oauth)
               : boundedFetch(policy.fetch, policy.maxMessageBytes),
-          ),
         })
 
   // The SDK fires onclose for our own close() too, and possibly after a successor connection took this one's
